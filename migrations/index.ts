@@ -1,0 +1,8 @@
+// The list of migrations, by name. Kysely applies them in name order; add a new file here and
+// never edit one that has shipped.
+import type { Migration } from 'kysely';
+import * as accountsAndSessions from './001_accounts_and_sessions.js';
+
+export const migrations: Record<string, Migration> = {
+  '001_accounts_and_sessions': accountsAndSessions,
+};

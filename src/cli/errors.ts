@@ -1,0 +1,4 @@
+/** A command used the wrong way (missing --yes, no target): exit code 2, like commander's own usage errors. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

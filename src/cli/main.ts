@@ -1,0 +1,68 @@
+// The `timetrack` program. Command modules return or throw; only this entry point turns errors
+// into exit codes: 0 success, 1 failure (one line on stderr), 2 usage error.
+import fs from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
+import { MigrationError } from '../db/migrate.js';
+import { ServiceError } from '../services/errors.js';
+import { SecretFileError } from '../services/secret.js';
+import { UsageError } from './errors.js';
+import { registerMigrateCommand } from './migrate.js';
+import { registerServeCommand } from './serve.js';
+
+function packageVersion(): string {
+  const manifest = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('timetrack')
+    .description('Self-hosted time tracking: the HTTP API (serve) and the admin commands that share its database')
+    .version(packageVersion(), '-V, --version')
+    .option('--db <path>', 'SQLite database file (env TIMETRACK_DB, default ./data/timetrack.db)')
+    .option('--env-file <path>', 'read settings from this file (the environment wins over it)')
+    .option('--json', 'machine-readable output on stdout')
+    .option('--verbose', 'print the stack trace of an unexpected error')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerServeCommand(program);
+  registerMigrateCommand(program);
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+/** Errors a user can act on: their message is the whole story. */
+function isExpectedError(error: unknown): error is Error {
+  return (
+    error instanceof ServiceError ||
+    error instanceof ConfigError ||
+    error instanceof MigrationError ||
+    error instanceof SecretFileError
+  );
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version "errors" are successes; commander has already printed the message.
+      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)) return 0;
+      return 2;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`timetrack: ${error.message}\n`);
+      return 2;
+    }
+    if (isExpectedError(error)) {
+      process.stderr.write(`timetrack: ${error.message}\n`);
+      return 1;
+    }
+    const verbose = program.opts<{ verbose?: boolean }>().verbose;
+    const detail = error instanceof Error ? (verbose ? (error.stack ?? error.message) : error.message) : String(error);
+    process.stderr.write(`timetrack: unexpected error: ${detail}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,36 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { openCommandContext, type GlobalOptions } from './context.js';
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('not a port number (0 to 65535)');
+  return port;
+}
+
+interface ServeOptions {
+  host?: string;
+  port?: number;
+  dev?: boolean;
+  migrate: boolean;
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('run the HTTP API (applies pending migrations first)')
+    .option('--host <host>', 'listen address (env HOST, default 127.0.0.1)')
+    .option('--port <port>', 'listen port, 0 for any free port (env PORT, default 8080)', parsePort)
+    .option('--dev', 'dev mode: reset tokens in responses and on the terminal, pretty logs (env NODE_ENV=development)')
+    .option('--no-migrate', 'do not apply pending migrations at start')
+    .action(async (options: ServeOptions, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const ctx = await openCommandContext(global, {
+        overrides: { host: options.host, port: options.port, dev: options.dev },
+        migrate: options.migrate,
+        logDestination: process.stdout,
+      });
+      // Loaded here only: no other command pays for Fastify.
+      const { runServer } = await import('../http/server.js');
+      await runServer(ctx);
+    });
+}

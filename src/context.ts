@@ -1,0 +1,114 @@
+// The composition root: builds what `serve` and every admin command share (config, database,
+// logger, clock, mail delivery, services). Nothing here loads Fastify, so commands start quickly.
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type SQLite from 'better-sqlite3';
+import { loadConfig, type Config, type ConfigOverrides, type Env } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { Database } from './db/types.js';
+import { createLogger } from './logger.js';
+import { createResetLinkDelivery } from './mail/reset-delivery.js';
+import { createAccountService } from './services/accounts.js';
+import { createAuthenticationService } from './services/authentication.js';
+import { createBackgroundTasks } from './services/background.js';
+import { systemClock, type Clock } from './services/clock.js';
+import { createHousekeeping } from './services/housekeeping.js';
+import { createLockoutService } from './services/lockout.js';
+import { PasswordHasher } from './services/password-hasher.js';
+import { createResetService } from './services/resets.js';
+import { loadOrCreateSecret, secretFilePath } from './services/secret.js';
+import { createSessionService } from './services/sessions.js';
+import { createUserDirectory } from './services/users.js';
+
+export interface ContextOptions {
+  env?: Env;
+  overrides?: ConfigOverrides;
+  clock?: Clock;
+  /** Where log lines go (default stdout); tests pass a stream to read them. */
+  logDestination?: NodeJS.WritableStream;
+  /** Where dev mode prints reset links (default stdout). */
+  terminal?: NodeJS.WritableStream;
+  /** Apply pending migrations while opening (serve, tests). */
+  migrate?: boolean;
+  mailRetryDelaysMs?: number[];
+}
+
+export function createServices(config: Config, db: Kysely<Database>, clock: Clock, logger: Logger, options: ContextOptions) {
+  const background = createBackgroundTasks(logger);
+  const hasher = new PasswordHasher({ concurrency: config.hashConcurrency, queueLimit: config.hashQueueLimit });
+  const users = createUserDirectory(db);
+  const lockout = createLockoutService(db, clock, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds });
+  const sessions = createSessionService(db, clock, {
+    expirationSeconds: config.jwtExpirationSeconds,
+    loadSecret: () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(config.dbPath)),
+  });
+  const deliverResetLink = createResetLinkDelivery({
+    dev: config.dev,
+    smtp: config.smtp,
+    logger,
+    background,
+    terminal: options.terminal ?? process.stdout,
+    retryDelaysMs: options.mailRetryDelaysMs,
+  });
+  return {
+    background,
+    hasher,
+    users,
+    lockout,
+    sessions,
+    accounts: createAccountService(db, clock, hasher, { registrationOpen: config.registrationOpen }),
+    authentication: createAuthenticationService(db, clock, hasher, lockout, sessions),
+    resets: createResetService(db, clock, hasher, users, background, deliverResetLink, {
+      ttlSeconds: config.resetTokenTtlSeconds,
+      publicUrl: config.publicUrl,
+      dev: config.dev,
+    }),
+    housekeeping: createHousekeeping(db, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+export interface AppContext {
+  config: Config;
+  db: Kysely<Database>;
+  sqlite: SQLite.Database;
+  logger: Logger;
+  clock: Clock;
+  services: Services;
+  /** Waits for background work (bounded), then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function createContext(options: ContextOptions = {}): Promise<AppContext> {
+  const config = loadConfig(options.env ?? process.env, options.overrides);
+  const destination = options.logDestination ?? process.stdout;
+  const logger = createLogger({
+    level: config.logLevel,
+    pretty: config.dev || ('isTTY' in destination && Boolean(destination.isTTY)),
+    destination,
+  });
+  const clock = options.clock ?? systemClock;
+  const { db, sqlite } = openDatabase(config.dbPath);
+  try {
+    if (options.migrate) await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const services = createServices(config, db, clock, logger, options);
+  return {
+    config,
+    db,
+    sqlite,
+    logger,
+    clock,
+    services,
+    async close() {
+      const unfinished = await services.background.drain(10_000);
+      if (unfinished > 0) logger.warn({ unfinished }, 'stopped with background work unfinished');
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// Opens the SQLite file the way every process of timetrack shares it: WAL so that readers and one
+// writer run side by side (serve and admin commands at once), a busy timeout so that a writer waits for
+// another instead of failing, synchronous=FULL so that an acknowledged write (a revoked session
+// above all) survives a power loss, and foreign keys so that deleting a user deletes what is its own.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
+import type { Database } from './types.js';
+
+export const BUSY_TIMEOUT_MS = 5000;
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  sqlite: SQLite.Database;
+}
+
+/** Creates the folder (0700) and the file (0600) before SQLite does, so neither is ever world-readable. */
+export function prepareDatabaseFile(dbPath: string): void {
+  const dir = path.dirname(dbPath);
+  if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const fd = fs.openSync(dbPath, fs.constants.O_CREAT | fs.constants.O_RDWR, 0o600);
+  fs.closeSync(fd);
+}
+
+/**
+ * Every transaction starts with BEGIN IMMEDIATE: the write lock is taken up front, so a
+ * read-then-write cannot interleave with another process's write, and a second writer waits for the
+ * busy timeout instead of failing with SQLITE_BUSY when a deferred transaction tries to upgrade.
+ * Kysely's SQLite driver has one connection: never await slow work (argon2, mail) inside a transaction.
+ */
+class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateTransactionSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateTransactionSqliteDriver(this.#config);
+  }
+}
+
+export function openDatabase(dbPath: string): OpenedDatabase {
+  prepareDatabaseFile(dbPath);
+  const sqlite = new SQLite(dbPath, { timeout: BUSY_TIMEOUT_MS });
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  const db = new Kysely<Database>({ dialect: new ImmediateTransactionSqliteDialect({ database: sqlite }) });
+  return { db, sqlite };
+}

@@ -1,0 +1,66 @@
+// Builds the Fastify application from a context. `serve` listens with it; tests inject into it.
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.js';
+import { registerErrorHandling } from './plugins/error-handler.js';
+import { errorBody } from './errors.js';
+import { authRoutes } from './routes/auth.js';
+import { healthRoutes } from './routes/health.js';
+import { statsRoutes } from './routes/stats.js';
+import { timeEntryRoutes } from './routes/time-entries.js';
+
+/** Small on purpose: no body of this API comes near it, and a flood of large bodies costs memory. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+export async function buildApp(ctx: AppContext) {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Long enough for a slow client, short enough that idle sockets do not pile up.
+    requestTimeout: 30_000,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorateRequest('session', null);
+  registerErrorHandling(app);
+
+  // JSON only (any other content type is 415). An empty body with a JSON content type (a bodiless POST /logout from fetch) is "no body", not an error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'timetrack', version: '0.1.0', description: 'Self-hosted time tracking: accounts, sessions, time entries and statistics' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    keyGenerator: (request) => request.ip,
+    errorResponseBuilder: (_request, context) => ({
+      ...errorBody(429, 'RATE_LIMITED', `Too many requests; retry in ${context.after}`),
+      statusCode: 429,
+    }),
+  });
+  const rateLimited = ctx.config.rateLimitAuth > 0 ? { rateLimit: { max: ctx.config.rateLimitAuth, timeWindow: 60_000 } } : {};
+
+  await app.register(authRoutes, { prefix: '/api/auth', ctx, rateLimited });
+  await app.register(healthRoutes, { prefix: '/api', ctx });
+  await app.register(timeEntryRoutes, { prefix: '/api/time-entries', ctx });
+  await app.register(statsRoutes, { prefix: '/api/stats', ctx });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

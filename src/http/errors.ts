@@ -1,0 +1,36 @@
+// The one place where a service error code becomes an HTTP status.
+import { STATUS_CODES } from 'node:http';
+import type { ServiceErrorCode } from '../services/errors.js';
+
+export const STATUS_OF_CODE: Record<ServiceErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  WEAK_PASSWORD: 400,
+  INVALID_RESET_TOKEN: 400,
+  INVALID_CREDENTIALS: 401,
+  UNAUTHORIZED: 401,
+  REGISTRATION_CLOSED: 403,
+  ACCOUNT_DISABLED: 403,
+  INVALID_PASSWORD: 403,
+  USER_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  EMAIL_TAKEN: 409,
+  USERNAME_TAKEN: 409,
+  OVERLAP: 409,
+  ALREADY_RUNNING: 409,
+  NOT_RUNNING: 409,
+  ABSENCE_EXISTS: 409,
+  ACCOUNT_LOCKED: 423,
+  BUSY: 503,
+};
+
+/** The error body of every route (Fastify's own shape plus a stable `code`). */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  code: string;
+  message: string;
+}
+
+export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', code, message };
+}

@@ -1,0 +1,47 @@
+// `timetrack serve`: listen, run housekeeping on a timer, stop gracefully on SIGTERM/SIGINT
+// (stop accepting, finish requests in flight, wait for background mail, close the database).
+import type { AppContext } from '../context.js';
+import { buildApp } from './app.js';
+
+/** After this long, connections still open at shutdown are cut so the process can exit. */
+const SHUTDOWN_GRACE_MS = 8_000;
+
+export async function runServer(ctx: AppContext): Promise<void> {
+  const { config, logger, services } = ctx;
+  // Fail at start, not at the first login, when the secret is unusable; and compute the dummy hash
+  // now, so the first login with an unknown e-mail is not faster than the others.
+  await services.sessions.warmUp();
+  await services.hasher.warmUp();
+
+  const app = await buildApp(ctx);
+  const housekeeping = setInterval(() => {
+    services.housekeeping
+      .deleteExpiredRecords()
+      .then((deleted) => logger.debug({ deleted }, 'housekeeping done'))
+      .catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed'));
+  }, config.housekeepingIntervalSeconds * 1000);
+  housekeeping.unref();
+
+  if (!config.dev && !config.smtp) {
+    logger.warn('no SMTP settings: reset e-mails are not sent; use `timetrack reset issue <email>`');
+  }
+  if (!config.dev && config.publicUrl.startsWith('http://')) {
+    logger.warn({ publicUrl: config.publicUrl }, 'PUBLIC_URL is not https: put timetrack behind a TLS reverse proxy in production');
+  }
+
+  await app.listen({ host: config.host, port: config.port });
+  if (config.dev) logger.info('dev mode: reset tokens are answered by request-reset and printed here');
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  logger.info({ signal }, 'shutting down: finishing requests in flight');
+  clearInterval(housekeeping);
+  const forceClose = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  forceClose.unref();
+  await app.close();
+  clearTimeout(forceClose);
+  await ctx.close();
+  logger.info('stopped');
+}

@@ -1,0 +1,90 @@
+// Login and password change (API.md section 5, rules 1, 2 and 5).
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.js';
+import type { Clock } from './clock.js';
+import { ServiceError } from './errors.js';
+import { normalizeLoginIdentifier } from './account-fields.js';
+import type { LockoutService, LockoutSubject } from './lockout.js';
+import type { PasswordHasher } from './password-hasher.js';
+import { checkNewPassword } from './password-policy.js';
+import type { AuthenticatedSession, SessionService } from './sessions.js';
+import type { PublicUser } from './users.js';
+
+export interface LoginResult {
+  token: string;
+  expiresAt: Date;
+  user: PublicUser;
+}
+
+function invalidCredentials(): ServiceError {
+  return new ServiceError('INVALID_CREDENTIALS', 'The e-mail address or username, or the password, is wrong');
+}
+
+export function createAuthenticationService(
+  db: Kysely<Database>,
+  clock: Clock,
+  hasher: PasswordHasher,
+  lockout: LockoutService,
+  sessions: SessionService,
+) {
+  async function findAccount(identifier: string) {
+    const { kind, value } = normalizeLoginIdentifier(identifier);
+    return db
+      .selectFrom('users')
+      .innerJoin('auth_info', 'auth_info.user_id', 'users.id')
+      .select(['users.id', 'users.email', 'users.full_name', 'users.username', 'users.created_at', 'auth_info.password_hash', 'auth_info.status'])
+      .where(kind === 'email' ? 'users.email' : 'users.username', '=', value)
+      .executeTakeFirst();
+  }
+
+  /**
+   * An unknown identifier goes through the same steps as a wrong password (a dummy verification,
+   * a counted failure), so status, body and time do not tell whether an account exists.
+   */
+  async function login(identifier: string, password: string): Promise<LoginResult> {
+    const account = await findAccount(identifier);
+    const subject: LockoutSubject = account ? { userId: account.id } : { identifier: normalizeLoginIdentifier(identifier).value };
+    await lockout.assertNotLocked(subject);
+
+    const passwordMatches = account ? await hasher.verify(account.password_hash, password) : await hasher.verifyAgainstDummy(password);
+    if (!account || !passwordMatches) {
+      throw (await lockout.recordFailure(subject)) ?? invalidCredentials();
+    }
+    await lockout.recordSuccess(account.id);
+    // Checked only after the password: a disabled account is not revealed to someone without it.
+    if (account.status === 'disabled') throw new ServiceError('ACCOUNT_DISABLED', 'This account is disabled');
+
+    if (hasher.needsRehash(account.password_hash)) {
+      const upgraded = await hasher.hash(password);
+      await db.updateTable('auth_info').set({ password_hash: upgraded, updated_at: clock.now().toISOString() }).where('user_id', '=', account.id).execute();
+    }
+    const { password_hash: _hash, status: _status, ...user } = account;
+    const session = await sessions.issueSession(account.id);
+    return { token: session.token, expiresAt: session.expiresAt, user };
+  }
+
+  /**
+   * Changes the password of the signed-in account. A wrong old password counts as a failed login
+   * attempt (and may lock the account); every other session and every pending reset token is revoked.
+   */
+  async function changePassword(session: AuthenticatedSession, oldPassword: string, newPassword: string): Promise<void> {
+    const subject = { userId: session.user.id };
+    await checkNewPassword(newPassword, 'new_password');
+    await lockout.assertNotLocked(subject);
+    const current = await db.selectFrom('auth_info').select('password_hash').where('user_id', '=', session.user.id).executeTakeFirstOrThrow();
+    if (!(await hasher.verify(current.password_hash, oldPassword))) {
+      throw (await lockout.recordFailure(subject)) ?? new ServiceError('INVALID_PASSWORD', 'The old password is wrong');
+    }
+    await lockout.recordSuccess(session.user.id);
+    const newHash = await hasher.hash(newPassword);
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('auth_info').set({ password_hash: newHash, updated_at: clock.now().toISOString() }).where('user_id', '=', session.user.id).execute();
+      await trx.deleteFrom('auth_tokens').where('user_id', '=', session.user.id).where('token_hash', '!=', session.tokenHash).execute();
+      await trx.deleteFrom('reset_tokens').where('user_id', '=', session.user.id).where('used_at', 'is', null).execute();
+    });
+  }
+
+  return { login, changePassword };
+}
+
+export type AuthenticationService = ReturnType<typeof createAuthenticationService>;

@@ -1,0 +1,38 @@
+// The one error type that services throw. `code` is the stable name of the contract
+// (API.md section 3); the HTTP layer maps it to a status, the CLI to exit code 1.
+
+export type ServiceErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'WEAK_PASSWORD'
+  | 'EMAIL_TAKEN'
+  | 'USERNAME_TAKEN'
+  | 'REGISTRATION_CLOSED'
+  | 'INVALID_CREDENTIALS'
+  | 'ACCOUNT_LOCKED'
+  | 'ACCOUNT_DISABLED'
+  | 'INVALID_PASSWORD'
+  | 'INVALID_RESET_TOKEN'
+  | 'UNAUTHORIZED'
+  | 'USER_NOT_FOUND'
+  | 'NOT_FOUND'
+  | 'OVERLAP'
+  | 'ALREADY_RUNNING'
+  | 'NOT_RUNNING'
+  | 'ABSENCE_EXISTS'
+  | 'BUSY';
+
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+  constructor(
+    readonly code: ServiceErrorCode,
+    message: string,
+    /** Seconds after which a retry can succeed (locked account, full hashing queue). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export function validationError(message: string): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', message);
+}

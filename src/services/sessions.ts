@@ -1,0 +1,163 @@
+// Session tokens (API.md section 4): HS256 JWTs with sub, iat, exp and a random jti, stored only as
+// the SHA-256 of the whole token. A token is accepted only when its record exists, has not expired
+// and its signature is valid. The record is looked up first: it is cheap and turns away unknown and
+// revoked tokens before any cryptography. A verified signature is remembered (bounded, keyed by the
+// token hash): it cannot change while the secret is the same, and the record and the expiry are
+// still checked on every request, so logout and revoke take effect at once on every process.
+import { createHash, randomBytes, webcrypto } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.js';
+import type { Clock } from './clock.js';
+import { ServiceError } from './errors.js';
+import type { PublicUser } from './users.js';
+
+/** Longer than any token this server issues by far; larger headers are refused unread. */
+const MAX_TOKEN_LENGTH = 2048;
+const VERIFIED_CACHE_SIZE = 10_000;
+
+export interface AuthenticatedSession {
+  user: PublicUser;
+  tokenHash: string;
+  expiresAt: Date;
+}
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: Date;
+}
+
+export interface SessionRecord {
+  id: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function unauthorized(): ServiceError {
+  return new ServiceError('UNAUTHORIZED', 'Authentication required: a valid session token is missing');
+}
+
+export function createSessionService(
+  db: Kysely<Database>,
+  clock: Clock,
+  options: { expirationSeconds: number; loadSecret: () => Uint8Array },
+) {
+  let key: Promise<webcrypto.CryptoKey> | undefined;
+  const verifiedSignatures = new Set<string>();
+
+  // Imported once: jose costs ~3x more per call with raw bytes than with a CryptoKey.
+  function signingKey(): Promise<webcrypto.CryptoKey> {
+    key ??= Promise.resolve().then(() =>
+      webcrypto.subtle.importKey('raw', options.loadSecret(), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']),
+    );
+    return key;
+  }
+
+  function rememberVerified(tokenHash: string): void {
+    if (verifiedSignatures.size >= VERIFIED_CACHE_SIZE) {
+      // Sets iterate in insertion order: drop the oldest entry.
+      const oldest = verifiedSignatures.values().next().value;
+      if (oldest !== undefined) verifiedSignatures.delete(oldest);
+    }
+    verifiedSignatures.add(tokenHash);
+  }
+
+  async function issueSession(userId: number): Promise<IssuedSession> {
+    const now = clock.now();
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    const expiresAtSeconds = issuedAt + options.expirationSeconds;
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(userId))
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAtSeconds)
+      .setJti(randomBytes(16).toString('base64url'))
+      .sign(await signingKey());
+    const expiresAt = new Date(expiresAtSeconds * 1000);
+    await db
+      .insertInto('auth_tokens')
+      .values({ user_id: userId, token_hash: hashToken(token), created_at: now.toISOString(), expires_at: expiresAt.toISOString() })
+      .execute();
+    return { token, expiresAt };
+  }
+
+  /** The three checks of the contract; every failure is UNAUTHORIZED, whatever its cause. */
+  async function authenticate(token: string): Promise<AuthenticatedSession> {
+    if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw unauthorized();
+    const tokenHash = hashToken(token);
+    const now = clock.now();
+    const record = await db
+      .selectFrom('auth_tokens')
+      .innerJoin('users', 'users.id', 'auth_tokens.user_id')
+      .select(['auth_tokens.expires_at', 'users.id', 'users.email', 'users.full_name', 'users.username', 'users.created_at'])
+      .where('auth_tokens.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (!record || new Date(record.expires_at) <= now) throw unauthorized();
+
+    if (!verifiedSignatures.has(tokenHash)) {
+      try {
+        const { payload } = await jwtVerify(token, await signingKey(), {
+          algorithms: ['HS256'],
+          requiredClaims: ['sub', 'iat', 'exp', 'jti'],
+          currentDate: now,
+        });
+        if (payload.sub !== String(record.id)) throw unauthorized();
+      } catch {
+        throw unauthorized();
+      }
+      rememberVerified(tokenHash);
+    }
+    const { expires_at, ...user } = record;
+    return { user, tokenHash, expiresAt: new Date(expires_at) };
+  }
+
+  async function revokeSession(tokenHash: string): Promise<number> {
+    const result = await db.deleteFrom('auth_tokens').where('token_hash', '=', tokenHash).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Deletes every session of the account, except the one whose hash is given (password change). */
+  async function revokeSessionsOfUser(userId: number, exceptTokenHash?: string): Promise<number> {
+    let query = db.deleteFrom('auth_tokens').where('user_id', '=', userId);
+    if (exceptTokenHash) query = query.where('token_hash', '!=', exceptTokenHash);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async function revokeAllSessions(): Promise<number> {
+    const result = await db.deleteFrom('auth_tokens').executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** The account's sessions that have not expired (never the token, which is not stored). */
+  async function listSessionsOfUser(userId: number): Promise<SessionRecord[]> {
+    return db
+      .selectFrom('auth_tokens')
+      .select(['id', 'created_at', 'expires_at'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', clock.now().toISOString())
+      .orderBy('created_at')
+      .execute();
+  }
+
+  /** Loads the key now, so a damaged secret file stops `serve` at start rather than at the first login. */
+  async function warmUp(): Promise<void> {
+    await signingKey();
+  }
+
+  return {
+    issueSession,
+    authenticate,
+    revokeSession,
+    revokeSessionsOfUser,
+    revokeAllSessions,
+    listSessionsOfUser,
+    warmUp,
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

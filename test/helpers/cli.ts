@@ -1,0 +1,24 @@
+// Runs the real built binary (bin/timetrack.js → dist/) with execa.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type Options } from 'execa';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.join(PROJECT_ROOT, 'bin/timetrack.js');
+
+/** A clean environment: only what the command needs, so the developer's own settings never leak in. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...extra };
+}
+
+export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}) {
+  const execaOptions: Options = {
+    reject: false,
+    env: cleanEnv(options.env),
+    extendEnv: false,
+    cwd: options.cwd,
+    timeout: 60_000,
+    ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
+  };
+  return execa('node', [BIN, ...args], execaOptions);
+}
