@@ -83,7 +83,8 @@ function parseRows(text: string, nowMs: number): { rows: ParsedRow[]; problems: 
   if (missing.length > 0) return { rows, problems: [{ line: 1, message: `the header lacks the column(s) ${missing.join(', ')}` }] };
 
   for (const { record, info } of records) {
-    const line = info.lines;
+    // csv-parse counts the line where a record ends; a quoted field with line breaks started earlier.
+    const line = info.lines - Object.values(record).reduce((breaks, value) => breaks + (value.match(/\n/g)?.length ?? 0), 0);
     try {
       const span: EntrySpan = {
         startMs: parseInstant(record.start_at ?? '', 'start_at'),
