@@ -73,7 +73,7 @@ describe('CSV import (real binary)', () => {
   it('round trip: export, dry run writes nothing, --apply writes the same entries with new ids', async () => {
     const exported = await cli('entries', 'export', '--user', 'ann@example.com');
     const file = path.join(t.dir, 'entries.csv');
-    fs.writeFileSync(file, exported.stdout);
+    fs.writeFileSync(file, String(exported.stdout));
 
     const dryRun = await cli('entries', 'import', '--user', 'bob@example.com', file);
     expect(dryRun.exitCode).toBe(0);
@@ -85,7 +85,7 @@ describe('CSV import (real binary)', () => {
 
     const applied = await cli('--json', 'entries', 'import', '--user', 'bob@example.com', file, '--apply');
     expect(applied.exitCode).toBe(0);
-    expect(JSON.parse(applied.stdout)).toMatchObject({ applied: true, entries: expect.any(Array) });
+    expect(JSON.parse(String(applied.stdout))).toMatchObject({ applied: true, entries: expect.any(Array) });
     expect(await spans(bob)).toEqual(await spans(ann));
     expect((await spans(bob)).map((span: string[]) => span[2])).toEqual(NOTES);
     const annIds = (await ann.call('GET', '/api/time-entries')).json().entries.map((e: { id: number }) => e.id);

@@ -1,10 +1,11 @@
 // Signed-in users and a short way to call the time-tracking routes.
+import type { LightMyRequestResponse } from 'fastify';
 import { account, bearer, login, register, type TestApp } from '../helpers/context.js';
 
 export interface SignedIn {
   userId: number;
   token: string;
-  call: (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => ReturnType<TestApp['app']['inject']>;
+  call: (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => Promise<LightMyRequestResponse>;
 }
 
 export async function signIn(t: TestApp, email = 'ann@example.com'): Promise<SignedIn> {
