@@ -10,6 +10,13 @@ import { ServiceError, validationError } from './errors.js';
 import type { SettingsService } from './settings.js';
 
 export const NOTE_MAX_LENGTH = 1000;
+/**
+ * The longest entry (and the longest a timer may run before it is stopped). Each write recomputes
+ * the totals of every day an entry touches, inside the write lock: an entry over decades would hold
+ * that lock for seconds.
+ */
+export const MAX_ENTRY_DAYS = 31;
+const MAX_ENTRY_MS = MAX_ENTRY_DAYS * 86_400_000;
 
 export interface TimeEntry {
   id: number;
@@ -59,6 +66,9 @@ export function normalizeNote(note: string | undefined): string {
 export function checkSpan(span: EntrySpan, nowMs: number): void {
   if (span.endMs !== null && span.endMs <= span.startMs) throw validationError('end_at must be after start_at');
   if (span.endMs === null && span.startMs > nowMs) throw validationError('a running entry (no end_at) cannot start in the future');
+  if ((span.endMs ?? nowMs) - span.startMs > MAX_ENTRY_MS) {
+    throw validationError(`an entry lasts at most ${MAX_ENTRY_DAYS} days; split it, or give a running entry its end_at with PATCH`);
+  }
 }
 
 /** OVERLAP or ALREADY_RUNNING, naming the entry in the way (the CSV import reports its line). */
@@ -198,6 +208,7 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
       const startMs = Date.parse(running.start_at);
       // A timer stopped within the millisecond it started still ends after its start.
       const endMs = Math.max(now.getTime(), startMs + 1);
+      checkSpan({ startMs, endMs, note: running.note }, now.getTime());
       const { timezone } = await settings.getSettings(userId, trx);
       const stopped = await trx
         .updateTable('time_entries')

@@ -1,7 +1,7 @@
 // /api/time-entries: every route and error code of API.md section 7, and isolation between users.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/context.js';
-import { addEntry, signIn, type SignedIn } from './helpers.js';
+import { createTestApp, login, type TestApp } from '../helpers/context.js';
+import { addEntry, signIn, withToken, type SignedIn } from './helpers.js';
 
 let t: TestApp;
 let ann: SignedIn;
@@ -102,6 +102,8 @@ describe('entries', () => {
       { end_at: '2026-03-02T10:00:00Z' },
       { start_at: '2026-03-02T13:00:00Z' }, // a running entry starting in the future
       { start_at: '2026-03-02T08:00:00Z', end_at: '2026-03-02T09:00:00Z', note: 'x'.repeat(1001) },
+      { start_at: '2026-01-01T08:00:00Z', end_at: '2026-02-01T08:00:01Z' }, // longer than 31 days
+      { start_at: '1969-12-31T23:00:00Z', end_at: '1970-01-01T01:00:00Z' },
     ];
     for (const body of bodies) {
       const response = await ann.call('POST', '/api/time-entries', body);
@@ -294,5 +296,44 @@ describe('settings', () => {
       expect(response.json().code).toBe('VALIDATION_ERROR');
     }
     expect((await ann.call('GET', '/api/settings')).json().timezone).toBe('UTC');
+  });
+});
+
+describe('a timer forgotten for more than 31 days', () => {
+  it('cannot be stopped blindly (400 VALIDATION_ERROR) but can be given its end with PATCH', async () => {
+    const started = (await ann.call('POST', '/api/time-entries/start')).json().entry;
+    t.clock.advance(32 * 86_400);
+    // The old session has expired meanwhile.
+    ann = withToken(t, ann.userId, await login(t.app));
+    const stop = await ann.call('POST', '/api/time-entries/stop');
+    expect(stop.statusCode).toBe(400);
+    expect(stop.json().message).toMatch(/at most 31 days/);
+    const fixed = await ann.call('PATCH', `/api/time-entries/${started.id}`, { end_at: '2026-03-02T17:00:00Z' });
+    expect(fixed.statusCode).toBe(200);
+    expect((await ann.call('GET', '/api/time-entries/current')).json()).toEqual({ entry: null });
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every time-tracking route from its schemas', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const paths = Object.keys(document.paths);
+    for (const path of [
+      '/api/time-entries/',
+      '/api/time-entries/start',
+      '/api/time-entries/stop',
+      '/api/time-entries/current',
+      '/api/time-entries/absences',
+      '/api/time-entries/absences/{id}',
+      '/api/time-entries/export',
+      '/api/time-entries/{id}',
+      '/api/settings/',
+      '/api/stats/week',
+      '/api/stats/overtime',
+      '/api/stats/today',
+    ]) {
+      expect(paths, path).toContain(path);
+    }
+    expect(Object.keys(document.paths['/api/time-entries/{id}'])).toEqual(expect.arrayContaining(['get', 'patch', 'delete']));
   });
 });

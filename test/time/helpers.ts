@@ -8,14 +8,18 @@ export interface SignedIn {
   call: (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => Promise<LightMyRequestResponse>;
 }
 
-export async function signIn(t: TestApp, email = 'ann@example.com'): Promise<SignedIn> {
-  const { user } = await register(t.app, account({ email }));
-  const token = await login(t.app, email);
+/** Calls as the holder of `token`. */
+export function withToken(t: TestApp, userId: number, token: string): SignedIn {
   return {
-    userId: user.id,
+    userId,
     token,
     call: (method, url, payload) => t.app.inject({ method, url, headers: bearer(token), ...(payload !== undefined ? { payload: payload as object } : {}) }),
   };
+}
+
+export async function signIn(t: TestApp, email = 'ann@example.com'): Promise<SignedIn> {
+  const { user } = await register(t.app, account({ email }));
+  return withToken(t, user.id, await login(t.app, email));
 }
 
 /** Creates a finished entry and returns its id (fails the test on any other answer). */
