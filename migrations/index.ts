@@ -2,7 +2,9 @@
 // never edit one that has shipped.
 import type { Migration } from 'kysely';
 import * as accountsAndSessions from './001_accounts_and_sessions.js';
+import * as timeTracking from './002_time_tracking.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
+  '002_time_tracking': timeTracking,
 };

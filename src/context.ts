@@ -9,16 +9,21 @@ import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
+import { createAbsenceService } from './services/absences.js';
 import { createAccountService } from './services/accounts.js';
 import { createAuthenticationService } from './services/authentication.js';
 import { createBackgroundTasks } from './services/background.js';
 import { systemClock, type Clock } from './services/clock.js';
+import { createEntryCsvService } from './services/entries-csv.js';
 import { createHousekeeping } from './services/housekeeping.js';
 import { createLockoutService } from './services/lockout.js';
 import { PasswordHasher } from './services/password-hasher.js';
 import { createResetService } from './services/resets.js';
 import { loadOrCreateSecret, secretFilePath } from './services/secret.js';
 import { createSessionService } from './services/sessions.js';
+import { createSettingsService } from './services/settings.js';
+import { createStatisticsService } from './services/statistics.js';
+import { createTimeEntryService } from './services/time-entries.js';
 import { createUserDirectory } from './services/users.js';
 
 export interface ContextOptions {
@@ -51,6 +56,9 @@ export function createServices(config: Config, db: Kysely<Database>, clock: Cloc
     terminal: options.terminal ?? process.stdout,
     retryDelaysMs: options.mailRetryDelaysMs,
   });
+  const settings = createSettingsService(db, clock);
+  const timeEntries = createTimeEntryService(db, clock, settings);
+  const absences = createAbsenceService(db, clock, settings);
   return {
     background,
     hasher,
@@ -65,6 +73,11 @@ export function createServices(config: Config, db: Kysely<Database>, clock: Cloc
       dev: config.dev,
     }),
     housekeeping: createHousekeeping(db, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),
+    settings,
+    timeEntries,
+    absences,
+    statistics: createStatisticsService(db, clock, settings, absences),
+    entriesCsv: createEntryCsvService(db, clock, settings, timeEntries),
   };
 }
 

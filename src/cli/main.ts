@@ -6,6 +6,7 @@ import { ConfigError } from '../config.js';
 import { MigrationError } from '../db/migrate.js';
 import { ServiceError } from '../services/errors.js';
 import { SecretFileError } from '../services/secret.js';
+import { registerEntriesCommand } from './entries.js';
 import { UsageError } from './errors.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerServeCommand } from './serve.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServeCommand(program);
   registerMigrateCommand(program);
+  registerEntriesCommand(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -53,13 +53,70 @@ export interface UnknownLoginFailuresTable {
   updated_at: Instant;
 }
 
+/** Calendar day YYYY-MM-DD (in the user's time zone where it stands for a day of work). */
+export type LocalDate = string;
+
+export interface UserSettingsTable {
+  user_id: number;
+  /** IANA zone name. */
+  timezone: Generated<string>;
+  /** "DE" or "DE-BY": a country, or a country and a region, of date-holidays. */
+  holiday_region: string | null;
+  overtime_offset_minutes: Generated<number>;
+  /** Null: the day the account was made, in the user's time zone. */
+  tracking_start: LocalDate | null;
+  target_mon_minutes: Generated<number>;
+  target_tue_minutes: Generated<number>;
+  target_wed_minutes: Generated<number>;
+  target_thu_minutes: Generated<number>;
+  target_fri_minutes: Generated<number>;
+  target_sat_minutes: Generated<number>;
+  target_sun_minutes: Generated<number>;
+  updated_at: Instant;
+}
+
+export interface TimeEntriesTable {
+  id: Generated<number>;
+  user_id: number;
+  start_at: Instant;
+  /** Null while running. */
+  end_at: Instant | null;
+  note: string;
+  created_at: Instant;
+  updated_at: Instant;
+}
+
+export type AbsenceType = 'vacation' | 'sick' | 'holiday';
+
+export interface AbsencesTable {
+  id: Generated<number>;
+  user_id: number;
+  date: LocalDate;
+  type: AbsenceType;
+  note: string;
+  created_at: Instant;
+}
+
+/** Worked time of finished entries per local day of a user, kept with every entry write. */
+export interface DailyTotalsTable {
+  user_id: number;
+  date: LocalDate;
+  worked_ms: number;
+}
+
 export interface Database {
   users: UsersTable;
   auth_info: AuthInfoTable;
   auth_tokens: AuthTokensTable;
   reset_tokens: ResetTokensTable;
   unknown_login_failures: UnknownLoginFailuresTable;
+  user_settings: UserSettingsTable;
+  time_entries: TimeEntriesTable;
+  absences: AbsencesTable;
+  daily_totals: DailyTotalsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
+export type TimeEntryRow = Selectable<TimeEntriesTable>;
+export type AbsenceRow = Selectable<AbsencesTable>;

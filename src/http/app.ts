@@ -8,6 +8,7 @@ import { registerErrorHandling } from './plugins/error-handler.js';
 import { errorBody } from './errors.js';
 import { authRoutes } from './routes/auth.js';
 import { healthRoutes } from './routes/health.js';
+import { settingsRoutes } from './routes/settings.js';
 import { statsRoutes } from './routes/stats.js';
 import { timeEntryRoutes } from './routes/time-entries.js';
 
@@ -57,6 +58,7 @@ export async function buildApp(ctx: AppContext) {
   await app.register(authRoutes, { prefix: '/api/auth', ctx, rateLimited });
   await app.register(healthRoutes, { prefix: '/api', ctx });
   await app.register(timeEntryRoutes, { prefix: '/api/time-entries', ctx });
+  await app.register(settingsRoutes, { prefix: '/api/settings', ctx });
   await app.register(statsRoutes, { prefix: '/api/stats', ctx });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

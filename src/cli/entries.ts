@@ -1,0 +1,75 @@
+// `timetrack entries export|import`: time entries of one account as CSV (the format of
+// GET /api/time-entries/export, built by the same service function).
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { MAX_IMPORT_BYTES } from '../services/entries-csv.js';
+import { ServiceError } from '../services/errors.js';
+import { withCommandContext, type GlobalOptions } from './context.js';
+import { printJson, printLines } from './output.js';
+
+interface ExportOptions {
+  user: string;
+  from?: string;
+  to?: string;
+}
+
+interface ImportOptions {
+  user: string;
+  apply?: boolean;
+}
+
+function readCsvFile(file: string): string {
+  try {
+    if (fs.statSync(file).size > MAX_IMPORT_BYTES) throw new ServiceError('VALIDATION_ERROR', `${file} is larger than ${MAX_IMPORT_BYTES} bytes`);
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    throw new ServiceError('VALIDATION_ERROR', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+export function registerEntriesCommand(program: Command): void {
+  const entries = program.command('entries').description('time entries of an account as CSV (export, and import all rows or none)');
+
+  entries
+    .command('export')
+    .description('print the entries of an account as CSV: id, start_at, end_at (UTC), start_local, end_local, note')
+    .requiredOption('--user <email>', 'the account')
+    .option('--from <when>', 'entries overlapping from this instant, or this date (midnight in the user time zone)')
+    .option('--to <when>', 'up to this instant or date (exclusive)')
+    .action(async (options: ExportOptions, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      await withCommandContext(global, async (ctx) => {
+        const user = await ctx.services.users.requireUserByEmail(options.user);
+        const csv = await ctx.services.entriesCsv.exportCsv(user.id, { from: options.from, to: options.to });
+        process.stdout.write(csv);
+      });
+    });
+
+  entries
+    .command('import')
+    .description('read entries from a CSV file of `entries export` (new ids); a dry run unless --apply; all rows or none')
+    .requiredOption('--user <email>', 'the account that gets the entries')
+    .argument('<file>', 'CSV file with the columns start_at, end_at, note (others are ignored)')
+    .option('--apply', 'write the entries (without it, only report what would be written)')
+    .action(async (file: string, options: ImportOptions, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const text = readCsvFile(file);
+      await withCommandContext(global, async (ctx) => {
+        const user = await ctx.services.users.requireUserByEmail(options.user);
+        const result = await ctx.services.entriesCsv.importCsv(user.id, text, { apply: Boolean(options.apply) });
+        if (result.problems.length > 0) {
+          for (const problem of result.problems) process.stderr.write(`timetrack: ${file}: line ${problem.line}: ${problem.message}\n`);
+          throw new ServiceError('VALIDATION_ERROR', `${result.problems.length} bad row(s) in ${file}; nothing was written`);
+        }
+        if (global.json) return printJson({ applied: result.applied, entries: result.entries });
+        // One line per entry: the note is quoted, so a line break in it stays visible as \n.
+        printLines(
+          ...result.entries.map((entry) => `line ${entry.line}: ${entry.start_at} – ${entry.end_at ?? 'running'}${entry.note ? `  ${JSON.stringify(entry.note)}` : ''}`),
+          result.applied
+            ? `imported ${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'} for ${user.email}`
+            : `dry run: ${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'} would be imported for ${user.email}; add --apply to write them`,
+        );
+      });
+    });
+}
