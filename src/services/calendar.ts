@@ -1,7 +1,7 @@
 // Calendar days in a user's time zone, and public holidays of a region. Instants become days only
 // through luxon (a day in Europe/Berlin has 23, 24 or 25 hours); dates (YYYY-MM-DD) are counted as
 // plain calendar dates, which no time zone can change.
-import Holidays from 'date-holidays';
+import type HolidaysClass from 'date-holidays';
 import { DateTime, IANAZone } from 'luxon';
 import type { LocalDate } from '../db/types.js';
 import { validationError } from './errors.js';
@@ -106,8 +106,16 @@ export function splitByLocalDay(startMs: number, endMs: number, zone: string): D
   return pieces;
 }
 
+// date-holidays is large (a quarter second to load): loaded on first use, so that admin commands
+// that never count holidays start fast.
+let holidaysModule: Promise<typeof HolidaysClass> | undefined;
+function loadHolidays(): Promise<typeof HolidaysClass> {
+  holidaysModule ??= import('date-holidays').then((module) => module.default);
+  return holidaysModule;
+}
+
 // date-holidays parses its rule data per country: build each region's calendar once, and each year once.
-const calendars = new Map<string, Holidays>();
+const calendars = new Map<string, HolidaysClass>();
 const holidaysByYear = new Map<string, Map<LocalDate, string>>();
 
 function splitRegion(region: string): { country: string; state: string | undefined } {
@@ -116,10 +124,10 @@ function splitRegion(region: string): { country: string; state: string | undefin
 }
 
 /** "de-by" → "DE-BY" if date-holidays knows the country (and the region); else VALIDATION_ERROR. */
-export function normalizeHolidayRegion(value: string): string {
+export async function normalizeHolidayRegion(value: string): Promise<string> {
   const region = value.trim().toUpperCase();
   const { country, state } = splitRegion(region);
-  const known = new Holidays();
+  const known = new (await loadHolidays())();
   const knownCountry = /^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(region) && country in known.getCountries('en');
   const knownState = state === undefined || (knownCountry && state in (known.getStates(country, 'en') ?? {}));
   if (!knownCountry || !knownState) {
@@ -128,7 +136,7 @@ export function normalizeHolidayRegion(value: string): string {
   return region;
 }
 
-function calendarOf(region: string): Holidays {
+function calendarOf(Holidays: typeof HolidaysClass, region: string): HolidaysClass {
   let calendar = calendars.get(region);
   if (!calendar) {
     const { country, state } = splitRegion(region);
@@ -138,13 +146,13 @@ function calendarOf(region: string): Holidays {
   return calendar;
 }
 
-function publicHolidaysOfYear(region: string, year: number): Map<LocalDate, string> {
+function publicHolidaysOfYear(Holidays: typeof HolidaysClass, region: string, year: number): Map<LocalDate, string> {
   const key = `${region}:${year}`;
   let holidays = holidaysByYear.get(key);
   if (!holidays) {
     holidays = new Map();
     // Only "public" days are days off by law; bank, school and observance days are working days.
-    for (const holiday of calendarOf(region).getHolidays(year, 'en')) {
+    for (const holiday of calendarOf(Holidays, region).getHolidays(year, 'en')) {
       if (holiday.type === 'public' && !holidays.has(holiday.date.slice(0, 10))) holidays.set(holiday.date.slice(0, 10), holiday.name);
     }
     holidaysByYear.set(key, holidays);
@@ -153,11 +161,12 @@ function publicHolidaysOfYear(region: string, year: number): Map<LocalDate, stri
 }
 
 /** Public holidays (date → name) of a normalized region from `from` through `through`. */
-export function publicHolidays(region: string | null, from: LocalDate, through: LocalDate): Map<LocalDate, string> {
+export async function publicHolidays(region: string | null, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, string>> {
   const result = new Map<LocalDate, string>();
   if (!region) return result;
+  const Holidays = await loadHolidays();
   for (let year = Number(from.slice(0, 4)); year <= Number(through.slice(0, 4)); year++) {
-    for (const [date, name] of publicHolidaysOfYear(region, year)) {
+    for (const [date, name] of publicHolidaysOfYear(Holidays, region, year)) {
       if (date >= from && date <= through) result.set(date, name);
     }
   }

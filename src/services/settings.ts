@@ -81,7 +81,7 @@ export function createSettingsService(db: Kysely<Database>, clock: Clock) {
     } = {};
     if (patch.timezone !== undefined) values.timezone = normalizeTimezone(patch.timezone);
     if (patch.holiday_region !== undefined) {
-      values.holiday_region = patch.holiday_region === null || patch.holiday_region.trim() === '' ? null : normalizeHolidayRegion(patch.holiday_region);
+      values.holiday_region = patch.holiday_region === null || patch.holiday_region.trim() === '' ? null : await normalizeHolidayRegion(patch.holiday_region);
     }
     if (patch.overtime_offset_minutes !== undefined) {
       const offset = patch.overtime_offset_minutes;

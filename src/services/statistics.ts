@@ -102,7 +102,7 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     if (through < from) return [];
     const worked = await workedMsByDay(userId, settings.timezone, from, through, nowMs);
     const absences = await absenceService.absencesByDate(userId, from, through);
-    const holidays = publicHolidays(settings.holiday_region, from, through);
+    const holidays = await publicHolidays(settings.holiday_region, from, through);
     return datesFromThrough(from, through).map((date) => {
       const weekday = weekdayOf(date);
       const absence = absences.get(date) ?? null;
@@ -143,10 +143,10 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
   }
 
   /** The week without a user: the calendar and the public holidays of `region` (today in UTC by default). */
-  function anonymousWeekOverview(date?: string, region?: string): AnonymousWeekOverview {
+  async function anonymousWeekOverview(date?: string, region?: string): Promise<AnonymousWeekOverview> {
     const weekStart = mondayOf(date !== undefined ? parseDate(date, 'date') : localDateOf(clock.now().getTime(), 'UTC'));
     const weekEnd = addDays(weekStart, 6);
-    const holidays = publicHolidays(region ? normalizeHolidayRegion(region) : null, weekStart, weekEnd);
+    const holidays = await publicHolidays(region ? await normalizeHolidayRegion(region) : null, weekStart, weekEnd);
     const days = datesFromThrough(weekStart, weekEnd).map((day) => ({
       date: day,
       weekday: weekdayOf(day),
