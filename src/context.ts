@@ -10,6 +10,7 @@ import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createAbsenceService } from './services/absences.js';
+import { createAccountAdminService } from './services/account-admin.js';
 import { createAccountService } from './services/accounts.js';
 import { createAuthenticationService } from './services/authentication.js';
 import { createBackgroundTasks } from './services/background.js';
@@ -65,6 +66,7 @@ export function createServices(config: Config, db: Kysely<Database>, clock: Cloc
     users,
     lockout,
     sessions,
+    accountAdmin: createAccountAdminService(db, clock, users, lockout),
     accounts: createAccountService(db, clock, hasher, { registrationOpen: config.registrationOpen }),
     authentication: createAuthenticationService(db, clock, hasher, lockout, sessions),
     resets: createResetService(db, clock, hasher, users, background, deliverResetLink, {

@@ -9,7 +9,10 @@ import { SecretFileError } from '../services/secret.js';
 import { registerEntriesCommand } from './entries.js';
 import { UsageError } from './errors.js';
 import { registerMigrateCommand } from './migrate.js';
+import { registerResetCommand } from './reset.js';
 import { registerServeCommand } from './serve.js';
+import { registerTokenCommand } from './token.js';
+import { registerUserCommand } from './user.js';
 
 function packageVersion(): string {
   const manifest = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -28,8 +31,10 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServeCommand(program);
   registerMigrateCommand(program);
+  registerUserCommand(program);
+  registerTokenCommand(program);
+  registerResetCommand(program);
   registerEntriesCommand(program);
-  for (const command of program.commands) command.exitOverride();
   return program;
 }
 

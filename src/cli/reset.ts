@@ -1,0 +1,25 @@
+// `timetrack reset issue <email>`: the way out when no SMTP server is configured.
+import type { Command } from 'commander';
+import { withCommandContext, type GlobalOptions } from './context.js';
+import { printJson, printLines } from './output.js';
+
+export function registerResetCommand(program: Command): void {
+  const reset = program.command('reset').description('password resets');
+
+  reset
+    .command('issue')
+    .description('issue a reset token for an account and print it with the reset link (voids earlier tokens)')
+    .argument('<email>', 'e-mail address of the account')
+    .addHelpText('after', `
+The link is PUBLIC_URL/password-reset?token=…; hand it to the account's owner over a safe channel.
+  $ timetrack reset issue ann@example.com --json`)
+    .action(async (email: string, _options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      await withCommandContext(global, async (ctx) => {
+        const issued = await ctx.services.resets.issueResetForEmail(email);
+        const expiresAt = issued.expiresAt.toISOString();
+        if (global.json) return printJson({ reset_token: issued.token, reset_url: issued.url, expires_at: expiresAt });
+        printLines(`reset token for ${issued.email} (valid until ${expiresAt}, works once):`, `  token: ${issued.token}`, `  link:  ${issued.url}`);
+      });
+    });
+}

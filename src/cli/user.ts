@@ -1,0 +1,129 @@
+// `timetrack user …`: accounts from the shell, through the same services as the API.
+import type { Command } from 'commander';
+import type { AccountSummary } from '../services/users.js';
+import { withCommandContext, type GlobalOptions } from './context.js';
+import { UsageError } from './errors.js';
+import { printJson, printLines, printTable } from './output.js';
+import { askForMissingAccountFields, type AccountFlags } from './user-input.js';
+
+function summaryJson(summary: AccountSummary) {
+  return { ...summary.user, status: summary.status, failed_attempts: summary.failed_attempts, locked_until: summary.locked_until, active_sessions: summary.active_sessions };
+}
+
+export function registerUserCommand(program: Command): void {
+  const user = program.command('user').description('manage accounts: create, list, show, unlock, disable, enable, delete');
+
+  user
+    .command('create')
+    .description('create an account (the same checks and hashing as registration); asks for what is missing on a terminal')
+    .option('--email <email>', 'e-mail address (the login)')
+    .option('--name <name>', 'full name')
+    .option('--username <username>', 'optional username (3-32 letters, digits, . _ -), also accepted at login')
+    .option('--password-stdin', 'read the password from standard input (one line) instead of asking')
+    .addHelpText('after', `
+Examples:
+  $ timetrack user create                                   # asks for everything, password hidden, twice
+  $ printf '%s\\n' "$PASSWORD" | timetrack user create --email ann@example.com --name "Ann" --password-stdin`)
+    .action(async (flags: AccountFlags, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const input = await askForMissingAccountFields(flags);
+      await withCommandContext(global, async (ctx) => {
+        const created = await ctx.services.accounts.createAccount(input);
+        if (global.json) return printJson({ user: created });
+        printLines(`created account ${created.email} (id ${created.id})`);
+      });
+    });
+
+  user
+    .command('list')
+    .description('every account with status, failed attempts, lock end and active sessions')
+    .action(async (_options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      await withCommandContext(global, async (ctx) => {
+        const accounts = await ctx.services.accountAdmin.listAccounts();
+        if (global.json) return printJson({ users: accounts.map(summaryJson) });
+        printTable(
+          ['email', 'name', 'status', 'failed attempts', 'locked until', 'active sessions'],
+          accounts.map((a) => [a.user.email, a.user.full_name, a.status, String(a.failed_attempts), a.locked_until ?? '-', String(a.active_sessions)]),
+        );
+      });
+    });
+
+  user
+    .command('show')
+    .description('one account in detail')
+    .argument('<email>', 'e-mail address of the account')
+    .action(async (email: string, _options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      await withCommandContext(global, async (ctx) => {
+        const summary = await ctx.services.accountAdmin.showAccount(email);
+        if (global.json) return printJson({ user: summaryJson(summary) });
+        const s = summaryJson(summary);
+        printLines(
+          `id:              ${s.id}`,
+          `email:           ${s.email}`,
+          `name:            ${s.full_name}`,
+          `username:        ${s.username ?? '-'}`,
+          `created:         ${s.created_at}`,
+          `status:          ${s.status}`,
+          `failed attempts: ${s.failed_attempts}`,
+          `locked until:    ${s.locked_until ?? '-'}`,
+          `active sessions: ${s.active_sessions}`,
+        );
+      });
+    });
+
+  user
+    .command('unlock')
+    .description('clear the failed-attempt count and the lock; works while serve runs')
+    .argument('<email>', 'e-mail address of the account')
+    .action(async (email: string, _options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      await withCommandContext(global, async (ctx) => {
+        const unlocked = await ctx.services.accountAdmin.unlockAccount(email);
+        if (global.json) return printJson({ user: unlocked, unlocked: true });
+        printLines(`unlocked ${unlocked.email}`);
+      });
+    });
+
+  user
+    .command('disable')
+    .description('disable the account: its sessions are revoked, login answers 403 ACCOUNT_DISABLED')
+    .argument('<email>', 'e-mail address of the account')
+    .action(async (email: string, _options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      await withCommandContext(global, async (ctx) => {
+        const { user: disabled, revokedSessions } = await ctx.services.accountAdmin.disableAccount(email);
+        if (global.json) return printJson({ user: disabled, status: 'disabled', revoked_sessions: revokedSessions });
+        printLines(`disabled ${disabled.email}; revoked ${revokedSessions} session(s)`);
+      });
+    });
+
+  user
+    .command('enable')
+    .description('make a disabled account active again')
+    .argument('<email>', 'e-mail address of the account')
+    .action(async (email: string, _options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      await withCommandContext(global, async (ctx) => {
+        const { user: enabled } = await ctx.services.accountAdmin.enableAccount(email);
+        if (global.json) return printJson({ user: enabled, status: 'active' });
+        printLines(`enabled ${enabled.email}`);
+      });
+    });
+
+  user
+    .command('delete')
+    .description('delete the account and everything that is its own (sessions, reset tokens, time data), in one transaction')
+    .argument('<email>', 'e-mail address of the account')
+    .option('--yes', 'confirm the deletion (required: there is no undo)')
+    .action(async (email: string, options: { yes?: boolean }, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      if (!options.yes) throw new UsageError(`refusing to delete ${email} without --yes (there is no undo)`);
+      await withCommandContext(global, async (ctx) => {
+        const deleted = await ctx.services.accountAdmin.deleteAccount(email);
+        if (global.json) return printJson({ deleted: deleted });
+        printLines(`deleted ${deleted.email} and everything that belonged to it`);
+      });
+    });
+}

@@ -1,0 +1,70 @@
+// The interactive `user create`, driven through a real pseudo-terminal: util-linux `script` runs the
+// binary on a pty, and the test types into it like a person would, answer by answer.
+import { execa } from 'execa';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../helpers/cli.js';
+import { PASSWORD } from '../helpers/context.js';
+import { cli, tempDb } from './helpers.js';
+
+function quote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Starts a command on a pty; `answer(prompt, text)` waits for the prompt, then types the text and Enter. */
+function onTerminal(args: string[]) {
+  const command = ['node', BIN, ...args].map(quote).join(' ');
+  const child = execa('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'pipe', all: true });
+  let screen = '';
+  let consumed = 0;
+  child.all?.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+  async function answer(prompt: string, text: string): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while (!screen.slice(consumed).includes(prompt)) {
+      if (Date.now() > deadline) throw new Error(`no prompt "${prompt}" on the terminal:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    consumed = screen.indexOf(prompt, consumed) + prompt.length;
+    child.stdin?.write(`${text}\r`);
+  }
+  return { child, answer, screen: () => screen };
+}
+
+describe('timetrack user create on a terminal', () => {
+  it('asks for every missing field, hides the password, and asks again when the confirmation differs', async () => {
+    const db = tempDb();
+    const session = onTerminal(['--db', db, 'user', 'create', '--name', 'Ann Example']);
+    await session.answer('E-mail address:', 'ann@example.com');
+    await session.answer('Username (optional', 'ann');
+    await session.answer('Password (8 to 256 characters):', PASSWORD);
+    await session.answer('Password again:', 'not the same password');
+    await session.answer('Password (8 to 256 characters):', PASSWORD);
+    await session.answer('Password again:', PASSWORD);
+    const result = await session.child;
+
+    expect(result.exitCode).toBe(0);
+    expect(session.screen()).toContain('The two passwords differ; try again.');
+    expect(session.screen()).toContain('created account ann@example.com (id 1)');
+    // The password never appears on the screen.
+    expect(session.screen()).not.toContain(PASSWORD);
+
+    const sqlite = new Database(db, { readonly: true });
+    const user = sqlite.prepare('select email, full_name, username from users').get();
+    sqlite.close();
+    expect(user).toEqual({ email: 'ann@example.com', full_name: 'Ann Example', username: 'ann' });
+    const login = await cli(db, ['--json', 'user', 'show', 'ann@example.com']);
+    expect(login.exitCode).toBe(0);
+  });
+
+  it('refuses a common password at the prompt and accepts the next one', async () => {
+    const db = tempDb();
+    const session = onTerminal(['--db', db, 'user', 'create', '--email', 'bob@example.com', '--name', 'Bob', '--username', 'bob']);
+    await session.answer('Password (8 to 256 characters):', 'password123');
+    // The refused text stays in the field: Ctrl-U clears it, as a person would.
+    await session.answer('too common', `\u0015${PASSWORD.toUpperCase()}`);
+    await session.answer('Password again:', PASSWORD.toUpperCase());
+    const result = await session.child;
+    expect(result.exitCode, session.screen()).toBe(0);
+    expect(session.screen()).toContain('created account bob@example.com');
+  });
+});

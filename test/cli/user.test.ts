@@ -1,0 +1,142 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD } from '../helpers/context.js';
+import { runCli } from '../helpers/cli.js';
+import { cli, createAccountWithCli, expectFailure, tempDb } from './helpers.js';
+
+describe('timetrack user create', () => {
+  it('creates an account from flags and a password on stdin, with the same rules as registration', async () => {
+    const db = tempDb();
+    const created = await cli(db, ['--json', 'user', 'create', '--email', ' Ann@Example.COM ', '--name', 'Ann', '--username', 'ann', '--password-stdin'], { input: `${PASSWORD}\n` });
+    expect(created.exitCode).toBe(0);
+    const body = JSON.parse(created.stdout as string) as { user: Record<string, unknown> };
+    expect(body.user).toMatchObject({ id: 1, email: 'ann@example.com', full_name: 'Ann', username: 'ann' });
+    expect(created.stdout).not.toMatch(/argon2|password/i);
+
+    const sqlite = new Database(db, { readonly: true });
+    const row = sqlite.prepare('select password_hash from auth_info where user_id = 1').get() as { password_hash: string };
+    sqlite.close();
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it('refuses a duplicate e-mail, a taken username, a weak password and a bad e-mail with exit 1 and one line', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com', ['--username', 'ann']);
+    expectFailure(await cli(db, ['user', 'create', '--email', 'ANN@example.com', '--name', 'A', '--password-stdin'], { input: PASSWORD }), 1, /^timetrack: An account with this e-mail address already exists$/);
+    expectFailure(await cli(db, ['user', 'create', '--email', 'b@example.com', '--name', 'B', '--username', 'ANN', '--password-stdin'], { input: PASSWORD }), 1, /username is already taken/);
+    expectFailure(await cli(db, ['user', 'create', '--email', 'c@example.com', '--name', 'C', '--password-stdin'], { input: 'password123\n' }), 1, /too common/);
+    expectFailure(await cli(db, ['user', 'create', '--email', 'd@example.com', '--name', 'D', '--password-stdin'], { input: 'short\n' }), 1, /8 to 256 characters/);
+    expectFailure(await cli(db, ['user', 'create', '--email', 'not-an-email', '--name', 'E', '--password-stdin'], { input: PASSWORD }), 1, /e-mail address/);
+    const list = await cli(db, ['--json', 'user', 'list']);
+    expect((JSON.parse(list.stdout as string) as { users: unknown[] }).users).toHaveLength(1);
+  });
+
+  it('fails at once without a terminal when the password is missing (never waits for input)', async () => {
+    const db = tempDb();
+    // stdin is /dev/null-like ('ignore'): a prompt would hang until the test timeout.
+    const result = await runCli(['--db', db, 'user', 'create', '--email', 'ann@example.com', '--name', 'Ann']);
+    expectFailure(result, 2, /not a terminal.*--password-stdin/);
+    const missingEmail = await runCli(['--db', db, 'user', 'create', '--password-stdin'], { input: PASSWORD });
+    expectFailure(missingEmail, 2, /--email, --name/);
+  });
+});
+
+describe('timetrack user list, show, unlock, disable, enable, delete', () => {
+  it('lists accounts as a table and as JSON, with status, failed attempts, lock end and sessions', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    await createAccountWithCli(db, 'bob@example.com');
+    const table = await cli(db, ['user', 'list']);
+    expect(table.exitCode).toBe(0);
+    const lines = (table.stdout as string).split('\n');
+    expect(lines[0]).toMatch(/^email\s+name\s+status\s+failed attempts\s+locked until\s+active sessions$/);
+    expect(lines[1]).toMatch(/^ann@example\.com\s+Test Person\s+active\s+0\s+-\s+0$/);
+    expect(lines[2]).toMatch(/^bob@example\.com/);
+
+    const json = JSON.parse((await cli(db, ['user', 'list', '--json'])).stdout as string) as { users: Array<Record<string, unknown>> };
+    expect(json.users[0]).toEqual({
+      id: 1, email: 'ann@example.com', full_name: 'Test Person', username: null, created_at: expect.any(String),
+      status: 'active', failed_attempts: 0, locked_until: null, active_sessions: 0,
+    });
+    const show = JSON.parse((await cli(db, ['--json', 'user', 'show', 'BOB@example.com'])).stdout as string) as { user: Record<string, unknown> };
+    expect(show.user).toMatchObject({ email: 'bob@example.com', status: 'active' });
+    expect(JSON.stringify(json)).not.toMatch(/hash|argon/);
+  });
+
+  it('answers exit 1 and one line for an unknown account in every command that takes one', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    for (const args of [['user', 'show'], ['user', 'unlock'], ['user', 'disable'], ['user', 'enable'], ['reset', 'issue']]) {
+      expectFailure(await cli(db, [...args, 'nobody@example.com']), 1, /^timetrack: no account with the e-mail address nobody@example\.com$/);
+    }
+    expectFailure(await cli(db, ['user', 'delete', 'nobody@example.com', '--yes']), 1, /no account/);
+    expectFailure(await cli(db, ['token', 'list', '--user', 'nobody@example.com']), 1, /no account/);
+    expectFailure(await cli(db, ['token', 'revoke', '--user', 'nobody@example.com']), 1, /no account/);
+  });
+
+  it('disables and enables an account', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    const disabled = await cli(db, ['user', 'disable', 'ann@example.com']);
+    expect(disabled.stdout).toBe('disabled ann@example.com; revoked 0 session(s)');
+    expect(JSON.parse((await cli(db, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user.status).toBe('disabled');
+    const enabled = JSON.parse((await cli(db, ['--json', 'user', 'enable', 'ann@example.com'])).stdout as string) as { status: string };
+    expect(enabled.status).toBe('active');
+  });
+
+  it('deletes only with --yes, and then removes every row of the account in every table', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    await createAccountWithCli(db, 'bob@example.com');
+    expectFailure(await cli(db, ['user', 'delete', 'ann@example.com']), 2, /without --yes/);
+
+    // Give Ann a reset token, time entries and an absence, so every kind of row exists.
+    expect((await cli(db, ['reset', 'issue', 'ann@example.com'])).exitCode).toBe(0);
+    const sqlite = new Database(db);
+    const now = new Date().toISOString();
+    sqlite.prepare('insert into auth_tokens (user_id, token_hash, created_at, expires_at) values (1, ?, ?, ?)').run('a'.repeat(64), now, '2999-01-01T00:00:00.000Z');
+    sqlite.prepare("insert into time_entries (user_id, start_at, end_at, note, created_at, updated_at) values (1, '2026-01-05T08:00:00.000Z', '2026-01-05T12:00:00.000Z', '', ?, ?)").run(now, now);
+    sqlite.prepare("insert into absences (user_id, date, type, note, created_at) values (1, '2026-01-06', 'vacation', '', ?)").run(now);
+    sqlite.close();
+
+    const deleted = await cli(db, ['--json', 'user', 'delete', 'ann@example.com', '--yes']);
+    expect(deleted.exitCode).toBe(0);
+    expect(JSON.parse(deleted.stdout as string).deleted.email).toBe('ann@example.com');
+
+    const check = new Database(db, { readonly: true });
+    const tables = check.prepare("select name from sqlite_master where type = 'table' and sql like '%user_id%'").all() as Array<{ name: string }>;
+    expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['auth_info', 'auth_tokens', 'reset_tokens', 'time_entries', 'absences']));
+    for (const { name } of tables) {
+      expect((check.prepare(`select count(*) as n from ${name} where user_id = 1`).get() as { n: number }).n, name).toBe(0);
+    }
+    expect((check.prepare('select count(*) as n from users').get() as { n: number }).n).toBe(1);
+    check.close();
+  });
+});
+
+describe('usage errors', () => {
+  it('answers 2 for an unknown command, an unknown option and a missing argument', async () => {
+    const db = tempDb();
+    expect((await cli(db, ['frobnicate'])).exitCode).toBe(2);
+    expect((await cli(db, ['user', 'frobnicate'])).exitCode).toBe(2);
+    expect((await cli(db, ['user', 'list', '--bogus'])).exitCode).toBe(2);
+    expect((await cli(db, ['user', 'show'])).exitCode).toBe(2);
+    expect((await cli(db, ['token', 'list'])).exitCode).toBe(2);
+    expectFailure(await cli(db, ['token', 'revoke']), 2, /exactly one of/);
+    expectFailure(await cli(db, ['token', 'revoke', '--all', '--user', 'a@example.com']), 2, /exactly one of/);
+  });
+
+  it('prints help and the version with exit 0', async () => {
+    const help = await runCli(['--help']);
+    expect(help.exitCode).toBe(0);
+    for (const command of ['serve', 'migrate', 'user', 'token', 'reset', 'entries']) expect(help.stdout).toContain(command);
+    const userHelp = await runCli(['user', 'create', '--help']);
+    expect(userHelp.stdout).toContain('--password-stdin');
+    expect((await runCli(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('stops with exit 1 and one line naming the setting when a setting is bad', async () => {
+    const db = tempDb();
+    expectFailure(await cli(db, ['user', 'list'], { env: { LOCKOUT_DURATION: 'soon' } }), 1, /^timetrack: LOCKOUT_DURATION: /);
+  });
+});
