@@ -1,0 +1,34 @@
+// The shipped systemd unit runs serve as a dedicated user with the hardening the README promises.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../helpers/cli.js';
+
+const unit = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack.service'), 'utf8');
+const settings = new Map<string, string[]>();
+for (const line of unit.split('\n')) {
+  const match = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
+  if (match) settings.set(match[1]!, [...(settings.get(match[1]!) ?? []), match[2]!]);
+}
+const value = (key: string) => settings.get(key)?.at(-1);
+
+describe('config/timetrack.service', () => {
+  it('runs timetrack serve as a dedicated user with an environment file', () => {
+    expect(value('ExecStart')).toMatch(/bin\/timetrack\.js serve$/);
+    expect(value('User')).toBe('timetrack');
+    expect(value('EnvironmentFile')).toBe('/etc/timetrack/timetrack.env');
+    expect(value('KillSignal')).toBe('SIGTERM');
+  });
+
+  it('confines the process: no new privileges, read-only system, writable data folder only', () => {
+    expect(value('NoNewPrivileges')).toBe('yes');
+    expect(value('ProtectSystem')).toBe('strict');
+    expect(value('ReadWritePaths')).toBe('/var/lib/timetrack');
+    expect(value('ProtectHome')).toBe('yes');
+    expect(value('PrivateTmp')).toBe('yes');
+    expect(value('UMask')).toBe('0077');
+    expect(value('CapabilityBoundingSet')).toBe('');
+    // V8 needs W+X memory: this option would kill node at start.
+    expect(settings.has('MemoryDenyWriteExecute')).toBe(false);
+  });
+});
