@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
+import { SharedRateLimitStore } from './plugins/shared-rate-limit-store.js';
 import { errorBody } from './errors.js';
 import { authRoutes } from './routes/auth.js';
 import { healthRoutes } from './routes/health.js';
@@ -47,6 +48,7 @@ export async function buildApp(ctx: AppContext) {
 
   await app.register(rateLimit, {
     global: false,
+    store: SharedRateLimitStore,
     keyGenerator: (request) => request.ip,
     errorResponseBuilder: (_request, context) => ({
       ...errorBody(429, 'RATE_LIMITED', `Too many requests; retry in ${context.after}`),

@@ -1,0 +1,49 @@
+// A login flood cannot run unbounded argon2 work: at most HASH_CONCURRENCY computations at once,
+// HASH_QUEUE_LIMIT waiting, and the rest answered 503 BUSY with Retry-After at once.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, PASSWORD, register, type TestApp } from '../helpers/context.js';
+
+let t: TestApp;
+afterEach(async () => {
+  await t.close();
+});
+
+describe('bounded password hashing', () => {
+  it('runs at most HASH_CONCURRENCY hashes at once and refuses what the queue cannot hold with 503 BUSY', async () => {
+    t = await createTestApp({ env: { HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '3', LOCKOUT_ATTEMPTS: '1000' } });
+    await register(t.app);
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, t.ctx.services.hasher.inFlight)), 1);
+    const flood = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: i % 2 ? 'ann@example.com' : `other${i}@example.com`, password: i === 0 ? PASSWORD : 'wrong password!' } }),
+      ),
+    );
+    clearInterval(sampler);
+    const statuses = flood.map((response) => response.statusCode);
+    const busy = flood.filter((response) => response.statusCode === 503);
+    // 1 running + 3 queued are evaluated; the other 20 are turned away without hashing.
+    expect(statuses.filter((s) => s !== 503)).toHaveLength(4);
+    expect(busy).toHaveLength(20);
+    for (const response of busy) {
+      expect(response.json()).toMatchObject({ statusCode: 503, code: 'BUSY' });
+      expect(response.headers['retry-after']).toBe('1');
+    }
+    expect(peak).toBe(1);
+    expect(t.ctx.services.hasher.inFlight).toBe(0);
+    // Once the flood has passed, logins work again.
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ann@example.com', password: PASSWORD } })).statusCode).toBe(200);
+  });
+
+  it('never runs more than the default bound of 2 at once under a flood', async () => {
+    t = await createTestApp({ env: { LOCKOUT_ATTEMPTS: '1000' } });
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, t.ctx.services.hasher.inFlight)), 1);
+    const flood = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: `flood${i}@example.com`, password: 'wrong password!' } })),
+    );
+    clearInterval(sampler);
+    expect(flood.every((response) => response.statusCode === 401)).toBe(true);
+    expect(peak).toBe(2);
+  });
+});
