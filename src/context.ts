@@ -16,6 +16,7 @@ import { createAuthenticationService } from './services/authentication.js';
 import { createBackgroundTasks } from './services/background.js';
 import { systemClock, type Clock } from './services/clock.js';
 import { createEntryCsvService } from './services/entries-csv.js';
+import { createHealthService } from './services/health.js';
 import { createHousekeeping } from './services/housekeeping.js';
 import { createLockoutService } from './services/lockout.js';
 import { PasswordHasher } from './services/password-hasher.js';
@@ -74,6 +75,7 @@ export function createServices(config: Config, db: Kysely<Database>, clock: Cloc
       publicUrl: config.publicUrl,
       dev: config.dev,
     }),
+    health: createHealthService(db, clock),
     housekeeping: createHousekeeping(db, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),
     settings,
     timeEntries,

@@ -28,7 +28,7 @@ export async function buildApp(ctx: AppContext) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('session', null);
-  registerErrorHandling(app);
+  registerErrorHandling(app, ctx.services.health);
 
   // JSON only (any other content type is 415). An empty body with a JSON content type (a bodiless POST /logout from fetch) is "no body", not an error.
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -38,9 +38,13 @@ export async function runServer(ctx: AppContext): Promise<void> {
   });
   logger.info({ signal }, 'shutting down: finishing requests in flight');
   clearInterval(housekeeping);
+  // A keep-alive connection whose request finishes during shutdown would otherwise stay open (and
+  // keep the process alive) until the client's keep-alive ends: close each one as it goes idle.
+  const closeIdle = setInterval(() => app.server.closeIdleConnections(), 50);
   const forceClose = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
   forceClose.unref();
   await app.close();
+  clearInterval(closeIdle);
   clearTimeout(forceClose);
   await ctx.close();
   logger.info('stopped');

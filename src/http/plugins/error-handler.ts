@@ -3,6 +3,7 @@
 // name. The detail goes to the log.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ServiceError } from '../../services/errors.js';
+import { isDatabaseUnavailableError, type HealthService } from '../../services/health.js';
 import { errorBody, STATUS_OF_CODE } from '../errors.js';
 
 // Fastify's own errors that are the client's fault, with the contract's code for each.
@@ -14,10 +15,7 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
 };
 
-/** SQLite errors that mean "the database cannot serve now", not a bug: answered 503. */
-const UNAVAILABLE_SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|PROTOCOL)/;
-
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, health: HealthService): void {
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody(404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
   });
@@ -42,7 +40,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof SyntaxError || (error.statusCode === 400 && !error.code?.startsWith('SQLITE'))) {
       return reply.code(400).send(errorBody(400, 'INVALID_JSON', 'The request body is not valid JSON'));
     }
-    if (typeof error.code === 'string' && UNAVAILABLE_SQLITE_CODES.test(error.code)) {
+    if (isDatabaseUnavailableError(error)) {
+      // A busy, full, read-only or failing database is an outage, not a bug: 503, and health reports it.
+      health.recordUnavailable(error);
       request.log.error({ err: error }, 'database unavailable');
       reply.header('Retry-After', '5');
       return reply.code(503).send(errorBody(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; try again shortly'));

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../context.js';
-import { checkDatabase } from '../../services/health.js';
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get('/health', {
@@ -10,7 +9,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       response: { 200: Type.Object({ status: Type.Literal('ok') }), 503: Type.Object({ status: Type.Literal('unavailable') }) },
     },
   }, async (_request, reply) => {
-    if (await checkDatabase(ctx.db)) return { status: 'ok' as const };
+    if (await ctx.services.health.isHealthy()) return { status: 'ok' as const };
     return reply.code(503).send({ status: 'unavailable' as const });
   });
 };

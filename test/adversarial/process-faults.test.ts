@@ -1,0 +1,100 @@
+// Faults of a real `timetrack serve` process: kill -9 in the middle of writes, SIGTERM under load,
+// and a write lock held by another process.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir, PASSWORD } from '../helpers/context.js';
+import { startServer } from '../helpers/server.js';
+
+async function post(baseUrl: string, route: string, body: unknown) {
+  const response = await fetch(`${baseUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('process faults', () => {
+  it('loses no acknowledged write to kill -9, and the file passes integrity_check', async () => {
+    const db = path.join(makeTempDir(), 'timetrack.db');
+    const server = await startServer(db);
+    const registered: string[] = [];
+    const tokens: string[] = [];
+    let stop = false;
+    // Four clients register and sign in as fast as they can until the process dies under them.
+    const clients = Array.from({ length: 4 }, async (_, client) => {
+      for (let i = 0; !stop; i++) {
+        const email = `c${client}-${i}@example.com`;
+        try {
+          const created = await post(server.baseUrl, '/api/auth/register', { email, password: PASSWORD, full_name: 'Crash Test' });
+          if (created.status !== 201) continue;
+          registered.push(email);
+          const signedIn = await post(server.baseUrl, '/api/auth/login', { email, password: PASSWORD });
+          if (signedIn.status === 200) tokens.push(signedIn.body.token as string);
+        } catch {
+          return; // connection refused or reset: the server is gone
+        }
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    server.process.kill('SIGKILL');
+    await server.process;
+    stop = true;
+    await Promise.all(clients);
+    expect(registered.length).toBeGreaterThan(5);
+
+    const check = new Database(db, { readonly: true });
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+
+    const restarted = await startServer(db);
+    try {
+      const emails = new Set((await Promise.all(registered.map(async (email) => (await post(restarted.baseUrl, '/api/auth/login', { email, password: PASSWORD })).status))));
+      expect([...emails]).toEqual([200]);
+      for (const token of tokens) {
+        const me = await fetch(`${restarted.baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+        expect(me.status).toBe(200);
+      }
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it('finishes requests in flight on SIGTERM and exits 0 within 10 s', async () => {
+    const db = path.join(makeTempDir(), 'timetrack.db');
+    const server = await startServer(db, { LOCKOUT_ATTEMPTS: '1000' });
+    // Each login costs an argon2 verification (~50 ms, two at a time): 16 of them take a while.
+    const inFlight = Array.from({ length: 16 }, (_, i) => post(server.baseUrl, '/api/auth/login', { email: `nobody${i}@example.com`, password: 'wrong password!' }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const exited = server.stop('SIGTERM');
+    const answers = await Promise.all(inFlight);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(16).fill(401));
+    const { exitCode } = await exited;
+    expect(exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(server.output()).toMatch(/shutting down/);
+    expect(server.output()).toMatch(/"msg":"stopped"/);
+  });
+
+  it('waits for a write lock another process holds, and answers 503 (not 500) when it outlasts the busy timeout', async () => {
+    const db = path.join(makeTempDir(), 'timetrack.db');
+    const server = await startServer(db);
+    const other = new Database(db, { timeout: 0 });
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      const waiting = post(server.baseUrl, '/api/auth/register', { email: 'wait@example.com', password: PASSWORD, full_name: 'W' });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      other.exec('COMMIT');
+      expect((await waiting).status).toBe(201);
+
+      other.exec('BEGIN IMMEDIATE');
+      const timedOut = await post(server.baseUrl, '/api/auth/register', { email: 'late@example.com', password: PASSWORD, full_name: 'L' });
+      other.exec('ROLLBACK');
+      expect(timedOut.status).toBe(503);
+      expect(timedOut.body.code).toBe('DATABASE_UNAVAILABLE');
+      // The server is fine afterwards.
+      expect((await post(server.baseUrl, '/api/auth/register', { email: 'late@example.com', password: PASSWORD, full_name: 'L' })).status).toBe(201);
+    } finally {
+      other.close();
+      await server.stop();
+    }
+  });
+});
