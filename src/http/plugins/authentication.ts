@@ -12,8 +12,8 @@ declare module 'fastify' {
   }
 }
 
-// Exactly one space, the scheme as the contract writes it, and a compact JWS (three base64url parts).
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+// The scheme in any case (RFC 7235), exactly one space, and a compact JWS (three base64url parts).
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
