@@ -54,7 +54,9 @@ export class PasswordHasher {
     await this.verifyAgainstDummy('warm-up');
   }
 
+  /** True for weaker parameters, and for another variant than argon2id (argon2's own check ignores the variant). */
   needsRehash(hash: string): boolean {
+    if (!hash.startsWith('$argon2id$')) return true;
     try {
       return argon2.needsRehash(hash, ARGON2_PARAMETERS);
     } catch {

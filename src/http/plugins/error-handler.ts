@@ -1,7 +1,7 @@
 // Every failure answers the contract's error shape (API.md section 3). A 500 says nothing but
 // "internal error": Fastify's default would echo error.message, which can carry SQL or a constraint
 // name. The detail goes to the log.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../services/errors.js';
 import { isDatabaseUnavailableError, type HealthService } from '../../services/health.js';
 import { errorBody, STATUS_OF_CODE } from '../errors.js';
@@ -15,10 +15,13 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
 };
 
+/** The 404 of an unknown route (also set inside route groups whose hooks must apply to it). */
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply): void {
+  reply.code(404).send(errorBody(404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+}
+
 export function registerErrorHandling(app: FastifyInstance, health: HealthService): void {
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody(404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
-  });
+  app.setNotFoundHandler(sendNotFound);
 
   app.setErrorHandler((error: FastifyError & { retryAfterSeconds?: number }, request, reply) => {
     if (error instanceof ServiceError) {

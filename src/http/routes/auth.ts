@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../services/account-fields.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../services/password-policy.js';
 import { requireSession, sessionOf } from '../plugins/authentication.js';
+import { sendNotFound } from '../plugins/error-handler.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
 
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
@@ -29,6 +30,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
   });
+  // Unknown /api/auth paths answer here, so that the hook above covers them too.
+  app.setNotFoundHandler(sendNotFound);
 
   app.post('/register', {
     config: rateLimited,

@@ -1,0 +1,264 @@
+// Authentication of API.md section 4, and the session routes logout, me and validate of section 5.
+import { createHash } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { account, bearer, createTestApp, login, register, type TestApp } from '../helpers/context.js';
+import { expectError, get, post, type InjectedResponse } from './support.js';
+
+const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
+let t: TestApp;
+let userId: number;
+let token: string;
+beforeEach(async () => {
+  t = await createTestApp({ env: { JWT_SECRET: SECRET } });
+  userId = (await register(t.app, account())).user.id;
+  token = await login(t.app);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+function expectUnauthorized(response: InjectedResponse): void {
+  expectError(response, 401, 'UNAUTHORIZED');
+  expect(response.headers['www-authenticate']).toBe('Bearer');
+}
+
+const payloadOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+const headerOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString()) as Record<string, unknown>;
+
+/** Stores a session record for a hand-made token, so that only the JWT check can turn it away. */
+async function storeRecord(jwt: string): Promise<void> {
+  await t.ctx.db
+    .insertInto('auth_tokens')
+    .values({
+      user_id: userId,
+      token_hash: createHash('sha256').update(jwt).digest('hex'),
+      created_at: t.clock.now().toISOString(),
+      expires_at: new Date(t.clock.now().getTime() + 3600_000).toISOString(),
+    })
+    .execute();
+}
+
+function claims(): { iat: number; exp: number } {
+  const iat = Math.floor(t.clock.now().getTime() / 1000);
+  return { iat, exp: iat + 3600 };
+}
+
+const PROTECTED = [
+  ['POST', '/api/auth/logout'],
+  ['GET', '/api/auth/me'],
+  ['GET', '/api/auth/validate'],
+  ['POST', '/api/auth/change-password'],
+  ['GET', '/api/time-entries'],
+] as const;
+
+function call(method: 'GET' | 'POST', url: string, headers: Record<string, string> = {}) {
+  return method === 'GET' ? get(t.app, url, headers) : post(t.app, url, url.endsWith('change-password') ? { old_password: 'x'.repeat(8), new_password: 'y'.repeat(12) } : undefined, headers);
+}
+
+describe('the token', () => {
+  it('is an HS256 JWT with sub, iat, exp and a random jti, stored only as its SHA-256', async () => {
+    expect(headerOf(token)).toMatchObject({ alg: 'HS256' });
+    const payload = payloadOf(token);
+    expect(payload).toEqual({ sub: String(userId), iat: 1772442000, exp: 1772442000 + 86400, jti: expect.any(String) });
+    expect((payload.jti as string).length).toBeGreaterThanOrEqual(16);
+    const rows = await t.ctx.db.selectFrom('auth_tokens').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      user_id: userId,
+      token_hash: createHash('sha256').update(token).digest('hex'),
+      expires_at: '2026-03-03T09:00:00.000Z',
+    });
+  });
+
+  it('takes its validity from JWT_EXPIRATION', async () => {
+    const short = await createTestApp({ env: { JWT_EXPIRATION: '90m' } });
+    try {
+      await register(short.app, account());
+      const response = await post(short.app, '/api/auth/login', { email: 'ann@example.com', password: account().password });
+      expect(response.json().expires_at).toBe('2026-03-02T10:30:00.000Z');
+      const payload = payloadOf(response.json().token);
+      expect(Number(payload.exp) - Number(payload.iat)).toBe(5400);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('protected routes: every failure is 401 UNAUTHORIZED with WWW-Authenticate: Bearer', () => {
+  it.each(PROTECTED)('%s %s without a token', async (method, url) => {
+    expectUnauthorized(await call(method, url));
+  });
+
+  it.each(PROTECTED)('%s %s with a token of a bad signature', async (method, url) => {
+    const [header, payload] = token.split('.');
+    const forged = `${header}.${payload}.${Buffer.alloc(32, 1).toString('base64url')}`;
+    await storeRecord(forged);
+    expectUnauthorized(await call(method, url, bearer(forged)));
+  });
+
+  it('accepts the token only from the Authorization header: cookie and query string are ignored', async () => {
+    expect((await get(t.app, '/api/auth/me', bearer(token))).statusCode).toBe(200);
+    expectUnauthorized(await get(t.app, `/api/auth/me?token=${token}`));
+    expectUnauthorized(await get(t.app, `/api/auth/me?access_token=${token}`));
+    expectUnauthorized(await get(t.app, '/api/auth/me', { cookie: `token=${token}; access_token=${token}` }));
+    expectUnauthorized(await get(t.app, `/api/time-entries?token=${token}`));
+  });
+
+  it.each([
+    ['another scheme', (jwt: string) => `Basic ${jwt}`],
+    ['no scheme', (jwt: string) => jwt],
+    ['an empty token', () => 'Bearer '],
+    ['two tokens', (jwt: string) => `Bearer ${jwt} ${jwt}`],
+    ['a truncated token', (jwt: string) => `Bearer ${jwt.slice(0, -2)}`],
+    ['garbage', () => 'Bearer not.a.jwt'],
+    ['a huge token', () => `Bearer ${'a'.repeat(5000)}.${'b'.repeat(5000)}.c`],
+  ])('rejects %s', async (_label, header) => {
+    expectUnauthorized(await get(t.app, '/api/auth/me', { authorization: header(token) }));
+  });
+
+  it('accepts the scheme in any case (RFC 7235)', async () => {
+    expect((await get(t.app, '/api/auth/me', { authorization: `bearer ${token}` })).statusCode).toBe(200);
+  });
+
+  it('rejects alg none even with a stored record', async () => {
+    const unsecured = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(
+      JSON.stringify({ sub: String(userId), ...claims(), jti: 'x1' }),
+    ).toString('base64url')}.`;
+    await storeRecord(unsecured);
+    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(unsecured)));
+  });
+
+  it.each(['HS384', 'HS512'])('rejects a token signed with the right secret but alg %s', async (alg) => {
+    const other = await new SignJWT({ jti: 'other-alg' })
+      .setProtectedHeader({ alg })
+      .setSubject(String(userId))
+      .setIssuedAt(claims().iat)
+      .setExpirationTime(claims().exp)
+      .sign(new TextEncoder().encode(SECRET));
+    await storeRecord(other);
+    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(other)));
+  });
+
+  it.each(['sub', 'iat', 'exp', 'jti'])('rejects a validly signed HS256 token without %s', async (missing) => {
+    const { iat, exp } = claims();
+    const all: Record<string, unknown> = { sub: String(userId), iat, exp, jti: `no-${missing}` };
+    delete all[missing];
+    const jwt = await new SignJWT(all).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
+    await storeRecord(jwt);
+    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(jwt)));
+  });
+
+  it('accepts a hand-made token only when it is complete and has a record (the checks are the ones above)', async () => {
+    const { iat, exp } = claims();
+    const jwt = await new SignJWT({ sub: String(userId), iat, exp, jti: 'complete' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
+    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(jwt)));
+    await storeRecord(jwt);
+    expect((await get(t.app, '/api/auth/me', bearer(jwt))).statusCode).toBe(200);
+  });
+
+  it('rejects a token whose sub is another account', async () => {
+    const other = (await register(t.app, account({ email: 'bob@example.com' }))).user.id;
+    const { iat, exp } = claims();
+    const jwt = await new SignJWT({ sub: String(other), iat, exp, jti: 'swap' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
+    await storeRecord(jwt); // the record says Ann, the token says Bob
+    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(jwt)));
+  });
+
+  it('rejects a token signed with another secret', async () => {
+    const { iat, exp } = claims();
+    const jwt = await new SignJWT({ sub: String(userId), iat, exp, jti: 'other-secret' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('another-secret-that-is-long-enough-987654321'));
+    await storeRecord(jwt);
+    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(jwt)));
+  });
+
+  it('rejects an expired token (24h by default), also after it was accepted once', async () => {
+    expect((await get(t.app, '/api/auth/validate', bearer(token))).statusCode).toBe(200);
+    t.clock.advance(24 * 3600 - 1);
+    expect((await get(t.app, '/api/auth/validate', bearer(token))).statusCode).toBe(200);
+    t.clock.advance(1);
+    expectUnauthorized(await get(t.app, '/api/auth/validate', bearer(token)));
+    expectUnauthorized(await get(t.app, '/api/time-entries', bearer(token)));
+  });
+
+  it('rejects a token whose record was deleted, at once', async () => {
+    expect((await get(t.app, '/api/auth/me', bearer(token))).statusCode).toBe(200);
+    await t.ctx.db.deleteFrom('auth_tokens').execute();
+    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(token)));
+  });
+
+  it('rejects the token of a deleted account', async () => {
+    await t.ctx.db.deleteFrom('users').where('id', '=', userId).execute();
+    expect(await t.ctx.db.selectFrom('auth_tokens').select('id').execute()).toHaveLength(0);
+    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(token)));
+  });
+});
+
+describe('session routes', () => {
+  it('GET /me answers the User of the token', async () => {
+    const response = await get(t.app, '/api/auth/me', bearer(token));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.json()).toEqual({ user: { id: userId, email: 'ann@example.com', full_name: 'Ann Example', username: null, created_at: '2026-03-02T09:00:00.000Z' } });
+  });
+
+  it('GET /validate answers valid, user_id and expires_at', async () => {
+    const response = await get(t.app, '/api/auth/validate', bearer(token));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.json()).toEqual({ valid: true, user_id: userId, expires_at: '2026-03-03T09:00:00.000Z' });
+  });
+
+  it('POST /logout deletes only this token\'s record; the token then gets 401 everywhere', async () => {
+    const other = await login(t.app);
+    const response = await post(t.app, '/api/auth/logout', undefined, bearer(token));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(Object.keys(response.json())).toEqual(['message']);
+    expect(await t.ctx.db.selectFrom('auth_tokens').select('token_hash').execute()).toEqual([
+      { token_hash: createHash('sha256').update(other).digest('hex') },
+    ]);
+    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(token)));
+    expectUnauthorized(await post(t.app, '/api/auth/logout', undefined, bearer(token)));
+    expect((await get(t.app, '/api/auth/me', bearer(other))).statusCode).toBe(200);
+  });
+
+  it('POST /logout accepts an empty JSON body (fetch with a JSON content type)', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: '' });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('route groups', () => {
+  it('/api/time-entries is strict: 200 with a token, 401 without', async () => {
+    expect((await get(t.app, '/api/time-entries', bearer(token))).statusCode).toBe(200);
+    expectUnauthorized(await get(t.app, '/api/time-entries'));
+  });
+
+  it('/api/stats is optional: never 401, user data only with a valid token', async () => {
+    const anonymous = async (headers: Record<string, string>) => {
+      const response = await get(t.app, '/api/stats/week', headers);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['www-authenticate']).toBeUndefined();
+      return response;
+    };
+    const withToken = await anonymous(bearer(token));
+    expect(withToken.json()).not.toEqual((await anonymous({})).json());
+    const anonymousBody = (await anonymous({})).json();
+    expect((await anonymous({ authorization: 'Bearer not.a.token' })).json()).toEqual(anonymousBody);
+    expect((await anonymous({ authorization: 'Basic abc' })).json()).toEqual(anonymousBody);
+    const [header, payload] = token.split('.');
+    expect((await anonymous(bearer(`${header}.${payload}.${Buffer.alloc(32).toString('base64url')}`))).json()).toEqual(anonymousBody);
+    t.clock.advance(24 * 3600);
+    expect((await anonymous(bearer(token))).json()).toEqual(anonymousBody);
+  });
+
+  it('/api/stats ignores a revoked token', async () => {
+    await post(t.app, '/api/auth/logout', undefined, bearer(token));
+    const response = await get(t.app, '/api/stats/week', bearer(token));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual((await get(t.app, '/api/stats/week')).json());
+  });
+});
