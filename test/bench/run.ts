@@ -1,0 +1,218 @@
+// `npm run bench`: starts a real `timetrack serve` (production mode, temp database), drives it over
+// loopback and prints each figure of the performance issue as a ratio measured side by side in this
+// run, with its goal. The table is also written to bench-results/latest.json.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import argon2 from 'argon2';
+import { createContext } from '../../src/context.js';
+import { ARGON2_PARAMETERS } from '../../src/services/password-hasher.js';
+import { chooseDriver, load, type LoadResult } from './load.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const BIN = path.join(ROOT, 'bin/timetrack.js');
+const BARE_SERVER = path.join(ROOT, 'dist-bench/test/bench/bare-server.js');
+const PASSWORD = 'a long benchmark passphrase';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+const HASH_CONCURRENCY = 2; // the server's default bound (HASH_CONCURRENCY)
+
+interface Figure {
+  figure: string;
+  measured: string;
+  ratio: number | null;
+  goal: string;
+  met: boolean | null;
+  /** wrk, autocannon, or "wall clock" for the CLI figure. */
+  driver: string;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`no answer from ${baseUrl}`);
+}
+
+/** Peak resident memory of a process so far (VmHWM), in MiB. */
+function peakRssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function seed(dbPath: string): Promise<void> {
+  const ctx = await createContext({ env: { TIMETRACK_DB: dbPath, LOG_LEVEL: 'warn' }, migrate: true, logDestination: process.stderr });
+  const { accounts, settings, timeEntries } = ctx.services;
+  await accounts.createAccount({ email: 'bench@example.com', password: PASSWORD, full_name: 'Bench' });
+  const stats = await accounts.createAccount({ email: 'stats@example.com', password: PASSWORD, full_name: 'Stats' });
+  const start = new Date(Date.now() - 5 * 365 * 86_400_000);
+  const startDate = start.toISOString().slice(0, 10);
+  await settings.updateSettings(stats.id, { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: startDate });
+  for (let day = new Date(`${startDate}T00:00:00Z`); day.getTime() < Date.now() - 86_400_000; day = new Date(day.getTime() + 86_400_000)) {
+    const date = day.toISOString().slice(0, 10);
+    await timeEntries.createEntry(stats.id, { start_at: `${date}T07:30:00Z`, end_at: `${date}T16:00:00Z`, note: 'work' });
+  }
+  await ctx.close();
+}
+
+async function token(baseUrl: string, email: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Raw argon2id verifications per second in this process, HASH_CONCURRENCY at a time. */
+async function rawVerificationsPerSecond(seconds: number): Promise<number> {
+  const hash = await argon2.hash(PASSWORD, ARGON2_PARAMETERS);
+  let done = 0;
+  const until = Date.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: HASH_CONCURRENCY }, async () => {
+      while (Date.now() < until) {
+        await argon2.verify(hash, PASSWORD);
+        done += 1;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+function wallTimeMs(command: string, args: string[]): number {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, args, { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn' } });
+  if (result.status !== 0 && command !== 'node') throw new Error(`${command} ${args.join(' ')} exited ${result.status}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+async function main(): Promise<void> {
+  const driver = chooseDriver();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-bench-'));
+  const dbPath = path.join(dir, 'timetrack.db');
+  const figures: Figure[] = [];
+  const add = (figure: string, measured: string, ratio: number | null, goal: string, met: boolean | null, by: string = driver) => {
+    figures.push({ figure, measured, ratio: ratio === null ? null : Math.round(ratio * 100) / 100, goal, met, driver: by });
+    process.stderr.write(`  ${figure}: ${measured}\n`);
+  };
+
+  process.stderr.write(`seeding ${dbPath} (2 accounts, 5 years of daily entries)…\n`);
+  await seed(dbPath);
+
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server = spawn('node', [BIN, 'serve', '--port', String(port), '--db', dbPath], {
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH: '0', LOCKOUT_ATTEMPTS: '1000' },
+    stdio: 'ignore',
+  });
+  await waitForHealth(baseUrl);
+  const meHeaders = { authorization: `Bearer ${await token(baseUrl, 'bench@example.com')}` };
+  const statsHeaders = { authorization: `Bearer ${await token(baseUrl, 'stats@example.com')}` };
+
+  // Warm-up, then alternating runs of /health and /me.
+  await load(driver, { url: `${baseUrl}/api/auth/me`, headers: meHeaders, connections: CONNECTIONS, seconds: 2 });
+  const health: LoadResult[] = [];
+  const me: LoadResult[] = [];
+  for (let round = 0; round < 3; round++) {
+    health.push(await load(driver, { url: `${baseUrl}/api/health`, connections: CONNECTIONS, seconds: SECONDS }));
+    me.push(await load(driver, { url: `${baseUrl}/api/auth/me`, headers: meHeaders, connections: CONNECTIONS, seconds: SECONDS }));
+  }
+  if (me.some((result) => result.non2xx > 0)) throw new Error('/me answered errors under load');
+  const healthRps = median(health.map((r) => r.requestsPerSecond));
+  const meRps = median(me.map((r) => r.requestsPerSecond));
+  const meP99 = median(me.map((r) => r.p99Ms));
+  add('auth overhead: /me ÷ /health throughput', `${meRps.toFixed(0)} ÷ ${healthRps.toFixed(0)} req/s`, meRps / healthRps, '≥ 0.60', meRps / healthRps >= 0.6);
+
+  const serveRss = peakRssMiB(server.pid!);
+  const barePort = await freePort();
+  const bare = spawn('node', [BARE_SERVER, String(barePort)], { stdio: 'ignore' });
+  await sleep(300);
+  const bareUrl = `http://127.0.0.1:${barePort}/`;
+  for (let i = 0; i < 50 && !(await fetch(bareUrl).then((r) => r.ok).catch(() => false)); i++) await sleep(100);
+  await load(driver, { url: bareUrl, connections: CONNECTIONS, seconds: SECONDS });
+  const bareRss = peakRssMiB(bare.pid!);
+  await stop(bare);
+  add('memory: peak RSS of serve under /me load ÷ bare Fastify', `${serveRss.toFixed(1)} ÷ ${bareRss.toFixed(1)} MiB`, serveRss / bareRss, '≤ 1.5', serveRss / bareRss <= 1.5);
+
+  const statsRuns: LoadResult[] = [];
+  for (let round = 0; round < 2; round++) statsRuns.push(await load(driver, { url: `${baseUrl}/api/stats/overtime`, headers: statsHeaders, connections: CONNECTIONS, seconds: SECONDS }));
+  const statsRps = median(statsRuns.map((r) => r.requestsPerSecond));
+  if (statsRuns.some((r) => r.non2xx > 0)) throw new Error('/api/stats/overtime answered errors under load');
+  add('statistics: /stats/overtime (5 years) ÷ /me throughput', `${statsRps.toFixed(0)} ÷ ${meRps.toFixed(0)} req/s`, statsRps / meRps, '≥ 0.10', statsRps / meRps >= 0.1);
+
+  const loginRequest = {
+    url: `${baseUrl}/api/auth/login`,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }),
+    connections: 4,
+    seconds: SECONDS,
+  };
+  const logins = await load(driver, loginRequest);
+  if (logins.non2xx > 0) throw new Error(`${logins.non2xx} logins failed under load`);
+  const raw = await rawVerificationsPerSecond(SECONDS);
+  add('login efficiency: logins/s ÷ raw argon2 verifications/s', `${logins.requestsPerSecond.toFixed(1)} ÷ ${raw.toFixed(1)} per s`, logins.requestsPerSecond / raw, '≥ 0.85', logins.requestsPerSecond / raw >= 0.85);
+
+  // A login flood from 16 connections while /me is measured.
+  const flood = load(driver, { ...loginRequest, connections: 16, seconds: SECONDS + 2 });
+  await sleep(1000);
+  const stormed = await load(driver, { url: `${baseUrl}/api/auth/me`, headers: meHeaders, connections: CONNECTIONS, seconds: SECONDS });
+  await flood;
+  const throughputRatio = stormed.requestsPerSecond / meRps;
+  const p99Ratio = stormed.p99Ms / meP99;
+  add('login storm: /me throughput during flood ÷ idle', `${stormed.requestsPerSecond.toFixed(0)} ÷ ${meRps.toFixed(0)} req/s`, throughputRatio, '≥ 0.5', throughputRatio >= 0.5);
+  add('login storm: /me p99 during flood ÷ idle', `${stormed.p99Ms.toFixed(2)} ÷ ${meP99.toFixed(2)} ms`, p99Ratio, '≤ 3', p99Ratio <= 3);
+  await stop(server);
+
+  const cliTimes: number[] = [];
+  const nodeTimes: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    nodeTimes.push(wallTimeMs('node', ['-e', '0']));
+    cliTimes.push(wallTimeMs('node', [BIN, '--db', dbPath, 'user', 'list']));
+  }
+  const cli = median(cliTimes);
+  const bareNode = median(nodeTimes);
+  add('CLI start: `timetrack user list` ÷ `node -e 0`', `${cli.toFixed(0)} ÷ ${bareNode.toFixed(0)} ms`, cli / bareNode, '≤ 3', cli / bareNode <= 3, 'wall clock');
+
+  const header = ['figure', 'measured', 'ratio', 'goal', 'met', 'driven by'];
+  const rows = figures.map((f) => [f.figure, f.measured, f.ratio === null ? 'n/a' : f.ratio.toFixed(2), f.goal, f.met === null ? 'n/a' : f.met ? 'yes' : 'NO', f.driver]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  process.stdout.write(`\n${line(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${rows.map(line).join('\n')}\n`);
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  process.stdout.write(`\n${os.cpus().length} cores (${cpu}), Node ${process.version}, ${SECONDS} s per run, ${CONNECTIONS} connections\n`);
+
+  const results = path.join(ROOT, 'bench-results');
+  fs.mkdirSync(results, { recursive: true });
+  fs.writeFileSync(path.join(results, 'latest.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cores: os.cpus().length, driver, figures }, null, 2)}\n`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (figures.some((f) => f.met === false)) process.exitCode = 1;
+}
+
+await main();
