@@ -1,5 +1,6 @@
 // Every setting of the contract (API.md section 2) is parsed and checked here, once, at start.
 // A bad value throws a ConfigError whose message is one line naming the setting.
+import os from 'node:os';
 import path from 'node:path';
 
 export class ConfigError extends Error {
@@ -141,6 +142,14 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
   return value.replace(/\/+$/, '');
 }
 
+/**
+ * One argon2 computation fewer than there are cores (at least one): a login flood then always
+ * leaves a core to the event loop, so signed-in users are still served (README, Performance).
+ */
+export function defaultHashConcurrency(): number {
+  return Math.max(1, os.availableParallelism() - 1);
+}
+
 export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
   const nodeEnv = env.NODE_ENV ?? 'production';
   if (!['production', 'development', 'test'].includes(nodeEnv)) {
@@ -173,7 +182,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     publicUrl: parsePublicUrl(env.PUBLIC_URL, host, port),
     smtp: parseSmtp(env),
     logLevel,
-    hashConcurrency: integerSetting(env, 'HASH_CONCURRENCY', 2, 1, 64),
+    hashConcurrency: integerSetting(env, 'HASH_CONCURRENCY', defaultHashConcurrency(), 1, 64),
     hashQueueLimit: integerSetting(env, 'HASH_QUEUE_LIMIT', 64, 0, 100_000),
     housekeepingIntervalSeconds: durationSetting(env, 'HOUSEKEEPING_INTERVAL', '10m'),
   };

@@ -41,12 +41,12 @@ export interface ContextOptions {
   mailRetryDelaysMs?: number[];
 }
 
-export function createServices(config: Config, db: Kysely<Database>, clock: Clock, logger: Logger, options: ContextOptions) {
+export function createServices(config: Config, db: Kysely<Database>, sqlite: SQLite.Database, clock: Clock, logger: Logger, options: ContextOptions) {
   const background = createBackgroundTasks(logger);
   const hasher = new PasswordHasher({ concurrency: config.hashConcurrency, queueLimit: config.hashQueueLimit });
   const users = createUserDirectory(db);
   const lockout = createLockoutService(db, clock, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds });
-  const sessions = createSessionService(db, clock, {
+  const sessions = createSessionService(db, sqlite, clock, {
     expirationSeconds: config.jwtExpirationSeconds,
     loadSecret: () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(config.dbPath)),
   });
@@ -114,7 +114,7 @@ export async function createContext(options: ContextOptions = {}): Promise<AppCo
     await db.destroy();
     throw error;
   }
-  const services = createServices(config, db, clock, logger, options);
+  const services = createServices(config, db, sqlite, clock, logger, options);
   return {
     config,
     db,

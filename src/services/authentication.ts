@@ -50,16 +50,23 @@ export function createAuthenticationService(
     if (!account || !passwordMatches) {
       throw (await lockout.recordFailure(subject)) ?? invalidCredentials();
     }
-    await lockout.recordSuccess(account.id);
     // Checked only after the password: a disabled account is not revealed to someone without it.
-    if (account.status === 'disabled') throw new ServiceError('ACCOUNT_DISABLED', 'This account is disabled');
-
-    if (hasher.needsRehash(account.password_hash)) {
-      const upgraded = await hasher.hash(password);
-      await db.updateTable('auth_info').set({ password_hash: upgraded, updated_at: clock.now().toISOString() }).where('user_id', '=', account.id).execute();
+    if (account.status === 'disabled') {
+      await lockout.recordSuccess(account.id);
+      throw new ServiceError('ACCOUNT_DISABLED', 'This account is disabled');
     }
+    // argon2 and signing happen before the transaction, which must not wait for them.
+    const upgradedHash = hasher.needsRehash(account.password_hash) ? await hasher.hash(password) : undefined;
+    const session = await sessions.signSession(account.id);
+    // One commit (one fsync) for the count reset, the rehash and the new session.
+    await db.transaction().execute(async (trx) => {
+      await lockout.recordSuccess(account.id, trx);
+      if (upgradedHash) {
+        await trx.updateTable('auth_info').set({ password_hash: upgradedHash, updated_at: clock.now().toISOString() }).where('user_id', '=', account.id).execute();
+      }
+      await sessions.storeSession(session, trx);
+    });
     const { password_hash: _hash, status: _status, ...user } = account;
-    const session = await sessions.issueSession(account.id);
     return { token: session.token, expiresAt: session.expiresAt, user };
   }
 

@@ -75,11 +75,14 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, setting
     return row.locked_until ? accountLockedError(new Date(row.locked_until), now) : undefined;
   }
 
-  /** After a correct password: count back to 0 unless the account was locked meanwhile (then ACCOUNT_LOCKED). */
-  async function recordSuccess(userId: number): Promise<void> {
+  /**
+   * After a correct password: count back to 0 unless the account was locked meanwhile (then
+   * ACCOUNT_LOCKED). `executor` may be the caller's transaction.
+   */
+  async function recordSuccess(userId: number, executor: Kysely<Database> = db): Promise<void> {
     const now = clock.now();
     const nowIso = now.toISOString();
-    const row = await db
+    const row = await executor
       .updateTable('auth_info')
       .set({ failed_attempts: 0, locked_until: null, updated_at: nowIso })
       .where('user_id', '=', userId)
@@ -87,7 +90,7 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, setting
       .returning(['user_id'])
       .executeTakeFirst();
     if (!row) {
-      const current = await db.selectFrom('auth_info').select('locked_until').where('user_id', '=', userId).executeTakeFirst();
+      const current = await executor.selectFrom('auth_info').select('locked_until').where('user_id', '=', userId).executeTakeFirst();
       throw accountLockedError(current?.locked_until ? new Date(current.locked_until) : now, now);
     }
   }

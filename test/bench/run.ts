@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import argon2 from 'argon2';
+import { defaultHashConcurrency } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import { ARGON2_PARAMETERS } from '../../src/services/password-hasher.js';
 import { chooseDriver, load, type LoadResult } from './load.js';
@@ -18,7 +19,7 @@ const BARE_SERVER = path.join(ROOT, 'dist-bench/test/bench/bare-server.js');
 const PASSWORD = 'a long benchmark passphrase';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
-const HASH_CONCURRENCY = 2; // the server's default bound (HASH_CONCURRENCY)
+const HASH_CONCURRENCY = defaultHashConcurrency(); // the server's bound at its default
 
 interface Figure {
   figure: string;
