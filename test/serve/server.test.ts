@@ -132,6 +132,19 @@ describe('timetrack serve', () => {
     }
   });
 
+  it('a logout on one process takes effect at once on another process using the same database (rule 6)', async () => {
+    const dbPath = path.join(makeTempDir(), 'timetrack.db');
+    const first = await serve(dbPath);
+    const second = await serve(dbPath);
+    const token = await registerAndLogin(first);
+    // The second process has verified the token once (and may remember the signature).
+    expect((await call(second, 'GET', '/api/auth/me', undefined, token)).status).toBe(200);
+    expect((await call(first, 'POST', '/api/auth/logout', undefined, token)).status).toBe(200);
+    const after = await call(second, 'GET', '/api/auth/me', undefined, token);
+    expect(after.status).toBe(401);
+    expect(after.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
   it('answers /api/health and /api/openapi.json', async () => {
     const server = await serve(path.join(makeTempDir(), 'timetrack.db'));
     expect(await call(server, 'GET', '/api/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
