@@ -29,6 +29,8 @@ export function loadOrCreateSecret(filePath: string): Uint8Array {
       fs.rmSync(temporary, { force: true });
     }
   }
+  // A copy or restore may have widened the mode: the secret must stay readable by this user only.
+  if ((fs.statSync(filePath).mode & 0o077) !== 0) fs.chmodSync(filePath, 0o600);
   const hex = fs.readFileSync(filePath, 'utf8').trim();
   if (!/^[0-9a-f]{64}$/.test(hex)) {
     throw new SecretFileError(`JWT secret file ${filePath} is damaged (expected 64 hex characters); delete it to generate a new one (this signs everyone out)`);
