@@ -1,5 +1,6 @@
 // Every setting of the contract (API.md section 2) is parsed and checked here, once, at start.
 // A bad value throws a ConfigError whose message is one line naming the setting.
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -52,6 +53,17 @@ export interface ConfigOverrides {
 
 const MIN_SECRET_BYTES = 32;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const DAY = 86_400;
+// Names proxy-addr (Fastify's trustProxy) understands besides addresses.
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+// A host name (RFC 1123 labels) or an IP address.
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** A setting's value, with an empty or blank one meaning "unset" (as `NAME=` in an env file). */
+function valueOf(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? undefined : raw;
+}
 
 /** Parses a duration: a whole number of seconds, or a number followed by s, m, h or d. */
 export function parseDuration(value: string): number | undefined {
@@ -68,18 +80,20 @@ function fail(name: string, problem: string): never {
   throw new ConfigError(`${name}: ${problem}`);
 }
 
-function durationSetting(env: Env, name: string, fallback: string): number {
-  const raw = env[name] ?? fallback;
+/** A duration up to maxSeconds: beyond it dates overflow or timers misfire (Node runs a timer over ~24.8 days at once). */
+function durationSetting(env: Env, name: string, fallback: string, maxSeconds: number): number {
+  const raw = valueOf(env, name) ?? fallback;
   const seconds = parseDuration(raw);
   if (seconds === undefined) {
     fail(name, `"${raw}" is not a duration (use seconds, or a number with s, m, h or d, e.g. 15m)`);
   }
+  if (seconds > maxSeconds) fail(name, `"${raw}" is too long (at most ${maxSeconds / DAY}d)`);
   return seconds;
 }
 
 function integerSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  const raw = valueOf(env, name);
+  if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw.trim())) fail(name, `"${raw}" is not a whole number`);
   const value = Number(raw.trim());
   if (value < min || value > max) fail(name, `${value} is out of range (${min} to ${max})`);
@@ -93,21 +107,36 @@ function booleanSetting(raw: string, name: string): boolean {
   fail(name, `"${raw}" is not true or false`);
 }
 
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = net.isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
 function parseTrustProxy(raw: string | undefined): boolean | string[] {
   if (raw === undefined) return false;
   const trimmed = raw.trim().toLowerCase();
-  if (['true', 'false', '1', '0', 'yes', 'no', ''].includes(trimmed)) return booleanSetting(raw, 'TRUST_PROXY');
+  if (['true', 'false', '1', '0', 'yes', 'no'].includes(trimmed)) return booleanSetting(raw, 'TRUST_PROXY');
   const addresses = raw.split(',').map((part) => part.trim()).filter(Boolean);
   for (const address of addresses) {
-    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(address)) {
-      fail('TRUST_PROXY', `"${address}" is not true, false or an IP address / CIDR range`);
+    if (!isProxyAddress(address)) {
+      fail('TRUST_PROXY', `"${address}" is not true, false, an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(', ')}`);
     }
   }
   return addresses;
 }
 
+function parseHost(raw: string): string {
+  const host = raw.trim();
+  if (net.isIP(host) === 0 && !HOST_NAME.test(host)) fail('HOST', `"${host}" is not an IP address or a host name`);
+  return host;
+}
+
 function parseSecret(raw: string | undefined): Uint8Array | undefined {
-  if (raw === undefined || raw === '') return undefined;
+  if (raw === undefined) return undefined;
   const bytes = new TextEncoder().encode(raw);
   if (bytes.length < MIN_SECRET_BYTES) {
     fail('JWT_SECRET', `must be at least ${MIN_SECRET_BYTES} bytes (got ${bytes.length}); leave it unset to have one generated`);
@@ -117,17 +146,22 @@ function parseSecret(raw: string | undefined): Uint8Array | undefined {
 }
 
 function parseSmtp(env: Env): SmtpConfig | undefined {
-  const host = env.SMTP_HOST?.trim();
-  if (!host) return undefined;
-  const from = env.SMTP_FROM?.trim();
+  // Checked even without SMTP_HOST: a half-done mail set-up must not silently send nothing.
+  const port = integerSetting(env, 'SMTP_PORT', 587, 1, 65535);
+  const host = valueOf(env, 'SMTP_HOST')?.trim();
+  const user = valueOf(env, 'SMTP_USER');
+  const password = valueOf(env, 'SMTP_PASSWORD');
+  const from = valueOf(env, 'SMTP_FROM')?.trim();
+  if (!host) {
+    const stray = ['SMTP_PORT', 'SMTP_USER', 'SMTP_PASSWORD', 'SMTP_FROM'].find((name) => valueOf(env, name) !== undefined);
+    if (stray) fail('SMTP_HOST', `must be set when ${stray} is set`);
+    return undefined;
+  }
+  if (net.isIP(host) === 0 && !HOST_NAME.test(host)) fail('SMTP_HOST', `"${host}" is not an IP address or a host name`);
   if (!from) fail('SMTP_FROM', 'must be set when SMTP_HOST is set');
-  return {
-    host,
-    port: integerSetting(env, 'SMTP_PORT', 587, 1, 65535),
-    user: env.SMTP_USER || undefined,
-    password: env.SMTP_PASSWORD || undefined,
-    from,
-  };
+  if (!/^[^\s@<>]+@[^\s@<>]+$|<[^\s@<>]+@[^\s@<>]+>$/.test(from)) fail('SMTP_FROM', `"${from}" is not an e-mail address (or "Name <address>")`);
+  if (password !== undefined && user === undefined) fail('SMTP_PASSWORD', 'is set but SMTP_USER is not');
+  return { host, port, user, password, from };
 }
 
 function parsePublicUrl(raw: string | undefined, host: string, port: number): string {
@@ -139,6 +173,9 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
     fail('PUBLIC_URL', `"${value}" is not an absolute URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('PUBLIC_URL', 'must start with http:// or https://');
+  // The reset link is PUBLIC_URL + "/password-reset?token=…": a query, fragment or credentials would break or leak it.
+  if (url.search || url.hash || value.includes('?') || value.includes('#')) fail('PUBLIC_URL', 'must not have a query string or a fragment');
+  if (url.username || url.password) fail('PUBLIC_URL', 'must not contain a user name or password');
   return value.replace(/\/+$/, '');
 }
 
@@ -151,19 +188,19 @@ export function defaultHashConcurrency(): number {
 }
 
 export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
-  const nodeEnv = env.NODE_ENV ?? 'production';
+  const nodeEnv = (valueOf(env, 'NODE_ENV') ?? 'production').trim();
   if (!['production', 'development', 'test'].includes(nodeEnv)) {
     fail('NODE_ENV', `"${nodeEnv}" is not production or development`);
   }
   const dev = overrides.dev === true || nodeEnv === 'development';
-  const host = overrides.host ?? (env.HOST?.trim() || '127.0.0.1');
+  const host = parseHost(overrides.host ?? valueOf(env, 'HOST') ?? '127.0.0.1');
   const port = overrides.port ?? integerSetting(env, 'PORT', 8080, 0, 65535);
-  const dbPath = path.resolve(overrides.dbPath ?? (env.TIMETRACK_DB?.trim() || './data/timetrack.db'));
+  const dbPath = path.resolve(overrides.dbPath ?? (valueOf(env, 'TIMETRACK_DB')?.trim() || './data/timetrack.db'));
 
-  const registration = (env.REGISTRATION ?? 'open').trim().toLowerCase();
+  const registration = (valueOf(env, 'REGISTRATION') ?? 'open').trim().toLowerCase();
   if (registration !== 'open' && registration !== 'closed') fail('REGISTRATION', `"${registration}" is not open or closed`);
 
-  const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase();
+  const logLevel = (valueOf(env, 'LOG_LEVEL') ?? 'info').trim().toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', `"${logLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
 
   return {
@@ -171,19 +208,19 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     host,
     port,
     dbPath,
-    jwtSecret: parseSecret(env.JWT_SECRET),
-    jwtExpirationSeconds: durationSetting(env, 'JWT_EXPIRATION', '24h'),
+    jwtSecret: parseSecret(valueOf(env, 'JWT_SECRET')),
+    jwtExpirationSeconds: durationSetting(env, 'JWT_EXPIRATION', '24h', 365 * DAY),
     lockoutAttempts: integerSetting(env, 'LOCKOUT_ATTEMPTS', 5, 1, 1000),
-    lockoutDurationSeconds: durationSetting(env, 'LOCKOUT_DURATION', '15m'),
-    resetTokenTtlSeconds: durationSetting(env, 'RESET_TOKEN_TTL', '1h'),
+    lockoutDurationSeconds: durationSetting(env, 'LOCKOUT_DURATION', '15m', 365 * DAY),
+    resetTokenTtlSeconds: durationSetting(env, 'RESET_TOKEN_TTL', '1h', 30 * DAY),
     rateLimitAuth: integerSetting(env, 'RATE_LIMIT_AUTH', 30, 0, 1_000_000),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    trustProxy: parseTrustProxy(valueOf(env, 'TRUST_PROXY')),
     registrationOpen: registration === 'open',
-    publicUrl: parsePublicUrl(env.PUBLIC_URL, host, port),
+    publicUrl: parsePublicUrl(valueOf(env, 'PUBLIC_URL'), host, port),
     smtp: parseSmtp(env),
     logLevel,
     hashConcurrency: integerSetting(env, 'HASH_CONCURRENCY', defaultHashConcurrency(), 1, 64),
     hashQueueLimit: integerSetting(env, 'HASH_QUEUE_LIMIT', 64, 0, 100_000),
-    housekeepingIntervalSeconds: durationSetting(env, 'HOUSEKEEPING_INTERVAL', '10m'),
+    housekeepingIntervalSeconds: durationSetting(env, 'HOUSEKEEPING_INTERVAL', '10m', DAY),
   };
 }

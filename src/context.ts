@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type SQLite from 'better-sqlite3';
-import { loadConfig, type Config, type ConfigOverrides, type Env } from './config.js';
+import { ConfigError, loadConfig, type Config, type ConfigOverrides, type Env } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
@@ -98,6 +98,16 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
+/** A database file that cannot be opened is a bad TIMETRACK_DB (or --db): one line naming it, not a stack. */
+function openConfiguredDatabase(dbPath: string): ReturnType<typeof openDatabase> {
+  try {
+    return openDatabase(dbPath);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`TIMETRACK_DB: cannot open ${dbPath} (${reason})`);
+  }
+}
+
 export async function createContext(options: ContextOptions = {}): Promise<AppContext> {
   const config = loadConfig(options.env ?? process.env, options.overrides);
   const destination = options.logDestination ?? process.stdout;
@@ -107,7 +117,7 @@ export async function createContext(options: ContextOptions = {}): Promise<AppCo
     destination,
   });
   const clock = options.clock ?? systemClock;
-  const { db, sqlite } = openDatabase(config.dbPath);
+  const { db, sqlite } = openConfiguredDatabase(config.dbPath);
   try {
     if (options.migrate) await migrateToLatest(db);
   } catch (error) {

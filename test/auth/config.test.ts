@@ -1,0 +1,92 @@
+// The settings module (src/config.ts) against the example env file and the values it must accept.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, parseDuration } from '../../src/config.js';
+import { PROJECT_ROOT } from '../helpers/cli.js';
+
+const exampleFile = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack.example.env'), 'utf8');
+const configSource = fs.readFileSync(path.join(PROJECT_ROOT, 'src/config.ts'), 'utf8');
+
+describe('config/timetrack.example.env', () => {
+  it('lists every setting that src/config.ts reads, and nothing else', () => {
+    const read = new Set([...configSource.matchAll(/(?:valueOf\(env, |Setting\(env, )'([A-Z_]+)'/g)].map((m) => m[1]!));
+    for (const name of ['SMTP_USER', 'SMTP_PASSWORD', 'SMTP_FROM', 'SMTP_HOST']) read.add(name);
+    const listed = new Set([...exampleFile.matchAll(/^#([A-Z_]+)=/gm)].map((m) => m[1]!));
+    expect([...listed].sort()).toEqual([...read].sort());
+  });
+
+  it('is all defaults when used as is, and valid with its examples switched on', () => {
+    expect(loadConfig(parseEnv(exampleFile))).toEqual(loadConfig({}));
+    const uncommented = exampleFile.replace(/^#([A-Z_]+=.+)$/gm, '$1');
+    const config = loadConfig(parseEnv(uncommented));
+    expect(config.smtp).toMatchObject({ host: 'smtp.example.org', port: 587, from: 'timetrack <timetrack@example.org>' });
+    expect(config.publicUrl).toBe('https://time.example.org');
+    expect(config.jwtSecret).toBeUndefined();
+  });
+});
+
+describe('loadConfig', () => {
+  it('has the defaults of the contract', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      dev: false,
+      host: '127.0.0.1',
+      port: 8080,
+      jwtSecret: undefined,
+      jwtExpirationSeconds: 86_400,
+      lockoutAttempts: 5,
+      lockoutDurationSeconds: 900,
+      resetTokenTtlSeconds: 3600,
+      rateLimitAuth: 30,
+      trustProxy: false,
+      registrationOpen: true,
+      publicUrl: 'http://127.0.0.1:8080',
+      smtp: undefined,
+      logLevel: 'info',
+    });
+    expect(config.dbPath).toBe(path.resolve('./data/timetrack.db'));
+  });
+
+  it.each([
+    ['3600', 3600],
+    ['90s', 90],
+    ['15m', 900],
+    ['24h', 86_400],
+    ['7d', 604_800],
+    [' 2h ', 7200],
+  ])('reads the duration %j', (value, seconds) => {
+    expect(parseDuration(value)).toBe(seconds);
+    expect(loadConfig({ JWT_EXPIRATION: value }).jwtExpirationSeconds).toBe(seconds);
+  });
+
+  it('treats an empty value as unset', () => {
+    const config = loadConfig({ JWT_SECRET: '', JWT_EXPIRATION: '', NODE_ENV: '', REGISTRATION: '', LOG_LEVEL: ' ', PORT: '' });
+    expect(config).toMatchObject({ jwtSecret: undefined, jwtExpirationSeconds: 86_400, dev: false, registrationOpen: true, logLevel: 'info', port: 8080 });
+  });
+
+  it('accepts a strong JWT_SECRET as its bytes', () => {
+    const secret = 'Zq3-wf9!pL0x_Rt7&uVb2Nc8@hYm4Ks6eJ';
+    expect(Buffer.from(loadConfig({ JWT_SECRET: secret }).jwtSecret!).toString()).toBe(secret);
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['10.0.0.1', ['10.0.0.1']],
+    ['10.0.0.0/8, ::1, loopback', ['10.0.0.0/8', '::1', 'loopback']],
+  ])('reads TRUST_PROXY=%j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('builds PUBLIC_URL from HOST and PORT, and strips a trailing slash of an explicit one', () => {
+    expect(loadConfig({ HOST: '::1', PORT: '9000' }).publicUrl).toBe('http://[::1]:9000');
+    expect(loadConfig({ PUBLIC_URL: 'https://example.org/time/' }).publicUrl).toBe('https://example.org/time');
+  });
+
+  it('turns on dev mode with NODE_ENV=development or the --dev override', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).dev).toBe(true);
+    expect(loadConfig({}, { dev: true }).dev).toBe(true);
+  });
+});

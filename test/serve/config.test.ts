@@ -1,0 +1,106 @@
+// A bad value of any setting stops `timetrack serve` with exit 1 and one clear stderr line naming it
+// (API.md section 2). Runs the real built binary.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/context.js';
+
+const dir = makeTempDir('timetrack-config-');
+const dbPath = path.join(dir, 'timetrack.db');
+
+async function serveWith(env: Record<string, string>, db: string | null = dbPath) {
+  // --port would override PORT, so PORT cases go without it.
+  const port = 'PORT' in env ? [] : ['--port', '0'];
+  return runCli(['serve', ...port, ...(db ? ['--db', db] : [])], { env });
+}
+
+function expectOneLineNaming(result: { exitCode?: number; stderr: unknown; stdout: unknown }, setting: string): string {
+  expect(result.exitCode).toBe(1);
+  const stderr = String(result.stderr);
+  const lines = stderr.split('\n').filter((line) => line.length > 0);
+  expect(lines, stderr).toHaveLength(1);
+  expect(lines[0]).toContain(setting);
+  expect(lines[0]).not.toMatch(/\bat .+:\d+:\d+/); // no stack frame
+  expect(String(result.stdout)).toBe('');
+  return lines[0]!;
+}
+
+describe.concurrent('serve refuses bad settings', () => {
+  it.each([
+    ['JWT_SECRET', 'too-short-secret'],
+    ['JWT_SECRET', 'a'.repeat(64)],
+    ['JWT_SECRET', 'abcabcabcabcabcabcabcabcabcabcabcabc'],
+    ['JWT_EXPIRATION', '24x'],
+    ['JWT_EXPIRATION', '1.5h'],
+    ['JWT_EXPIRATION', '0'],
+    ['JWT_EXPIRATION', '-5m'],
+    ['JWT_EXPIRATION', 'one day'],
+    ['JWT_EXPIRATION', '9999999999d'],
+    ['JWT_EXPIRATION', '400d'],
+    ['NODE_ENV', 'staging'],
+    ['HOST', 'not a host!'],
+    ['PORT', '99999'],
+    ['PORT', 'http'],
+    ['LOCKOUT_ATTEMPTS', '0'],
+    ['LOCKOUT_ATTEMPTS', 'five'],
+    ['LOCKOUT_DURATION', '15 minutes'],
+    ['RESET_TOKEN_TTL', 'soon'],
+    ['RESET_TOKEN_TTL', '90d'],
+    ['RATE_LIMIT_AUTH', '-1'],
+    ['RATE_LIMIT_AUTH', 'many'],
+    ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', 'beef'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['REGISTRATION', 'invite-only'],
+    ['PUBLIC_URL', 'time.example.org'],
+    ['PUBLIC_URL', 'ftp://time.example.org'],
+    ['PUBLIC_URL', 'https://time.example.org/?lang=en'],
+    ['PUBLIC_URL', 'https://user:pw@time.example.org'],
+    ['LOG_LEVEL', 'loud'],
+    ['HASH_CONCURRENCY', '0'],
+    ['HASH_QUEUE_LIMIT', '-1'],
+    ['HOUSEKEEPING_INTERVAL', '30d'],
+    ['HOUSEKEEPING_INTERVAL', 'often'],
+  ])('%s=%j', async (setting, value) => {
+    const line = expectOneLineNaming(await serveWith({ [setting]: value }), setting);
+    if (setting === 'JWT_SECRET') expect(line).not.toContain(value);
+  });
+
+  it.each([
+    ['SMTP_PORT', { SMTP_HOST: '127.0.0.1', SMTP_FROM: 'a@example.org', SMTP_PORT: 'smtp' }],
+    ['SMTP_PORT', { SMTP_HOST: '127.0.0.1', SMTP_FROM: 'a@example.org', SMTP_PORT: '70000' }],
+    ['SMTP_FROM', { SMTP_HOST: '127.0.0.1' }],
+    ['SMTP_FROM', { SMTP_HOST: '127.0.0.1', SMTP_FROM: 'nobody' }],
+    ['SMTP_HOST', { SMTP_HOST: 'mail server', SMTP_FROM: 'a@example.org' }],
+    ['SMTP_HOST', { SMTP_FROM: 'a@example.org' }],
+    ['SMTP_HOST', { SMTP_USER: 'mailer', SMTP_PASSWORD: 'hunter2-hunter2' }],
+    ['SMTP_PASSWORD', { SMTP_HOST: '127.0.0.1', SMTP_FROM: 'a@example.org', SMTP_PASSWORD: 'hunter2-hunter2' }],
+  ])('%s in %j', async (setting, env) => {
+    const line = expectOneLineNaming(await serveWith(env), setting);
+    expect(line).not.toContain('hunter2');
+  });
+
+  it('TIMETRACK_DB that is a directory', async () => {
+    expectOneLineNaming(await serveWith({ TIMETRACK_DB: dir }, null), 'TIMETRACK_DB');
+  });
+
+  it('TIMETRACK_DB that is not a database', async () => {
+    const notADatabase = path.join(dir, 'notes.txt');
+    fs.writeFileSync(notADatabase, 'these are not the pages you are looking for\n'.repeat(200));
+    expectOneLineNaming(await serveWith({ TIMETRACK_DB: notADatabase }, null), 'TIMETRACK_DB');
+  });
+
+  it('a damaged generated secret file', async () => {
+    const db = path.join(makeTempDir('timetrack-config-'), 'timetrack.db');
+    fs.writeFileSync(`${db}.jwt-secret`, 'not hex\n', { mode: 0o600 });
+    expectOneLineNaming(await serveWith({}, db), 'secret file');
+  });
+
+  it('a bad value read from --env-file', async () => {
+    const envFile = path.join(dir, 'bad.env');
+    fs.writeFileSync(envFile, 'JWT_EXPIRATION=tomorrow\n');
+    const result = await runCli(['--env-file', envFile, 'serve', '--port', '0', '--db', dbPath]);
+    expectOneLineNaming(result, 'JWT_EXPIRATION');
+  });
+});
