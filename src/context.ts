@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type SQLite from 'better-sqlite3';
 import { ConfigError, loadConfig, type Config, type ConfigOverrides, type Env } from './config.js';
-import { openDatabase } from './db/database.js';
+import { createBestEffortWriter, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
@@ -45,7 +45,8 @@ export function createServices(config: Config, db: Kysely<Database>, sqlite: SQL
   const background = createBackgroundTasks(logger);
   const hasher = new PasswordHasher({ concurrency: config.hashConcurrency, queueLimit: config.hashQueueLimit });
   const users = createUserDirectory(db);
-  const lockout = createLockoutService(db, clock, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds });
+  const bestEffort = createBestEffortWriter(db, sqlite);
+  const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds });
   const sessions = createSessionService(db, sqlite, clock, {
     expirationSeconds: config.jwtExpirationSeconds,
     loadSecret: () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(config.dbPath)),
@@ -69,7 +70,7 @@ export function createServices(config: Config, db: Kysely<Database>, sqlite: SQL
     sessions,
     accountAdmin: createAccountAdminService(db, clock, users, lockout),
     accounts: createAccountService(db, clock, hasher, { registrationOpen: config.registrationOpen }),
-    authentication: createAuthenticationService(db, clock, hasher, lockout, sessions),
+    authentication: createAuthenticationService(db, clock, hasher, lockout, sessions, bestEffort),
     resets: createResetService(db, clock, hasher, users, background, deliverResetLink, {
       ttlSeconds: config.resetTokenTtlSeconds,
       publicUrl: config.publicUrl,

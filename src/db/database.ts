@@ -54,6 +54,28 @@ class ImmediateTransactionSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * Runs writes that may be lost on a power loss (never on a crash) without waiting for the disk:
+ * synchronous=NORMAL for their commit only. Used for the frequent, low-value writes of sign-in (a
+ * new session, a failed-attempt count), so that a login flood does not stall every request on
+ * fsync. Every other write keeps synchronous=FULL, and the next one also makes these durable (the
+ * WAL is synced as a whole). The pragma is switched while holding Kysely's single connection, so no
+ * other query runs in between: `fn` must use the executor it is given, never the outer `db`.
+ */
+export type BestEffortWriter = <T>(fn: (executor: Kysely<Database>) => Promise<T>) => Promise<T>;
+
+export function createBestEffortWriter(db: Kysely<Database>, sqlite: SQLite.Database): BestEffortWriter {
+  return (fn) =>
+    db.connection().execute(async (connection) => {
+      sqlite.pragma('synchronous = NORMAL');
+      try {
+        return await fn(connection);
+      } finally {
+        sqlite.pragma('synchronous = FULL');
+      }
+    });
+}
+
 export function openDatabase(dbPath: string): OpenedDatabase {
   prepareDatabaseFile(dbPath);
   const sqlite = new SQLite(dbPath, { timeout: BUSY_TIMEOUT_MS });

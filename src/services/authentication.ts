@@ -1,5 +1,6 @@
 // Login and password change (API.md section 5, rules 1, 2 and 5).
 import type { Kysely } from 'kysely';
+import type { BestEffortWriter } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
@@ -26,6 +27,7 @@ export function createAuthenticationService(
   hasher: PasswordHasher,
   lockout: LockoutService,
   sessions: SessionService,
+  bestEffort: BestEffortWriter,
 ) {
   async function findAccount(identifier: string) {
     const { kind, value } = normalizeLoginIdentifier(identifier);
@@ -58,14 +60,17 @@ export function createAuthenticationService(
     // argon2 and signing happen before the transaction, which must not wait for them.
     const upgradedHash = hasher.needsRehash(account.password_hash) ? await hasher.hash(password) : undefined;
     const session = await sessions.signSession(account.id);
-    // One commit (one fsync) for the count reset, the rehash and the new session.
-    await db.transaction().execute(async (trx) => {
-      await lockout.recordSuccess(account.id, trx);
-      if (upgradedHash) {
-        await trx.updateTable('auth_info').set({ password_hash: upgradedHash, updated_at: clock.now().toISOString() }).where('user_id', '=', account.id).execute();
-      }
-      await sessions.storeSession(session, trx);
-    });
+    // One commit for the count reset, the rehash and the new session. Without an fsync unless it
+    // rehashes: a session lost to a power loss only means signing in again.
+    const store = (executor: Kysely<Database>) =>
+      executor.transaction().execute(async (trx) => {
+        await lockout.recordSuccess(account.id, trx);
+        if (upgradedHash) {
+          await trx.updateTable('auth_info').set({ password_hash: upgradedHash, updated_at: clock.now().toISOString() }).where('user_id', '=', account.id).execute();
+        }
+        await sessions.storeSession(session, trx);
+      });
+    await (upgradedHash ? store(db) : bestEffort(store));
     const { password_hash: _hash, status: _status, ...user } = account;
     return { token: session.token, expiresAt: session.expiresAt, user };
   }

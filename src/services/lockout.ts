@@ -2,6 +2,7 @@
 // change in one atomic UPDATE per attempt, so parallel requests and several processes never count
 // past the limit: once the lock is set, the WHERE clause matches no row and the attempt is refused.
 import { sql, type Kysely } from 'kysely';
+import type { BestEffortWriter } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { addSeconds, secondsUntil, type Clock } from './clock.js';
 import { ServiceError } from './errors.js';
@@ -18,7 +19,7 @@ export function accountLockedError(lockedUntil: Date, now: Date): ServiceError {
   return new ServiceError('ACCOUNT_LOCKED', 'Too many failed attempts; the account is locked for a while', secondsUntil(lockedUntil, now));
 }
 
-export function createLockoutService(db: Kysely<Database>, clock: Clock, settings: LockoutSettings) {
+export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEffort: BestEffortWriter, settings: LockoutSettings) {
   /** Throws ACCOUNT_LOCKED while the subject is locked. */
   async function assertNotLocked(subject: LockoutSubject): Promise<void> {
     const now = clock.now();
@@ -34,6 +35,11 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, setting
    * already locked (by a parallel attempt), else undefined. An expired lock starts the count again at 1.
    */
   async function recordFailure(subject: LockoutSubject): Promise<ServiceError | undefined> {
+    // A count lost to a power loss gives at most a few more guesses: not worth an fsync per guess.
+    return bestEffort((executor) => countFailure(executor, subject));
+  }
+
+  async function countFailure(db: Kysely<Database>, subject: LockoutSubject): Promise<ServiceError | undefined> {
     const now = clock.now();
     const nowIso = now.toISOString();
     const lockEnd = addSeconds(now, settings.durationSeconds).toISOString();

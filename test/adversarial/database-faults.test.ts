@@ -12,9 +12,18 @@ afterEach(async () => {
 const countUsers = async () => (await t.ctx.db.selectFrom('users').select('id').execute()).length;
 
 describe('database faults', () => {
-  it('keeps synchronous=FULL, WAL and foreign keys on every connection', async () => {
+  it('keeps synchronous=FULL, WAL and foreign keys, also after the best-effort writes of sign-in', async () => {
     t = await createTestApp();
     expect(t.ctx.sqlite.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    await register(t.app);
+    const attempts = await Promise.all([
+      t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ann@example.com', password: PASSWORD } }),
+      t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ann@example.com', password: 'wrong password!' } }),
+      t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@example.com', password: 'wrong password!' } }),
+    ]);
+    expect(attempts.map((response) => response.statusCode)).toEqual([200, 401, 401]);
+    // The session and the counts were written with NORMAL; the connection is back to FULL.
+    expect(t.ctx.sqlite.pragma('synchronous', { simple: true })).toBe(2);
     expect(t.ctx.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(t.ctx.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
   });
