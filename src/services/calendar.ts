@@ -76,6 +76,15 @@ export function weekdayOf(date: LocalDate): Weekday {
   return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7] as Weekday;
 }
 
+/** How many of each weekday lie from `from` through `through` (both included), by arithmetic. */
+export function weekdayCounts(from: LocalDate, through: LocalDate): Map<Weekday, number> {
+  const days = Math.max(0, Math.round((Date.parse(`${through}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1);
+  const first = WEEKDAYS.indexOf(weekdayOf(from));
+  const counts = new Map<Weekday, number>();
+  WEEKDAYS.forEach((weekday, index) => counts.set(weekday, Math.floor(days / 7) + ((index - first + 7) % 7 < days % 7 ? 1 : 0)));
+  return counts;
+}
+
 export function mondayOf(date: LocalDate): LocalDate {
   return addDays(date, -WEEKDAYS.indexOf(weekdayOf(date)));
 }

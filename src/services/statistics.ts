@@ -5,7 +5,7 @@
 // whole minutes worked on that local day (an entry across midnight counts on both days), read from
 // the per-day totals plus the running entry up to now. Every sum is a sum of these per-day integers,
 // so the week, the balance and today always agree. Nothing here scans all of a user's entries.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AbsenceType, Database, LocalDate } from '../db/types.js';
 import type { AbsenceService } from './absences.js';
 import {
@@ -18,6 +18,7 @@ import {
   publicHolidays,
   splitByLocalDay,
   toIso,
+  weekdayCounts,
   weekdayOf,
   type Weekday,
 } from './calendar.js';
@@ -159,15 +160,54 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     return { week_start: weekStart, week_end: weekEnd, days, totals: { target_minutes: null, worked_minutes: null, balance_minutes: null } };
   }
 
+  /** Whole worked minutes from `from` through `through`, each day rounded down, running entry included. */
+  async function workedMinutesInRange(userId: number, zone: string, from: LocalDate, through: LocalDate, nowMs: number): Promise<number> {
+    // Integer division per day row: the same rounding as the per-day figures, summed in SQLite.
+    const stored = await db
+      .selectFrom('daily_totals')
+      .select(sql<number>`coalesce(sum(worked_ms / ${MINUTE_MS}), 0)`.as('minutes'))
+      .where('user_id', '=', userId)
+      .where('date', '>=', from)
+      .where('date', '<=', through)
+      .executeTakeFirstOrThrow();
+    let minutes = Number(stored.minutes);
+    const running = await runningEntry(db, userId);
+    if (running) {
+      const pieces = splitByLocalDay(Date.parse(running.start_at), nowMs, zone).filter((piece) => piece.date >= from && piece.date <= through);
+      if (pieces.length > 0) {
+        const totals = await dailyTotals(db, userId, pieces[0]!.date, pieces.at(-1)!.date);
+        for (const piece of pieces) {
+          const storedMs = totals.get(piece.date) ?? 0;
+          minutes += Math.floor((storedMs + piece.ms) / MINUTE_MS) - Math.floor(storedMs / MINUTE_MS);
+        }
+      }
+    }
+    return minutes;
+  }
+
+  /** The target of every day from `from` through `through`: weekday targets, less absences and holidays. */
+  async function targetMinutesInRange(userId: number, settings: Settings, from: LocalDate, through: LocalDate): Promise<number> {
+    let target = 0;
+    for (const [weekday, count] of weekdayCounts(from, through)) target += count * settings.weekly_target_minutes[weekday];
+    const absences = await absenceService.absencesByDate(userId, from, through);
+    const holidays = await publicHolidays(settings.holiday_region, from, through);
+    for (const date of new Set([...absences.keys(), ...holidays.keys()])) target -= settings.weekly_target_minutes[weekdayOf(date)];
+    return target;
+  }
+
+  /**
+   * offset + worked − target over every complete day from tracking_start through yesterday, from
+   * aggregates: one sum over the per-day totals, the absences and holidays of the range, and the
+   * weekdays counted by arithmetic, so five years cost about what a week does.
+   */
   async function balanceThroughYesterday(userId: number, settings: Settings, nowMs: number): Promise<OvertimeBalance> {
     const through = addDays(localDateOf(nowMs, settings.timezone), -1);
-    const days = await dayFigures(userId, settings, settings.tracking_start, through, nowMs);
-    return {
-      balance_minutes: settings.overtime_offset_minutes + sumOf(days).balance_minutes,
-      offset_minutes: settings.overtime_offset_minutes,
-      since: settings.tracking_start,
-      through,
-    };
+    const since = settings.tracking_start;
+    let balance = settings.overtime_offset_minutes;
+    if (through >= since) {
+      balance += (await workedMinutesInRange(userId, settings.timezone, since, through, nowMs)) - (await targetMinutesInRange(userId, settings, since, through));
+    }
+    return { balance_minutes: balance, offset_minutes: settings.overtime_offset_minutes, since, through };
   }
 
   /** offset + worked − target over every complete day from tracking_start through yesterday. */

@@ -1,6 +1,7 @@
 // Day splitting in a time zone and public holidays: the pieces every statistic is built from.
 import { describe, expect, it } from 'vitest';
 import {
+  datesFromThrough,
   mondayOf,
   normalizeHolidayRegion,
   normalizeTimezone,
@@ -8,6 +9,7 @@ import {
   parseInstantOrDate,
   publicHolidays,
   splitByLocalDay,
+  weekdayCounts,
   weekdayOf,
 } from '../../src/services/calendar.js';
 
@@ -67,5 +69,14 @@ describe('dates, instants, zones and regions', () => {
     expect([...(await publicHolidays('DE-BE', '2026-01-01', '2026-01-31')).keys()]).toEqual(['2026-01-01']);
     // Valentine's Day is an observance in the US, not a day off.
     expect((await publicHolidays('US-CA', '2026-02-14', '2026-02-14')).size).toBe(0);
+  });
+
+  it('counts weekdays of a range by arithmetic, as walking the days does', () => {
+    for (const [from, through] of [['2026-01-05', '2026-01-11'], ['2026-01-07', '2026-01-07'], ['2021-11-22', '2026-11-21'], ['2026-02-26', '2026-03-04'], ['2026-01-08', '2026-01-07']] as const) {
+      const walked = new Map<string, number>();
+      for (const date of datesFromThrough(from, through)) walked.set(weekdayOf(date), (walked.get(weekdayOf(date)) ?? 0) + 1);
+      const counted = weekdayCounts(from, through);
+      for (const [weekday, count] of counted) expect(count, `${from}..${through} ${weekday}`).toBe(walked.get(weekday) ?? 0);
+    }
   });
 });
