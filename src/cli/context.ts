@@ -2,9 +2,11 @@
 // Logs go to stderr, so that stdout carries only the command's output (and --json stays parseable).
 import fs from 'node:fs';
 import { parseEnv } from 'node:util';
+import type { Command } from 'commander';
 import type { ConfigOverrides, Env } from '../config.js';
 import { ConfigError } from '../config.js';
 import { createContext, type AppContext } from '../context.js';
+import { printOutput, type CommandOutput } from './output.js';
 
 export interface GlobalOptions {
   db?: string;
@@ -53,4 +55,14 @@ export async function withCommandContext<T>(
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * The shape of most admin commands: open the shared context, run one service call, print its
+ * result as JSON (--json) or text, close the database.
+ */
+export async function runAdminCommand(command: Command, body: (ctx: AppContext) => Promise<CommandOutput>): Promise<void> {
+  const global = command.optsWithGlobals<GlobalOptions>();
+  const output = await withCommandContext(global, body);
+  printOutput(output, global.json);
 }

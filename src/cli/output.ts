@@ -14,3 +14,14 @@ export function printTable(headers: string[], rows: string[][]): void {
   const format = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
   printLines(format(headers), ...rows.map(format));
 }
+
+/** What a command prints: `json` with --json, else the lines of `text`. */
+export interface CommandOutput {
+  json: unknown;
+  text: string[];
+}
+
+export function printOutput(output: CommandOutput, asJson: boolean | undefined): void {
+  if (asJson) printJson(output.json);
+  else printLines(...output.text);
+}

@@ -1,7 +1,6 @@
 // `timetrack reset issue <email>`: the way out when no SMTP server is configured.
 import type { Command } from 'commander';
-import { withCommandContext, type GlobalOptions } from './context.js';
-import { printJson, printLines } from './output.js';
+import { runAdminCommand } from './context.js';
 
 export function registerResetCommand(program: Command): void {
   const reset = program.command('reset').description('password resets');
@@ -13,13 +12,14 @@ export function registerResetCommand(program: Command): void {
     .addHelpText('after', `
 The link is PUBLIC_URL/password-reset?token=…; hand it to the account's owner over a safe channel.
   $ timetrack reset issue ann@example.com --json`)
-    .action(async (email: string, _options: object, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
-      await withCommandContext(global, async (ctx) => {
+    .action((email: string, _options: object, command: Command) =>
+      runAdminCommand(command, async (ctx) => {
         const issued = await ctx.services.resets.issueResetForEmail(email);
         const expiresAt = issued.expiresAt.toISOString();
-        if (global.json) return printJson({ reset_token: issued.token, reset_url: issued.url, expires_at: expiresAt });
-        printLines(`reset token for ${issued.email} (valid until ${expiresAt}, works once):`, `  token: ${issued.token}`, `  link:  ${issued.url}`);
-      });
-    });
+        return {
+          json: { reset_token: issued.token, reset_url: issued.url, expires_at: expiresAt },
+          text: [`reset token for ${issued.email} (valid until ${expiresAt}, works once):`, `  token: ${issued.token}`, `  link:  ${issued.url}`],
+        };
+      }),
+    );
 }

@@ -2,7 +2,7 @@
 // tokens answers 401 on every server process that uses the database.
 import type { Command } from 'commander';
 import { hashToken } from '../services/sessions.js';
-import { withCommandContext, type GlobalOptions } from './context.js';
+import { runAdminCommand, withCommandContext, type GlobalOptions } from './context.js';
 import { UsageError } from './errors.js';
 import { printJson, printLines, printTable } from './output.js';
 
@@ -26,17 +26,15 @@ Exactly one of --token, --user, --all. Examples:
   $ timetrack token revoke --user ann@example.com
   $ timetrack token revoke --all --json`)
     .action(async (options: RevokeOptions, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
       const chosen = [options.token !== undefined, options.user !== undefined, options.all === true].filter(Boolean).length;
       if (chosen !== 1) throw new UsageError('token revoke takes exactly one of --token <jwt>, --user <email>, --all');
-      await withCommandContext(global, async (ctx) => {
+      await runAdminCommand(command, async (ctx) => {
         const { sessions, users } = ctx.services;
         let revoked: number;
         if (options.token !== undefined) revoked = await sessions.revokeSession(hashToken(options.token.trim()));
         else if (options.user !== undefined) revoked = await sessions.revokeSessionsOfUser((await users.requireUserByEmail(options.user)).id);
         else revoked = await sessions.revokeAllSessions();
-        if (global.json) return printJson({ revoked });
-        printLines(`revoked ${revoked} session(s)`);
+        return { json: { revoked }, text: [`revoked ${revoked} session(s)`] };
       });
     });
 

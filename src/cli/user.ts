@@ -1,9 +1,9 @@
 // `timetrack user …`: accounts from the shell, through the same services as the API.
 import type { Command } from 'commander';
 import type { AccountSummary } from '../services/users.js';
-import { withCommandContext, type GlobalOptions } from './context.js';
+import { runAdminCommand, withCommandContext, type GlobalOptions } from './context.js';
 import { UsageError } from './errors.js';
-import { printJson, printLines, printTable } from './output.js';
+import { printJson, printTable } from './output.js';
 import { askForMissingAccountFields, type AccountFlags } from './user-input.js';
 
 function summaryJson(summary: AccountSummary) {
@@ -25,12 +25,11 @@ Examples:
   $ timetrack user create                                   # asks for everything, password hidden, twice
   $ printf '%s\\n' "$PASSWORD" | timetrack user create --email ann@example.com --name "Ann" --password-stdin`)
     .action(async (flags: AccountFlags, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
+      // Asked before the database is opened: a person at the prompt holds no lock.
       const input = await askForMissingAccountFields(flags);
-      await withCommandContext(global, async (ctx) => {
+      await runAdminCommand(command, async (ctx) => {
         const created = await ctx.services.accounts.createAccount(input);
-        if (global.json) return printJson({ user: created });
-        printLines(`created account ${created.email} (id ${created.id})`);
+        return { json: { user: created }, text: [`created account ${created.email} (id ${created.id})`] };
       });
     });
 
@@ -39,78 +38,73 @@ Examples:
     .description('every account with status, failed attempts, lock end and active sessions')
     .action(async (_options: object, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
-      await withCommandContext(global, async (ctx) => {
-        const accounts = await ctx.services.accountAdmin.listAccounts();
-        if (global.json) return printJson({ users: accounts.map(summaryJson) });
-        printTable(
-          ['email', 'name', 'status', 'failed attempts', 'locked until', 'active sessions'],
-          accounts.map((a) => [a.user.email, a.user.full_name, a.status, String(a.failed_attempts), a.locked_until ?? '-', String(a.active_sessions)]),
-        );
-      });
+      const accounts = await withCommandContext(global, (ctx) => ctx.services.accountAdmin.listAccounts());
+      if (global.json) return printJson({ users: accounts.map(summaryJson) });
+      printTable(
+        ['email', 'name', 'status', 'failed attempts', 'locked until', 'active sessions'],
+        accounts.map((a) => [a.user.email, a.user.full_name, a.status, String(a.failed_attempts), a.locked_until ?? '-', String(a.active_sessions)]),
+      );
     });
 
   user
     .command('show')
     .description('one account in detail')
     .argument('<email>', 'e-mail address of the account')
-    .action(async (email: string, _options: object, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
-      await withCommandContext(global, async (ctx) => {
-        const summary = await ctx.services.accountAdmin.showAccount(email);
-        if (global.json) return printJson({ user: summaryJson(summary) });
-        const s = summaryJson(summary);
-        printLines(
-          `id:              ${s.id}`,
-          `email:           ${s.email}`,
-          `name:            ${s.full_name}`,
-          `username:        ${s.username ?? '-'}`,
-          `created:         ${s.created_at}`,
-          `status:          ${s.status}`,
-          `failed attempts: ${s.failed_attempts}`,
-          `locked until:    ${s.locked_until ?? '-'}`,
-          `active sessions: ${s.active_sessions}`,
-        );
-      });
-    });
+    .action((email: string, _options: object, command: Command) =>
+      runAdminCommand(command, async (ctx) => {
+        const s = summaryJson(await ctx.services.accountAdmin.showAccount(email));
+        return {
+          json: { user: s },
+          text: [
+            `id:              ${s.id}`,
+            `email:           ${s.email}`,
+            `name:            ${s.full_name}`,
+            `username:        ${s.username ?? '-'}`,
+            `created:         ${s.created_at}`,
+            `status:          ${s.status}`,
+            `failed attempts: ${s.failed_attempts}`,
+            `locked until:    ${s.locked_until ?? '-'}`,
+            `active sessions: ${s.active_sessions}`,
+          ],
+        };
+      }),
+    );
 
   user
     .command('unlock')
     .description('clear the failed-attempt count and the lock; works while serve runs')
     .argument('<email>', 'e-mail address of the account')
-    .action(async (email: string, _options: object, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
-      await withCommandContext(global, async (ctx) => {
+    .action((email: string, _options: object, command: Command) =>
+      runAdminCommand(command, async (ctx) => {
         const unlocked = await ctx.services.accountAdmin.unlockAccount(email);
-        if (global.json) return printJson({ user: unlocked, unlocked: true });
-        printLines(`unlocked ${unlocked.email}`);
-      });
-    });
+        return { json: { user: unlocked, unlocked: true }, text: [`unlocked ${unlocked.email}`] };
+      }),
+    );
 
   user
     .command('disable')
     .description('disable the account: its sessions are revoked, login answers 403 ACCOUNT_DISABLED')
     .argument('<email>', 'e-mail address of the account')
-    .action(async (email: string, _options: object, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
-      await withCommandContext(global, async (ctx) => {
+    .action((email: string, _options: object, command: Command) =>
+      runAdminCommand(command, async (ctx) => {
         const { user: disabled, revokedSessions } = await ctx.services.accountAdmin.disableAccount(email);
-        if (global.json) return printJson({ user: disabled, status: 'disabled', revoked_sessions: revokedSessions });
-        printLines(`disabled ${disabled.email}; revoked ${revokedSessions} session(s)`);
-      });
-    });
+        return {
+          json: { user: disabled, status: 'disabled', revoked_sessions: revokedSessions },
+          text: [`disabled ${disabled.email}; revoked ${revokedSessions} session(s)`],
+        };
+      }),
+    );
 
   user
     .command('enable')
     .description('make a disabled account active again')
     .argument('<email>', 'e-mail address of the account')
-    .action(async (email: string, _options: object, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
-      await withCommandContext(global, async (ctx) => {
+    .action((email: string, _options: object, command: Command) =>
+      runAdminCommand(command, async (ctx) => {
         const { user: enabled } = await ctx.services.accountAdmin.enableAccount(email);
-        if (global.json) return printJson({ user: enabled, status: 'active' });
-        printLines(`enabled ${enabled.email}`);
-      });
-    });
+        return { json: { user: enabled, status: 'active' }, text: [`enabled ${enabled.email}`] };
+      }),
+    );
 
   user
     .command('delete')
@@ -118,12 +112,10 @@ Examples:
     .argument('<email>', 'e-mail address of the account')
     .option('--yes', 'confirm the deletion (required: there is no undo)')
     .action(async (email: string, options: { yes?: boolean }, command: Command) => {
-      const global = command.optsWithGlobals<GlobalOptions>();
       if (!options.yes) throw new UsageError(`refusing to delete ${email} without --yes (there is no undo)`);
-      await withCommandContext(global, async (ctx) => {
+      await runAdminCommand(command, async (ctx) => {
         const deleted = await ctx.services.accountAdmin.deleteAccount(email);
-        if (global.json) return printJson({ deleted: deleted });
-        printLines(`deleted ${deleted.email} and everything that belonged to it`);
+        return { json: { deleted }, text: [`deleted ${deleted.email} and everything that belonged to it`] };
       });
     });
 }
