@@ -41,6 +41,12 @@ describe('POST /api/auth/register', () => {
     expect(user.username).toBeNull();
   });
 
+  it('accepts an explicit "username": null as no username', async () => {
+    const response = await post(t.app, '/api/auth/register', { ...account({ email: 'nulluser@example.com' }), username: null });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().user.username).toBeNull();
+  });
+
   it('answers 409 EMAIL_TAKEN for an address already used, in any case and with spaces', async () => {
     await register(t.app);
     expectError(await post(t.app, '/api/auth/register', account({ email: ' ANN@example.com' })), 409, 'EMAIL_TAKEN');

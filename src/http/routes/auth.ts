@@ -42,7 +42,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
           email: Email,
           password: Password,
           full_name: Type.String({ minLength: 1, maxLength: FULL_NAME_MAX_LENGTH + 64 }),
-          username: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+          // Null first: Ajv's type coercion would otherwise turn null into "" for the string branch.
+          username: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
         },
         { additionalProperties: false },
       ),
