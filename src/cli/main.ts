@@ -1,6 +1,8 @@
 // The `timetrack` program. Command modules return or throw; only this entry point turns errors
 // into exit codes: 0 success, 1 failure (one line on stderr), 2 usage error.
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { MigrationError } from '../db/migrate.js';
@@ -14,9 +16,16 @@ import { registerServeCommand } from './serve.js';
 import { registerTokenCommand } from './token.js';
 import { registerUserCommand } from './user.js';
 
+/** The version in package.json, found upwards from this file (dist/cli in the bundle, src/cli in tests). */
 function packageVersion(): string {
-  const manifest = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return manifest.version;
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version: string };
+      if (manifest.name === 'timetrack') return manifest.version;
+    }
+    if (path.dirname(dir) === dir) return 'unknown';
+  }
 }
 
 export function buildProgram(): Command {

@@ -9,9 +9,11 @@ let commonPasswords: Promise<Set<string>> | undefined;
 
 // Loaded on first use: the list is large and most admin commands never need it.
 function loadCommonPasswords(): Promise<Set<string>> {
-  commonPasswords ??= import('@zxcvbn-ts/language-common').then(
-    ({ dictionary }) => new Set((dictionary.passwords as string[]).map((word) => word.toLowerCase())),
-  );
+  commonPasswords ??= import('@zxcvbn-ts/language-common').then((module) => {
+    // A CommonJS package: its exports arrive as named exports, or under `default` when bundled.
+    const { dictionary } = ('dictionary' in module ? module : (module as { default: typeof module }).default) as typeof module;
+    return new Set((dictionary.passwords as string[]).map((word) => word.toLowerCase()));
+  });
   return commonPasswords;
 }
 
