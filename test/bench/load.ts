@@ -69,7 +69,9 @@ async function withAutocannon(request: LoadRequest): Promise<LoadResult> {
     connections: request.connections,
     duration: request.seconds,
   });
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx };
+  // autocannon records latency in whole milliseconds: a fast route reads p99 = 0, which would make
+  // the storm ratio meaningless. Below its resolution, count one millisecond.
+  return { requestsPerSecond: result.requests.average, p99Ms: Math.max(result.latency.p99, 1), non2xx: result.non2xx };
 }
 
 interface AutocannonResult {
