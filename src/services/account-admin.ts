@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { AccountStatus, Database } from '../db/types.js';
 import type { Clock } from './clock.js';
 import type { LockoutService } from './lockout.js';
-import type { AccountSummary, PublicUser, UserDirectory } from './users.js';
+import { PUBLIC_USER_COLUMNS, type AccountSummary, type PublicUser, type UserDirectory } from './users.js';
 
 export function createAccountAdminService(db: Kysely<Database>, clock: Clock, users: UserDirectory, lockout: LockoutService) {
   async function summaries(email?: string): Promise<AccountSummary[]> {
@@ -13,11 +13,7 @@ export function createAccountAdminService(db: Kysely<Database>, clock: Clock, us
       .selectFrom('users')
       .innerJoin('auth_info', 'auth_info.user_id', 'users.id')
       .select([
-        'users.id',
-        'users.email',
-        'users.full_name',
-        'users.username',
-        'users.created_at',
+        ...PUBLIC_USER_COLUMNS,
         'auth_info.status',
         'auth_info.failed_attempts',
         'auth_info.locked_until',

@@ -9,7 +9,7 @@ import type { LockoutService, LockoutSubject } from './lockout.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { checkNewPassword } from './password-policy.js';
 import type { AuthenticatedSession, SessionService } from './sessions.js';
-import type { PublicUser } from './users.js';
+import { PUBLIC_USER_COLUMNS, type PublicUser } from './users.js';
 
 export interface LoginResult {
   token: string;
@@ -34,7 +34,7 @@ export function createAuthenticationService(
     return db
       .selectFrom('users')
       .innerJoin('auth_info', 'auth_info.user_id', 'users.id')
-      .select(['users.id', 'users.email', 'users.full_name', 'users.username', 'users.created_at', 'auth_info.password_hash', 'auth_info.status'])
+      .select([...PUBLIC_USER_COLUMNS, 'auth_info.password_hash', 'auth_info.status'])
       .where(kind === 'email' ? 'users.email' : 'users.username', '=', value)
       .executeTakeFirst();
   }

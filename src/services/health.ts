@@ -9,7 +9,7 @@ import type { Clock } from './clock.js';
 export const WRITE_FAILURE_HOLD_SECONDS = 30;
 
 /** SQLite result codes that mean "the database cannot take writes now", not a bug in a query. */
-export const UNAVAILABLE_SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|PROTOCOL|NOLFS)/;
+const UNAVAILABLE_SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|PROTOCOL|NOLFS)/;
 
 export function isDatabaseUnavailableError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

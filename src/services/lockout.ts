@@ -15,6 +15,11 @@ export interface LockoutSettings {
   durationSeconds: number;
 }
 
+/** No lock, or one that has passed (a lock end is an ISO instant, so text order is time order). */
+function notLockedAt(nowIso: string) {
+  return sql<boolean>`(locked_until is null or locked_until <= ${nowIso})`;
+}
+
 export function accountLockedError(lockedUntil: Date, now: Date): ServiceError {
   return new ServiceError('ACCOUNT_LOCKED', 'Too many failed attempts; the account is locked for a while', secondsUntil(lockedUntil, now));
 }
@@ -46,7 +51,6 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
     // Old values on the right-hand side: a row with a (necessarily expired) lock restarts at 1.
     const nextCount = sql<number>`case when locked_until is not null then 1 else failed_attempts + 1 end`;
     const nextLock = sql<string | null>`case when (${nextCount}) >= ${settings.attempts} then ${lockEnd} else null end`;
-    const notLocked = sql<boolean>`(locked_until is null or locked_until <= ${nowIso})`;
 
     const row =
       'userId' in subject
@@ -54,7 +58,7 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
             .updateTable('auth_info')
             .set({ failed_attempts: nextCount, locked_until: nextLock, updated_at: nowIso })
             .where('user_id', '=', subject.userId)
-            .where(notLocked)
+            .where(notLockedAt(nowIso))
             .returning(['locked_until'])
             .executeTakeFirst()
         : await db
@@ -92,7 +96,7 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
       .updateTable('auth_info')
       .set({ failed_attempts: 0, locked_until: null, updated_at: nowIso })
       .where('user_id', '=', userId)
-      .where(sql<boolean>`(locked_until is null or locked_until <= ${nowIso})`)
+      .where(notLockedAt(nowIso))
       .returning(['user_id'])
       .executeTakeFirst();
     if (!row) {

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
-import type { PublicUser } from './users.js';
+import { PUBLIC_USER_COLUMNS, type PublicUser } from './users.js';
 
 /** Longer than any token this server issues by far; larger headers are refused unread. */
 const MAX_TOKEN_LENGTH = 2048;
@@ -81,7 +81,7 @@ export function createSessionService(
       const query = db
         .selectFrom('auth_tokens')
         .innerJoin('users', 'users.id', 'auth_tokens.user_id')
-        .select(['auth_tokens.expires_at', 'users.id', 'users.email', 'users.full_name', 'users.username', 'users.created_at'])
+        .select(['auth_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
         .where('auth_tokens.token_hash', '=', '')
         .compile();
       recordLookup = sqlite.prepare<[string], SessionRecordRow>(query.sql);
@@ -160,11 +160,9 @@ export function createSessionService(
     return Number(result.numDeletedRows);
   }
 
-  /** Deletes every session of the account, except the one whose hash is given (password change). */
-  async function revokeSessionsOfUser(userId: number, exceptTokenHash?: string): Promise<number> {
-    let query = db.deleteFrom('auth_tokens').where('user_id', '=', userId);
-    if (exceptTokenHash) query = query.where('token_hash', '!=', exceptTokenHash);
-    const result = await query.executeTakeFirst();
+  /** Deletes every session of the account (`token revoke --user`). */
+  async function revokeSessionsOfUser(userId: number): Promise<number> {
+    const result = await db.deleteFrom('auth_tokens').where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 

@@ -21,13 +21,10 @@ export interface AccountSummary {
   active_sessions: number;
 }
 
-const PUBLIC_USER_COLUMNS = ['users.id', 'users.email', 'users.full_name', 'users.username', 'users.created_at'] as const;
+/** The columns of the public User object: every query that answers a User selects exactly these. */
+export const PUBLIC_USER_COLUMNS = ['users.id', 'users.email', 'users.full_name', 'users.username', 'users.created_at'] as const;
 
 export function createUserDirectory(db: Kysely<Database>) {
-  async function findUserById(id: number): Promise<PublicUser | undefined> {
-    return db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('users.id', '=', id).executeTakeFirst();
-  }
-
   /** The account of an e-mail address, or USER_NOT_FOUND (for admin commands). */
   async function requireUserByEmail(rawEmail: string): Promise<PublicUser> {
     const email = normalizeEmail(rawEmail);
@@ -36,7 +33,7 @@ export function createUserDirectory(db: Kysely<Database>) {
     return user;
   }
 
-  return { findUserById, requireUserByEmail };
+  return { requireUserByEmail };
 }
 
 export type UserDirectory = ReturnType<typeof createUserDirectory>;
