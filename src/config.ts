@@ -187,6 +187,11 @@ export function defaultHashConcurrency(): number {
   return Math.max(1, os.availableParallelism() - 1);
 }
 
+/** HASH_CONCURRENCY: also read before the application loads, to size libuv's thread pool (cli/launch.ts). */
+export function hashConcurrencySetting(env: Env): number {
+  return integerSetting(env, 'HASH_CONCURRENCY', defaultHashConcurrency(), 1, 64);
+}
+
 export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
   const nodeEnv = (valueOf(env, 'NODE_ENV') ?? 'production').trim();
   if (!['production', 'development', 'test'].includes(nodeEnv)) {
@@ -219,7 +224,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     publicUrl: parsePublicUrl(valueOf(env, 'PUBLIC_URL'), host, port),
     smtp: parseSmtp(env),
     logLevel,
-    hashConcurrency: integerSetting(env, 'HASH_CONCURRENCY', defaultHashConcurrency(), 1, 64),
+    hashConcurrency: hashConcurrencySetting(env),
     hashQueueLimit: integerSetting(env, 'HASH_QUEUE_LIMIT', 64, 0, 100_000),
     housekeepingIntervalSeconds: durationSetting(env, 'HOUSEKEEPING_INTERVAL', '10m', DAY),
   };

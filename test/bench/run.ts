@@ -14,7 +14,7 @@ import { ARGON2_PARAMETERS } from '../../src/services/password-hasher.js';
 import { chooseDriver, load, type LoadResult } from './load.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const BIN = path.join(ROOT, 'bin/timetrack.js');
+const BIN = path.join(ROOT, 'bin/timetrack.cjs');
 const BARE_SERVER = path.join(ROOT, 'dist-bench/test/bench/bare-server.js');
 const PASSWORD = 'a long benchmark passphrase';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -14,7 +14,7 @@ const value = (key: string) => settings.get(key)?.at(-1);
 
 describe('config/timetrack.service', () => {
   it('runs timetrack serve as a dedicated user with an environment file', () => {
-    expect(value('ExecStart')).toMatch(/bin\/timetrack\.js serve$/);
+    expect(value('ExecStart')).toMatch(/bin\/timetrack\.cjs serve$/);
     expect(value('User')).toBe('timetrack');
     expect(value('EnvironmentFile')).toBe('/etc/timetrack/timetrack.env');
     expect(value('KillSignal')).toBe('SIGTERM');

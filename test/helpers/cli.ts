@@ -1,10 +1,10 @@
-// Runs the real built binary (bin/timetrack.js → dist/) with execa.
+// Runs the real built binary (bin/timetrack.cjs → dist/) with execa.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options } from 'execa';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = path.join(PROJECT_ROOT, 'bin/timetrack.js');
+export const BIN = path.join(PROJECT_ROOT, 'bin/timetrack.cjs');
 
 /** A clean environment: only what the command needs, so the developer's own settings never leak in. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
