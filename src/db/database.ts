@@ -12,6 +12,7 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
+  type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
 import type { Database } from './types.js';
@@ -76,6 +77,51 @@ export function createBestEffortWriter(db: Kysely<Database>, sqlite: SQLite.Data
     });
 }
 
+/** Enough for every query shape of the application; a few KiB each. */
+export const STATEMENT_CACHE_SIZE = 200;
+
+/** A statement that may change the schema: the cached statements were prepared against the old one. */
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+
+export interface CachingSqliteDatabase extends SqliteDatabase {
+  readonly cachedStatements: number;
+}
+
+/**
+ * What Kysely prepares its statements with: the last STATEMENT_CACHE_SIZE prepared statements, by
+ * their SQL (Kysely's SQLite driver would prepare every statement anew, which costs more than running
+ * most of the queries here). A schema change (migrations) empties the cache, and a statement still
+ * being iterated is never handed out twice.
+ */
+export function cachePreparedStatements(sqlite: SQLite.Database, capacity = STATEMENT_CACHE_SIZE): CachingSqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    get cachedStatements() {
+      return statements.size;
+    },
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      if (SCHEMA_CHANGE.test(sqlText)) {
+        statements.clear();
+        return sqlite.prepare(sqlText);
+      }
+      const cached = statements.get(sqlText);
+      if (cached && !cached.busy) {
+        // Most recently used last, so that the first entry is the one to evict.
+        statements.delete(sqlText);
+        statements.set(sqlText, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(sqlText);
+      if (!cached) {
+        statements.set(sqlText, statement);
+        if (statements.size > capacity) statements.delete(statements.keys().next().value!);
+      }
+      return statement;
+    },
+  };
+}
+
 export function openDatabase(dbPath: string): OpenedDatabase {
   prepareDatabaseFile(dbPath);
   const sqlite = new SQLite(dbPath, { timeout: BUSY_TIMEOUT_MS });
@@ -83,6 +129,6 @@ export function openDatabase(dbPath: string): OpenedDatabase {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  const db = new Kysely<Database>({ dialect: new ImmediateTransactionSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateTransactionSqliteDialect({ database: cachePreparedStatements(sqlite) }) });
   return { db, sqlite };
 }
