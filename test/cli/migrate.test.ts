@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from '../helpers/server.js';
 import { cli, tempDb } from './helpers.js';
 
-const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking'];
+const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index'];
 
 describe('timetrack migrate', () => {
   it('lists pending migrations by name, applies them, then lists them as applied', async () => {
@@ -16,7 +16,7 @@ describe('timetrack migrate', () => {
 
     const applied = await cli(db, ['migrate']);
     expect(applied.exitCode).toBe(0);
-    expect(applied.stdout).toBe(`applied 2 migration(s): ${MIGRATIONS.join(', ')}`);
+    expect(applied.stdout).toBe(`applied ${MIGRATIONS.length} migration(s): ${MIGRATIONS.join(', ')}`);
     expect((await cli(db, ['migrate'])).stdout).toBe('database is up to date');
 
     const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ applied: boolean; executedAt: string }> };

@@ -63,3 +63,11 @@ it("deleting a user deletes the user's settings, entries, absences and totals", 
     expect(rows, table).toEqual([]);
   }
 });
+
+it('the overtime sum over the per-day totals reads one index, not a table row per day', () => {
+  // The shape of workedMinutesInRange's query (src/services/statistics.ts).
+  const plan = t.ctx.sqlite
+    .prepare('explain query plan select coalesce(sum(worked_ms / 60000), 0) as minutes from daily_totals where user_id = ? and date >= ? and date <= ?')
+    .all(ann.userId, '2021-01-01', '2026-03-09') as Array<{ detail: string }>;
+  expect(plan.map((step) => step.detail).join('\n')).toContain('USING COVERING INDEX daily_totals_worked');
+});
