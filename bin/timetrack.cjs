@@ -2,7 +2,7 @@
 // The timetrack executable. `npm install` (prepare) compiles the TypeScript sources and bundles the
 // CLI into dist/cli: one file loads in a fraction of the time of hundreds of modules. This file is
 // CommonJS so that it runs before anything starts libuv's thread pool: dist/cli/launch.cjs sizes
-// the pool and V8's young generation first (src/cli/launch.ts says why), then the ES module bundle loads.
+// the pool and V8's heap first (src/cli/launch.ts says why), then the ES module bundle loads.
 'use strict';
 const { existsSync } = require('node:fs');
 const path = require('node:path');

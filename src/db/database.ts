@@ -78,7 +78,7 @@ export function createBestEffortWriter(db: Kysely<Database>, sqlite: SQLite.Data
 }
 
 /** Enough for every query shape of the application; a few KiB each. */
-export const STATEMENT_CACHE_SIZE = 200;
+const STATEMENT_CACHE_SIZE = 200;
 
 /** A statement that may change the schema: the cached statements were prepared against the old one. */
 const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
