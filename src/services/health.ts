@@ -28,7 +28,9 @@ export function createHealthService(db: Kysely<Database>, clock: Clock) {
   async function isHealthy(): Promise<boolean> {
     if (lastWriteFailureAt !== undefined && clock.now().getTime() - lastWriteFailureAt < WRITE_FAILURE_HOLD_SECONDS * 1000) return false;
     try {
-      await sql`select 1`.execute(db);
+      // A read of the file (its schema version, under a read transaction): `select 1` is answered
+      // by the SQLite library alone and would say "ok" for a file that cannot be read.
+      await sql`pragma schema_version`.execute(db);
       return true;
     } catch {
       return false;
