@@ -101,16 +101,17 @@ export function cachePreparedStatements(sqlite: SQLite.Database, capacity = STAT
     },
     close: () => sqlite.close(),
     prepare(sqlText: string) {
-      if (SCHEMA_CHANGE.test(sqlText)) {
-        statements.clear();
-        return sqlite.prepare(sqlText);
-      }
       const cached = statements.get(sqlText);
       if (cached && !cached.busy) {
         // Most recently used last, so that the first entry is the one to evict.
         statements.delete(sqlText);
         statements.set(sqlText, cached);
         return cached;
+      }
+      // Checked on a miss only: a schema change is never cached, so a hit never is one.
+      if (SCHEMA_CHANGE.test(sqlText)) {
+        statements.clear();
+        return sqlite.prepare(sqlText);
       }
       const statement = sqlite.prepare(sqlText);
       if (!cached) {
