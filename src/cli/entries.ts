@@ -2,9 +2,9 @@
 // GET /api/time-entries/export, built by the same service function).
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { MAX_IMPORT_BYTES } from '../services/entries-csv.js';
-import { ServiceError } from '../services/errors.js';
-import { withCommandContext, type GlobalOptions } from './context.js';
+import { MAX_IMPORT_BYTES } from '../time/entries-csv.js';
+import { ServiceError } from '../shared/errors.js';
+import { withCommandContext, type GlobalOptions } from './command-context.js';
 import { printJson, printLines } from './output.js';
 
 interface ExportOptions {

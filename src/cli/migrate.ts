@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { migrateToLatest, migrationStatus } from '../db/migrate.js';
-import { withCommandContext, type GlobalOptions } from './context.js';
+import { withCommandContext, type GlobalOptions } from './command-context.js';
 import { printJson, printLines, printTable } from './output.js';
 
 export function registerMigrateCommand(program: Command): void {

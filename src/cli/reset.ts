@@ -1,6 +1,6 @@
 // `timetrack reset issue <email>`: the way out when no SMTP server is configured.
 import type { Command } from 'commander';
-import { runAdminCommand } from './context.js';
+import { runAdminCommand } from './command-context.js';
 
 export function registerResetCommand(program: Command): void {
   const reset = program.command('reset').description('password resets');

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { openCommandContext, type GlobalOptions } from './context.js';
+import { openCommandContext, type GlobalOptions } from './command-context.js';
 
 function parsePort(value: string): number {
   const port = Number(value);

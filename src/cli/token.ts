@@ -1,8 +1,8 @@
 // `timetrack token …`: session records. Revoking deletes records, so the next request with those
 // tokens answers 401 on every server process that uses the database.
 import type { Command } from 'commander';
-import { hashToken } from '../services/sessions.js';
-import { runAdminCommand, withCommandContext, type GlobalOptions } from './context.js';
+import { hashToken } from '../auth/sessions.js';
+import { runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
 import { printJson, printLines, printTable } from './output.js';
 

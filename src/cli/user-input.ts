@@ -1,9 +1,9 @@
 // Gathers the fields of `user create`: flags first, then the password from stdin (--password-stdin),
 // then, only on a terminal, prompts for the rest. Without a terminal a missing field fails at once:
 // a command run from a script must never wait for input that cannot come.
-import type { NewAccountInput } from '../services/accounts.js';
-import { ServiceError } from '../services/errors.js';
-import { checkNewPassword } from '../services/password-policy.js';
+import type { NewAccountInput } from '../auth/accounts.js';
+import { ServiceError } from '../shared/errors.js';
+import { checkNewPassword } from '../auth/password-policy.js';
 import { UsageError } from './errors.js';
 
 export interface AccountFlags {

@@ -1,7 +1,7 @@
 // `timetrack user …`: accounts from the shell, through the same services as the API.
 import type { Command } from 'commander';
-import type { AccountSummary } from '../services/users.js';
-import { runAdminCommand, withCommandContext, type GlobalOptions } from './context.js';
+import type { AccountSummary } from '../auth/users.js';
+import { runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
 import { printJson, printTable } from './output.js';
 import { askForMissingAccountFields, type AccountFlags } from './user-input.js';

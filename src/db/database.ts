@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
+  sql,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
@@ -19,9 +20,23 @@ import type { Database } from './types.js';
 
 export const BUSY_TIMEOUT_MS = 5000;
 
+/** The raw better-sqlite3 handle: for tests and this folder only. */
+export type SqliteHandle = SQLite.Database;
+
+/** A query compiled once by Kysely and run as a prepared statement: a few µs instead of ~60 µs. */
+export type PreparedLookup<P extends unknown[], R> = (...params: P) => R | undefined;
+
 export interface OpenedDatabase {
   db: Kysely<Database>;
-  sqlite: SQLite.Database;
+  sqlite: SqliteHandle;
+  bestEffort: BestEffortWriter;
+  /**
+   * Prepares `build`'s query on first use (after the migrations have run) and runs it with the
+   * parameters in order.
+   */
+  prepareLookup<P extends unknown[], R>(build: () => CompiledQuery<R>): PreparedLookup<P, R>;
+  /** Reads the file (its schema version, under a read transaction); throws when it cannot. */
+  probe(): Promise<void>;
 }
 
 /** Creates the folder (0700) and the file (0600) before SQLite does, so neither is ever world-readable. */
@@ -63,9 +78,9 @@ class ImmediateTransactionSqliteDialect extends SqliteDialect {
  * WAL is synced as a whole). The pragma is switched while holding Kysely's single connection, so no
  * other query runs in between: `fn` must use the executor it is given, never the outer `db`.
  */
-export type BestEffortWriter = <T>(fn: (executor: Kysely<Database>) => Promise<T>) => Promise<T>;
+export type BestEffortWriter = <T>(fn: (connection: Kysely<Database>) => Promise<T>) => Promise<T>;
 
-export function createBestEffortWriter(db: Kysely<Database>, sqlite: SQLite.Database): BestEffortWriter {
+function createBestEffortWriter(db: Kysely<Database>, sqlite: SQLite.Database): BestEffortWriter {
   return (fn) =>
     db.connection().execute(async (connection) => {
       sqlite.pragma('synchronous = NORMAL');
@@ -131,5 +146,36 @@ export function openDatabase(dbPath: string): OpenedDatabase {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   const db = new Kysely<Database>({ dialect: new ImmediateTransactionSqliteDialect({ database: cachePreparedStatements(sqlite) }) });
-  return { db, sqlite };
+  return {
+    db,
+    sqlite,
+    bestEffort: createBestEffortWriter(db, sqlite),
+    prepareLookup<P extends unknown[], R>(build: () => CompiledQuery<R>): PreparedLookup<P, R> {
+      let statement: SQLite.Statement<P, R> | undefined;
+      return (...params) => (statement ??= sqlite.prepare<P, R>(build().sql)).get(...params);
+    },
+    async probe() {
+      // `select 1` is answered by the SQLite library alone and would say "ok" for a file that cannot be read.
+      await sql`pragma schema_version`.execute(db);
+    },
+  };
+}
+
+/** SQLite result codes that mean "the database cannot serve now", not a bug in a query. */
+const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|PROTOCOL|NOLFS)/;
+const WAIT_CODES = /^SQLITE_(BUSY|LOCKED)/;
+
+function sqliteCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+/** The database is unavailable (busy, locked, full, read-only, failing): an outage, not a bug. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return UNAVAILABLE_CODES.test(sqliteCode(error));
+}
+
+/** Another writer holds the database past the busy timeout: a wait, not a broken database. */
+export function isDatabaseBusy(error: unknown): boolean {
+  return WAIT_CODES.test(sqliteCode(error));
 }

@@ -3,15 +3,15 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../context.js';
-import { registerErrorHandling } from './plugins/error-handler.js';
-import { SharedRateLimitStore } from './plugins/shared-rate-limit-store.js';
+import type { AppContext } from '../composition-root.js';
+import { registerErrorHandling } from './error-handler.js';
+import { SharedRateLimitStore } from './rate-limit-store.js';
 import { errorBody } from './errors.js';
-import { authRoutes } from './routes/auth.js';
-import { healthRoutes } from './routes/health.js';
-import { settingsRoutes } from './routes/settings.js';
-import { statsRoutes } from './routes/stats.js';
-import { timeEntryRoutes } from './routes/time-entries.js';
+import { authRoutes } from './auth/routes.js';
+import { healthRoutes } from './health/routes.js';
+import { settingsRoutes } from './settings/routes.js';
+import { statsRoutes } from './stats/routes.js';
+import { timeEntryRoutes } from './time-entries/routes.js';
 
 /** Small on purpose: no body of this API comes near it, and a flood of large bodies costs memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;

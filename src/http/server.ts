@@ -1,6 +1,6 @@
 // `timetrack serve`: listen, run housekeeping on a timer, stop gracefully on SIGTERM/SIGINT
 // (stop accepting, finish requests in flight, wait for background mail, close the database).
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../composition-root.js';
 import { buildApp } from './app.js';
 
 /** After this long, connections still open at shutdown are cut so the process can exit. */

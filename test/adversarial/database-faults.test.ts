@@ -1,8 +1,8 @@
 // The database cannot take writes (full disk, read-only file) or is held by another process: clear
 // 503s with the error shape, a log line, health reporting it, and nothing half-written.
 import { afterEach, describe, expect, it } from 'vitest';
-import { WRITE_FAILURE_HOLD_SECONDS } from '../../src/services/health.js';
-import { account, createTestApp, PASSWORD, register, type TestApp } from '../helpers/context.js';
+import { WRITE_FAILURE_HOLD_SECONDS } from '../../src/shared/health.js';
+import { account, createTestApp, PASSWORD, register, type TestApp } from '../support/app.js';
 
 let t: TestApp;
 afterEach(async () => {

@@ -2,7 +2,7 @@
 // HASH_QUEUE_LIMIT waiting, and the rest answered 503 BUSY with Retry-After at once.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultHashConcurrency } from '../../src/config.js';
-import { createTestApp, PASSWORD, register, type TestApp } from '../helpers/context.js';
+import { createTestApp, PASSWORD, register, type TestApp } from '../support/app.js';
 
 let t: TestApp;
 afterEach(async () => {
@@ -11,7 +11,7 @@ afterEach(async () => {
 
 describe('bounded password hashing', () => {
   it('runs at most HASH_CONCURRENCY hashes at once and refuses what the queue cannot hold with 503 BUSY', async () => {
-    t = await createTestApp({ env: { HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '3', LOCKOUT_ATTEMPTS: '1000' } });
+    t = await createTestApp({ realHashing: true, env: { HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '3', LOCKOUT_ATTEMPTS: '1000' } });
     await register(t.app);
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, t.ctx.services.hasher.inFlight)), 1);
@@ -37,7 +37,7 @@ describe('bounded password hashing', () => {
   });
 
   it('never runs more than the default bound (cores − 1, at least 1) at once under a flood', async () => {
-    t = await createTestApp({ env: { LOCKOUT_ATTEMPTS: '1000' } });
+    t = await createTestApp({ realHashing: true, env: { LOCKOUT_ATTEMPTS: '1000' } });
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, t.ctx.services.hasher.inFlight)), 1);
     const flood = await Promise.all(

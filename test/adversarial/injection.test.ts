@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../helpers/cli.js';
-import { bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../helpers/context.js';
+import { PROJECT_ROOT } from '../support/cli.js';
+import { bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
 
 let t: TestApp;
 beforeEach(async () => {

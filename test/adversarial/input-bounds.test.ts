@@ -1,7 +1,7 @@
 // Size and shape limits of request bodies, and a fuzz run over every route: malformed input gets a
 // 4xx with the contract's error shape, never a 5xx, and the server stays healthy.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, login, register, type TestApp } from '../helpers/context.js';
+import { bearer, createTestApp, login, register, type TestApp } from '../support/app.js';
 
 let t: TestApp;
 let token: string;

@@ -3,9 +3,9 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { makeTempDir, PASSWORD } from '../helpers/context.js';
-import { startServer } from '../helpers/server.js';
+import { runCli } from '../support/cli.js';
+import { makeTempDir, PASSWORD } from '../support/app.js';
+import { startServer } from '../support/server.js';
 
 describe('log secrecy', () => {
   it('a register/login/change/logout/reset session leaves no secret in the server log', async () => {

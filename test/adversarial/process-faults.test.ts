@@ -3,8 +3,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir, PASSWORD } from '../helpers/context.js';
-import { startServer } from '../helpers/server.js';
+import { makeTempDir, PASSWORD } from '../support/app.js';
+import { startServer } from '../support/server.js';
 
 async function post(baseUrl: string, route: string, body: unknown) {
   const response = await fetch(`${baseUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

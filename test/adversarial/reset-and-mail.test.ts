@@ -2,7 +2,7 @@
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, login, PASSWORD, register, type TestApp } from '../helpers/context.js';
+import { createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {

@@ -4,8 +4,8 @@
 import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/services/sessions.js';
-import { bearer, createTestApp, login, register, type TestApp } from '../helpers/context.js';
+import { hashToken } from '../../src/auth/sessions.js';
+import { bearer, createTestApp, login, register, type TestApp } from '../support/app.js';
 
 const SECRET = 'adversarial-test-secret-0123456789-abcdefghijkl';
 let t: TestApp;

@@ -1,7 +1,7 @@
 // POST /api/auth/change-password (API.md section 5, rule 5).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../helpers/context.js';
-import { expectError, get, post } from './support.js';
+import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
+import { expectError, get, post } from '../support/expectations.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 let t: TestApp;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseDuration } from '../../src/config.js';
-import { PROJECT_ROOT } from '../helpers/cli.js';
+import { PROJECT_ROOT } from '../support/cli.js';
 
 const exampleFile = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack.example.env'), 'utf8');
 const configSource = fs.readFileSync(path.join(PROJECT_ROOT, 'src/config.ts'), 'utf8');

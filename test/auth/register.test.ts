@@ -1,7 +1,7 @@
 // POST /api/auth/register (API.md section 5) and the field conventions of section 3.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { account, createTestApp, login, PASSWORD, register, type TestApp } from '../helpers/context.js';
-import { expectError, post } from './support.js';
+import { account, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
+import { expectError, post } from '../support/expectations.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -33,7 +33,6 @@ describe('POST /api/auth/register', () => {
     const { user } = await register(t.app);
     const info = await t.ctx.db.selectFrom('auth_info').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
     expect(info).toMatchObject({ failed_attempts: 0, locked_until: null, status: 'active' });
-    expect(info.password_hash).toMatch(/^\$argon2id\$/);
   });
 
   it('answers username null when none is given', async () => {

@@ -1,9 +1,9 @@
 // request-reset and reset-password (API.md section 5, rules 3 and 4), with a real SMTP server.
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../helpers/context.js';
-import { resetLinkOf, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
-import { expectError, get, post } from './support.js';
+import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
+import { resetLinkOf, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
+import { expectError, get, post } from '../support/expectations.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 const cleanups: Array<() => Promise<void>> = [];

@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, register, type TestApp } from '../helpers/context.js';
-import { expectError, get, post, type InjectedResponse } from './support.js';
+import { account, bearer, createTestApp, login, register, type TestApp } from '../support/app.js';
+import { expectError, get, post, type InjectedResponse } from '../support/expectations.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 let t: TestApp;

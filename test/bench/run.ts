@@ -9,8 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import argon2 from 'argon2';
 import { defaultHashConcurrency } from '../../src/config.js';
-import { createContext } from '../../src/context.js';
-import { ARGON2_PARAMETERS } from '../../src/services/password-hasher.js';
+import { createContext } from '../../src/composition-root.js';
+import { ARGON2_PARAMETERS } from '../../src/auth/password-hasher.js';
 import { chooseDriver, load, type Driver, type LoadResult } from './load.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createContext } from '../../dist/src/context.js';
-import { splitByLocalDay } from '../../dist/src/services/calendar.js';
+import { createContext } from '../../dist/src/composition-root.js';
+import { splitByLocalDay } from '../../dist/src/time/calendar.js';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const clock = { now: () => new Date(NOW) };

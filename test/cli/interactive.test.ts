@@ -3,9 +3,9 @@
 import { execa } from 'execa';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers/cli.js';
-import { PASSWORD } from '../helpers/context.js';
-import { cli, tempDb } from './helpers.js';
+import { BIN, cleanEnv } from '../support/cli.js';
+import { PASSWORD } from '../support/app.js';
+import { cli, tempDb } from '../support/cli-accounts.js';
 
 function quote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;

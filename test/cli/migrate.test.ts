@@ -1,8 +1,8 @@
 // `timetrack migrate` and `serve --no-migrate`: the schema changes only through migrations/.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { startServer } from '../helpers/server.js';
-import { cli, tempDb } from './helpers.js';
+import { startServer } from '../support/server.js';
+import { cli, tempDb } from '../support/cli-accounts.js';
 
 const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index'];
 

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir } from '../helpers/context.js';
-import { BIN, cleanEnv, PROJECT_ROOT } from '../helpers/cli.js';
-import { createAccountWithCli, tempDb } from './helpers.js';
+import { makeTempDir } from '../support/app.js';
+import { BIN, cleanEnv, PROJECT_ROOT } from '../support/cli.js';
+import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
 
-const HOOK = path.join(PROJECT_ROOT, 'test/helpers/record-loaded-modules.mjs');
+const HOOK = path.join(PROJECT_ROOT, 'test/support/record-loaded-modules.mjs');
 const BUNDLE = path.join(PROJECT_ROOT, 'dist/cli');
 
 /** A string that only the code of each server-only library contains. */

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../helpers/cli.js';
+import { PROJECT_ROOT } from '../support/cli.js';
 
 const unit = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack.service'), 'utf8');
 const settings = new Map<string, string[]>();

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { PASSWORD } from '../helpers/context.js';
-import { runCli } from '../helpers/cli.js';
-import { cli, createAccountWithCli, expectFailure, tempDb } from './helpers.js';
+import { PASSWORD } from '../support/app.js';
+import { runCli } from '../support/cli.js';
+import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
 
 describe('timetrack user create', () => {
   it('creates an account from flags and a password on stdin, with the same rules as registration', async () => {

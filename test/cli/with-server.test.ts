@@ -1,9 +1,9 @@
 // Every admin command acts on the database of a running `timetrack serve`, and the server's next
 // request sees the change (WAL + busy timeout; no cache of accounts or sessions in the server).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD } from '../helpers/context.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
-import { cli, createAccountWithCli, tempDb } from './helpers.js';
+import { PASSWORD } from '../support/app.js';
+import { startServer, type RunningServer } from '../support/server.js';
+import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
 
 let db: string;
 let server: RunningServer;

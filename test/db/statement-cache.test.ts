@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cachePreparedStatements } from '../../src/db/database.js';
-import { makeTempDir } from '../helpers/context.js';
+import { makeTempDir } from '../support/app.js';
 
 const open: SQLite.Database[] = [];
 afterEach(() => open.splice(0).forEach((sqlite) => sqlite.close()));

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { makeTempDir } from '../helpers/context.js';
+import { runCli } from '../support/cli.js';
+import { makeTempDir } from '../support/app.js';
 
 const dir = makeTempDir('timetrack-config-');
 const dbPath = path.join(dir, 'timetrack.db');

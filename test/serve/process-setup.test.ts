@@ -6,9 +6,9 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultHashConcurrency } from '../../src/config.js';
 import { threadPoolSize } from '../../src/cli/launch.js';
-import { PROJECT_ROOT } from '../helpers/cli.js';
-import { makeTempDir } from '../helpers/context.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { PROJECT_ROOT } from '../support/cli.js';
+import { makeTempDir } from '../support/app.js';
+import { startServer, type RunningServer } from '../support/server.js';
 
 const running: RunningServer[] = [];
 afterEach(async () => {

@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../helpers/context.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
-import { resetLinkOf, startSmtpServer } from '../helpers/smtp.js';
+import { makeTempDir } from '../support/app.js';
+import { startServer, type RunningServer } from '../support/server.js';
+import { resetLinkOf, startSmtpServer } from '../support/smtp.js';
 
 const PASSWORD = 'correct horse battery staple';
 const running: RunningServer[] = [];

@@ -1,7 +1,7 @@
 // Whether an account exists must not show in the time of an answer. Benchmark-style: 20 tries of
 // each case, medians compared with a wide margin (25%), run on a quiet machine by `npm run test:stress`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, createTestApp, PASSWORD, register, type TestApp } from '../helpers/context.js';
+import { account, createTestApp, PASSWORD, register, type TestApp } from '../support/app.js';
 
 const TRIES = 20;
 const MARGIN = 0.25;

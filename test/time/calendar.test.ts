@@ -11,7 +11,7 @@ import {
   splitByLocalDay,
   weekdayCounts,
   weekdayOf,
-} from '../../src/services/calendar.js';
+} from '../../src/time/calendar.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const MIN = 60_000;

@@ -2,9 +2,9 @@
 // across two real `timetrack serve` processes on the same database file (real sockets).
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, createTestApp, makeTempDir, PASSWORD } from '../helpers/context.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
-import { signIn } from './helpers.js';
+import { account, createTestApp, makeTempDir, PASSWORD } from '../support/app.js';
+import { startServer, type RunningServer } from '../support/server.js';
+import { signIn } from '../support/users.js';
 
 /** How many answers had each status (and error code), e.g. {"201": 1, "409 OVERLAP": 15}. */
 function countBy(answers: Array<[number, string | undefined]>): Record<string, number> {

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/context.js';
-import { runCli } from '../helpers/cli.js';
-import { addEntry, signIn, type SignedIn } from './helpers.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { runCli } from '../support/cli.js';
+import { addEntry, signIn, type SignedIn } from '../support/users.js';
 
 let t: TestApp;
 let ann: SignedIn;

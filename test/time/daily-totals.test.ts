@@ -1,9 +1,9 @@
 // The per-day totals that statistics read instead of scanning entries: after any sequence of writes
 // they equal the totals computed from the entries themselves; deleting a user removes everything.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { splitByLocalDay } from '../../src/services/calendar.js';
-import { createTestApp, type TestApp } from '../helpers/context.js';
-import { addEntry, signIn, type SignedIn } from './helpers.js';
+import { splitByLocalDay } from '../../src/time/calendar.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { addEntry, signIn, type SignedIn } from '../support/users.js';
 
 let t: TestApp;
 let ann: SignedIn;

@@ -1,7 +1,7 @@
 // /api/time-entries: every route and error code of API.md section 7, and isolation between users.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, login, type TestApp } from '../helpers/context.js';
-import { addEntry, signIn, withToken, type SignedIn } from './helpers.js';
+import { createTestApp, login, type TestApp } from '../support/app.js';
+import { addEntry, signIn, withToken, type SignedIn } from '../support/users.js';
 
 let t: TestApp;
 let ann: SignedIn;

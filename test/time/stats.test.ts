@@ -1,8 +1,8 @@
 // /api/stats: week overview (UTC, Asia/Tokyo, DST weeks in Europe/Berlin), overtime, today, and the
 // anonymous answers (never 401).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/context.js';
-import { addEntry, signIn, type SignedIn } from './helpers.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { addEntry, signIn, type SignedIn } from '../support/users.js';
 
 let t: TestApp;
 let ann: SignedIn;

@@ -1,0 +1,66 @@
+// Creating accounts: a User and its AuthInfo together, in one transaction (description section 2, rule 3).
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.js';
+import type { Clock } from '../shared/clock.js';
+import { ServiceError } from '../shared/errors.js';
+import { normalizeEmail, normalizeFullName, normalizeUsername } from './account-fields.js';
+import type { PasswordHasher } from './password-hasher.js';
+import { checkNewPassword } from './password-policy.js';
+import type { PublicUser } from './users.js';
+
+export interface NewAccountInput {
+  email: string;
+  password: string;
+  full_name: string;
+  username?: string | null;
+}
+
+export function createAccountService(
+  db: Kysely<Database>,
+  clock: Clock,
+  hasher: PasswordHasher,
+  options: { registrationOpen: boolean },
+) {
+  /** Creates an account (admin command, and registration once it is allowed). */
+  async function createAccount(input: NewAccountInput): Promise<PublicUser> {
+    const email = normalizeEmail(input.email);
+    const fullName = normalizeFullName(input.full_name);
+    const username = normalizeUsername(input.username);
+    await checkNewPassword(input.password);
+    // Hashed before the uniqueness check, so a taken address costs the same time as a free one;
+    // and outside the transaction, which must never wait for argon2.
+    const passwordHash = await hasher.hash(input.password);
+
+    return db.transaction().execute(async (trx) => {
+      const emailOwner = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+      if (emailOwner) throw new ServiceError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
+      if (username !== null) {
+        const usernameOwner = await trx.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+        if (usernameOwner) throw new ServiceError('USERNAME_TAKEN', 'This username is already taken');
+      }
+      const now = clock.now().toISOString();
+      const user = await trx
+        .insertInto('users')
+        .values({ email, full_name: fullName, username, created_at: now })
+        .returning(['id', 'email', 'full_name', 'username', 'created_at'])
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('auth_info')
+        .values({ user_id: user.id, password_hash: passwordHash, failed_attempts: 0, locked_until: null, status: 'active', updated_at: now })
+        .execute();
+      return user;
+    });
+  }
+
+  /** POST /api/auth/register: like createAccount, unless registration is closed. */
+  async function registerAccount(input: NewAccountInput): Promise<PublicUser> {
+    if (!options.registrationOpen) {
+      throw new ServiceError('REGISTRATION_CLOSED', 'Registration is closed; ask the administrator for an account');
+    }
+    return createAccount(input);
+  }
+
+  return { createAccount, registerAccount };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,42 @@
+// Deletes records that can no longer be used, so the database does not grow without bound:
+// expired sessions, expired or used reset tokens, and failure counts of unknown identifiers that
+// are neither locked nor recent.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.js';
+import { addSeconds, type Clock } from '../shared/clock.js';
+
+export interface HousekeepingResult {
+  sessions: number;
+  resetTokens: number;
+  unknownLoginFailures: number;
+}
+
+export function createHousekeeping(db: Kysely<Database>, clock: Clock, options: { lockoutDurationSeconds: number }) {
+  async function deleteExpiredRecords(): Promise<HousekeepingResult> {
+    const now = clock.now();
+    const nowIso = now.toISOString();
+    // A failure count matters only until it could have locked: older ones are stale.
+    const staleBefore = addSeconds(now, -options.lockoutDurationSeconds).toISOString();
+    return db.transaction().execute(async (trx) => {
+      const sessions = await trx.deleteFrom('auth_tokens').where('expires_at', '<=', nowIso).executeTakeFirst();
+      const resetTokens = await trx
+        .deleteFrom('reset_tokens')
+        .where((eb) => eb.or([eb('expires_at', '<=', nowIso), eb('used_at', 'is not', null)]))
+        .executeTakeFirst();
+      const failures = await trx
+        .deleteFrom('unknown_login_failures')
+        .where('updated_at', '<=', staleBefore)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', nowIso)]))
+        .executeTakeFirst();
+      return {
+        sessions: Number(sessions.numDeletedRows),
+        resetTokens: Number(resetTokens.numDeletedRows),
+        unknownLoginFailures: Number(failures.numDeletedRows),
+      };
+    });
+  }
+
+  return { deleteExpiredRecords };
+}
+
+export type Housekeeping = ReturnType<typeof createHousekeeping>;

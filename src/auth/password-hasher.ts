@@ -1,0 +1,111 @@
+// argon2id hashing with a bound on how many computations run at once. Each one takes ~45 ms of a
+// libuv thread and 19 MiB; without the bound a login flood takes every thread (starving jose and
+// the file system) and memory grows with the flood. Past the queue limit callers get BUSY.
+import { randomBytes } from 'node:crypto';
+import argon2 from 'argon2';
+import { ServiceError } from '../shared/errors.js';
+
+/** OWASP's minimum for argon2id: 19 MiB, 2 iterations, 1 lane. */
+export const ARGON2_PARAMETERS = {
+  type: argon2.argon2id,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
+
+/** How a password becomes a stored hash. argon2id in every command; tests of other subjects inject a fast one. */
+export interface PasswordAlgorithm {
+  hash(password: string): Promise<string>;
+  /** False for a wrong password and for a malformed stored hash; never throws for either. */
+  verify(hash: string, password: string): Promise<boolean>;
+  /** True when the stored hash should be replaced by a new one (weaker parameters, another algorithm). */
+  needsRehash(hash: string): boolean;
+}
+
+export const argon2id: PasswordAlgorithm = {
+  hash: (password) => argon2.hash(password, ARGON2_PARAMETERS),
+  async verify(hash, password) {
+    try {
+      return await argon2.verify(hash, password);
+    } catch {
+      return false; // a malformed stored hash never verifies
+    }
+  },
+  // argon2's own check ignores the variant, so another variant than argon2id is checked here.
+  needsRehash(hash) {
+    if (!hash.startsWith('$argon2id$')) return true;
+    try {
+      return argon2.needsRehash(hash, ARGON2_PARAMETERS);
+    } catch {
+      return true;
+    }
+  },
+};
+
+export interface PasswordHasherOptions {
+  concurrency: number;
+  queueLimit: number;
+  algorithm?: PasswordAlgorithm;
+}
+
+export class PasswordHasher {
+  #running = 0;
+  readonly #waiting: Array<() => void> = [];
+  #dummyHash: Promise<string> | undefined;
+
+  readonly #algorithm: PasswordAlgorithm;
+
+  constructor(private readonly options: PasswordHasherOptions) {
+    this.#algorithm = options.algorithm ?? argon2id;
+  }
+
+  hash(password: string): Promise<string> {
+    return this.#bounded(() => this.#algorithm.hash(password));
+  }
+
+  verify(hash: string, password: string): Promise<boolean> {
+    return this.#bounded(() => this.#algorithm.verify(hash, password));
+  }
+
+  /**
+   * Verification against a hash of a random password, so that an unknown account costs
+   * the same time as a known one.
+   */
+  async verifyAgainstDummy(password: string): Promise<false> {
+    this.#dummyHash ??= this.hash(randomBytes(32).toString('base64url'));
+    await this.verify(await this.#dummyHash, password);
+    return false;
+  }
+
+  /** Computes the dummy hash now (serve calls this at start, so the first unknown login is not faster). */
+  async warmUp(): Promise<void> {
+    await this.verifyAgainstDummy('warm-up');
+  }
+
+  needsRehash(hash: string): boolean {
+    return this.#algorithm.needsRehash(hash);
+  }
+
+  get inFlight(): number {
+    return this.#running;
+  }
+
+  async #bounded<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#running >= this.options.concurrency) {
+      if (this.#waiting.length >= this.options.queueLimit) {
+        throw new ServiceError('BUSY', 'The server is busy; try again shortly', 1);
+      }
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    } else {
+      this.#running += 1;
+    }
+    try {
+      return await task();
+    } finally {
+      const next = this.#waiting.shift();
+      // A waiter takes over this slot; the count only drops when nobody waits.
+      if (next) next();
+      else this.#running -= 1;
+    }
+  }
+}

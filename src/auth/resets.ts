@@ -1,0 +1,129 @@
+// Password reset (API.md section 5, rules 3 and 4). A reset token is 32 random bytes (base64url),
+// stored only as its SHA-256, valid for RESET_TOKEN_TTL, used once; a new one voids the older ones.
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.js';
+import type { BackgroundTasks } from '../shared/background.js';
+import { addSeconds, type Clock } from '../shared/clock.js';
+import { ServiceError } from '../shared/errors.js';
+import { normalizeEmail } from './account-fields.js';
+import type { PasswordHasher } from './password-hasher.js';
+import { checkNewPassword } from './password-policy.js';
+import { hashToken } from './sessions.js';
+import type { UserDirectory } from './users.js';
+
+export interface IssuedReset {
+  email: string;
+  token: string;
+  url: string;
+  expiresAt: Date;
+}
+
+/** Hands a reset link to its reader: SMTP in production, the terminal in dev mode (src/mail). */
+export type ResetLinkDelivery = (reset: IssuedReset) => void;
+
+function invalidResetToken(): ServiceError {
+  return new ServiceError('INVALID_RESET_TOKEN', 'The reset token is unknown, expired or already used');
+}
+
+export function createResetService(
+  db: Kysely<Database>,
+  clock: Clock,
+  hasher: PasswordHasher,
+  users: UserDirectory,
+  background: BackgroundTasks,
+  deliver: ResetLinkDelivery,
+  options: { ttlSeconds: number; publicUrl: string; dev: boolean },
+) {
+  /** Issues a token for an account (voiding its earlier ones). The link always uses PUBLIC_URL. */
+  async function issueResetForUser(userId: number, email: string): Promise<IssuedReset> {
+    const token = randomBytes(32).toString('base64url');
+    const now = clock.now();
+    const expiresAt = addSeconds(now, options.ttlSeconds);
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('reset_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+      await trx
+        .insertInto('reset_tokens')
+        .values({ user_id: userId, token_hash: hashToken(token), created_at: now.toISOString(), expires_at: expiresAt.toISOString(), used_at: null })
+        .execute();
+    });
+    const url = `${options.publicUrl}/password-reset?token=${encodeURIComponent(token)}`;
+    return { email, token, url, expiresAt };
+  }
+
+  /** `timetrack reset issue <email>`: USER_NOT_FOUND for an unknown address. */
+  async function issueResetForEmail(rawEmail: string): Promise<IssuedReset> {
+    const user = await users.requireUserByEmail(rawEmail);
+    return issueResetForUser(user.id, user.email);
+  }
+
+  async function issueAndDeliver(email: string): Promise<IssuedReset | null> {
+    const account = await db
+      .selectFrom('users')
+      .innerJoin('auth_info', 'auth_info.user_id', 'users.id')
+      .select(['users.id', 'users.email', 'auth_info.status'])
+      .where('users.email', '=', email)
+      .executeTakeFirst();
+    if (!account || account.status !== 'active') return null;
+    const issued = await issueResetForUser(account.id, account.email);
+    deliver(issued);
+    return issued;
+  }
+
+  /**
+   * POST /api/auth/request-reset. In production the work is done off the request path, so the
+   * answer is the same, and as fast, for known and unknown addresses; the result is then null.
+   * In dev mode the issued token is returned for an existing account.
+   */
+  async function requestReset(rawEmail: string): Promise<IssuedReset | null> {
+    const email = normalizeEmail(rawEmail);
+    if (options.dev) return issueAndDeliver(email);
+    background.run('password reset request', () => issueAndDeliver(email));
+    return null;
+  }
+
+  /**
+   * Sets a new password with a reset token. Consuming the token, storing the hash, revoking every
+   * session and clearing the lock happen in one transaction; the UPDATE ... WHERE used_at IS NULL
+   * makes parallel uses of one token succeed exactly once.
+   */
+  async function resetPassword(token: string, newPassword: string): Promise<void> {
+    await checkNewPassword(newPassword, 'new_password');
+    const tokenHash = hashToken(token);
+    const isUsable = async () =>
+      db
+        .selectFrom('reset_tokens')
+        .select('user_id')
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', clock.now().toISOString())
+        .executeTakeFirst();
+    // A cheap look first, so that an invalid token costs no argon2 work.
+    if (!(await isUsable())) throw invalidResetToken();
+    const newHash = await hasher.hash(newPassword);
+
+    await db.transaction().execute(async (trx) => {
+      const now = clock.now().toISOString();
+      const consumed = await trx
+        .updateTable('reset_tokens')
+        .set({ used_at: now })
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!consumed) throw invalidResetToken();
+      await trx
+        .updateTable('auth_info')
+        .set({ password_hash: newHash, failed_attempts: 0, locked_until: null, updated_at: now })
+        .where('user_id', '=', consumed.user_id)
+        .execute();
+      await trx.deleteFrom('auth_tokens').where('user_id', '=', consumed.user_id).execute();
+      await trx.deleteFrom('reset_tokens').where('user_id', '=', consumed.user_id).where('used_at', 'is', null).execute();
+    });
+  }
+
+  return { requestReset, resetPassword, issueResetForEmail };
+}
+
+export type ResetService = ReturnType<typeof createResetService>;

@@ -1,0 +1,193 @@
+// Session tokens (API.md section 4): HS256 JWTs with sub, iat, exp and a random jti, stored only as
+// the SHA-256 of the whole token. A token is accepted only when its record exists, has not expired
+// and its signature is valid. The record is looked up first: it is cheap and turns away unknown and
+// revoked tokens before any cryptography. A verified signature is remembered (bounded, keyed by the
+// token hash): it cannot change while the secret is the same, and the record and the expiry are
+// still checked on every request, so logout and revoke take effect at once on every process.
+import { createHash, randomBytes, webcrypto } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { OpenedDatabase } from '../db/database.js';
+import type { Database } from '../db/types.js';
+import type { Clock } from '../shared/clock.js';
+import { ServiceError } from '../shared/errors.js';
+import { PUBLIC_USER_COLUMNS, type PublicUser } from './users.js';
+
+/** Longer than any token this server issues by far; larger headers are refused unread. */
+const MAX_TOKEN_LENGTH = 2048;
+const VERIFIED_CACHE_SIZE = 10_000;
+
+export interface AuthenticatedSession {
+  user: PublicUser;
+  tokenHash: string;
+  expiresAt: Date;
+}
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: Date;
+}
+
+/** A signed token not stored yet (login stores it in the same transaction as the lockout reset). */
+export interface SignedSession extends IssuedSession {
+  userId: number;
+  tokenHash: string;
+  createdAt: Date;
+}
+
+interface SessionRecordRow {
+  expires_at: string;
+  id: number;
+  email: string;
+  full_name: string;
+  username: string | null;
+  created_at: string;
+}
+
+// jose is loaded on first use: admin commands that never sign or verify do not pay for it.
+let joseModule: Promise<typeof import('jose')> | undefined;
+const loadJose = () => (joseModule ??= import('jose'));
+
+export interface SessionRecord {
+  id: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function unauthorized(): ServiceError {
+  return new ServiceError('UNAUTHORIZED', 'Authentication required: a valid session token is missing');
+}
+
+export function createSessionService(
+  database: Pick<OpenedDatabase, 'db' | 'prepareLookup'>,
+  clock: Clock,
+  options: { expirationSeconds: number; loadSecret: () => Uint8Array },
+) {
+  const { db } = database;
+  let key: Promise<webcrypto.CryptoKey> | undefined;
+  const verifiedSignatures = new Set<string>();
+
+  /** The record lookup of every protected request, as a prepared statement (it runs on every request). */
+  const lookupRecord = database.prepareLookup<[tokenHash: string], SessionRecordRow>(() =>
+    db
+      .selectFrom('auth_tokens')
+      .innerJoin('users', 'users.id', 'auth_tokens.user_id')
+      .select(['auth_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
+      .where('auth_tokens.token_hash', '=', '')
+      .compile(),
+  );
+
+  // Imported once: jose costs ~3x more per call with raw bytes than with a CryptoKey.
+  function signingKey(): Promise<webcrypto.CryptoKey> {
+    key ??= Promise.resolve().then(() =>
+      webcrypto.subtle.importKey('raw', options.loadSecret(), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']),
+    );
+    return key;
+  }
+
+  function rememberVerified(tokenHash: string): void {
+    if (verifiedSignatures.size >= VERIFIED_CACHE_SIZE) {
+      // Sets iterate in insertion order: drop the oldest entry.
+      const oldest = verifiedSignatures.values().next().value;
+      if (oldest !== undefined) verifiedSignatures.delete(oldest);
+    }
+    verifiedSignatures.add(tokenHash);
+  }
+
+  async function signSession(userId: number): Promise<SignedSession> {
+    const { SignJWT } = await loadJose();
+    const now = clock.now();
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    const expiresAtSeconds = issuedAt + options.expirationSeconds;
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(userId))
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAtSeconds)
+      .setJti(randomBytes(16).toString('base64url'))
+      .sign(await signingKey());
+    return { userId, token, tokenHash: hashToken(token), createdAt: now, expiresAt: new Date(expiresAtSeconds * 1000) };
+  }
+
+  /** Stores a signed session, inside the caller's transaction (login's). */
+  async function storeSession(signed: SignedSession, trx: Transaction<Database>): Promise<void> {
+    await trx
+      .insertInto('auth_tokens')
+      .values({ user_id: signed.userId, token_hash: signed.tokenHash, created_at: signed.createdAt.toISOString(), expires_at: signed.expiresAt.toISOString() })
+      .execute();
+  }
+
+  /** The three checks of the contract; every failure is UNAUTHORIZED, whatever its cause. */
+  async function authenticate(token: string): Promise<AuthenticatedSession> {
+    if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw unauthorized();
+    const tokenHash = hashToken(token);
+    const now = clock.now();
+    const record = lookupRecord(tokenHash);
+    if (!record || new Date(record.expires_at) <= now) throw unauthorized();
+
+    if (!verifiedSignatures.has(tokenHash)) {
+      try {
+        const { jwtVerify } = await loadJose();
+        const { payload } = await jwtVerify(token, await signingKey(), {
+          algorithms: ['HS256'],
+          requiredClaims: ['sub', 'iat', 'exp', 'jti'],
+          currentDate: now,
+        });
+        if (payload.sub !== String(record.id)) throw unauthorized();
+      } catch {
+        throw unauthorized();
+      }
+      rememberVerified(tokenHash);
+    }
+    const { expires_at, ...user } = record;
+    return { user, tokenHash, expiresAt: new Date(expires_at) };
+  }
+
+  async function revokeSession(tokenHash: string): Promise<number> {
+    const result = await db.deleteFrom('auth_tokens').where('token_hash', '=', tokenHash).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Deletes every session of the account (`token revoke --user`). */
+  async function revokeSessionsOfUser(userId: number): Promise<number> {
+    const result = await db.deleteFrom('auth_tokens').where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async function revokeAllSessions(): Promise<number> {
+    const result = await db.deleteFrom('auth_tokens').executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** The account's sessions that have not expired (never the token, which is not stored). */
+  async function listSessionsOfUser(userId: number): Promise<SessionRecord[]> {
+    return db
+      .selectFrom('auth_tokens')
+      .select(['id', 'created_at', 'expires_at'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', clock.now().toISOString())
+      .orderBy('created_at')
+      .execute();
+  }
+
+  /** Loads the key now, so a damaged secret file stops `serve` at start rather than at the first login. */
+  async function warmUp(): Promise<void> {
+    await signingKey();
+  }
+
+  return {
+    signSession,
+    storeSession,
+    authenticate,
+    revokeSession,
+    revokeSessionsOfUser,
+    revokeAllSessions,
+    listSessionsOfUser,
+    warmUp,
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

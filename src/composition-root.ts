@@ -1,0 +1,145 @@
+// The composition root: builds what `serve` and every admin command share (config, database,
+// logger, clock, mail delivery, services). Nothing here loads Fastify, so commands start quickly.
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type Config, type ConfigOverrides, type Env } from './config.js';
+import { openDatabase, type OpenedDatabase, type SqliteHandle } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { Database } from './db/types.js';
+import { createLogger } from './logger.js';
+import { createResetLinkDelivery } from './mail/reset-delivery.js';
+import { createAbsenceService } from './time/absences.js';
+import { createAccountAdminService } from './auth/account-admin.js';
+import { createAccountService } from './auth/accounts.js';
+import { createAuthenticationService } from './auth/authentication.js';
+import { createBackgroundTasks } from './shared/background.js';
+import { systemClock, type Clock } from './shared/clock.js';
+import { createEntryCsvService } from './time/entries-csv.js';
+import { createHealthService } from './shared/health.js';
+import { createHousekeeping } from './auth/housekeeping.js';
+import { createLockoutService } from './auth/lockout.js';
+import { PasswordHasher, type PasswordAlgorithm } from './auth/password-hasher.js';
+import { createResetService } from './auth/resets.js';
+import { loadOrCreateSecret, secretFilePath } from './auth/secret.js';
+import { createSessionService } from './auth/sessions.js';
+import { createSettingsService } from './time/settings.js';
+import { createStatisticsService } from './time/statistics.js';
+import { createTimeEntryService } from './time/entries.js';
+import { createUserDirectory } from './auth/users.js';
+
+export interface ContextOptions {
+  env?: Env;
+  overrides?: ConfigOverrides;
+  clock?: Clock;
+  /** Where log lines go (default stdout); tests pass a stream to read them. */
+  logDestination?: NodeJS.WritableStream;
+  /** Where dev mode prints reset links (default stdout). */
+  terminal?: NodeJS.WritableStream;
+  /** Apply pending migrations while opening (serve, tests). */
+  migrate?: boolean;
+  mailRetryDelaysMs?: number[];
+  /** argon2id unless given: tests whose subject is not hashing pass a fast one. */
+  passwordAlgorithm?: PasswordAlgorithm;
+}
+
+export function createServices(config: Config, database: OpenedDatabase, clock: Clock, logger: Logger, options: ContextOptions) {
+  const { db, bestEffort } = database;
+  const background = createBackgroundTasks(logger);
+  const hasher = new PasswordHasher({ concurrency: config.hashConcurrency, queueLimit: config.hashQueueLimit, algorithm: options.passwordAlgorithm });
+  const users = createUserDirectory(db);
+  const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds });
+  const sessions = createSessionService(database, clock, {
+    expirationSeconds: config.jwtExpirationSeconds,
+    loadSecret: () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(config.dbPath)),
+  });
+  const deliverResetLink = createResetLinkDelivery({
+    dev: config.dev,
+    smtp: config.smtp,
+    logger,
+    background,
+    terminal: options.terminal ?? process.stdout,
+    retryDelaysMs: options.mailRetryDelaysMs,
+  });
+  const settings = createSettingsService(db, clock);
+  const timeEntries = createTimeEntryService(db, clock, settings);
+  const absences = createAbsenceService(db, clock, settings);
+  return {
+    background,
+    hasher,
+    users,
+    lockout,
+    sessions,
+    accountAdmin: createAccountAdminService(db, clock, users, lockout),
+    accounts: createAccountService(db, clock, hasher, { registrationOpen: config.registrationOpen }),
+    authentication: createAuthenticationService(db, clock, hasher, lockout, sessions, bestEffort),
+    resets: createResetService(db, clock, hasher, users, background, deliverResetLink, {
+      ttlSeconds: config.resetTokenTtlSeconds,
+      publicUrl: config.publicUrl,
+      dev: config.dev,
+    }),
+    health: createHealthService(database, clock),
+    housekeeping: createHousekeeping(db, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),
+    settings,
+    timeEntries,
+    absences,
+    statistics: createStatisticsService(db, clock, settings, absences),
+    entriesCsv: createEntryCsvService(db, clock, settings, timeEntries),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+export interface AppContext {
+  config: Config;
+  db: Kysely<Database>;
+  /** The raw SQLite handle, for tests that inspect or break the file. */
+  sqlite: SqliteHandle;
+  logger: Logger;
+  clock: Clock;
+  services: Services;
+  /** Waits for background work (bounded), then closes the database. */
+  close(): Promise<void>;
+}
+
+/** A database file that cannot be opened is a bad TIMETRACK_DB (or --db): one line naming it, not a stack. */
+function openConfiguredDatabase(dbPath: string): OpenedDatabase {
+  try {
+    return openDatabase(dbPath);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`TIMETRACK_DB: cannot open ${dbPath} (${reason})`);
+  }
+}
+
+export async function createContext(options: ContextOptions = {}): Promise<AppContext> {
+  const config = loadConfig(options.env ?? process.env, options.overrides);
+  const destination = options.logDestination ?? process.stdout;
+  const logger = createLogger({
+    level: config.logLevel,
+    pretty: config.dev || ('isTTY' in destination && Boolean(destination.isTTY)),
+    destination,
+  });
+  const clock = options.clock ?? systemClock;
+  const database = openConfiguredDatabase(config.dbPath);
+  const { db, sqlite } = database;
+  try {
+    if (options.migrate) await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const services = createServices(config, database, clock, logger, options);
+  return {
+    config,
+    db,
+    sqlite,
+    logger,
+    clock,
+    services,
+    async close() {
+      const unfinished = await services.background.drain(10_000);
+      if (unfinished > 0) logger.warn({ unfinished }, 'stopped with background work unfinished');
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,140 @@
+// /api/auth (API.md section 5). Each handler parses, calls one service function, shapes the answer.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../composition-root.js';
+import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../auth/account-fields.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-policy.js';
+import { requireSession, sessionOf } from '../authentication.js';
+import { sendNotFound } from '../error-handler.js';
+import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
+
+const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
+// The login field takes any string up to this length: a wrong shape is a failed login, not a 400.
+const LoginIdentifier = Type.String({ minLength: 1, maxLength: EMAIL_MAX_LENGTH });
+const Email = Type.String({ minLength: 1, maxLength: EMAIL_MAX_LENGTH + 64 });
+const ResetToken = Type.String({ minLength: 1, maxLength: 256 });
+
+const UserResponse = Type.Object({ user: UserSchema });
+
+export interface AuthRouteOptions {
+  ctx: AppContext;
+  /** Route config that applies the per-address rate limit (empty when RATE_LIMIT_AUTH=0). */
+  rateLimited: Record<string, unknown>;
+}
+
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, { ctx, rateLimited }) => {
+  const { accounts, authentication, resets, sessions } = ctx.services;
+  const authenticated = { onRequest: requireSession(sessions) };
+  const bearer = [{ bearerAuth: [] }];
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+  });
+  // Unknown /api/auth paths answer here, so that the hook above covers them too.
+  app.setNotFoundHandler(sendNotFound);
+
+  app.post('/register', {
+    config: rateLimited,
+    schema: {
+      tags: ['auth'],
+      body: Type.Object(
+        {
+          email: Email,
+          password: Password,
+          full_name: Type.String({ minLength: 1, maxLength: FULL_NAME_MAX_LENGTH + 64 }),
+          // Null first: Ajv's type coercion would otherwise turn null into "" for the string branch.
+          username: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 201: UserResponse, ...errorResponses(400, 403, 409, 429) },
+    },
+  }, async (request, reply) => {
+    const user = await accounts.registerAccount(request.body);
+    return reply.code(201).send({ user });
+  });
+
+  app.post('/login', {
+    config: rateLimited,
+    schema: {
+      tags: ['auth'],
+      body: Type.Object({ email: LoginIdentifier, password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }) }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({ token: Type.String(), token_type: Type.Literal('Bearer'), expires_at: Type.String({ format: 'date-time' }), user: UserSchema }),
+        ...errorResponses(400, 401, 403, 423, 429, 503),
+      },
+    },
+  }, async (request) => {
+    const result = await authentication.login(request.body.email, request.body.password);
+    return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
+  });
+
+  app.post('/logout', {
+    ...authenticated,
+    schema: { tags: ['auth'], security: bearer, response: { 200: MessageSchema, ...errorResponses(401) } },
+  }, async (request) => {
+    await sessions.revokeSession(sessionOf(request).tokenHash);
+    return { message: 'Signed out' };
+  });
+
+  app.get('/me', {
+    ...authenticated,
+    schema: { tags: ['auth'], security: bearer, response: { 200: UserResponse, ...errorResponses(401) } },
+  }, async (request) => ({ user: sessionOf(request).user }));
+
+  app.get('/validate', {
+    ...authenticated,
+    schema: {
+      tags: ['auth'],
+      security: bearer,
+      response: {
+        200: Type.Object({ valid: Type.Literal(true), user_id: Type.Integer(), expires_at: Type.String({ format: 'date-time' }) }),
+        ...errorResponses(401),
+      },
+    },
+  }, async (request) => {
+    const session = sessionOf(request);
+    return { valid: true as const, user_id: session.user.id, expires_at: session.expiresAt.toISOString() };
+  });
+
+  app.post('/request-reset', {
+    config: rateLimited,
+    schema: {
+      tags: ['auth'],
+      body: Type.Object({ email: Email }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({ message: Type.String(), reset_token: Type.Optional(Type.String()), reset_url: Type.Optional(Type.String()) }),
+        ...errorResponses(400, 429),
+      },
+    },
+  }, async (request) => {
+    const issued = await resets.requestReset(request.body.email);
+    const message = 'If an account with this e-mail address exists, a reset link has been sent to it';
+    return issued ? { message, reset_token: issued.token, reset_url: issued.url } : { message };
+  });
+
+  app.post('/reset-password', {
+    config: rateLimited,
+    schema: {
+      tags: ['auth'],
+      body: Type.Object({ token: ResetToken, new_password: Password }, { additionalProperties: false }),
+      response: { 200: MessageSchema, ...errorResponses(400, 429, 503) },
+    },
+  }, async (request) => {
+    await resets.resetPassword(request.body.token, request.body.new_password);
+    return { message: 'Password changed; sign in with the new password' };
+  });
+
+  app.post('/change-password', {
+    ...authenticated,
+    schema: {
+      tags: ['auth'],
+      security: bearer,
+      body: Type.Object({ old_password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }), new_password: Password }, { additionalProperties: false }),
+      response: { 200: MessageSchema, ...errorResponses(400, 401, 403, 423, 503) },
+    },
+  }, async (request) => {
+    await authentication.changePassword(sessionOf(request), request.body.old_password, request.body.new_password);
+    return { message: 'Password changed; other sessions have been signed out' };
+  });
+};

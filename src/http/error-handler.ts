@@ -1,0 +1,57 @@
+// Every failure answers the one error shape (docs/api.md, "Errors"). A 500 says nothing but
+// "internal error": Fastify's default would echo error.message, which can carry SQL or a constraint
+// name. The detail goes to the log.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../shared/errors.js';
+import { isDatabaseUnavailable } from '../db/database.js';
+import type { HealthService } from '../shared/health.js';
+import { errorBody, STATUS_OF_CODE } from './errors.js';
+
+// Fastify's own errors that are the client's fault, with the contract's code for each.
+const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_CONTENT_LENGTH',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+/** The 404 of an unknown route (also set inside route groups whose hooks must apply to it). */
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply): void {
+  reply.code(404).send(errorBody(404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+}
+
+export function registerErrorHandling(app: FastifyInstance, health: HealthService): void {
+  app.setNotFoundHandler(sendNotFound);
+
+  app.setErrorHandler((error: FastifyError & { retryAfterSeconds?: number }, request, reply) => {
+    if (error instanceof ServiceError) {
+      const status = STATUS_OF_CODE[error.code];
+      if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+      if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
+      return reply.code(status).send(errorBody(status, error.code, error.message));
+    }
+    if (error.validation) {
+      return reply.code(400).send(errorBody(400, 'VALIDATION_ERROR', error.message));
+    }
+    if (error.statusCode === 429) {
+      return reply.code(429).send(errorBody(429, 'RATE_LIMITED', error.message));
+    }
+    const clientCode = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined;
+    if (clientCode && error.statusCode) {
+      return reply.code(error.statusCode).send(errorBody(error.statusCode, clientCode, error.message));
+    }
+    if (error instanceof SyntaxError || error.statusCode === 400) {
+      return reply.code(400).send(errorBody(400, 'INVALID_JSON', 'The request body is not valid JSON'));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // A busy, full, read-only or failing database is an outage, not a bug: 503, and health reports it.
+      health.recordUnavailable(error);
+      request.log.error({ err: error }, 'database unavailable');
+      reply.header('Retry-After', '5');
+      return reply.code(503).send(errorBody(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; try again shortly'));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(errorBody(500, 'INTERNAL_ERROR', 'Internal server error'));
+  });
+}

@@ -1,0 +1,39 @@
+// /api/settings (API.md section 7): strict authentication. Both routes answer the whole settings object.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../composition-root.js';
+import { requireSession, sessionOf } from '../authentication.js';
+import { errorResponses } from '../schemas.js';
+import { nullable, SettingsSchema } from '../time-entries/schemas.js';
+
+// Types only: ranges (targets ≥ 0, known zone and region) are the settings service's rules.
+const DayTarget = Type.Optional(Type.Integer());
+const SettingsPatchBody = Type.Object(
+  {
+    timezone: Type.Optional(Type.String({ maxLength: 64 })),
+    weekly_target_minutes: Type.Optional(
+      Type.Object({ mon: DayTarget, tue: DayTarget, wed: DayTarget, thu: DayTarget, fri: DayTarget, sat: DayTarget, sun: DayTarget }, { additionalProperties: false }),
+    ),
+    holiday_region: Type.Optional(nullable(Type.String({ maxLength: 16 }))),
+    overtime_offset_minutes: Type.Optional(Type.Integer()),
+    tracking_start: Type.Optional(nullable(Type.String({ maxLength: 10, description: 'YYYY-MM-DD; null: the day the account was made' }))),
+  },
+  { additionalProperties: false },
+);
+
+export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { settings } = ctx.services;
+  app.addHook('onRequest', requireSession(ctx.services.sessions));
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+  });
+  const security = [{ bearerAuth: [] }];
+
+  app.get('/', {
+    schema: { tags: ['settings'], security, response: { 200: SettingsSchema, ...errorResponses(401) } },
+  }, async (request) => settings.getSettings(sessionOf(request).user.id));
+
+  app.patch('/', {
+    schema: { tags: ['settings'], security, body: SettingsPatchBody, response: { 200: SettingsSchema, ...errorResponses(400, 401) } },
+  }, async (request) => settings.updateSettings(sessionOf(request).user.id, request.body));
+};

@@ -1,0 +1,76 @@
+// /api/stats (API.md section 7): optional authentication. With a valid token the user's figures;
+// without one (none, garbage, expired, revoked) the answers of the contract, never 401.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from 'typebox';
+import type { AppContext } from '../../composition-root.js';
+import { optionalSession } from '../authentication.js';
+import { errorResponses } from '../schemas.js';
+import { AbsenceType, LocalDate } from '../time-entries/schemas.js';
+
+const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Minutes = orNull(Type.Integer());
+const Anonymous = Type.Object({ authenticated: Type.Literal(false) });
+
+const WeekResponse = Type.Object({
+  week_start: LocalDate,
+  week_end: LocalDate,
+  days: Type.Array(
+    Type.Object({
+      date: LocalDate,
+      weekday: Type.String(),
+      target_minutes: Minutes,
+      worked_minutes: Minutes,
+      absence: orNull(AbsenceType),
+      public_holiday: orNull(Type.String()),
+      balance_minutes: Minutes,
+    }),
+  ),
+  totals: Type.Object({ target_minutes: Minutes, worked_minutes: Minutes, balance_minutes: Minutes }),
+});
+const OvertimeResponse = Type.Object({ balance_minutes: Type.Integer(), offset_minutes: Type.Integer(), since: LocalDate, through: LocalDate });
+const TodayResponse = Type.Object({
+  date: LocalDate,
+  target_minutes: Type.Integer(),
+  worked_minutes: Type.Integer(),
+  remaining_minutes: Type.Integer(),
+  running: Type.Boolean(),
+  end_of_work: Type.String({ format: 'date-time' }),
+  adjusted_end_of_work: Type.String({ format: 'date-time' }),
+});
+
+export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { statistics } = ctx.services;
+  app.addHook('onRequest', optionalSession(ctx.services.sessions));
+  // The answer depends on the Authorization header: no cache may keep or share it.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    reply.header('Vary', 'Authorization');
+  });
+  const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, {}];
+
+  app.get('/week', {
+    schema: {
+      tags: ['stats'],
+      security,
+      querystring: Type.Object(
+        {
+          date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, a day of the week (default: this week)' })),
+          region: Type.Optional(Type.String({ maxLength: 16, description: 'without a token: public holidays of this region, e.g. DE-BY' })),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 200: WeekResponse, ...errorResponses(400) },
+    },
+  }, async (request) => {
+    const { date, region } = request.query;
+    return request.session ? statistics.weekOverview(request.session.user.id, date) : statistics.anonymousWeekOverview(date, region);
+  });
+
+  app.get('/overtime', {
+    schema: { tags: ['stats'], security, response: { 200: Type.Union([OvertimeResponse, Anonymous]) } },
+  }, async (request) => (request.session ? statistics.overtime(request.session.user.id) : { authenticated: false as const }));
+
+  app.get('/today', {
+    schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]) } },
+  }, async (request) => (request.session ? statistics.today(request.session.user.id) : { authenticated: false as const }));
+};

@@ -1,0 +1,100 @@
+// /api/time-entries (API.md section 7): strict authentication. Each handler parses, calls one service
+// function, shapes the answer. Static paths come before /:id.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../composition-root.js';
+import { requireSession, sessionOf } from '../authentication.js';
+import { errorResponses } from '../schemas.js';
+import { AbsenceResponse, AbsenceSchema, AbsenceType, EntryResponse, EntrySchema, IdParams, Instant, LocalDate, Note, nullable, RangeQuery } from './schemas.js';
+
+const NewEntryBody = Type.Object(
+  { start_at: Instant, end_at: Type.Optional(nullable(Instant)), note: Type.Optional(Note) },
+  { additionalProperties: false },
+);
+const EntryPatchBody = Type.Object(
+  { start_at: Type.Optional(Instant), end_at: Type.Optional(nullable(Instant)), note: Type.Optional(Note) },
+  { additionalProperties: false },
+);
+const StartBody = nullable(Type.Object({ note: Type.Optional(Note) }, { additionalProperties: false }));
+const NewAbsenceBody = Type.Object(
+  {
+    date: LocalDate,
+    type: AbsenceType,
+    note: Type.Optional(Note),
+  },
+  { additionalProperties: false },
+);
+
+export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { timeEntries, absences, entriesCsv } = ctx.services;
+  app.addHook('onRequest', requireSession(ctx.services.sessions));
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+  });
+  const security = [{ bearerAuth: [] }];
+  const tags = ['time-entries'];
+
+  app.get('/', {
+    schema: { tags, security, querystring: RangeQuery, response: { 200: Type.Object({ entries: Type.Array(EntrySchema) }), ...errorResponses(400, 401) } },
+  }, async (request) => ({ entries: await timeEntries.listEntries(sessionOf(request).user.id, request.query) }));
+
+  app.post('/', {
+    schema: { tags, security, body: NewEntryBody, response: { 201: EntryResponse, ...errorResponses(400, 401, 409) } },
+  }, async (request, reply) => reply.code(201).send({ entry: await timeEntries.createEntry(sessionOf(request).user.id, request.body) }));
+
+  app.post('/start', {
+    schema: { tags, security, body: StartBody, response: { 201: EntryResponse, ...errorResponses(400, 401, 409) } },
+  }, async (request, reply) => reply.code(201).send({ entry: await timeEntries.startTimer(sessionOf(request).user.id, request.body?.note) }));
+
+  app.post('/stop', {
+    schema: { tags, security, response: { 200: EntryResponse, ...errorResponses(401, 409) } },
+  }, async (request) => ({ entry: await timeEntries.stopTimer(sessionOf(request).user.id) }));
+
+  app.get('/current', {
+    schema: { tags, security, response: { 200: Type.Object({ entry: Type.Union([EntrySchema, Type.Null()]) }), ...errorResponses(401) } },
+  }, async (request) => ({ entry: await timeEntries.currentEntry(sessionOf(request).user.id) }));
+
+  app.get('/absences', {
+    schema: { tags, security, querystring: RangeQuery, response: { 200: Type.Object({ absences: Type.Array(AbsenceSchema) }), ...errorResponses(400, 401) } },
+  }, async (request) => ({ absences: await absences.listAbsences(sessionOf(request).user.id, request.query) }));
+
+  app.post('/absences', {
+    schema: { tags, security, body: NewAbsenceBody, response: { 201: AbsenceResponse, ...errorResponses(400, 401, 409) } },
+  }, async (request, reply) => reply.code(201).send({ absence: await absences.createAbsence(sessionOf(request).user.id, request.body) }));
+
+  app.delete('/absences/:id', {
+    schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+  }, async (request, reply) => {
+    await absences.deleteAbsence(sessionOf(request).user.id, request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  app.get('/export', {
+    schema: {
+      tags,
+      security,
+      querystring: RangeQuery,
+      description: 'The entries overlapping the range as CSV: id, start_at, end_at (UTC), start_local, end_local (user time zone), note',
+      produces: ['text/csv'],
+      response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401) },
+    },
+  }, async (request, reply) => {
+    const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
+    return reply.type('text/csv; charset=utf-8').header('Content-Disposition', 'attachment; filename="time-entries.csv"').send(csv);
+  });
+
+  app.get('/:id', {
+    schema: { tags, security, params: IdParams, response: { 200: EntryResponse, ...errorResponses(400, 401, 404) } },
+  }, async (request) => ({ entry: await timeEntries.getEntry(sessionOf(request).user.id, request.params.id) }));
+
+  app.patch('/:id', {
+    schema: { tags, security, params: IdParams, body: EntryPatchBody, response: { 200: EntryResponse, ...errorResponses(400, 401, 404, 409) } },
+  }, async (request) => ({ entry: await timeEntries.updateEntry(sessionOf(request).user.id, request.params.id, request.body) }));
+
+  app.delete('/:id', {
+    schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+  }, async (request, reply) => {
+    await timeEntries.deleteEntry(sessionOf(request).user.id, request.params.id);
+    return reply.code(204).send(null);
+  });
+};

@@ -1,0 +1,82 @@
+// Absences: whole days of vacation, sickness or a holiday of one's own (API.md section 7). A day with
+// an absence has target 0. One absence per user and day: checked in the transaction, and a unique
+// constraint stands behind the check.
+import type { Kysely } from 'kysely';
+import type { AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
+import { addDays, localDateOf, parseDate, parseInstantOrDate, startOfDay } from './calendar.js';
+import type { Clock } from '../shared/clock.js';
+import { ServiceError, validationError } from '../shared/errors.js';
+import type { SettingsService } from './settings.js';
+import { normalizeNote, type RangeQuery } from './entries.js';
+
+export const ABSENCE_TYPES: readonly AbsenceType[] = ['vacation', 'sick', 'holiday'];
+
+export interface Absence {
+  id: number;
+  date: LocalDate;
+  type: AbsenceType;
+  note: string;
+}
+
+export interface NewAbsence {
+  date: string;
+  type: string;
+  note?: string;
+}
+
+function publicAbsence(row: Pick<AbsenceRow, 'id' | 'date' | 'type' | 'note'>): Absence {
+  return { id: row.id, date: row.date, type: row.type, note: row.note };
+}
+
+export function createAbsenceService(db: Kysely<Database>, clock: Clock, settings: SettingsService) {
+  /** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */
+  async function listAbsences(userId: number, query: RangeQuery): Promise<Absence[]> {
+    const { timezone } = await settings.getSettings(userId);
+    let select = db.selectFrom('absences').select(['id', 'date', 'type', 'note']).where('user_id', '=', userId);
+    if (query.from !== undefined) {
+      select = select.where('date', '>=', localDateOf(parseInstantOrDate(query.from, timezone, 'from'), timezone));
+    }
+    if (query.to !== undefined) {
+      const toMs = parseInstantOrDate(query.to, timezone, 'to');
+      const toDate = localDateOf(toMs, timezone);
+      // A bound at midnight excludes the day it starts; a bound later in the day includes it.
+      const firstExcluded = startOfDay(toDate, timezone) === toMs ? toDate : addDays(toDate, 1);
+      select = select.where('date', '<', firstExcluded);
+    }
+    const rows = await select.orderBy('date').execute();
+    return rows.map(publicAbsence);
+  }
+
+  async function createAbsence(userId: number, input: NewAbsence): Promise<Absence> {
+    const date = parseDate(input.date, 'date');
+    if (!(ABSENCE_TYPES as readonly string[]).includes(input.type)) throw validationError(`type must be one of ${ABSENCE_TYPES.join(', ')}`);
+    const note = normalizeNote(input.note);
+    return db.transaction().execute(async (trx) => {
+      const existing = await trx.selectFrom('absences').select('id').where('user_id', '=', userId).where('date', '=', date).executeTakeFirst();
+      if (existing) throw new ServiceError('ABSENCE_EXISTS', `There is already an absence on ${date} (id ${existing.id})`);
+      const row = await trx
+        .insertInto('absences')
+        .values({ user_id: userId, date, type: input.type as AbsenceType, note, created_at: clock.now().toISOString() })
+        .returning(['id', 'date', 'type', 'note'])
+        .executeTakeFirstOrThrow();
+      return publicAbsence(row);
+    });
+  }
+
+  /** Deletes one of the user's absences; another user's is NOT_FOUND, like a missing one. */
+  async function deleteAbsence(userId: number, id: number): Promise<void> {
+    const result = await db.deleteFrom('absences').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw new ServiceError('NOT_FOUND', 'No such absence');
+  }
+
+  /** Absences (date → type) from `from` through `through`, for statistics. */
+  async function absencesByDate(userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, AbsenceType>> {
+    if (through < from) return new Map();
+    const rows = await db.selectFrom('absences').select(['date', 'type']).where('user_id', '=', userId).where('date', '>=', from).where('date', '<=', through).execute();
+    return new Map(rows.map((row) => [row.date, row.type]));
+  }
+
+  return { listAbsences, createAbsence, deleteAbsence, absencesByDate };
+}
+
+export type AbsenceService = ReturnType<typeof createAbsenceService>;

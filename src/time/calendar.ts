@@ -1,0 +1,183 @@
+// Calendar days in a user's time zone, and public holidays of a region. Instants become days only
+// through luxon (a day in Europe/Berlin has 23, 24 or 25 hours); dates (YYYY-MM-DD) are counted as
+// plain calendar dates, which no time zone can change.
+import type HolidaysClass from 'date-holidays';
+import { DateTime, IANAZone } from 'luxon';
+import type { LocalDate } from '../db/types.js';
+import { validationError } from '../shared/errors.js';
+
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+// An instant needs a zone designator: a local time without one would mean a different instant to every reader.
+const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+/** Instants and dates outside this range are refused: they are typos, and they keep ISO text sortable. */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(2100, 0, 1);
+const DAY_MS = 86_400_000;
+
+/** A valid YYYY-MM-DD date between 1970 and 2099, else VALIDATION_ERROR naming the field. */
+export function parseDate(value: string, field: string): LocalDate {
+  const match = DATE_PATTERN.exec(value);
+  const time = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
+  if (!match || Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value || time < EARLIEST || time >= LATEST) {
+    throw validationError(`${field} must be a date YYYY-MM-DD between 1970 and 2099`);
+  }
+  return value;
+}
+
+/** An ISO 8601 instant with a zone designator, as milliseconds since the epoch. */
+export function parseInstant(value: string, field: string): number {
+  const parsed = INSTANT_PATTERN.test(value) ? DateTime.fromISO(value, { setZone: true }) : undefined;
+  if (!parsed?.isValid || parsed.toMillis() < EARLIEST || parsed.toMillis() >= LATEST) {
+    throw validationError(`${field} must be an ISO 8601 instant with a zone designator (e.g. 2026-03-02T08:00:00Z) between 1970 and 2099`);
+  }
+  return parsed.toMillis();
+}
+
+/** A range bound of a query: an instant, or a date meaning midnight at the start of that day in `zone`. */
+export function parseInstantOrDate(value: string, zone: string, field: string): number {
+  if (DATE_PATTERN.test(value)) return startOfDay(parseDate(value, field), zone);
+  return parseInstant(value, field);
+}
+
+export function toIso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** The canonical IANA name of a time zone, or VALIDATION_ERROR. */
+export function normalizeTimezone(value: string): string {
+  if (!IANAZone.isValidZone(value)) throw validationError('timezone must be an IANA time zone such as Europe/Berlin or UTC');
+  return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
+}
+
+/** Midnight at the start of `date` in `zone`, in ms. */
+export function startOfDay(date: LocalDate, zone: string): number {
+  return DateTime.fromISO(date, { zone }).startOf('day').toMillis();
+}
+
+/** The calendar day of an instant in `zone`. */
+export function localDateOf(ms: number, zone: string): LocalDate {
+  return DateTime.fromMillis(ms, { zone }).toISODate() as LocalDate;
+}
+
+/** Local wall-clock time of an instant in `zone`, as spreadsheets read it (e.g. 2026-03-02 09:30:00). */
+export function localDateTimeOf(ms: number, zone: string): string {
+  return DateTime.fromMillis(ms, { zone }).toFormat('yyyy-MM-dd HH:mm:ss');
+}
+
+export function addDays(date: LocalDate, days: number): LocalDate {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function weekdayOf(date: LocalDate): Weekday {
+  // getUTCDay: 0 = Sunday.
+  return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7] as Weekday;
+}
+
+/** How many of each weekday lie from `from` through `through` (both included), by arithmetic. */
+export function weekdayCounts(from: LocalDate, through: LocalDate): Map<Weekday, number> {
+  const days = Math.max(0, Math.round((Date.parse(`${through}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1);
+  const first = WEEKDAYS.indexOf(weekdayOf(from));
+  const counts = new Map<Weekday, number>();
+  WEEKDAYS.forEach((weekday, index) => counts.set(weekday, Math.floor(days / 7) + ((index - first + 7) % 7 < days % 7 ? 1 : 0)));
+  return counts;
+}
+
+export function mondayOf(date: LocalDate): LocalDate {
+  return addDays(date, -WEEKDAYS.indexOf(weekdayOf(date)));
+}
+
+/** Every date from `from` through `through`, both included. */
+export function datesFromThrough(from: LocalDate, through: LocalDate): LocalDate[] {
+  const dates: LocalDate[] = [];
+  for (let date = from; date <= through; date = addDays(date, 1)) dates.push(date);
+  return dates;
+}
+
+export interface DayPiece {
+  date: LocalDate;
+  ms: number;
+}
+
+/** Splits [startMs, endMs) at every midnight of `zone`: an entry crossing midnight counts on both days. */
+export function splitByLocalDay(startMs: number, endMs: number, zone: string): DayPiece[] {
+  const pieces: DayPiece[] = [];
+  let cursor = startMs;
+  while (cursor < endMs) {
+    const day = DateTime.fromMillis(cursor, { zone }).startOf('day');
+    const nextMidnight = day.plus({ days: 1 }).toMillis();
+    const pieceEnd = Math.min(endMs, nextMidnight);
+    pieces.push({ date: day.toISODate() as LocalDate, ms: pieceEnd - cursor });
+    cursor = pieceEnd;
+  }
+  return pieces;
+}
+
+// date-holidays is large (a quarter second to load): loaded on first use, so that admin commands
+// that never count holidays start fast.
+let holidaysModule: Promise<typeof HolidaysClass> | undefined;
+function loadHolidays(): Promise<typeof HolidaysClass> {
+  holidaysModule ??= import('date-holidays').then((module) => module.default);
+  return holidaysModule;
+}
+
+// date-holidays parses its rule data per country: build each region's calendar once, and each year once.
+const calendars = new Map<string, HolidaysClass>();
+const holidaysByYear = new Map<string, Map<LocalDate, string>>();
+
+function splitRegion(region: string): { country: string; state: string | undefined } {
+  const [country = '', state] = region.split('-', 2);
+  return { country, state };
+}
+
+/** "de-by" → "DE-BY" if date-holidays knows the country (and the region); else VALIDATION_ERROR. */
+export async function normalizeHolidayRegion(value: string): Promise<string> {
+  const region = value.trim().toUpperCase();
+  const { country, state } = splitRegion(region);
+  const known = new (await loadHolidays())();
+  const knownCountry = /^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(region) && country in known.getCountries('en');
+  const knownState = state === undefined || (knownCountry && state in (known.getStates(country, 'en') ?? {}));
+  if (!knownCountry || !knownState) {
+    throw validationError('holiday_region must be a country or country-region code known to the holiday calendar, e.g. DE, DE-BY or US-CA');
+  }
+  return region;
+}
+
+function calendarOf(Holidays: typeof HolidaysClass, region: string): HolidaysClass {
+  let calendar = calendars.get(region);
+  if (!calendar) {
+    const { country, state } = splitRegion(region);
+    calendar = state ? new Holidays(country, state, { languages: ['en'] }) : new Holidays(country, { languages: ['en'] });
+    calendars.set(region, calendar);
+  }
+  return calendar;
+}
+
+function publicHolidaysOfYear(Holidays: typeof HolidaysClass, region: string, year: number): Map<LocalDate, string> {
+  const key = `${region}:${year}`;
+  let holidays = holidaysByYear.get(key);
+  if (!holidays) {
+    holidays = new Map();
+    // Only "public" days are days off by law; bank, school and observance days are working days.
+    for (const holiday of calendarOf(Holidays, region).getHolidays(year, 'en')) {
+      if (holiday.type === 'public' && !holidays.has(holiday.date.slice(0, 10))) holidays.set(holiday.date.slice(0, 10), holiday.name);
+    }
+    holidaysByYear.set(key, holidays);
+  }
+  return holidays;
+}
+
+/** Public holidays (date → name) of a normalized region from `from` through `through`. */
+export async function publicHolidays(region: string | null, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, string>> {
+  const result = new Map<LocalDate, string>();
+  if (!region) return result;
+  const Holidays = await loadHolidays();
+  for (let year = Number(from.slice(0, 4)); year <= Number(through.slice(0, 4)); year++) {
+    for (const [date, name] of publicHolidaysOfYear(Holidays, region, year)) {
+      if (date >= from && date <= through) result.set(date, name);
+    }
+  }
+  return result;
+}

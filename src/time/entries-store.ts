@@ -1,0 +1,103 @@
+// Queries on time entries and the per-day totals kept beside them, shared by the entry rules, the
+// settings (a new time zone rebuilds the totals) and the statistics.
+//
+// Range queries rely on one invariant the entry rules keep: a user's entries never overlap. So, in
+// start order, the entries that overlap [from, to) are the last one that started at or before `from`
+// and those that start inside the range — two seeks on the (user_id, start_at) index, however many
+// years of entries lie before or after.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, LocalDate, TimeEntryRow } from '../db/types.js';
+import { addDays, splitByLocalDay, startOfDay } from './calendar.js';
+
+export interface InstantRange {
+  /** ISO instants; undefined means unbounded. */
+  from?: string;
+  to?: string;
+}
+
+export async function entriesOverlapping(
+  executor: Kysely<Database>,
+  userId: number,
+  range: InstantRange,
+  options: { excludeId?: number; limit?: number } = {},
+): Promise<TimeEntryRow[]> {
+  let query = executor.selectFrom('time_entries').selectAll().where('user_id', '=', userId);
+  const { from, to } = range;
+  if (from !== undefined) {
+    const lastStartedBefore = sql<string>`coalesce((select max(start_at) from time_entries where user_id = ${userId} and start_at <= ${from}), ${from})`;
+    query = query.where('start_at', '>=', lastStartedBefore).where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', from)]));
+  }
+  if (to !== undefined) query = query.where('start_at', '<', to);
+  if (options.excludeId !== undefined) query = query.where('id', '!=', options.excludeId);
+  query = query.orderBy('start_at');
+  if (options.limit !== undefined) query = query.limit(options.limit);
+  return query.execute();
+}
+
+export async function runningEntry(executor: Kysely<Database>, userId: number): Promise<TimeEntryRow | undefined> {
+  return executor.selectFrom('time_entries').selectAll().where('user_id', '=', userId).where('end_at', 'is', null).executeTakeFirst();
+}
+
+async function writeTotals(executor: Transaction<Database>, userId: number, totals: Map<LocalDate, number>): Promise<void> {
+  for (const [date, workedMs] of totals) {
+    if (workedMs === 0) {
+      await executor.deleteFrom('daily_totals').where('user_id', '=', userId).where('date', '=', date).execute();
+    } else {
+      await executor
+        .insertInto('daily_totals')
+        .values({ user_id: userId, date, worked_ms: workedMs })
+        .onConflict((conflict) => conflict.columns(['user_id', 'date']).doUpdateSet({ worked_ms: workedMs }))
+        .execute();
+    }
+  }
+}
+
+/**
+ * Recomputes, from the entries themselves, the totals of every local day that [startMs, endMs)
+ * touches. Called in the transaction of each entry write with the old and the new span of the entry,
+ * so the totals cannot drift from the entries. Running entries are not in the totals (they have no
+ * end yet); statistics add them live.
+ */
+export async function refreshDailyTotals(executor: Transaction<Database>, userId: number, zone: string, spans: Array<[number, number]>): Promise<void> {
+  const totals = new Map<LocalDate, number>();
+  for (const [startMs, endMs] of spans) {
+    for (const piece of splitByLocalDay(startMs, endMs, zone)) totals.set(piece.date, 0);
+  }
+  if (totals.size === 0) return;
+  const dates = [...totals.keys()].sort();
+  const from = new Date(startOfDay(dates[0] as LocalDate, zone)).toISOString();
+  const to = new Date(startOfDay(addDays(dates[dates.length - 1] as LocalDate, 1), zone)).toISOString();
+  for (const entry of await entriesOverlapping(executor, userId, { from, to })) {
+    if (entry.end_at === null) continue;
+    for (const piece of splitByLocalDay(Date.parse(entry.start_at), Date.parse(entry.end_at), zone)) {
+      const current = totals.get(piece.date);
+      if (current !== undefined) totals.set(piece.date, current + piece.ms);
+    }
+  }
+  await writeTotals(executor, userId, totals);
+}
+
+/** Recomputes every total of a user (after a change of time zone moved all day boundaries). */
+export async function rebuildDailyTotals(executor: Transaction<Database>, userId: number, zone: string): Promise<void> {
+  await executor.deleteFrom('daily_totals').where('user_id', '=', userId).execute();
+  const totals = new Map<LocalDate, number>();
+  const entries = await executor.selectFrom('time_entries').select(['start_at', 'end_at']).where('user_id', '=', userId).where('end_at', 'is not', null).execute();
+  for (const entry of entries) {
+    for (const piece of splitByLocalDay(Date.parse(entry.start_at), Date.parse(entry.end_at as string), zone)) {
+      totals.set(piece.date, (totals.get(piece.date) ?? 0) + piece.ms);
+    }
+  }
+  await writeTotals(executor, userId, totals);
+}
+
+/** Worked ms of finished entries per local day, from `from` through `through`. */
+export async function dailyTotals(executor: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, number>> {
+  const rows = await executor
+    .selectFrom('daily_totals')
+    .select(['date', 'worked_ms'])
+    .where('user_id', '=', userId)
+    .where('date', '>=', from)
+    .where('date', '<=', through)
+    .execute();
+  return new Map(rows.map((row) => [row.date, row.worked_ms]));
+}

@@ -1,0 +1,232 @@
+// Time entries and the running timer (API.md section 7). Every write checks and writes in one
+// transaction (BEGIN IMMEDIATE), so two parallel requests, even from two processes, cannot both pass
+// the overlap or the single-running check. A running entry occupies [start, ∞) until it is stopped.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, TimeEntryRow } from '../db/types.js';
+import { parseInstant, parseInstantOrDate, toIso } from './calendar.js';
+import type { Clock } from '../shared/clock.js';
+import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './entries-store.js';
+import { ServiceError, validationError } from '../shared/errors.js';
+import type { SettingsService } from './settings.js';
+
+export const NOTE_MAX_LENGTH = 1000;
+/**
+ * The longest entry (and the longest a timer may run before it is stopped). Each write recomputes
+ * the totals of every day an entry touches, inside the write lock: an entry over decades would hold
+ * that lock for seconds.
+ */
+export const MAX_ENTRY_DAYS = 31;
+const MAX_ENTRY_MS = MAX_ENTRY_DAYS * 86_400_000;
+
+export interface TimeEntry {
+  id: number;
+  start_at: string;
+  end_at: string | null;
+  note: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NewTimeEntry {
+  start_at: string;
+  end_at?: string | null;
+  note?: string;
+}
+
+export interface TimeEntryPatch {
+  start_at?: string;
+  /** null makes the entry run again. */
+  end_at?: string | null;
+  note?: string;
+}
+
+/** Query bounds as the client sends them: instants, or dates meaning midnight in the user's zone. */
+export interface RangeQuery {
+  from?: string;
+  to?: string;
+}
+
+/** An entry ready to be written: instants in ms (end null while running). */
+export interface EntrySpan {
+  startMs: number;
+  endMs: number | null;
+  note: string;
+}
+
+export function publicEntry(row: TimeEntryRow): TimeEntry {
+  return { id: row.id, start_at: row.start_at, end_at: row.end_at, note: row.note, created_at: row.created_at, updated_at: row.updated_at };
+}
+
+export function normalizeNote(note: string | undefined): string {
+  const value = (note ?? '').trim();
+  if (value.length > NOTE_MAX_LENGTH) throw validationError(`note must be at most ${NOTE_MAX_LENGTH} characters`);
+  return value;
+}
+
+export function checkSpan(span: EntrySpan, nowMs: number): void {
+  if (span.endMs !== null && span.endMs <= span.startMs) throw validationError('end_at must be after start_at');
+  if (span.endMs === null && span.startMs > nowMs) throw validationError('a running entry (no end_at) cannot start in the future');
+  if ((span.endMs ?? nowMs) - span.startMs > MAX_ENTRY_MS) {
+    throw validationError(`an entry lasts at most ${MAX_ENTRY_DAYS} days; split it, or give a running entry its end_at with PATCH`);
+  }
+}
+
+/** OVERLAP or ALREADY_RUNNING, naming the entry in the way (the CSV import reports its line). */
+export class EntryConflictError extends ServiceError {
+  constructor(code: 'OVERLAP' | 'ALREADY_RUNNING', message: string, readonly entryId: number) {
+    super(code, message);
+  }
+}
+
+function notFound(): ServiceError {
+  return new ServiceError('NOT_FOUND', 'No such time entry');
+}
+
+/**
+ * The entry rules, inside the caller's transaction: at most one running entry, no overlap with the
+ * user's other entries (`excludeId`: the entry being changed).
+ */
+export async function assertSpanIsFree(trx: Transaction<Database>, userId: number, span: EntrySpan, excludeId?: number): Promise<void> {
+  if (span.endMs === null) {
+    const running = await runningEntry(trx, userId);
+    if (running && running.id !== excludeId) {
+      throw new EntryConflictError('ALREADY_RUNNING', `Entry ${running.id} is already running; stop it first`, running.id);
+    }
+  }
+  const range: InstantRange = { from: toIso(span.startMs), ...(span.endMs !== null ? { to: toIso(span.endMs) } : {}) };
+  const [clash] = await entriesOverlapping(trx, userId, range, { excludeId, limit: 1 });
+  if (clash) {
+    throw new EntryConflictError('OVERLAP', `The entry would overlap entry ${clash.id} (${clash.start_at} – ${clash.end_at ?? 'running'})`, clash.id);
+  }
+}
+
+/** Inserts a checked span and updates the day totals, inside the caller's transaction. */
+export async function insertEntry(trx: Transaction<Database>, userId: number, zone: string, span: EntrySpan, now: string): Promise<TimeEntryRow> {
+  const row = await trx
+    .insertInto('time_entries')
+    .values({ user_id: userId, start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (span.endMs !== null) await refreshDailyTotals(trx, userId, zone, [[span.startMs, span.endMs]]);
+  return row;
+}
+
+export function createTimeEntryService(db: Kysely<Database>, clock: Clock, settings: SettingsService) {
+  /** Parses from/to of a query into an instant range in the user's zone. */
+  async function resolveRange(userId: number, query: RangeQuery): Promise<InstantRange> {
+    const { timezone } = await settings.getSettings(userId);
+    const range: InstantRange = {};
+    if (query.from !== undefined) range.from = toIso(parseInstantOrDate(query.from, timezone, 'from'));
+    if (query.to !== undefined) range.to = toIso(parseInstantOrDate(query.to, timezone, 'to'));
+    if (range.from !== undefined && range.to !== undefined && range.to < range.from) throw validationError('to must not be before from');
+    return range;
+  }
+
+  async function listEntries(userId: number, query: RangeQuery): Promise<TimeEntry[]> {
+    const rows = await entriesOverlapping(db, userId, await resolveRange(userId, query));
+    return rows.map(publicEntry);
+  }
+
+  async function findOwnRow(executor: Kysely<Database>, userId: number, id: number): Promise<TimeEntryRow> {
+    // Another user's entry is "not found", exactly like a missing one: ids reveal nothing.
+    const row = await executor.selectFrom('time_entries').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async function getEntry(userId: number, id: number): Promise<TimeEntry> {
+    return publicEntry(await findOwnRow(db, userId, id));
+  }
+
+  async function createEntry(userId: number, input: NewTimeEntry): Promise<TimeEntry> {
+    const span: EntrySpan = {
+      startMs: parseInstant(input.start_at, 'start_at'),
+      endMs: input.end_at === undefined || input.end_at === null ? null : parseInstant(input.end_at, 'end_at'),
+      note: normalizeNote(input.note),
+    };
+    const now = clock.now();
+    checkSpan(span, now.getTime());
+    return db.transaction().execute(async (trx) => {
+      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      await assertSpanIsFree(trx, userId, span);
+      return publicEntry(await insertEntry(trx, userId, timezone, span, now.toISOString()));
+    });
+  }
+
+  async function updateEntry(userId: number, id: number, patch: TimeEntryPatch): Promise<TimeEntry> {
+    const now = clock.now();
+    return db.transaction().execute(async (trx) => {
+      const row = await findOwnRow(trx, userId, id);
+      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const oldSpan: EntrySpan = { startMs: Date.parse(row.start_at), endMs: row.end_at === null ? null : Date.parse(row.end_at), note: row.note };
+      const span: EntrySpan = {
+        startMs: patch.start_at !== undefined ? parseInstant(patch.start_at, 'start_at') : oldSpan.startMs,
+        endMs: patch.end_at === undefined ? oldSpan.endMs : patch.end_at === null ? null : parseInstant(patch.end_at, 'end_at'),
+        note: patch.note !== undefined ? normalizeNote(patch.note) : row.note,
+      };
+      checkSpan(span, now.getTime());
+      await assertSpanIsFree(trx, userId, span, id);
+      const updated = await trx
+        .updateTable('time_entries')
+        .set({ start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note, updated_at: now.toISOString() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const touched: Array<[number, number]> = [];
+      if (oldSpan.endMs !== null) touched.push([oldSpan.startMs, oldSpan.endMs]);
+      if (span.endMs !== null) touched.push([span.startMs, span.endMs]);
+      await refreshDailyTotals(trx, userId, timezone, touched);
+      return publicEntry(updated);
+    });
+  }
+
+  async function deleteEntry(userId: number, id: number): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const row = await findOwnRow(trx, userId, id);
+      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      await trx.deleteFrom('time_entries').where('id', '=', id).execute();
+      if (row.end_at !== null) await refreshDailyTotals(trx, userId, timezone, [[Date.parse(row.start_at), Date.parse(row.end_at)]]);
+    });
+  }
+
+  /** Starts the timer now: 409 ALREADY_RUNNING if one runs, OVERLAP if a finished entry reaches past now. */
+  async function startTimer(userId: number, note?: string): Promise<TimeEntry> {
+    const span: EntrySpan = { startMs: clock.now().getTime(), endMs: null, note: normalizeNote(note) };
+    return db.transaction().execute(async (trx) => {
+      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      await assertSpanIsFree(trx, userId, span);
+      return publicEntry(await insertEntry(trx, userId, timezone, span, toIso(span.startMs)));
+    });
+  }
+
+  /** Stops the running entry now (409 NOT_RUNNING if none runs). */
+  async function stopTimer(userId: number): Promise<TimeEntry> {
+    const now = clock.now();
+    return db.transaction().execute(async (trx) => {
+      const running = await runningEntry(trx, userId);
+      if (!running) throw new ServiceError('NOT_RUNNING', 'No time entry is running');
+      const startMs = Date.parse(running.start_at);
+      // A timer stopped within the millisecond it started still ends after its start.
+      const endMs = Math.max(now.getTime(), startMs + 1);
+      checkSpan({ startMs, endMs, note: running.note }, now.getTime());
+      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const stopped = await trx
+        .updateTable('time_entries')
+        .set({ end_at: toIso(endMs), updated_at: now.toISOString() })
+        .where('id', '=', running.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await refreshDailyTotals(trx, userId, timezone, [[startMs, endMs]]);
+      return publicEntry(stopped);
+    });
+  }
+
+  async function currentEntry(userId: number): Promise<TimeEntry | null> {
+    const running = await runningEntry(db, userId);
+    return running ? publicEntry(running) : null;
+  }
+
+  return { resolveRange, listEntries, getEntry, createEntry, updateEntry, deleteEntry, startTimer, stopTimer, currentEntry };
+}
+
+export type TimeEntryService = ReturnType<typeof createTimeEntryService>;

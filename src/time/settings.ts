@@ -1,0 +1,127 @@
+// Per-user time-tracking settings (API.md section 7). A user without a stored row has the defaults;
+// the first PATCH stores one. Changing the time zone moves every day boundary, so the per-day totals
+// are rebuilt in the same transaction.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, LocalDate } from '../db/types.js';
+import { localDateOf, normalizeHolidayRegion, normalizeTimezone, parseDate, WEEKDAYS, type Weekday } from './calendar.js';
+import type { Clock } from '../shared/clock.js';
+import { rebuildDailyTotals } from './entries-store.js';
+import { ServiceError, validationError } from '../shared/errors.js';
+
+export const MAX_DAILY_TARGET_MINUTES = 24 * 60;
+/** Ten years of full-time overtime: anything beyond is a typo. */
+export const MAX_OFFSET_MINUTES = 10 * 365 * 24 * 60;
+
+export type WeeklyTarget = Record<Weekday, number>;
+
+export interface Settings {
+  timezone: string;
+  weekly_target_minutes: WeeklyTarget;
+  holiday_region: string | null;
+  overtime_offset_minutes: number;
+  tracking_start: LocalDate;
+}
+
+export interface SettingsPatch {
+  timezone?: string;
+  weekly_target_minutes?: Partial<WeeklyTarget>;
+  holiday_region?: string | null;
+  overtime_offset_minutes?: number;
+  /** null: back to the default (the day the account was made). */
+  tracking_start?: string | null;
+}
+
+const DEFAULT_TARGET: WeeklyTarget = { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 };
+
+type TargetColumn = `target_${Weekday}_minutes`;
+const targetColumn = (day: Weekday): TargetColumn => `target_${day}_minutes`;
+
+function checkTarget(day: string, minutes: number): number {
+  if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_DAILY_TARGET_MINUTES) {
+    throw validationError(`weekly_target_minutes.${day} must be a whole number of minutes from 0 to ${MAX_DAILY_TARGET_MINUTES}`);
+  }
+  return minutes;
+}
+
+export function createSettingsService(db: Kysely<Database>, clock: Clock) {
+  /** The settings of a user (defaults where nothing is stored); NOT_FOUND if the account is gone. */
+  function getSettings(userId: number): Promise<Settings> {
+    return selectSettings(db, userId);
+  }
+
+  /** The same, read inside the caller's transaction (whose writes depend on them). */
+  function getSettingsInTransaction(trx: Transaction<Database>, userId: number): Promise<Settings> {
+    return selectSettings(trx, userId);
+  }
+
+  async function selectSettings(executor: Kysely<Database>, userId: number): Promise<Settings> {
+    const row = await executor
+      .selectFrom('users')
+      .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
+      .select([
+        'users.created_at',
+        'user_settings.timezone',
+        'user_settings.holiday_region',
+        'user_settings.overtime_offset_minutes',
+        'user_settings.tracking_start',
+        ...WEEKDAYS.map((day) => `user_settings.${targetColumn(day)}` as const),
+      ])
+      .where('users.id', '=', userId)
+      .executeTakeFirst();
+    if (!row) throw new ServiceError('NOT_FOUND', 'No such account');
+    const timezone = row.timezone ?? 'UTC';
+    const weekly = Object.fromEntries(WEEKDAYS.map((day) => [day, row[targetColumn(day)] ?? DEFAULT_TARGET[day]])) as WeeklyTarget;
+    return {
+      timezone,
+      weekly_target_minutes: weekly,
+      holiday_region: row.holiday_region ?? null,
+      overtime_offset_minutes: row.overtime_offset_minutes ?? 0,
+      tracking_start: row.tracking_start ?? localDateOf(Date.parse(row.created_at), timezone),
+    };
+  }
+
+  /** Applies a partial update; answers the whole settings object. */
+  async function updateSettings(userId: number, patch: SettingsPatch): Promise<Settings> {
+    const values: Partial<Record<TargetColumn, number>> & {
+      timezone?: string;
+      holiday_region?: string | null;
+      overtime_offset_minutes?: number;
+      tracking_start?: string | null;
+    } = {};
+    if (patch.timezone !== undefined) values.timezone = normalizeTimezone(patch.timezone);
+    if (patch.holiday_region !== undefined) {
+      values.holiday_region = patch.holiday_region === null || patch.holiday_region.trim() === '' ? null : await normalizeHolidayRegion(patch.holiday_region);
+    }
+    if (patch.overtime_offset_minutes !== undefined) {
+      const offset = patch.overtime_offset_minutes;
+      if (!Number.isInteger(offset) || Math.abs(offset) > MAX_OFFSET_MINUTES) {
+        throw validationError(`overtime_offset_minutes must be a whole number from -${MAX_OFFSET_MINUTES} to ${MAX_OFFSET_MINUTES}`);
+      }
+      values.overtime_offset_minutes = offset;
+    }
+    if (patch.tracking_start !== undefined) {
+      values.tracking_start = patch.tracking_start === null ? null : parseDate(patch.tracking_start, 'tracking_start');
+    }
+    for (const [day, minutes] of Object.entries(patch.weekly_target_minutes ?? {})) {
+      if (!(WEEKDAYS as readonly string[]).includes(day)) throw validationError(`weekly_target_minutes has no day "${day}" (mon … sun)`);
+      if (minutes !== undefined) values[targetColumn(day as Weekday)] = checkTarget(day, minutes);
+    }
+
+    return db.transaction().execute(async (trx) => {
+      const before = await getSettingsInTransaction(trx, userId);
+      const now = clock.now().toISOString();
+      await trx
+        .insertInto('user_settings')
+        .values({ user_id: userId, tracking_start: null, holiday_region: null, ...values, updated_at: now })
+        .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ ...values, updated_at: now }))
+        .execute();
+      const after = await getSettingsInTransaction(trx, userId);
+      if (after.timezone !== before.timezone) await rebuildDailyTotals(trx, userId, after.timezone);
+      return after;
+    });
+  }
+
+  return { getSettings, getSettingsInTransaction, updateSettings };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -1,0 +1,135 @@
+// A real context on a real SQLite file in a temp folder, with a clock the test moves.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { Env } from '../../src/config.js';
+import { createContext, type AppContext } from '../../src/composition-root.js';
+import { buildApp, type App } from '../../src/http/app.js';
+import type { PasswordAlgorithm } from '../../src/auth/password-hasher.js';
+import type { Clock } from '../../src/shared/clock.js';
+
+export class TestClock implements Clock {
+  constructor(public current = new Date('2026-03-02T09:00:00.000Z')) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(seconds: number): void {
+    this.current = new Date(this.current.getTime() + seconds * 1000);
+  }
+  set(iso: string): void {
+    this.current = new Date(iso);
+  }
+}
+
+/**
+ * A fast, salted stand-in for argon2id (SHA-256, microseconds instead of ~45 ms), for tests whose
+ * subject is not hashing. Tests of the hashing bound, rehashing, timing and enumeration ask for
+ * `realHashing`; every real `serve` process hashes with argon2id.
+ */
+export const fastTestHashing: PasswordAlgorithm = {
+  async hash(password) {
+    const salt = randomBytes(16).toString('base64url');
+    return `$test-sha256$${salt}$${createHash('sha256').update(salt).update(password).digest('base64url')}`;
+  },
+  async verify(hash, password) {
+    const [, scheme, salt, digest] = hash.split('$');
+    if (scheme !== 'test-sha256' || !salt || !digest) return false;
+    const expected = Buffer.from(digest);
+    const actual = Buffer.from(createHash('sha256').update(salt).update(password).digest('base64url'));
+    return expected.length === actual.length && timingSafeEqual(expected, actual);
+  },
+  needsRehash: (hash) => !hash.startsWith('$test-sha256$'),
+};
+
+export function makeTempDir(prefix = 'timetrack-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface TestApp {
+  ctx: AppContext;
+  app: App;
+  clock: TestClock;
+  dir: string;
+  dbPath: string;
+  /** Everything the logger wrote, as text. */
+  logs: () => string;
+  /** What dev mode printed to the "terminal". */
+  terminal: () => string;
+  close: () => Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Env;
+  clock?: TestClock;
+  dir?: string;
+  mailRetryDelaysMs?: number[];
+  /** Hash with argon2id, as serve does (for tests whose subject is hashing). */
+  realHashing?: boolean;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = options.dir ?? makeTempDir();
+  const dbPath = path.join(dir, 'timetrack.db');
+  const clock = options.clock ?? new TestClock();
+  const logStream = new PassThrough();
+  const terminalStream = new PassThrough();
+  let logText = '';
+  let terminalText = '';
+  logStream.on('data', (chunk: Buffer) => (logText += chunk.toString()));
+  terminalStream.on('data', (chunk: Buffer) => (terminalText += chunk.toString()));
+  const ctx = await createContext({
+    env: { TIMETRACK_DB: dbPath, RATE_LIMIT_AUTH: '0', LOG_LEVEL: 'info', ...options.env },
+    clock,
+    migrate: true,
+    logDestination: logStream,
+    terminal: terminalStream,
+    mailRetryDelaysMs: options.mailRetryDelaysMs,
+    ...(options.realHashing ? {} : { passwordAlgorithm: fastTestHashing }),
+  });
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    ctx,
+    app,
+    clock,
+    dir,
+    dbPath,
+    logs: () => logText,
+    terminal: () => terminalText,
+    close: async () => {
+      await app.close();
+      await ctx.close();
+    },
+  };
+}
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface Account {
+  email: string;
+  password: string;
+  full_name: string;
+  username?: string;
+}
+
+export function account(overrides: Partial<Account> = {}): Account {
+  return { email: 'ann@example.com', password: PASSWORD, full_name: 'Ann Example', ...overrides };
+}
+
+export async function register(app: App, body: Account = account()) {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+  if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
+  return response.json() as { user: { id: number; email: string } };
+}
+
+export async function login(app: App, email = 'ann@example.com', password = PASSWORD) {
+  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  return (response.json() as { token: string }).token;
+}
+
+export function bearer(token: string) {
+  return { authorization: `Bearer ${token}` };
+}

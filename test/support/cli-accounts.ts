@@ -1,0 +1,29 @@
+// Shared steps of the CLI tests: a temp database and accounts created through the real binary.
+import path from 'node:path';
+import { expect } from 'vitest';
+import { makeTempDir, PASSWORD } from './app.js';
+import { runCli } from './cli.js';
+
+export function tempDb(): string {
+  return path.join(makeTempDir('timetrack-cli-'), 'timetrack.db');
+}
+
+/** Runs a command against `db`; `--db` goes first, like an operator would type it. */
+export function cli(db: string, args: string[], options: { input?: string; env?: Record<string, string> } = {}) {
+  return runCli(['--db', db, ...args], options);
+}
+
+export async function createAccountWithCli(db: string, email: string, extra: string[] = []): Promise<void> {
+  const result = await cli(db, ['user', 'create', '--email', email, '--name', 'Test Person', '--password-stdin', ...extra], { input: `${PASSWORD}\n` });
+  expect(result.stderr).toBe('');
+  expect(result.exitCode).toBe(0);
+}
+
+/** A failure of the CLI: the given exit code, one line on stderr, no stack trace. */
+export function expectFailure(result: { exitCode?: number; stderr: unknown; stdout: unknown }, exitCode: number, message: RegExp): void {
+  const stderr = String(result.stderr);
+  expect(result.exitCode).toBe(exitCode);
+  expect(stderr).toMatch(message);
+  expect(stderr).not.toMatch(/\n\s+at /);
+  expect(String(result.stdout)).toBe('');
+}
