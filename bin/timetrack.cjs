@@ -1,21 +1,66 @@
 #!/usr/bin/env node
-// The timetrack executable. `npm install` (prepare) compiles the TypeScript sources and bundles the
-// CLI into dist/cli: one file loads in a fraction of the time of hundreds of modules. This file is
-// CommonJS so that it runs before anything starts libuv's thread pool: dist/cli/launch.cjs sizes
-// the pool and V8's heap first (src/cli/launch.ts says why), then the ES module bundle loads.
+// The timetrack executable. `npm install` (prepare) bundles the CLI into dist/cli: one file loads in
+// a fraction of the time of hundreds of modules. This file is CommonJS so that it runs before anything
+// starts libuv's thread pool (an ES module entry is itself read through the pool, which would start it
+// at its default size): it sizes the pool first, then loads the bundle.
 'use strict';
-const { existsSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
+const { parseEnv } = require('node:util');
 
-const bundle = path.join(__dirname, '../dist/cli');
-if (!existsSync(path.join(bundle, 'main.js')) || !existsSync(path.join(bundle, 'launch.cjs'))) {
-  process.stderr.write('timetrack: dist/ is missing; run `npm install` (or `npm run build`) in the project folder\n');
-  process.exit(1);
+/** The value of the global `--env-file <path>` (or `--env-file=<path>`) option, as the command will read it. */
+function envFileArgument(argv) {
+  for (let i = 2; i < argv.length; i++) {
+    if (argv[i] === '--') return undefined;
+    if (argv[i] === '--env-file') return argv[i + 1];
+    if (argv[i].startsWith('--env-file=')) return argv[i].slice('--env-file='.length);
+  }
+  return undefined;
 }
-require(path.join(bundle, 'launch.cjs')).prepareProcess();
-import(pathToFileURL(path.join(bundle, 'main.js')).href)
-  .then(({ main }) => main(process.argv))
-  .then((code) => {
-    process.exitCode = code;
-  });
+
+/** The settings the command will read: the environment over the --env-file (src/cli/command-context.ts). */
+function settingsOf(argv, env) {
+  const file = envFileArgument(argv);
+  if (!file) return env;
+  try {
+    return { ...parseEnv(readFileSync(file, 'utf8')), ...env };
+  } catch {
+    return env; // the command reports an unreadable file itself, as one line
+  }
+}
+
+/**
+ * The size of libuv's thread pool, where argon2 runs: as many threads as hashes may run at once
+ * (HASH_CONCURRENCY, read as src/config.ts reads it). glibc gives each thread its own malloc arena
+ * and keeps a freed 19 MiB argon2 block in it, so with libuv's default of four threads an idle
+ * server held up to four blocks after a few logins. An operator's own UV_THREADPOOL_SIZE wins; a
+ * bad HASH_CONCURRENCY gets the default here and is reported by the command itself.
+ */
+function threadPoolSize(settings) {
+  const chosen = (settings.UV_THREADPOOL_SIZE ?? '').trim();
+  if (/^\d+$/.test(chosen) && Number(chosen) > 0) return Number(chosen);
+  const fallback = Math.max(1, os.availableParallelism() - 1);
+  const raw = (settings.HASH_CONCURRENCY ?? '').trim();
+  if (!/^\d+$/.test(raw)) return fallback;
+  const value = Number(raw);
+  return value >= 1 && value <= 64 ? value : fallback;
+}
+
+// Exported for its test (test/serve/process-setup.test.ts).
+module.exports = { threadPoolSize };
+
+if (require.main === module) {
+  const bundle = path.join(__dirname, '../dist/cli/main.js');
+  if (!existsSync(bundle)) {
+    process.stderr.write('timetrack: dist/ is missing; run `npm install` (or `npm run build`) in the project folder\n');
+    process.exit(1);
+  }
+  process.env.UV_THREADPOOL_SIZE = String(threadPoolSize(settingsOf(process.argv, process.env)));
+  import(pathToFileURL(bundle).href)
+    .then(({ main }) => main(process.argv))
+    .then((code) => {
+      process.exitCode = code;
+    });
+}

@@ -187,7 +187,7 @@ export function defaultHashConcurrency(): number {
   return Math.max(1, os.availableParallelism() - 1);
 }
 
-/** HASH_CONCURRENCY: also read before the application loads, to size libuv's thread pool (cli/launch.ts). */
+/** HASH_CONCURRENCY: also read before the application loads, to size libuv's thread pool (bin/timetrack.cjs reads it the same way). */
 export function hashConcurrencySetting(env: Env): number {
   return integerSetting(env, 'HASH_CONCURRENCY', defaultHashConcurrency(), 1, 64);
 }

@@ -16,6 +16,12 @@ import { chooseDriver, load, type Driver, type LoadResult } from './load.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const BIN = path.join(ROOT, 'bin/timetrack.cjs');
 const BARE_SERVER = path.join(ROOT, 'dist-bench/test/bench/bare-server.js');
+/** The node flags of the systemd unit's ExecStart (config/timetrack.service): serve runs with them here too. */
+const UNIT_NODE_FLAGS = (() => {
+  const unit = fs.readFileSync(path.join(ROOT, 'config/timetrack.service'), 'utf8');
+  const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1]?.split(/\s+/) ?? [];
+  return execStart.slice(1, execStart.findIndex((word) => word.endsWith('bin/timetrack.cjs')));
+})();
 const PASSWORD = 'a long benchmark passphrase';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -132,7 +138,7 @@ function wallTimeMs(command: string, args: string[]): number {
 /** Peak RSS of a bare Fastify server under the load serve's /me got: ROUNDS runs of SECONDS. */
 async function bareFastifyPeakRss(driver: Driver, withTimetrackV8Settings: boolean): Promise<number> {
   const port = await freePort();
-  const bare = spawn('node', [BARE_SERVER, String(port), ...(withTimetrackV8Settings ? ['--timetrack-v8-settings'] : [])], { stdio: 'ignore' });
+  const bare = spawn('node', [...(withTimetrackV8Settings ? UNIT_NODE_FLAGS : []), BARE_SERVER, String(port)], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; i < 100 && !(await fetch(url).then((r) => r.ok).catch(() => false)); i++) await sleep(100);
   let peakMiB = 0;
@@ -158,7 +164,7 @@ async function main(): Promise<void> {
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn('node', [BIN, 'serve', '--port', String(port), '--db', dbPath], {
+  const server = spawn('node', [...UNIT_NODE_FLAGS, BIN, 'serve', '--port', String(port), '--db', dbPath], {
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH: '0', LOCKOUT_ATTEMPTS: '1000' },
     stdio: 'ignore',
   });

@@ -1,11 +1,11 @@
 // Measures the statistics of a user with 5 years of daily entries (two a day, with vacations and a
-// holiday region). Run after a build: `npx tsc -p tsconfig.json && node test/bench/statistics.mjs`.
-// Not part of `npm test` (no timing assertions there); the numbers go in README "Time tracking".
+// holiday region). Run after `npm run bench` has compiled dist-bench: `node test/bench/statistics.mjs`.
+// Not part of `npm test` (no timing assertions there); the numbers go in docs/performance.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createContext } from '../../dist/src/composition-root.js';
-import { splitByLocalDay } from '../../dist/src/time/calendar.js';
+import { createContext } from '../../dist-bench/src/composition-root.js';
+import { splitByLocalDay } from '../../dist-bench/src/time/calendar.js';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 const clock = { now: () => new Date(NOW) };

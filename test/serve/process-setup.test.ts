@@ -1,14 +1,18 @@
-// What bin/timetrack.cjs sets before the application loads (src/cli/launch.ts): libuv's thread pool
-// sized to the hashing bound, and V8's young generation kept at its initial size.
+// What bin/timetrack.cjs sets before the application loads: libuv's thread pool sized to the hashing
+// bound, from the same settings the command reads. And what the V8 flags on the systemd unit's
+// ExecStart (config/timetrack.service) do: V8's young generation kept at its initial size.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultHashConcurrency } from '../../src/config.js';
-import { threadPoolSize } from '../../src/cli/launch.js';
-import { PROJECT_ROOT } from '../support/cli.js';
+import { BIN, PROJECT_ROOT } from '../support/cli.js';
 import { makeTempDir } from '../support/app.js';
 import { startServer, type RunningServer } from '../support/server.js';
+
+const launcher = createRequire(import.meta.url)(BIN) as { threadPoolSize: (settings: Record<string, string>) => number };
+const { threadPoolSize } = launcher;
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -16,8 +20,8 @@ afterEach(async () => {
 });
 
 /** Threads of a serve process; libuv starts its whole pool with serve's warm-up hash, before it listens. */
-async function threadsOfServe(env: Record<string, string>): Promise<number> {
-  const server = await startServer(path.join(makeTempDir(), 'timetrack.db'), env);
+async function threadsOfServe(env: Record<string, string>, args: string[] = []): Promise<number> {
+  const server = await startServer(path.join(makeTempDir(), 'timetrack.db'), env, args);
   running.push(server);
   return fs.readdirSync(`/proc/${server.process.pid}/task`).length;
 }
@@ -33,33 +37,51 @@ describe('libuv thread pool', () => {
     expect(operatorsFour - one).toBe(3);
   });
 
+  it('reads HASH_CONCURRENCY from the --env-file too, as the command does', async () => {
+    const envFile = path.join(makeTempDir(), 'timetrack.env');
+    fs.writeFileSync(envFile, 'HASH_CONCURRENCY=3\n');
+    const [one, threeFromFile] = await Promise.all([
+      threadsOfServe({ HASH_CONCURRENCY: '1' }),
+      threadsOfServe({}, ['--env-file', envFile]),
+    ]);
+    expect(threeFromFile - one).toBe(2);
+  });
+
   it('follows the same HASH_CONCURRENCY rule as the configuration, and never fails on a bad value', () => {
     expect(threadPoolSize({ HASH_CONCURRENCY: '3' })).toBe(3);
     expect(threadPoolSize({})).toBe(defaultHashConcurrency());
     expect(threadPoolSize({ HASH_CONCURRENCY: ' ' })).toBe(defaultHashConcurrency());
     // The command itself reports the bad value (test/serve/config.test.ts); the pool takes the default.
     expect(threadPoolSize({ HASH_CONCURRENCY: 'many' })).toBe(defaultHashConcurrency());
+    expect(threadPoolSize({ HASH_CONCURRENCY: '65' })).toBe(defaultHashConcurrency());
     expect(threadPoolSize({ HASH_CONCURRENCY: '2', UV_THREADPOOL_SIZE: '6' })).toBe(6);
     expect(threadPoolSize({ HASH_CONCURRENCY: '2', UV_THREADPOOL_SIZE: 'lots' })).toBe(2);
   });
 });
 
-describe('V8 young generation', () => {
-  /** Size of V8's new space after a process retains ~40 MiB of small objects, with or without the launcher's settings. */
-  async function newSpaceMiBAfterAllocating(prepare: boolean): Promise<number> {
-    const launcher = JSON.stringify(path.join(PROJECT_ROOT, 'dist/cli/launch.cjs'));
+describe('V8 young generation under the systemd unit', () => {
+  /** The node flags of the unit's ExecStart, between the node binary and bin/timetrack.cjs. */
+  function unitNodeFlags(): string[] {
+    const unit = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack.service'), 'utf8');
+    const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1]?.split(/\s+/) ?? [];
+    return execStart.slice(1, execStart.findIndex((word) => word.endsWith('bin/timetrack.cjs')));
+  }
+
+  /** Size of V8's new space after a process retains ~40 MiB of small objects, with the given flags. */
+  async function newSpaceMiBAfterAllocating(flags: string[]): Promise<number> {
     const script = `
-      ${prepare ? `require(${launcher}).prepareProcess();` : ''}
       const kept = [];
       for (let i = 0; i < 400000; i++) kept.push({ i, text: 'entry ' + i, list: [i, i + 1] });
       const space = require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
       process.stdout.write(String(space.space_size / 1048576));`;
-    const { stdout } = await execa('node', ['-e', script]);
+    const { stdout } = await execa('node', [...flags, '-e', script]);
     return Number(stdout);
   }
 
-  it('stays at its initial size (without the launcher it doubles, to 8 MiB and more, under the same allocations)', async () => {
-    const [kept, grown] = await Promise.all([newSpaceMiBAfterAllocating(true), newSpaceMiBAfterAllocating(false)]);
+  it('stays at its initial size (without the flags it doubles, to 8 MiB and more, under the same allocations)', async () => {
+    const flags = unitNodeFlags();
+    expect(flags).toContain('--semi-space-growth-factor=1');
+    const [kept, grown] = await Promise.all([newSpaceMiBAfterAllocating(flags), newSpaceMiBAfterAllocating([])]);
     expect(kept).toBeLessThanOrEqual(2);
     expect(grown).toBeGreaterThanOrEqual(8);
   });

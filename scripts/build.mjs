@@ -1,0 +1,34 @@
+// `npm run build`: everything the executable and the browser client need, with esbuild. The CLI is one
+// ES module bundle (dist/cli/main.js) whose server-only parts are separate chunks loaded on first use;
+// the native modules (better-sqlite3, argon2) and pino-pretty (resolved by name at run time) stay
+// outside it. Types are checked by `npm run typecheck`, not here: tsc emits nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+await build({
+  absWorkingDir: ROOT,
+  entryPoints: ['src/cli/main.ts'],
+  outdir: 'dist/cli',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  splitting: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  external: ['better-sqlite3', 'argon2', 'pino-pretty'],
+  // Bundled CommonJS dependencies call require(); an ES module has none of its own.
+  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+
+// The browser client, once its build script exists.
+const webBuild = path.join(ROOT, 'scripts/build-web.mjs');
+if (fs.existsSync(webBuild)) {
+  const { buildWeb } = await import(pathToFileURL(webBuild).href);
+  await buildWeb();
+}
