@@ -85,5 +85,3 @@ export function createAccountAdminService(db: Kysely<Database>, clock: Clock, us
     deleteAccount,
   };
 }
-
-export type AccountAdminService = ReturnType<typeof createAccountAdminService>;

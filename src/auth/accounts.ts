@@ -62,5 +62,3 @@ export function createAccountService(
 
   return { createAccount, registerAccount };
 }
-
-export type AccountService = ReturnType<typeof createAccountService>;

@@ -98,5 +98,3 @@ export function createAuthenticationService(
 
   return { login, changePassword };
 }
-
-export type AuthenticationService = ReturnType<typeof createAuthenticationService>;

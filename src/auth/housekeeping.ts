@@ -38,5 +38,3 @@ export function createHousekeeping(db: Kysely<Database>, clock: Clock, options: 
 
   return { deleteExpiredRecords };
 }
-
-export type Housekeeping = ReturnType<typeof createHousekeeping>;

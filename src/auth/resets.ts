@@ -125,5 +125,3 @@ export function createResetService(
 
   return { requestReset, resetPassword, issueResetForEmail };
 }
-
-export type ResetService = ReturnType<typeof createResetService>;

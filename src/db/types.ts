@@ -1,5 +1,5 @@
 // Table types of the current schema. Migrations never import these: they are frozen in time.
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /** ISO 8601 instant in UTC with milliseconds, e.g. 2026-11-22T08:00:00.000Z (sorts as text). */
 export type Instant = string;
@@ -116,7 +116,5 @@ export interface Database {
   daily_totals: DailyTotalsTable;
 }
 
-export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
 export type TimeEntryRow = Selectable<TimeEntriesTable>;
 export type AbsenceRow = Selectable<AbsencesTable>;

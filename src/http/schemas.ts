@@ -1,6 +1,6 @@
 // Schemas shared by several route groups. Response schemas double as a filter: fast-json-stringify
 // writes only the listed properties, so a row with extra columns can never leak them.
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 
 export const UserSchema = Type.Object(
   {
@@ -11,7 +11,6 @@ export const UserSchema = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
   },
 );
-export type UserBody = Static<typeof UserSchema>;
 
 export const ErrorSchema = Type.Object(
   {

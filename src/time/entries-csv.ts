@@ -170,5 +170,3 @@ export function createEntryCsvService(db: Kysely<Database>, clock: Clock, settin
 
   return { exportCsv, importCsv };
 }
-
-export type EntryCsvService = ReturnType<typeof createEntryCsvService>;

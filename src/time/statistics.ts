@@ -243,5 +243,3 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
 
   return { weekOverview, anonymousWeekOverview, overtime, today };
 }
-
-export type StatisticsService = ReturnType<typeof createStatisticsService>;

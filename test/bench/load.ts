@@ -60,7 +60,8 @@ async function withWrk(request: LoadRequest): Promise<LoadResult> {
 
 async function withAutocannon(request: LoadRequest): Promise<LoadResult> {
   // autocannon ships no types; only the few fields read below are declared.
-  const autocannon = createRequire(import.meta.url)('autocannon') as (options: object) => Promise<AutocannonResult>;
+  const require = createRequire(import.meta.url);
+  const autocannon = require('autocannon') as (options: object) => Promise<AutocannonResult>;
   const result = await autocannon({
     url: request.url,
     method: request.method ?? 'GET',
