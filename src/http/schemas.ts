@@ -1,6 +1,6 @@
 // Schemas shared by several route groups. Response schemas double as a filter: fast-json-stringify
 // writes only the listed properties, so a row with extra columns can never leak them.
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 
 export const UserSchema = Type.Object(
   {
@@ -27,3 +27,12 @@ export const MessageSchema = Type.Object({ message: Type.String() });
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorSchema> {
   return Object.fromEntries(statuses.map((status) => [status, ErrorSchema]));
 }
+
+/**
+ * A body field that may be null. Null comes first: Fastify's Ajv coerces types, and with the string
+ * branch first it would turn null into "" before the null branch is tried.
+ */
+export const nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+
+export const LocalDate = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
+export const AbsenceType = Type.Union([Type.Literal('vacation'), Type.Literal('sick'), Type.Literal('holiday')]);

@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { requireSession, sessionOf } from '../authentication.js';
-import { errorResponses } from '../schemas.js';
-import { nullable, SettingsSchema } from '../time-entries/schemas.js';
+import { errorResponses, nullable } from '../schemas.js';
+import { SettingsSchema } from './schemas.js';
 
 // Types only: ranges (targets ≥ 0, known zone and region) are the settings service's rules.
 const DayTarget = Type.Optional(Type.Integer());

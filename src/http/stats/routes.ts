@@ -4,8 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { optionalSession } from '../authentication.js';
-import { errorResponses } from '../schemas.js';
-import { AbsenceType, LocalDate } from '../time-entries/schemas.js';
+import { AbsenceType, errorResponses, LocalDate } from '../schemas.js';
 
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Minutes = orNull(Type.Integer());

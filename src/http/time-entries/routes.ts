@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { requireSession, sessionOf } from '../authentication.js';
-import { errorResponses } from '../schemas.js';
-import { AbsenceResponse, AbsenceSchema, AbsenceType, EntryResponse, EntrySchema, IdParams, Instant, LocalDate, Note, nullable, RangeQuery } from './schemas.js';
+import { AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
+import { AbsenceResponse, AbsenceSchema, EntryResponse, EntrySchema, IdParams, Instant, Note, RangeQuery } from './schemas.js';
 
 const NewEntryBody = Type.Object(
   { start_at: Instant, end_at: Type.Optional(nullable(Instant)), note: Type.Optional(Note) },

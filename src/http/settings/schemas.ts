@@ -1,0 +1,13 @@
+// Schemas of the settings routes.
+import { Type } from 'typebox';
+import { LocalDate } from '../schemas.js';
+
+const Minutes = Type.Integer({ minimum: 0, maximum: 24 * 60 });
+const WeeklyTarget = Type.Object({ mon: Minutes, tue: Minutes, wed: Minutes, thu: Minutes, fri: Minutes, sat: Minutes, sun: Minutes });
+export const SettingsSchema = Type.Object({
+  timezone: Type.String(),
+  weekly_target_minutes: WeeklyTarget,
+  holiday_region: Type.Union([Type.String(), Type.Null()]),
+  overtime_offset_minutes: Type.Integer(),
+  tracking_start: LocalDate,
+});
