@@ -1,4 +1,4 @@
-// Every setting of the contract (API.md section 2) is parsed and checked here, once, at start.
+// Every setting of the contract (docs/configuration.md) is parsed and checked here, once, at start.
 // A bad value throws a ConfigError whose message is one line naming the setting.
 import net from 'node:net';
 import os from 'node:os';
@@ -181,7 +181,7 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
 
 /**
  * One argon2 computation fewer than there are cores (at least one): a login flood then always
- * leaves a core to the event loop, so signed-in users are still served (README, Performance).
+ * leaves a core to the event loop, so signed-in users are still served (docs/performance.md).
  */
 export function defaultHashConcurrency(): number {
   return Math.max(1, os.availableParallelism() - 1);

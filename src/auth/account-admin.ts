@@ -1,4 +1,4 @@
-// What an operator does to accounts from the shell (API.md section 1): list, show, disable, enable,
+// What an operator does to accounts from the shell (docs/cli.md): list, show, disable, enable,
 // delete. Unlocking is the lockout service's, session revocation the session service's.
 import type { Kysely } from 'kysely';
 import type { AccountStatus, Database } from '../db/types.js';

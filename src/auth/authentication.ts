@@ -1,4 +1,4 @@
-// Login and password change (API.md section 5, rules 1, 2 and 5).
+// Login and password change (docs/api.md, Sessions and accounts: the rules).
 import type { Kysely } from 'kysely';
 import type { BestEffortWriter } from '../db/database.js';
 import type { Database } from '../db/types.js';

@@ -1,4 +1,4 @@
-// Brute-force lockout (API.md section 5, rule 1). The count and the lock live in the database and
+// Brute-force lockout (docs/api.md, Sessions and accounts: the rules). The count and the lock live in the database and
 // change in one atomic UPDATE per attempt, so parallel requests and several processes never count
 // past the limit: once the lock is set, the WHERE clause matches no row and the attempt is refused.
 import { sql, type Kysely, type Transaction } from 'kysely';

@@ -1,4 +1,4 @@
-// What a password must be (API.md section 3): 8 to 256 Unicode code points, no composition rules,
+// What a password must be (docs/api.md, Conventions): 8 to 256 Unicode code points, no composition rules,
 // and not one of the commonly used passwords of zxcvbn's maintained list.
 import { ServiceError, validationError } from '../shared/errors.js';
 

@@ -1,4 +1,4 @@
-// Password reset (API.md section 5, rules 3 and 4). A reset token is 32 random bytes (base64url),
+// Password reset (docs/api.md, Password reset). A reset token is 32 random bytes (base64url),
 // stored only as its SHA-256, valid for RESET_TOKEN_TTL, used once; a new one voids the older ones.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';

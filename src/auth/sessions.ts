@@ -1,4 +1,4 @@
-// Session tokens (API.md section 4): HS256 JWTs with sub, iat, exp and a random jti, stored only as
+// Session tokens (docs/api.md, Authentication): HS256 JWTs with sub, iat, exp and a random jti, stored only as
 // the SHA-256 of the whole token. A token is accepted only when its record exists, has not expired
 // and its signature is valid. The record is looked up first: it is cheap and turns away unknown and
 // revoked tokens before any cryptography. A verified signature is remembered (bounded, keyed by the

@@ -1,4 +1,4 @@
-// Reading accounts and shaping the public User object (API.md section 3). No route or command
+// Reading accounts and shaping the public User object (docs/api.md, Conventions). No route or command
 // ever sees a row with a hash: the public shape is built here.
 import type { Kysely } from 'kysely';
 import type { AccountStatus, Database } from '../db/types.js';

@@ -1,4 +1,4 @@
-// The session check of protected routes (API.md section 4). Only `Authorization: Bearer <token>`
+// The session check of protected routes (docs/api.md, Authentication). Only `Authorization: Bearer <token>`
 // counts; cookies, the URL and the query string are never read. Strict routes answer every failure
 // with 401 UNAUTHORIZED + WWW-Authenticate: Bearer; optional routes go on without a session.
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';

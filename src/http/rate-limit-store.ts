@@ -9,7 +9,7 @@ interface Window {
 
 type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
-/** The auth limit is per minute (API.md section 2); the plugin passes the route's window at run time. */
+/** The auth limit is per minute (docs/configuration.md); the plugin passes the route's window at run time. */
 const DEFAULT_WINDOW_MS = 60_000;
 
 export const RATE_LIMIT_TRACKED_ADDRESSES = 10_000;

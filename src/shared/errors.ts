@@ -1,5 +1,5 @@
 // The one error type that services throw. `code` is the stable name of the contract
-// (API.md section 3); the HTTP layer maps it to a status, the CLI to exit code 1.
+// (docs/api.md, Conventions); the HTTP layer maps it to a status, the CLI to exit code 1.
 
 export type ServiceErrorCode =
   | 'VALIDATION_ERROR'

@@ -1,4 +1,4 @@
-// Absences: whole days of vacation, sickness or a holiday of one's own (API.md section 7). A day with
+// Absences: whole days of vacation, sickness or a holiday of one's own (docs/time-model.md). A day with
 // an absence has target 0. One absence per user and day: checked in the transaction, and a unique
 // constraint stands behind the check.
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// Time entries and the running timer (API.md section 7). Every write checks and writes in one
+// Time entries and the running timer (docs/time-model.md). Every write checks and writes in one
 // transaction (BEGIN IMMEDIATE), so two parallel requests, even from two processes, cannot both pass
 // the overlap or the single-running check. A running entry occupies [start, ∞) until it is stopped.
 import type { Kysely, Transaction } from 'kysely';

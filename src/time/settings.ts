@@ -1,4 +1,4 @@
-// Per-user time-tracking settings (API.md section 7). A user without a stored row has the defaults;
+// Per-user time-tracking settings (docs/time-model.md). A user without a stored row has the defaults;
 // the first PATCH stores one. Changing the time zone moves every day boundary, so the per-day totals
 // are rebuilt in the same transaction.
 import type { Kysely, Transaction } from 'kysely';

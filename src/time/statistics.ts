@@ -1,4 +1,4 @@
-// Week overview, overtime balance and today's end of work (API.md section 7).
+// Week overview, overtime balance and today's end of work (docs/time-model.md).
 //
 // A day's target is the weekday's target from the settings, or 0 on a day with an absence, on a
 // public holiday of the user's region, and before tracking_start. A day's worked minutes are the

@@ -1,4 +1,4 @@
-// POST /api/auth/change-password (API.md section 5, rule 5).
+// POST /api/auth/change-password (docs/api.md, Sessions and accounts: the rules).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
 import { expectError, get, post } from '../support/expectations.js';

@@ -1,4 +1,4 @@
-// Conventions of every route (API.md section 3), the rate limit, GET /api/health and /api/openapi.json.
+// Conventions of every route (docs/api.md, Conventions), the rate limit, GET /api/health and /api/openapi.json.
 import { afterEach, describe, expect, it } from 'vitest';
 import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
 import { expectError, expectNoInternals, get, post } from '../support/expectations.js';

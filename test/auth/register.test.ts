@@ -1,4 +1,4 @@
-// POST /api/auth/register (API.md section 5) and the field conventions of section 3.
+// POST /api/auth/register (docs/api.md) and the field conventions of every route (docs/api.md, Conventions).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { account, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
 import { expectError, post } from '../support/expectations.js';

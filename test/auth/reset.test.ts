@@ -1,4 +1,4 @@
-// request-reset and reset-password (API.md section 5, rules 3 and 4), with a real SMTP server.
+// request-reset and reset-password (docs/api.md, Password reset), with a real SMTP server.
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';

@@ -1,4 +1,4 @@
-// Authentication of API.md section 4, and the session routes logout, me and validate of section 5.
+// Authentication (docs/api.md, Authentication), and the session routes logout, me and validate.
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -117,7 +117,7 @@ describe('protected routes: every failure is 401 UNAUTHORIZED with WWW-Authentic
     expectUnauthorized(await get(t.app, '/api/auth/me', { authorization: header(token) }));
   });
 
-  // RFC 7235 calls the scheme case-insensitive; issue 4 asks for the exact `Bearer` (README, Security).
+  // RFC 7235 calls the scheme case-insensitive; timetrack reads only the exact `Bearer` (docs/security.md).
   it('accepts only the scheme written as the contract writes it', async () => {
     expectUnauthorized(await get(t.app, '/api/auth/me', { authorization: `bearer ${token}` }));
     expect((await get(t.app, '/api/auth/me', { authorization: `Bearer ${token}` })).statusCode).toBe(200);

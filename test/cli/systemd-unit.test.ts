@@ -1,4 +1,4 @@
-// The shipped systemd unit runs serve as a dedicated user with the hardening the README promises.
+// The shipped systemd unit runs serve as a dedicated user with the hardening docs/operations.md promises.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

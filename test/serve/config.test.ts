@@ -1,5 +1,5 @@
 // A bad value of any setting stops `timetrack serve` with exit 1 and one clear stderr line naming it
-// (API.md section 2). Runs the real built binary.
+// (docs/configuration.md). Runs the real built binary.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

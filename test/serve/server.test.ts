@@ -1,4 +1,4 @@
-// Acceptance items of issue 2 against real `timetrack serve` processes over real sockets.
+// The account and session rules against real `timetrack serve` processes over real sockets: restarts, parallel logins, lockout, rate limit, reset mail, logout across processes.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -135,7 +135,7 @@ describe('timetrack serve', () => {
     }
   });
 
-  it('a logout on one process takes effect at once on another process using the same database (rule 6)', async () => {
+  it('a logout on one process takes effect at once on another process using the same database', async () => {
     const dbPath = path.join(makeTempDir(), 'timetrack.db');
     const first = await serve(dbPath);
     const second = await serve(dbPath);

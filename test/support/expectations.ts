@@ -17,7 +17,7 @@ export function get(app: App, url: string, headers: Record<string, string> = {})
   return app.inject({ method: 'GET', url, headers });
 }
 
-/** The contract's error shape (API.md section 3), with nothing that could leak internals. */
+/** The contract's error shape (docs/api.md, Conventions), with nothing that could leak internals. */
 export function expectError(response: InjectedResponse, status: number, code: string): any {
   expect({ status: response.statusCode, body: response.body }).toMatchObject({ status });
   const body = response.json();

@@ -1,4 +1,4 @@
-// /api/time-entries: every route and error code of API.md section 7, and isolation between users.
+// /api/time-entries: every route and error code (docs/time-model.md, docs/api.md), and isolation between users.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, login, type TestApp } from '../support/app.js';
 import { addEntry, signIn, withToken, type SignedIn } from '../support/users.js';

@@ -1,4 +1,4 @@
-// /api/auth (API.md section 5). Each handler parses, calls one service function, shapes the answer.
+// /api/auth (docs/api.md). Each handler parses, calls one service function, shapes the answer.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';

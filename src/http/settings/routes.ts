@@ -1,4 +1,4 @@
-// /api/settings (API.md section 7): strict authentication. Both routes answer the whole settings object.
+// /api/settings (docs/time-model.md): strict authentication. Both routes answer the whole settings object.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';

@@ -1,4 +1,4 @@
-// /api/stats (API.md section 7): optional authentication. With a valid token the user's figures;
+// /api/stats (docs/time-model.md): optional authentication. With a valid token the user's figures;
 // without one (none, garbage, expired, revoked) the answers of the contract, never 401.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';

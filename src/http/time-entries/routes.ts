@@ -1,4 +1,4 @@
-// /api/time-entries (API.md section 7): strict authentication. Each handler parses, calls one service
+// /api/time-entries (docs/time-model.md): strict authentication. Each handler parses, calls one service
 // function, shapes the answer. Static paths come before /:id.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
