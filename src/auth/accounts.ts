@@ -1,4 +1,4 @@
-// Creating accounts: a User and its AuthInfo together, in one transaction (description section 2, rule 3).
+// Creating accounts: a User and its AuthInfo together, in one transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
 import type { Clock } from '../shared/clock.js';

@@ -78,7 +78,7 @@ describe('POST /api/auth/login', () => {
   });
 });
 
-describe('lockout (rule 1)', () => {
+describe('lockout', () => {
   it('answers 401 to failures 1-4, locks at the 5th with 423 and Retry-After, then refuses even the right password', async () => {
     for (let i = 1; i <= 4; i += 1) expectError(await wrong(), 401, 'INVALID_CREDENTIALS');
     expect((await authInfo()).failed_attempts).toBe(4);
