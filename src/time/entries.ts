@@ -17,6 +17,12 @@ export const NOTE_MAX_LENGTH = 1000;
  */
 export const MAX_ENTRY_DAYS = 31;
 const MAX_ENTRY_MS = MAX_ENTRY_DAYS * 86_400_000;
+/**
+ * The most entries a user may keep: twenty years of ten entries every working day. A change of time
+ * zone rebuilds every per-day total in one transaction, which must stay short (a few seconds at this
+ * bound), and lists without a range answer all of a user's entries.
+ */
+export const MAX_ENTRIES_PER_USER = 50_000;
 
 export interface TimeEntry {
   id: number;
@@ -100,8 +106,12 @@ export async function assertSpanIsFree(trx: Transaction<Database>, userId: numbe
   }
 }
 
-/** Inserts a checked span and updates the day totals, inside the caller's transaction. */
+/** Inserts a checked span and updates the day totals, inside the caller's transaction; TOO_MANY_ENTRIES at the bound. */
 export async function insertEntry(trx: Transaction<Database>, userId: number, zone: string, span: EntrySpan, now: string): Promise<TimeEntryRow> {
+  const { count } = await trx.selectFrom('time_entries').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  if (Number(count) >= MAX_ENTRIES_PER_USER) {
+    throw new ServiceError('TOO_MANY_ENTRIES', `A user keeps at most ${MAX_ENTRIES_PER_USER} time entries; delete old ones (export them first) to add more`);
+  }
   const row = await trx
     .insertInto('time_entries')
     .values({ user_id: userId, start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note, created_at: now, updated_at: now })
