@@ -106,12 +106,16 @@ export async function assertSpanIsFree(trx: Transaction<Database>, userId: numbe
   }
 }
 
-/** Inserts a checked span and updates the day totals, inside the caller's transaction; TOO_MANY_ENTRIES at the bound. */
-export async function insertEntry(trx: Transaction<Database>, userId: number, zone: string, span: EntrySpan, now: string): Promise<TimeEntryRow> {
+/** TOO_MANY_ENTRIES unless the user has room for `adding` more entries, inside the caller's transaction. */
+export async function assertRoomForEntries(trx: Transaction<Database>, userId: number, adding: number): Promise<void> {
   const { count } = await trx.selectFrom('time_entries').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-  if (Number(count) >= MAX_ENTRIES_PER_USER) {
+  if (Number(count) + adding > MAX_ENTRIES_PER_USER) {
     throw new ServiceError('TOO_MANY_ENTRIES', `A user keeps at most ${MAX_ENTRIES_PER_USER} time entries; delete old ones (export them first) to add more`);
   }
+}
+
+/** Inserts a checked span and updates the day totals, inside the caller's transaction. */
+export async function insertEntry(trx: Transaction<Database>, userId: number, zone: string, span: EntrySpan, now: string): Promise<TimeEntryRow> {
   const row = await trx
     .insertInto('time_entries')
     .values({ user_id: userId, start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note, created_at: now, updated_at: now })
@@ -159,6 +163,7 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
     return db.transaction().execute(async (trx) => {
       const { timezone } = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
+      await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, timezone, span, now.toISOString()));
     });
   }
@@ -205,6 +210,7 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
     return db.transaction().execute(async (trx) => {
       const { timezone } = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
+      await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, timezone, span, toIso(span.startMs)));
     });
   }

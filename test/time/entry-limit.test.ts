@@ -55,5 +55,9 @@ it(`refuses the entry after the ${MAX_ENTRIES_PER_USER}th with 409 TOO_MANY_ENTR
   await addEntry(bob, '2026-03-03T08:00:00Z', '2026-03-03T09:00:00Z');
 
   expect((await ann.call('DELETE', `/api/time-entries/${last}`)).statusCode).toBe(204);
+  // Room for one: an import of two rows is refused whole.
+  await expect(
+    t.ctx.services.entriesCsv.importCsv(ann.userId, 'start_at,end_at,note\n2026-03-04T08:00:00Z,2026-03-04T09:00:00Z,x\n2026-03-05T08:00:00Z,2026-03-05T09:00:00Z,y\n', { apply: true }),
+  ).rejects.toMatchObject({ code: 'TOO_MANY_ENTRIES' });
   await addEntry(ann, '2026-03-03T08:00:00Z', '2026-03-03T09:00:00Z');
 });
