@@ -19,6 +19,7 @@ export const STATUS_OF_CODE: Record<ServiceErrorCode, number> = {
   ALREADY_RUNNING: 409,
   NOT_RUNNING: 409,
   ABSENCE_EXISTS: 409,
+  TOO_MANY_ENTRIES: 409,
   ACCOUNT_LOCKED: 423,
   BUSY: 503,
 };

@@ -19,6 +19,7 @@ export type ServiceErrorCode =
   | 'ALREADY_RUNNING'
   | 'NOT_RUNNING'
   | 'ABSENCE_EXISTS'
+  | 'TOO_MANY_ENTRIES'
   | 'BUSY';
 
 export class ServiceError extends Error {

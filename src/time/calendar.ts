@@ -52,9 +52,42 @@ export function normalizeTimezone(value: string): string {
   return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
 }
 
-/** Midnight at the start of `date` in `zone`, in ms. */
+// A local day starts at the first instant whose local date is that date, whatever the zone does at
+// midnight (docs/time-model.md): where midnight is skipped the day starts when the clock jumps, where
+// it is repeated it starts at the first pass. luxon resolves a local time that occurs twice by a guess
+// that depends on the current date, and one that never occurs by shifting it: so its midnight is only
+// the starting point of a search, and the answer is the instant at which luxon's own zone rules turn
+// the local date over. Day starts are cached: every split of an entry asks for them.
+const DAY_START_CACHE_LIMIT = 50_000;
+const dayStarts = new Map<string, number>();
+/** Local clocks move by at most this much at once (DST, or a zone changing its offset). */
+const LARGEST_CLOCK_CHANGE_MS = 26 * 3_600_000;
+
+/** The first instant of `date` in `zone` (see above), in ms. */
 export function startOfDay(date: LocalDate, zone: string): number {
-  return DateTime.fromISO(date, { zone }).startOf('day').toMillis();
+  const key = `${zone} ${date}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    start = firstInstantOfDate(date, zone);
+    if (dayStarts.size >= DAY_START_CACHE_LIMIT) dayStarts.clear();
+    dayStarts.set(key, start);
+  }
+  return start;
+}
+
+function firstInstantOfDate(date: LocalDate, zone: string): number {
+  const reached = (ms: number) => localDateOf(ms, zone) >= date;
+  const guess = DateTime.fromISO(date, { zone }).toMillis();
+  if (reached(guess) && !reached(guess - 1)) return guess;
+  // Binary search between an instant before the date and one on or after it.
+  let before = guess - LARGEST_CLOCK_CHANGE_MS;
+  let after = guess + LARGEST_CLOCK_CHANGE_MS;
+  while (after - before > 1) {
+    const middle = Math.floor((before + after) / 2);
+    if (reached(middle)) after = middle;
+    else before = middle;
+  }
+  return after;
 }
 
 /** The calendar day of an instant in `zone`. */
@@ -101,15 +134,14 @@ export interface DayPiece {
   ms: number;
 }
 
-/** Splits [startMs, endMs) at every midnight of `zone`: an entry crossing midnight counts on both days. */
+/** Splits [startMs, endMs) at every local day start of `zone`: an entry crossing midnight counts on both days. */
 export function splitByLocalDay(startMs: number, endMs: number, zone: string): DayPiece[] {
   const pieces: DayPiece[] = [];
   let cursor = startMs;
   while (cursor < endMs) {
-    const day = DateTime.fromMillis(cursor, { zone }).startOf('day');
-    const nextMidnight = day.plus({ days: 1 }).toMillis();
-    const pieceEnd = Math.min(endMs, nextMidnight);
-    pieces.push({ date: day.toISODate() as LocalDate, ms: pieceEnd - cursor });
+    const date = localDateOf(cursor, zone);
+    const pieceEnd = Math.min(endMs, startOfDay(addDays(date, 1), zone));
+    pieces.push({ date, ms: pieceEnd - cursor });
     cursor = pieceEnd;
   }
   return pieces;

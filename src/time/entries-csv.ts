@@ -15,6 +15,7 @@ import { entriesOverlapping } from './entries-store.js';
 import { ServiceError } from '../shared/errors.js';
 import type { SettingsService } from './settings.js';
 import {
+  assertRoomForEntries,
   assertSpanIsFree,
   checkSpan,
   EntryConflictError,
@@ -134,6 +135,7 @@ export function createEntryCsvService(db: Kysely<Database>, clock: Clock, settin
     try {
       await db.transaction().execute(async (trx) => {
         const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+        await assertRoomForEntries(trx, userId, ordered.length);
         const lineOfEntry = new Map<number, number>();
         for (const row of ordered) {
           try {

@@ -17,6 +17,12 @@ export const NOTE_MAX_LENGTH = 1000;
  */
 export const MAX_ENTRY_DAYS = 31;
 const MAX_ENTRY_MS = MAX_ENTRY_DAYS * 86_400_000;
+/**
+ * The most entries a user may keep: twenty years of ten entries every working day. A change of time
+ * zone rebuilds every per-day total in one transaction, which must stay short (a few seconds at this
+ * bound), and lists without a range answer all of a user's entries.
+ */
+export const MAX_ENTRIES_PER_USER = 50_000;
 
 export interface TimeEntry {
   id: number;
@@ -100,6 +106,14 @@ export async function assertSpanIsFree(trx: Transaction<Database>, userId: numbe
   }
 }
 
+/** TOO_MANY_ENTRIES unless the user has room for `adding` more entries, inside the caller's transaction. */
+export async function assertRoomForEntries(trx: Transaction<Database>, userId: number, adding: number): Promise<void> {
+  const { count } = await trx.selectFrom('time_entries').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  if (Number(count) + adding > MAX_ENTRIES_PER_USER) {
+    throw new ServiceError('TOO_MANY_ENTRIES', `A user keeps at most ${MAX_ENTRIES_PER_USER} time entries; delete old ones (export them first) to add more`);
+  }
+}
+
 /** Inserts a checked span and updates the day totals, inside the caller's transaction. */
 export async function insertEntry(trx: Transaction<Database>, userId: number, zone: string, span: EntrySpan, now: string): Promise<TimeEntryRow> {
   const row = await trx
@@ -149,6 +163,7 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
     return db.transaction().execute(async (trx) => {
       const { timezone } = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
+      await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, timezone, span, now.toISOString()));
     });
   }
@@ -195,6 +210,7 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
     return db.transaction().execute(async (trx) => {
       const { timezone } = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
+      await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, timezone, span, toIso(span.startMs)));
     });
   }

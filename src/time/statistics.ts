@@ -162,10 +162,12 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
 
   /** Whole worked minutes from `from` through `through`, each day rounded down, running entry included. */
   async function workedMinutesInRange(userId: number, zone: string, from: LocalDate, through: LocalDate, nowMs: number): Promise<number> {
-    // Integer division per day row: the same rounding as the per-day figures, summed in SQLite.
+    // Integer division per day row: the same rounding as the per-day figures, summed in SQLite. A bound
+    // JavaScript number reaches SQLite as a real, and a real division would carry the seconds of every
+    // day into the balance: hence the casts.
     const stored = await db
       .selectFrom('daily_totals')
-      .select(sql<number>`coalesce(sum(worked_ms / ${MINUTE_MS}), 0)`.as('minutes'))
+      .select(sql<number>`coalesce(sum(cast(worked_ms as integer) / cast(${MINUTE_MS} as integer)), 0)`.as('minutes'))
       .where('user_id', '=', userId)
       .where('date', '>=', from)
       .where('date', '<=', through)

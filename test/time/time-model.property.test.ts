@@ -1,0 +1,17 @@
+// A few hundred random users through the real services, against the reference model of
+// test/support/time-model-property.ts (the stress suite runs many more).
+import { afterAll, beforeAll, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { checkTimeModel, ZONES } from '../support/time-model-property.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+it(`week, overtime and today equal the reference model in ${ZONES.length} zones`, async () => {
+  await checkTimeModel(t, 300);
+}, 120_000);
