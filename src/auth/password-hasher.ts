@@ -50,6 +50,7 @@ export interface PasswordHasherOptions {
 
 export class PasswordHasher {
   #running = 0;
+  #verifications = 0;
   readonly #waiting: Array<() => void> = [];
   #dummyHash: Promise<string> | undefined;
 
@@ -64,6 +65,7 @@ export class PasswordHasher {
   }
 
   verify(hash: string, password: string): Promise<boolean> {
+    this.#verifications += 1;
     return this.#bounded(() => this.#algorithm.verify(hash, password));
   }
 
@@ -84,6 +86,11 @@ export class PasswordHasher {
 
   needsRehash(hash: string): boolean {
     return this.#algorithm.needsRehash(hash);
+  }
+
+  /** Password verifications asked for since start (what the lockout bounds per lock window). */
+  get verifications(): number {
+    return this.#verifications;
   }
 
   get inFlight(): number {
