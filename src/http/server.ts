@@ -30,7 +30,12 @@ export async function runServer(ctx: AppContext): Promise<void> {
   }
 
   await app.listen({ host: config.host, port: config.port });
-  if (config.dev) logger.info('dev mode: reset tokens are answered by request-reset and printed here');
+  if (config.dev) {
+    logger.warn(
+      { host: config.host },
+      'DEV MODE IS ON: request-reset answers a reset token for any account to anyone who can reach this address; never use it with real accounts (unset NODE_ENV=development and --dev)',
+    );
+  }
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
