@@ -2,10 +2,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { BestEffortWriter } from '../db/database.js';
 import type { Database } from '../db/types.js';
-import type { Clock } from '../shared/clock.js';
+import { secondsUntil, type Clock } from '../shared/clock.js';
 import { ServiceError } from '../shared/errors.js';
 import { normalizeLoginIdentifier } from './account-fields.js';
-import { accountLockedError, type LockoutService, type LockoutSubject } from './lockout.js';
+import { accountLockedError, type AttemptReservation, type LockoutService, type LockoutSubject } from './lockout.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { checkNewPassword } from './password-policy.js';
 import { unauthorized, type AuthenticatedSession, type SessionService } from './sessions.js';
@@ -16,6 +16,11 @@ export interface LoginResult {
   expiresAt: Date;
   user: PublicUser;
 }
+
+/** Password changes (right or wrong old password) per account and window, counted in this process. */
+const CHANGE_PASSWORD_BUDGET = 5;
+const CHANGE_PASSWORD_WINDOW_SECONDS = 15 * 60;
+const CHANGE_PASSWORD_TRACKED_ACCOUNTS = 10_000;
 
 function invalidCredentials(): ServiceError {
   return new ServiceError('INVALID_CREDENTIALS', 'The e-mail address or username, or the password, is wrong');
@@ -39,6 +44,34 @@ export function createAuthenticationService(
       .executeTakeFirst();
   }
 
+  /** A verification the hashing queue refused (BUSY) verified nothing: its lockout slot is given back. */
+  async function verifyOrRelease(reservation: AttemptReservation, verify: () => Promise<boolean>): Promise<boolean> {
+    try {
+      return await verify();
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === 'BUSY') await lockout.releaseAttempt(reservation);
+      throw error;
+    }
+  }
+
+  // Each password change costs two argon2 computations even with the right old password: a budget
+  // per account, so that one signed-in account (or a stolen token) cannot keep the hashing busy.
+  const changeBudgets = new Map<number, { spent: number; since: number }>();
+
+  function spendChangeBudget(userId: number): void {
+    const now = clock.now().getTime();
+    let budget = changeBudgets.get(userId);
+    if (!budget || budget.since + CHANGE_PASSWORD_WINDOW_SECONDS * 1000 <= now) budget = { spent: 0, since: now };
+    if (budget.spent >= CHANGE_PASSWORD_BUDGET) {
+      throw new ServiceError('RATE_LIMITED', 'Too many password changes; try again later', secondsUntil(new Date(budget.since + CHANGE_PASSWORD_WINDOW_SECONDS * 1000), new Date(now)));
+    }
+    budget.spent += 1;
+    // Re-inserting keeps the Map in least-recently-used order, so the oldest entry is the one to drop.
+    changeBudgets.delete(userId);
+    changeBudgets.set(userId, budget);
+    if (changeBudgets.size > CHANGE_PASSWORD_TRACKED_ACCOUNTS) changeBudgets.delete(changeBudgets.keys().next().value!);
+  }
+
   /**
    * An unknown identifier goes through the same steps as a wrong password (a reserved attempt, a
    * dummy verification), so status, body and time do not tell whether an account exists.
@@ -47,8 +80,9 @@ export function createAuthenticationService(
     const account = await findAccount(identifier);
     const subject: LockoutSubject = account ? { userId: account.id } : { identifier: normalizeLoginIdentifier(identifier).value };
     const reservation = await lockout.reserveAttempt(subject);
-
-    const passwordMatches = account ? await hasher.verify(account.password_hash, password) : await hasher.verifyAgainstDummy(password);
+    const passwordMatches = await verifyOrRelease(reservation, () =>
+      account ? hasher.verify(account.password_hash, password) : hasher.verifyAgainstDummy(password),
+    );
     if (!account || !passwordMatches) throw lockout.failureOf(reservation) ?? invalidCredentials();
     // Locked by a parallel attempt meanwhile: refused like every attempt that found no slot, before signing.
     const locked = await lockout.lockedSince(reservation);
@@ -103,13 +137,14 @@ export function createAuthenticationService(
     const userId = session.user.id;
     await checkNewPassword(newPassword, 'new_password');
     const current = await db.selectFrom('auth_info').select('password_hash').where('user_id', '=', userId).executeTakeFirstOrThrow();
+    spendChangeBudget(userId);
     const reservation = await lockout.reserveAttempt({ userId });
-    if (!(await hasher.verify(current.password_hash, oldPassword))) {
+    if (!(await verifyOrRelease(reservation, () => hasher.verify(current.password_hash, oldPassword, 'account')))) {
       throw lockout.failureOf(reservation) ?? new ServiceError('INVALID_PASSWORD', 'The old password is wrong');
     }
     const locked = await lockout.lockedSince(reservation);
     if (locked) throw locked;
-    const newHash = await hasher.hash(newPassword);
+    const newHash = await hasher.hash(newPassword, 'account');
     await db.transaction().execute(async (trx) => {
       const nowIso = clock.now().toISOString();
       const changed = await trx

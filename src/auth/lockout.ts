@@ -128,6 +128,26 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
     return accountLockedError(new Date(lockedUntil), now);
   }
 
+  /**
+   * Gives a slot back when its password could not be verified at all (the hashing queue was full):
+   * nothing was learnt, so it must not count. Lifts the lock only if this reservation stored it.
+   */
+  async function releaseAttempt(reservation: AttemptReservation): Promise<void> {
+    const released = {
+      failed_attempts: sql<number>`max(failed_attempts - 1, 0)`,
+      locked_until:
+        reservation.lockedUntil === null
+          ? sql<string | null>`locked_until`
+          : sql<string | null>`case when locked_until = ${reservation.lockedUntil} then null else locked_until end`,
+    };
+    const { subject } = reservation;
+    await bestEffort((executor) =>
+      'userId' in subject
+        ? executor.updateTable('auth_info').set(released).where('user_id', '=', subject.userId).execute()
+        : executor.updateTable('unknown_login_failures').set(released).where('identifier', '=', storedIdentifier(subject.identifier)).execute(),
+    );
+  }
+
   /** Clears the count and the lock (admin unlock, successful reset). */
   async function unlockAccount(userId: number): Promise<void> {
     await db
@@ -137,7 +157,7 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
       .execute();
   }
 
-  return { reserveAttempt, failureOf, openFor, lockedSince, unlockAccount };
+  return { reserveAttempt, releaseAttempt, failureOf, openFor, lockedSince, unlockAccount };
 }
 
 export type LockoutService = ReturnType<typeof createLockoutService>;

@@ -20,6 +20,7 @@ export const STATUS_OF_CODE: Record<ServiceErrorCode, number> = {
   NOT_RUNNING: 409,
   ABSENCE_EXISTS: 409,
   ACCOUNT_LOCKED: 423,
+  RATE_LIMITED: 429,
   BUSY: 503,
 };
 

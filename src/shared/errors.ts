@@ -19,6 +19,7 @@ export type ServiceErrorCode =
   | 'ALREADY_RUNNING'
   | 'NOT_RUNNING'
   | 'ABSENCE_EXISTS'
+  | 'RATE_LIMITED'
   | 'BUSY';
 
 export class ServiceError extends Error {
@@ -26,7 +27,7 @@ export class ServiceError extends Error {
   constructor(
     readonly code: ServiceErrorCode,
     message: string,
-    /** Seconds after which a retry can succeed (locked account, full hashing queue). */
+    /** Seconds after which a retry can succeed (locked account, spent budget, full hashing queue). */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
