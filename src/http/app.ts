@@ -24,7 +24,8 @@ export async function buildApp(ctx: AppContext) {
     bodyLimit: BODY_LIMIT_BYTES,
     // Long enough for a slow client, short enough that idle sockets do not pile up.
     requestTimeout: 30_000,
-    return503OnClosing: true,
+    // A request read during shutdown is answered, not turned away (the server drains, see server.ts).
+    return503OnClosing: false,
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();

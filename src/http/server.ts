@@ -1,10 +1,19 @@
 // `timetrack serve`: listen, run housekeeping on a timer, stop gracefully on SIGTERM/SIGINT
-// (stop accepting, finish requests in flight, wait for background mail, close the database).
+// (answer every request that reached the server, stop accepting, finish requests in flight, wait
+// for background mail, close the database).
 import type { AppContext } from '../composition-root.js';
 import { buildApp } from './app.js';
 
 /** After this long, connections still open at shutdown are cut so the process can exit. */
 const SHUTDOWN_GRACE_MS = 8_000;
+
+/**
+ * How long the server keeps reading after SIGTERM before it stops listening. Closing the listener
+ * also closes every connection without a request in progress, and a connection accepted while the
+ * event loop was busy counts as one even when its request already sits in the socket buffer: it
+ * would be reset. Meanwhile every answer says `Connection: close`, so keep-alive clients leave.
+ */
+const SHUTDOWN_READ_GRACE_MS = 500;
 
 export async function runServer(ctx: AppContext): Promise<void> {
   const { config, logger, services } = ctx;
@@ -14,6 +23,10 @@ export async function runServer(ctx: AppContext): Promise<void> {
   await services.hasher.warmUp();
 
   const app = await buildApp(ctx);
+  let draining = false;
+  app.addHook('onRequest', async (_request, reply) => {
+    if (draining) reply.header('Connection', 'close');
+  });
   const housekeeping = setInterval(() => {
     services.housekeeping
       .deleteExpiredRecords()
@@ -43,6 +56,8 @@ export async function runServer(ctx: AppContext): Promise<void> {
   });
   logger.info({ signal }, 'shutting down: finishing requests in flight');
   clearInterval(housekeeping);
+  draining = true;
+  await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_READ_GRACE_MS));
   // A keep-alive connection whose request finishes during shutdown would otherwise stay open (and
   // keep the process alive) until the client's keep-alive ends: close each one as it goes idle.
   const closeIdle = setInterval(() => app.server.closeIdleConnections(), 50);
