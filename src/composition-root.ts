@@ -90,6 +90,8 @@ export type Services = ReturnType<typeof createServices>;
 export interface AppContext {
   config: Config;
   db: Kysely<Database>;
+  /** The database folder lets its group or others in (serve warns about it). */
+  databaseFolderAccessibleToOthers: boolean;
   /** The raw SQLite handle, for tests that inspect or break the file. */
   sqlite: SqliteHandle;
   logger: Logger;
@@ -130,6 +132,7 @@ export async function createContext(options: ContextOptions = {}): Promise<AppCo
   return {
     config,
     db,
+    databaseFolderAccessibleToOthers: database.folderAccessibleToOthers,
     sqlite,
     logger,
     clock,

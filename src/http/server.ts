@@ -1,6 +1,7 @@
 // `timetrack serve`: listen, run housekeeping on a timer, stop gracefully on SIGTERM/SIGINT
 // (answer every request that reached the server, stop accepting, finish requests in flight, wait
 // for background mail, close the database).
+import path from 'node:path';
 import type { AppContext } from '../composition-root.js';
 import { buildApp } from './app.js';
 
@@ -35,6 +36,9 @@ export async function runServer(ctx: AppContext): Promise<void> {
   }, config.housekeepingIntervalSeconds * 1000);
   housekeeping.unref();
 
+  if (ctx.databaseFolderAccessibleToOthers) {
+    logger.warn({ folder: path.dirname(config.dbPath) }, 'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)');
+  }
   if (!config.dev && !config.smtp) {
     logger.warn('no SMTP settings: reset e-mails are not sent; use `timetrack reset issue <email>`');
   }
@@ -42,6 +46,11 @@ export async function runServer(ctx: AppContext): Promise<void> {
     logger.warn({ publicUrl: config.publicUrl }, 'PUBLIC_URL is not https: put timetrack behind a TLS reverse proxy in production');
   }
 
+  // Listened for before listening: a stop right after the start must still be graceful.
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
   await app.listen({ host: config.host, port: config.port });
   if (config.dev) {
     logger.warn(
@@ -50,10 +59,7 @@ export async function runServer(ctx: AppContext): Promise<void> {
     );
   }
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-  });
+  const signal = await stopSignal;
   logger.info({ signal }, 'shutting down: finishing requests in flight');
   clearInterval(housekeeping);
   draining = true;
