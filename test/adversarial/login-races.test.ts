@@ -1,5 +1,5 @@
-// Sign-in racing a revocation, and a burst of guesses against the lockout (docs/security.md,
-// "Lockout" and "Sessions"). Real argon2id: the races live in the time a verification takes.
+// Sign-in racing a revocation, a burst of guesses against the lockout, and reset tokens of disabled
+// accounts (docs/security.md, "Lockout" and "Sessions"). Real argon2id where the race lives in a verification.
 import { afterEach, describe, expect, it } from 'vitest';
 import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
 import { expectError, get, post, type InjectedResponse } from '../support/expectations.js';
@@ -111,3 +111,24 @@ function expectBurstAnswers(responses: InjectedResponse[]): void {
   // The test clock stands still: every 423 must be the same, byte for byte.
   expect(new Set(locked.map((r) => `${r.headers['retry-after']} ${r.body}`)).size).toBe(1);
 }
+
+describe('reset tokens of a disabled account', () => {
+  it('are deleted by the disable, refused by reset-password, and not issued', async () => {
+    t = await createTestApp();
+    const { user } = await register(t.app);
+    const issued = await t.ctx.services.resets.issueResetForEmail(user.email);
+    await t.ctx.services.accountAdmin.disableAccount(user.email);
+    expect(await t.ctx.db.selectFrom('reset_tokens').selectAll().where('used_at', 'is', null).execute()).toEqual([]);
+    expectError(await post(t.app, '/api/auth/reset-password', { token: issued.token, new_password: NEW_PASSWORD }), 400, 'INVALID_RESET_TOKEN');
+    await expect(t.ctx.services.resets.issueResetForEmail(user.email)).rejects.toMatchObject({ code: 'ACCOUNT_DISABLED' });
+  });
+
+  it('reset-password refuses a token of an account disabled after the token was checked', async () => {
+    t = await createTestApp();
+    const { user } = await register(t.app);
+    const issued = await t.ctx.services.resets.issueResetForEmail(user.email);
+    // Disabled without the disable's own clean-up: the reset itself must still refuse.
+    await t.ctx.db.updateTable('auth_info').set({ status: 'disabled' }).where('user_id', '=', user.id).execute();
+    expectError(await post(t.app, '/api/auth/reset-password', { token: issued.token, new_password: NEW_PASSWORD }), 400, 'INVALID_RESET_TOKEN');
+  });
+});
