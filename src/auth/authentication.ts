@@ -137,8 +137,14 @@ export function createAuthenticationService(
     const userId = session.user.id;
     await checkNewPassword(newPassword, 'new_password');
     const current = await db.selectFrom('auth_info').select('password_hash').where('user_id', '=', userId).executeTakeFirstOrThrow();
-    spendChangeBudget(userId);
+    // The lock first: while locked, every attempt gets the same 423, whatever the budget says.
     const reservation = await lockout.reserveAttempt({ userId });
+    try {
+      spendChangeBudget(userId);
+    } catch (error) {
+      await lockout.releaseAttempt(reservation);
+      throw error;
+    }
     if (!(await verifyOrRelease(reservation, () => hasher.verify(current.password_hash, oldPassword, 'account')))) {
       throw lockout.failureOf(reservation) ?? new ServiceError('INVALID_PASSWORD', 'The old password is wrong');
     }

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from './errors.js';
 
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   // A JSON answer is never sniffed into HTML or script.
   'X-Content-Type-Options': 'nosniff',
   // No page of this server may be framed (clickjacking of the browser client).
