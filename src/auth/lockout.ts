@@ -33,8 +33,8 @@ export function accountLockedError(lockedUntil: Date, now: Date): ServiceError {
 }
 
 /** No lock, or one that has passed (a lock end is an ISO instant, so text order is time order). */
-function notLockedAt(nowIso: string, column = sql.ref('locked_until')) {
-  return sql<boolean>`(${column} is null or ${column} <= ${nowIso})`;
+function notLockedAt(nowIso: string) {
+  return sql<boolean>`(locked_until is null or locked_until <= ${nowIso})`;
 }
 
 export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEffort: BestEffortWriter, settings: LockoutSettings) {
@@ -90,7 +90,7 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
                   conflict
                     .column('identifier')
                     .doUpdateSet({ failed_attempts: nextCount, locked_until: nextLock, updated_at: nowIso })
-                    .where(notLockedAt(nowIso, sql.ref('unknown_login_failures.locked_until'))),
+                    .where(sql<boolean>`(unknown_login_failures.locked_until is null or unknown_login_failures.locked_until <= ${nowIso})`),
                 )
                 .returning(['locked_until'])
                 .executeTakeFirst();
