@@ -1,5 +1,6 @@
 // Login and password change (API.md section 5, rules 1, 2 and 5).
 import type { Kysely, Transaction } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { BestEffortWriter } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { secondsUntil, type Clock } from '../shared/clock.js';
@@ -56,20 +57,18 @@ export function createAuthenticationService(
 
   // Each password change costs two argon2 computations even with the right old password: a budget
   // per account, so that one signed-in account (or a stolen token) cannot keep the hashing busy.
-  const changeBudgets = new Map<number, { spent: number; since: number }>();
+  const changeBudgets = new LRUCache<number, { spent: number; since: number }>({ max: CHANGE_PASSWORD_TRACKED_ACCOUNTS });
 
   function spendChangeBudget(userId: number): void {
     const now = clock.now().getTime();
+    const windowEnd = (since: number) => since + CHANGE_PASSWORD_WINDOW_SECONDS * 1000;
     let budget = changeBudgets.get(userId);
-    if (!budget || budget.since + CHANGE_PASSWORD_WINDOW_SECONDS * 1000 <= now) budget = { spent: 0, since: now };
+    if (!budget || windowEnd(budget.since) <= now) budget = { spent: 0, since: now };
     if (budget.spent >= CHANGE_PASSWORD_BUDGET) {
-      throw new ServiceError('RATE_LIMITED', 'Too many password changes; try again later', secondsUntil(new Date(budget.since + CHANGE_PASSWORD_WINDOW_SECONDS * 1000), new Date(now)));
+      throw new ServiceError('RATE_LIMITED', 'Too many password changes; try again later', secondsUntil(new Date(windowEnd(budget.since)), new Date(now)));
     }
     budget.spent += 1;
-    // Re-inserting keeps the Map in least-recently-used order, so the oldest entry is the one to drop.
-    changeBudgets.delete(userId);
     changeBudgets.set(userId, budget);
-    if (changeBudgets.size > CHANGE_PASSWORD_TRACKED_ACCOUNTS) changeBudgets.delete(changeBudgets.keys().next().value!);
   }
 
   /**
