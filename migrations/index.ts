@@ -5,10 +5,12 @@ import * as accountsAndSessions from './001_accounts_and_sessions.js';
 import * as timeTracking from './002_time_tracking.js';
 import * as dailyTotalsCoveringIndex from './003_daily_totals_covering_index.js';
 import * as dailyTotalsByFirstInstantOfDay from './004_daily_totals_by_first_instant_of_day.js';
+import * as failedLoginIdentifiersHashed from './005_failed_login_identifiers_hashed.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
   '002_time_tracking': timeTracking,
   '003_daily_totals_covering_index': dailyTotalsCoveringIndex,
   '004_daily_totals_by_first_instant_of_day': dailyTotalsByFirstInstantOfDay,
+  '005_failed_login_identifiers_hashed': failedLoginIdentifiersHashed,
 };

@@ -47,11 +47,9 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const background = createBackgroundTasks(logger);
   const hasher = new PasswordHasher({ concurrency: config.hashConcurrency, queueLimit: config.hashQueueLimit, algorithm: options.passwordAlgorithm });
   const users = createUserDirectory(db);
-  const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds });
-  const sessions = createSessionService(database, clock, {
-    expirationSeconds: config.jwtExpirationSeconds,
-    loadSecret: () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(config.dbPath)),
-  });
+  const loadSecret = () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(config.dbPath));
+  const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret });
+  const sessions = createSessionService(database, clock, { expirationSeconds: config.jwtExpirationSeconds, loadSecret });
   const deliverResetLink = createResetLinkDelivery({
     dev: config.dev,
     smtp: config.smtp,
@@ -92,6 +90,8 @@ export type Services = ReturnType<typeof createServices>;
 export interface AppContext {
   config: Config;
   db: Kysely<Database>;
+  /** The database folder lets its group or others in (serve warns about it). */
+  databaseFolderAccessibleToOthers: boolean;
   /** The raw SQLite handle, for tests that inspect or break the file. */
   sqlite: SqliteHandle;
   logger: Logger;
@@ -132,6 +132,7 @@ export async function createContext(options: ContextOptions = {}): Promise<AppCo
   return {
     config,
     db,
+    databaseFolderAccessibleToOthers: database.folderAccessibleToOthers,
     sqlite,
     logger,
     clock,

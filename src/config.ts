@@ -3,6 +3,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -135,6 +136,12 @@ function parseHost(raw: string): string {
   return host;
 }
 
+/** A loopback address, or `localhost`: only this machine can reach it. */
+function isLoopback(host: string): boolean {
+  if (host.toLowerCase() === 'localhost') return true;
+  return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+}
+
 function parseSecret(raw: string | undefined): Uint8Array | undefined {
   if (raw === undefined) return undefined;
   const bytes = new TextEncoder().encode(raw);
@@ -200,6 +207,10 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
   const dev = overrides.dev === true || nodeEnv === 'development';
   const host = parseHost(overrides.host ?? valueOf(env, 'HOST') ?? '127.0.0.1');
   const port = overrides.port ?? integerSetting(env, 'PORT', 8080, 0, 65535);
+  // Dev mode answers reset tokens to anyone who asks: an account takeover for whoever reaches the port.
+  if (dev && !isLoopback(host)) {
+    fail('HOST', `dev mode (NODE_ENV=development or --dev) only listens on a loopback address (127.0.0.1, ::1, localhost), not "${host}"`);
+  }
   const dbPath = path.resolve(overrides.dbPath ?? (valueOf(env, 'TIMETRACK_DB')?.trim() || './data/timetrack.db'));
 
   const registration = (valueOf(env, 'REGISTRATION') ?? 'open').trim().toLowerCase();

@@ -54,13 +54,17 @@ export function createAccountAdminService(db: Kysely<Database>, clock: Clock, us
     return user;
   }
 
-  /** Disabling also revokes every session, in the same transaction: nobody stays signed in. */
+  /**
+   * Disabling also revokes every session and every pending reset token, in the same transaction:
+   * nobody stays signed in, and no link issued before can sign anyone in again.
+   */
   async function setAccountStatus(email: string, status: AccountStatus): Promise<{ user: PublicUser; revokedSessions: number }> {
     const user = await users.requireUserByEmail(email);
     return db.transaction().execute(async (trx) => {
       await trx.updateTable('auth_info').set({ status, updated_at: clock.now().toISOString() }).where('user_id', '=', user.id).execute();
       if (status === 'active') return { user, revokedSessions: 0 };
       const revoked = await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).executeTakeFirst();
+      await trx.deleteFrom('reset_tokens').where('user_id', '=', user.id).where('used_at', 'is', null).execute();
       return { user, revokedSessions: Number(revoked.numDeletedRows) };
     });
   }

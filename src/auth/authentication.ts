@@ -1,14 +1,15 @@
-// Login and password change (docs/api.md, Sessions and accounts: the rules).
-import type { Kysely } from 'kysely';
+// Login and password change (docs/api.md, "Sessions and accounts: the rules", rules 1, 2 and 5).
+import type { Kysely, Transaction } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { BestEffortWriter } from '../db/database.js';
 import type { Database } from '../db/types.js';
-import type { Clock } from '../shared/clock.js';
+import { secondsUntil, type Clock } from '../shared/clock.js';
 import { ServiceError } from '../shared/errors.js';
 import { normalizeLoginIdentifier } from './account-fields.js';
-import type { LockoutService, LockoutSubject } from './lockout.js';
+import { accountLockedError, type AttemptReservation, type LockoutService, type LockoutSubject } from './lockout.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { checkNewPassword } from './password-policy.js';
-import type { AuthenticatedSession, SessionService } from './sessions.js';
+import { unauthorized, type AuthenticatedSession, type SessionService } from './sessions.js';
 import { PUBLIC_USER_COLUMNS, type PublicUser } from './users.js';
 
 export interface LoginResult {
@@ -16,6 +17,11 @@ export interface LoginResult {
   expiresAt: Date;
   user: PublicUser;
 }
+
+/** Password changes (right or wrong old password) per account and window, counted in this process. */
+const CHANGE_PASSWORD_BUDGET = 5;
+const CHANGE_PASSWORD_WINDOW_SECONDS = 15 * 60;
+const CHANGE_PASSWORD_TRACKED_ACCOUNTS = 10_000;
 
 function invalidCredentials(): ServiceError {
   return new ServiceError('INVALID_CREDENTIALS', 'The e-mail address or username, or the password, is wrong');
@@ -39,60 +45,132 @@ export function createAuthenticationService(
       .executeTakeFirst();
   }
 
+  /** A verification the hashing queue refused (BUSY) verified nothing: its lockout slot is given back. */
+  async function verifyOrRelease(reservation: AttemptReservation, verify: () => Promise<boolean>): Promise<boolean> {
+    try {
+      return await verify();
+    } catch (error) {
+      if (error instanceof ServiceError && error.code === 'BUSY') await lockout.releaseAttempt(reservation);
+      throw error;
+    }
+  }
+
+  // Each password change costs two argon2 computations even with the right old password: a budget
+  // per account, so that one signed-in account (or a stolen token) cannot keep the hashing busy.
+  const changeBudgets = new LRUCache<number, { spent: number; since: number }>({ max: CHANGE_PASSWORD_TRACKED_ACCOUNTS });
+
+  function spendChangeBudget(userId: number): void {
+    const now = clock.now().getTime();
+    const windowEnd = (since: number) => since + CHANGE_PASSWORD_WINDOW_SECONDS * 1000;
+    let budget = changeBudgets.get(userId);
+    if (!budget || windowEnd(budget.since) <= now) budget = { spent: 0, since: now };
+    if (budget.spent >= CHANGE_PASSWORD_BUDGET) {
+      throw new ServiceError('RATE_LIMITED', 'Too many password changes; try again later', secondsUntil(new Date(windowEnd(budget.since)), new Date(now)));
+    }
+    budget.spent += 1;
+    changeBudgets.set(userId, budget);
+  }
+
   /**
-   * An unknown identifier goes through the same steps as a wrong password (a dummy verification,
-   * a counted failure), so status, body and time do not tell whether an account exists.
+   * An unknown identifier goes through the same steps as a wrong password (a reserved attempt, a
+   * dummy verification), so status, body and time do not tell whether an account exists.
    */
   async function login(identifier: string, password: string): Promise<LoginResult> {
     const account = await findAccount(identifier);
     const subject: LockoutSubject = account ? { userId: account.id } : { identifier: normalizeLoginIdentifier(identifier).value };
-    await lockout.assertNotLocked(subject);
-
-    const passwordMatches = account ? await hasher.verify(account.password_hash, password) : await hasher.verifyAgainstDummy(password);
-    if (!account || !passwordMatches) {
-      throw (await lockout.recordFailure(subject)) ?? invalidCredentials();
-    }
-    // Checked only after the password: a disabled account is not revealed to someone without it.
-    if (account.status === 'disabled') {
-      await db.transaction().execute((trx) => lockout.recordSuccess(account.id, trx));
-      throw new ServiceError('ACCOUNT_DISABLED', 'This account is disabled');
-    }
+    const reservation = await lockout.reserveAttempt(subject);
+    const passwordMatches = await verifyOrRelease(reservation, () =>
+      account ? hasher.verify(account.password_hash, password) : hasher.verifyAgainstDummy(password),
+    );
+    if (!account || !passwordMatches) throw lockout.failureOf(reservation) ?? invalidCredentials();
+    // Locked by a parallel attempt meanwhile: refused like every attempt that found no slot, before signing.
+    const locked = await lockout.lockedSince(reservation);
+    if (locked) throw locked;
     // argon2 and signing happen before the transaction, which must not wait for them.
-    const upgradedHash = hasher.needsRehash(account.password_hash) ? await hasher.hash(password) : undefined;
-    const session = await sessions.signSession(account.id);
-    // One commit for the count reset, the rehash and the new session. Without an fsync unless it
-    // rehashes: a session lost to a power loss only means signing in again.
+    const upgradedHash = account.status === 'active' && hasher.needsRehash(account.password_hash) ? await hasher.hash(password) : undefined;
+    const session = account.status === 'active' ? await sessions.signSession(account.id) : undefined;
+    // One commit for the count reset, the rehash and the new session, and only if the hash that was
+    // verified and the status are still the account's (a reset, a password change or `user disable`
+    // may have happened during the verification). Without an fsync unless it rehashes: a session
+    // lost to a power loss only means signing in again.
     const store = (executor: Kysely<Database>) =>
       executor.transaction().execute(async (trx) => {
-        await lockout.recordSuccess(account.id, trx);
-        if (upgradedHash) {
-          await trx.updateTable('auth_info').set({ password_hash: upgradedHash, updated_at: clock.now().toISOString() }).where('user_id', '=', account.id).execute();
-        }
-        await sessions.storeSession(session, trx);
+        const nowIso = clock.now().toISOString();
+        const settled = await trx
+          .updateTable('auth_info')
+          .set({ failed_attempts: 0, locked_until: null, updated_at: nowIso, ...(upgradedHash ? { password_hash: upgradedHash } : {}) })
+          .where('user_id', '=', account.id)
+          .where('password_hash', '=', account.password_hash)
+          .where('status', '=', account.status)
+          .where(lockout.openFor(reservation, nowIso))
+          .returning('user_id')
+          .executeTakeFirst();
+        if (!settled) return refusalAfterVerification(trx, account.id, account.password_hash);
+        if (session) await sessions.storeSession(session, trx);
+        return undefined;
       });
-    await (upgradedHash ? store(db) : bestEffort(store));
+    const refusal = await (upgradedHash ? store(db) : bestEffort(store));
+    if (refusal) throw refusal;
+    // Checked only after the password: a disabled account is not revealed to someone without it.
+    if (!session) throw new ServiceError('ACCOUNT_DISABLED', 'This account is disabled');
     const { password_hash: _hash, status: _status, ...user } = account;
     return { token: session.token, expiresAt: session.expiresAt, user };
+  }
+
+  /** Why a verified password can no longer succeed: its hash was replaced, the account disabled or locked. */
+  async function refusalAfterVerification(trx: Transaction<Database>, userId: number, verifiedHash: string): Promise<ServiceError> {
+    const current = await trx.selectFrom('auth_info').select(['password_hash', 'status', 'locked_until']).where('user_id', '=', userId).executeTakeFirst();
+    if (!current || current.password_hash !== verifiedHash) return invalidCredentials();
+    const now = clock.now();
+    if (current.locked_until && new Date(current.locked_until) > now) return accountLockedError(new Date(current.locked_until), now);
+    return new ServiceError('ACCOUNT_DISABLED', 'This account is disabled');
   }
 
   /**
    * Changes the password of the signed-in account. A wrong old password counts as a failed login
    * attempt (and may lock the account); every other session and every pending reset token is revoked.
+   * The new hash is stored only if the calling session still exists and the verified hash and the
+   * active status are still current.
    */
   async function changePassword(session: AuthenticatedSession, oldPassword: string, newPassword: string): Promise<void> {
-    const subject = { userId: session.user.id };
+    const userId = session.user.id;
     await checkNewPassword(newPassword, 'new_password');
-    await lockout.assertNotLocked(subject);
-    const current = await db.selectFrom('auth_info').select('password_hash').where('user_id', '=', session.user.id).executeTakeFirstOrThrow();
-    if (!(await hasher.verify(current.password_hash, oldPassword))) {
-      throw (await lockout.recordFailure(subject)) ?? new ServiceError('INVALID_PASSWORD', 'The old password is wrong');
+    const current = await db.selectFrom('auth_info').select('password_hash').where('user_id', '=', userId).executeTakeFirstOrThrow();
+    // The lock first: while locked, every attempt gets the same 423, whatever the budget says.
+    const reservation = await lockout.reserveAttempt({ userId });
+    try {
+      spendChangeBudget(userId);
+    } catch (error) {
+      await lockout.releaseAttempt(reservation);
+      throw error;
     }
-    await db.transaction().execute((trx) => lockout.recordSuccess(session.user.id, trx));
-    const newHash = await hasher.hash(newPassword);
+    if (!(await verifyOrRelease(reservation, () => hasher.verify(current.password_hash, oldPassword, 'account')))) {
+      throw lockout.failureOf(reservation) ?? new ServiceError('INVALID_PASSWORD', 'The old password is wrong');
+    }
+    const locked = await lockout.lockedSince(reservation);
+    if (locked) throw locked;
+    const newHash = await hasher.hash(newPassword, 'account');
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable('auth_info').set({ password_hash: newHash, updated_at: clock.now().toISOString() }).where('user_id', '=', session.user.id).execute();
-      await trx.deleteFrom('auth_tokens').where('user_id', '=', session.user.id).where('token_hash', '!=', session.tokenHash).execute();
-      await trx.deleteFrom('reset_tokens').where('user_id', '=', session.user.id).where('used_at', 'is', null).execute();
+      const nowIso = clock.now().toISOString();
+      const changed = await trx
+        .updateTable('auth_info')
+        .set({ password_hash: newHash, failed_attempts: 0, locked_until: null, updated_at: nowIso })
+        .where('user_id', '=', userId)
+        .where('password_hash', '=', current.password_hash)
+        .where('status', '=', 'active')
+        .where(lockout.openFor(reservation, nowIso))
+        .where((eb) => eb.exists(eb.selectFrom('auth_tokens').select('id').where('token_hash', '=', session.tokenHash)))
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!changed) {
+        const own = await trx.selectFrom('auth_tokens').select('id').where('token_hash', '=', session.tokenHash).executeTakeFirst();
+        // The calling session was revoked (or its account disabled) meanwhile: it may no longer act.
+        if (!own) throw unauthorized();
+        const refusal = await refusalAfterVerification(trx, userId, current.password_hash);
+        throw refusal.code === 'INVALID_CREDENTIALS' ? new ServiceError('INVALID_PASSWORD', 'The old password is wrong') : refusal.code === 'ACCOUNT_DISABLED' ? unauthorized() : refusal;
+      }
+      await trx.deleteFrom('auth_tokens').where('user_id', '=', userId).where('token_hash', '!=', session.tokenHash).execute();
+      await trx.deleteFrom('reset_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
     });
   }
 

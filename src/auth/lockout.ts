@@ -1,18 +1,35 @@
-// Brute-force lockout (docs/api.md, Sessions and accounts: the rules). The count and the lock live in the database and
-// change in one atomic UPDATE per attempt, so parallel requests and several processes never count
-// past the limit: once the lock is set, the WHERE clause matches no row and the attempt is refused.
-import { sql, type Kysely, type Transaction } from 'kysely';
+// Brute-force lockout (docs/security.md, "Lockout"). An attempt is charged before its password is
+// verified: one atomic UPDATE reserves one of the LOCKOUT_ATTEMPTS slots of the lock window, and the
+// reservation that takes the last slot stores the lock end at once. So however many attempts run in
+// parallel (or in several processes), at most LOCKOUT_ATTEMPTS passwords are verified per window, and
+// every attempt that finds no slot is refused the same way, from the stored lock end, unverified.
+// A correct password gives its slot back (the count restarts at 0); a wrong one keeps it.
+import { createHmac } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import type { BestEffortWriter } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { addSeconds, secondsUntil, type Clock } from '../shared/clock.js';
 import { ServiceError } from '../shared/errors.js';
 
-/** Whom a failed attempt counts against: an account, or an identifier that matches none. */
+/** Whom an attempt counts against: an account, or an identifier that matches none. */
 export type LockoutSubject = { userId: number } | { identifier: string };
 
 export interface LockoutSettings {
   attempts: number;
   durationSeconds: number;
+  /** The server secret; identifiers that match no account are stored under a key derived from it, never in clear. */
+  loadSecret: () => Uint8Array;
+}
+
+/** One slot of the lock window, held by an attempt whose password is being verified. */
+export interface AttemptReservation {
+  subject: LockoutSubject;
+  /** The lock end this reservation stored when it took the last slot, else null. */
+  lockedUntil: string | null;
+}
+
+export function accountLockedError(lockedUntil: Date, now: Date): ServiceError {
+  return new ServiceError('ACCOUNT_LOCKED', 'Too many failed attempts; the account is locked for a while', secondsUntil(lockedUntil, now));
 }
 
 /** No lock, or one that has passed (a lock end is an ISO instant, so text order is time order). */
@@ -20,89 +37,115 @@ function notLockedAt(nowIso: string) {
   return sql<boolean>`(locked_until is null or locked_until <= ${nowIso})`;
 }
 
-export function accountLockedError(lockedUntil: Date, now: Date): ServiceError {
-  return new ServiceError('ACCOUNT_LOCKED', 'Too many failed attempts; the account is locked for a while', secondsUntil(lockedUntil, now));
-}
-
 export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEffort: BestEffortWriter, settings: LockoutSettings) {
-  /** Throws ACCOUNT_LOCKED while the subject is locked. */
-  async function assertNotLocked(subject: LockoutSubject): Promise<void> {
-    const now = clock.now();
+  let identifierKey: Buffer | undefined;
+
+  /** The identifier as stored: a keyed hash, since people type passwords into the e-mail field. */
+  function storedIdentifier(identifier: string): string {
+    identifierKey ??= createHmac('sha256', settings.loadSecret()).update('failed-login identifiers').digest();
+    return createHmac('sha256', identifierKey).update(identifier).digest('hex');
+  }
+
+  async function storedLockEnd(executor: Kysely<Database>, subject: LockoutSubject): Promise<string | null | undefined> {
     const row =
       'userId' in subject
-        ? await db.selectFrom('auth_info').select('locked_until').where('user_id', '=', subject.userId).executeTakeFirst()
-        : await db.selectFrom('unknown_login_failures').select('locked_until').where('identifier', '=', subject.identifier).executeTakeFirst();
-    if (row?.locked_until && new Date(row.locked_until) > now) throw accountLockedError(new Date(row.locked_until), now);
+        ? await executor.selectFrom('auth_info').select('locked_until').where('user_id', '=', subject.userId).executeTakeFirst()
+        : await executor.selectFrom('unknown_login_failures').select('locked_until').where('identifier', '=', storedIdentifier(subject.identifier)).executeTakeFirst();
+    return row?.locked_until;
   }
 
   /**
-   * Counts one failure. Returns the ACCOUNT_LOCKED error when this failure locked the subject or it was
-   * already locked (by a parallel attempt), else undefined. An expired lock starts the count again at 1.
+   * Takes one slot of the subject's lock window before its password is verified, or throws
+   * ACCOUNT_LOCKED (Retry-After from the stored lock end) when none is left. An expired lock starts
+   * a new window. A reservation is never handed back on failure, nor when the process dies.
    */
-  async function recordFailure(subject: LockoutSubject): Promise<ServiceError | undefined> {
+  async function reserveAttempt(subject: LockoutSubject): Promise<AttemptReservation> {
     // A count lost to a power loss gives at most a few more guesses: not worth an fsync per guess.
-    return bestEffort((executor) => countFailure(executor, subject));
+    const outcome = await bestEffort((executor) =>
+      executor.transaction().execute(async (trx) => {
+        const now = clock.now();
+        const nowIso = now.toISOString();
+        const lockEnd = addSeconds(now, settings.durationSeconds).toISOString();
+        // Old values on the right-hand side: a row with a (necessarily expired) lock restarts at 1.
+        const nextCount = sql<number>`case when locked_until is not null then 1 else failed_attempts + 1 end`;
+        const nextLock = sql<string | null>`case when (${nextCount}) >= ${settings.attempts} then ${lockEnd} else null end`;
+        const reserved =
+          'userId' in subject
+            ? await trx
+                .updateTable('auth_info')
+                .set({ failed_attempts: nextCount, locked_until: nextLock, updated_at: nowIso })
+                .where('user_id', '=', subject.userId)
+                .where(notLockedAt(nowIso))
+                .returning(['locked_until'])
+                .executeTakeFirst()
+            : await trx
+                .insertInto('unknown_login_failures')
+                .values({
+                  identifier: storedIdentifier(subject.identifier),
+                  failed_attempts: 1,
+                  locked_until: settings.attempts <= 1 ? lockEnd : null,
+                  updated_at: nowIso,
+                })
+                .onConflict((conflict) =>
+                  conflict
+                    .column('identifier')
+                    .doUpdateSet({ failed_attempts: nextCount, locked_until: nextLock, updated_at: nowIso })
+                    .where(sql<boolean>`(unknown_login_failures.locked_until is null or unknown_login_failures.locked_until <= ${nowIso})`),
+                )
+                .returning(['locked_until'])
+                .executeTakeFirst();
+        if (reserved) return { reserved: true as const, lockedUntil: reserved.locked_until };
+        return { reserved: false as const, lockedUntil: (await storedLockEnd(trx, subject)) ?? null, now };
+      }),
+    );
+    if (outcome.reserved) return { subject, lockedUntil: outcome.lockedUntil };
+    // No row at all: the account was deleted since it was looked up; it has no password to check.
+    if (!outcome.lockedUntil) throw new ServiceError('INVALID_CREDENTIALS', 'The e-mail address or username, or the password, is wrong');
+    throw accountLockedError(new Date(outcome.lockedUntil), outcome.now);
   }
 
-  async function countFailure(db: Kysely<Database>, subject: LockoutSubject): Promise<ServiceError | undefined> {
-    const now = clock.now();
-    const nowIso = now.toISOString();
-    const lockEnd = addSeconds(now, settings.durationSeconds).toISOString();
-    // Old values on the right-hand side: a row with a (necessarily expired) lock restarts at 1.
-    const nextCount = sql<number>`case when locked_until is not null then 1 else failed_attempts + 1 end`;
-    const nextLock = sql<string | null>`case when (${nextCount}) >= ${settings.attempts} then ${lockEnd} else null end`;
-
-    const row =
-      'userId' in subject
-        ? await db
-            .updateTable('auth_info')
-            .set({ failed_attempts: nextCount, locked_until: nextLock, updated_at: nowIso })
-            .where('user_id', '=', subject.userId)
-            .where(notLockedAt(nowIso))
-            .returning(['locked_until'])
-            .executeTakeFirst()
-        : await db
-            .insertInto('unknown_login_failures')
-            .values({
-              identifier: subject.identifier,
-              failed_attempts: 1,
-              locked_until: settings.attempts <= 1 ? lockEnd : null,
-              updated_at: nowIso,
-            })
-            .onConflict((conflict) =>
-              conflict
-                .column('identifier')
-                .doUpdateSet({ failed_attempts: nextCount, locked_until: nextLock, updated_at: nowIso })
-                .where(sql<boolean>`(unknown_login_failures.locked_until is null or unknown_login_failures.locked_until <= ${nowIso})`),
-            )
-            .returning(['locked_until'])
-            .executeTakeFirst();
-
-    if (!row) {
-      // Nothing updated: a parallel attempt set the lock first (or the account is gone).
-      return accountLockedError(addSeconds(now, settings.durationSeconds), now);
-    }
-    return row.locked_until ? accountLockedError(new Date(row.locked_until), now) : undefined;
+  /** The error of a wrong password: ACCOUNT_LOCKED when its reservation took the last slot, else undefined. */
+  function failureOf(reservation: AttemptReservation): ServiceError | undefined {
+    return reservation.lockedUntil ? accountLockedError(new Date(reservation.lockedUntil), clock.now()) : undefined;
   }
 
   /**
-   * After a correct password: count back to 0 unless the account was locked meanwhile (then
-   * ACCOUNT_LOCKED), inside the caller's transaction.
+   * The condition under which a verified password may still succeed: no lock, an expired one, or
+   * the lock this very reservation stored (a correct password in the last slot). A lock set by a
+   * parallel attempt meanwhile refuses it, the same way as any attempt that found no slot.
    */
-  async function recordSuccess(userId: number, trx: Transaction<Database>): Promise<void> {
+  function openFor(reservation: AttemptReservation, nowIso: string) {
+    return reservation.lockedUntil === null
+      ? notLockedAt(nowIso)
+      : sql<boolean>`(locked_until is null or locked_until <= ${nowIso} or locked_until = ${reservation.lockedUntil})`;
+  }
+
+  /** ACCOUNT_LOCKED from the stored lock end, when a parallel attempt locked the account since `reservation`. */
+  async function lockedSince(reservation: AttemptReservation): Promise<ServiceError | undefined> {
     const now = clock.now();
-    const nowIso = now.toISOString();
-    const row = await trx
-      .updateTable('auth_info')
-      .set({ failed_attempts: 0, locked_until: null, updated_at: nowIso })
-      .where('user_id', '=', userId)
-      .where(notLockedAt(nowIso))
-      .returning(['user_id'])
-      .executeTakeFirst();
-    if (!row) {
-      const current = await trx.selectFrom('auth_info').select('locked_until').where('user_id', '=', userId).executeTakeFirst();
-      throw accountLockedError(current?.locked_until ? new Date(current.locked_until) : now, now);
-    }
+    const lockedUntil = await storedLockEnd(db, reservation.subject);
+    if (!lockedUntil || lockedUntil <= now.toISOString() || lockedUntil === reservation.lockedUntil) return undefined;
+    return accountLockedError(new Date(lockedUntil), now);
+  }
+
+  /**
+   * Gives a slot back when its password could not be verified at all (the hashing queue was full):
+   * nothing was learnt, so it must not count. Lifts the lock only if this reservation stored it.
+   */
+  async function releaseAttempt(reservation: AttemptReservation): Promise<void> {
+    const released = {
+      failed_attempts: sql<number>`max(failed_attempts - 1, 0)`,
+      locked_until:
+        reservation.lockedUntil === null
+          ? sql<string | null>`locked_until`
+          : sql<string | null>`case when locked_until = ${reservation.lockedUntil} then null else locked_until end`,
+    };
+    const { subject } = reservation;
+    await bestEffort((executor) =>
+      'userId' in subject
+        ? executor.updateTable('auth_info').set(released).where('user_id', '=', subject.userId).execute()
+        : executor.updateTable('unknown_login_failures').set(released).where('identifier', '=', storedIdentifier(subject.identifier)).execute(),
+    );
   }
 
   /** Clears the count and the lock (admin unlock, successful reset). */
@@ -114,7 +157,7 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
       .execute();
   }
 
-  return { assertNotLocked, recordFailure, recordSuccess, unlockAccount };
+  return { reserveAttempt, releaseAttempt, failureOf, openFor, lockedSince, unlockAccount };
 }
 
 export type LockoutService = ReturnType<typeof createLockoutService>;

@@ -42,6 +42,16 @@ export const argon2id: PasswordAlgorithm = {
   },
 };
 
+/**
+ * Who waits for a hash. Sign-in (login, register, reset) goes first; account changes of a signed-in
+ * user (change-password) may hold only a share of the queue, so one account cannot starve everyone's
+ * sign-in by keeping the queue full.
+ */
+export type HashLane = 'sign-in' | 'account';
+
+/** The share of HASH_QUEUE_LIMIT that the account lane may fill (at least one waiter). */
+const ACCOUNT_LANE_QUEUE_SHARE = 0.25;
+
 export interface PasswordHasherOptions {
   concurrency: number;
   queueLimit: number;
@@ -50,7 +60,8 @@ export interface PasswordHasherOptions {
 
 export class PasswordHasher {
   #running = 0;
-  readonly #waiting: Array<() => void> = [];
+  #verifications = 0;
+  readonly #waiting: Record<HashLane, Array<() => void>> = { 'sign-in': [], account: [] };
   #dummyHash: Promise<string> | undefined;
 
   readonly #algorithm: PasswordAlgorithm;
@@ -59,12 +70,13 @@ export class PasswordHasher {
     this.#algorithm = options.algorithm ?? argon2id;
   }
 
-  hash(password: string): Promise<string> {
-    return this.#bounded(() => this.#algorithm.hash(password));
+  hash(password: string, lane: HashLane = 'sign-in'): Promise<string> {
+    return this.#bounded(() => this.#algorithm.hash(password), lane);
   }
 
-  verify(hash: string, password: string): Promise<boolean> {
-    return this.#bounded(() => this.#algorithm.verify(hash, password));
+  verify(hash: string, password: string, lane: HashLane = 'sign-in'): Promise<boolean> {
+    this.#verifications += 1;
+    return this.#bounded(() => this.#algorithm.verify(hash, password), lane);
   }
 
   /**
@@ -86,23 +98,34 @@ export class PasswordHasher {
     return this.#algorithm.needsRehash(hash);
   }
 
+  /** Password verifications asked for since start (what the lockout bounds per lock window). */
+  get verifications(): number {
+    return this.#verifications;
+  }
+
   get inFlight(): number {
     return this.#running;
   }
 
-  async #bounded<T>(task: () => Promise<T>): Promise<T> {
+  #queueLimit(lane: HashLane): number {
+    const { queueLimit } = this.options;
+    return lane === 'sign-in' ? queueLimit : Math.min(queueLimit, Math.max(1, Math.floor(queueLimit * ACCOUNT_LANE_QUEUE_SHARE)));
+  }
+
+  async #bounded<T>(task: () => Promise<T>, lane: HashLane): Promise<T> {
     if (this.#running >= this.options.concurrency) {
-      if (this.#waiting.length >= this.options.queueLimit) {
+      const waiting = this.#waiting['sign-in'].length + this.#waiting.account.length;
+      if (waiting >= this.options.queueLimit || this.#waiting[lane].length >= this.#queueLimit(lane)) {
         throw new ServiceError('BUSY', 'The server is busy; try again shortly', 1);
       }
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      await new Promise<void>((resolve) => this.#waiting[lane].push(resolve));
     } else {
       this.#running += 1;
     }
     try {
       return await task();
     } finally {
-      const next = this.#waiting.shift();
+      const next = this.#waiting['sign-in'].shift() ?? this.#waiting.account.shift();
       // A waiter takes over this slot; the count only drops when nobody waits.
       if (next) next();
       else this.#running -= 1;

@@ -51,9 +51,11 @@ export function createResetService(
     return { email, token, url, expiresAt };
   }
 
-  /** `timetrack reset issue <email>`: USER_NOT_FOUND for an unknown address. */
+  /** `timetrack reset issue <email>`: USER_NOT_FOUND for an unknown address, ACCOUNT_DISABLED for a disabled one. */
   async function issueResetForEmail(rawEmail: string): Promise<IssuedReset> {
     const user = await users.requireUserByEmail(rawEmail);
+    const { status } = await db.selectFrom('auth_info').select('status').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    if (status !== 'active') throw new ServiceError('ACCOUNT_DISABLED', 'This account is disabled; enable it first (`timetrack user enable`)');
     return issueResetForUser(user.id, user.email);
   }
 
@@ -113,11 +115,15 @@ export function createResetService(
         .returning('user_id')
         .executeTakeFirst();
       if (!consumed) throw invalidResetToken();
-      await trx
+      // A disabled account cannot be taken back with a link issued before it was disabled.
+      const changed = await trx
         .updateTable('auth_info')
         .set({ password_hash: newHash, failed_attempts: 0, locked_until: null, updated_at: now })
         .where('user_id', '=', consumed.user_id)
-        .execute();
+        .where('status', '=', 'active')
+        .returning('user_id')
+        .executeTakeFirst();
+      if (!changed) throw invalidResetToken();
       await trx.deleteFrom('auth_tokens').where('user_id', '=', consumed.user_id).execute();
       await trx.deleteFrom('reset_tokens').where('user_id', '=', consumed.user_id).where('used_at', 'is', null).execute();
     });

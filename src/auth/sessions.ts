@@ -5,7 +5,7 @@
 // token hash): it cannot change while the secret is the same, and the record and the expiry are
 // still checked on every request, so logout and revoke take effect at once on every process.
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OpenedDatabase } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import type { Clock } from '../shared/clock.js';
@@ -75,8 +75,12 @@ export function createSessionService(
     db
       .selectFrom('auth_tokens')
       .innerJoin('users', 'users.id', 'auth_tokens.user_id')
+      .innerJoin('auth_info', 'auth_info.user_id', 'auth_tokens.user_id')
       .select(['auth_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
       .where('auth_tokens.token_hash', '=', '')
+      // A disabled account's sessions are deleted when it is disabled; this also refuses any that
+      // a login racing the disable could have stored.
+      .where(sql<boolean>`auth_info.status = 'active'`) // a literal: the prepared lookup's only parameter is the hash
       .compile(),
   );
 

@@ -12,17 +12,24 @@ interface RevokeOptions {
   all?: boolean;
 }
 
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
 export function registerTokenCommand(program: Command): void {
   const token = program.command('token').description('list and revoke sessions');
 
   token
     .command('revoke')
     .description('delete session records: of one token, of one account, or all; later use of them gives 401')
-    .option('--token <jwt>', 'the session of this token')
+    .option('--token <jwt>', 'the session of this token; "-" reads it from standard input (keeps it off the command line and out of the shell history)')
     .option('--user <email>', 'every session of this account')
     .option('--all', 'every session of every account')
     .addHelpText('after', `
 Exactly one of --token, --user, --all. Examples:
+  $ timetrack token revoke --token - < token.txt
   $ timetrack token revoke --user ann@example.com
   $ timetrack token revoke --all --json`)
     .action(async (options: RevokeOptions, command: Command) => {
@@ -31,7 +38,7 @@ Exactly one of --token, --user, --all. Examples:
       await runAdminCommand(command, async (ctx) => {
         const { sessions, users } = ctx.services;
         let revoked: number;
-        if (options.token !== undefined) revoked = await sessions.revokeSession(hashToken(options.token.trim()));
+        if (options.token !== undefined) revoked = await sessions.revokeSession(hashToken(options.token === '-' ? await readStdin() : options.token.trim()));
         else if (options.user !== undefined) revoked = await sessions.revokeSessionsOfUser((await users.requireUserByEmail(options.user)).id);
         else revoked = await sessions.revokeAllSessions();
         return { json: { revoked }, text: [`revoked ${revoked} session(s)`] };

@@ -28,6 +28,8 @@ export type PreparedLookup<P extends unknown[], R> = (...params: P) => R | undef
 
 export interface OpenedDatabase {
   db: Kysely<Database>;
+  /** The folder of the file lets its group or others in (see prepareDatabaseFile). */
+  folderAccessibleToOthers: boolean;
   sqlite: SqliteHandle;
   bestEffort: BestEffortWriter;
   /**
@@ -39,12 +41,22 @@ export interface OpenedDatabase {
   probe(): Promise<void>;
 }
 
-/** Creates the folder (0700) and the file (0600) before SQLite does, so neither is ever world-readable. */
-export function prepareDatabaseFile(dbPath: string): void {
+/**
+ * Creates the folder (0700) and the file (0600) before SQLite does, so neither is ever world-readable,
+ * and narrows the file and its -wal/-shm to 0600 when they are wider (a restore from a backup, a copy).
+ * Returns whether the folder lets its group or others in (worth a warning: they could read a
+ * -wal that SQLite creates later, or replace the files).
+ */
+export function prepareDatabaseFile(dbPath: string): { folderAccessibleToOthers: boolean } {
   const dir = path.dirname(dbPath);
   if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const fd = fs.openSync(dbPath, fs.constants.O_CREAT | fs.constants.O_RDWR, 0o600);
   fs.closeSync(fd);
+  for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat && (stat.mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  }
+  return { folderAccessibleToOthers: (fs.statSync(dir).mode & 0o077) !== 0 };
 }
 
 /**
@@ -139,7 +151,7 @@ export function cachePreparedStatements(sqlite: SQLite.Database, capacity = STAT
 }
 
 export function openDatabase(dbPath: string): OpenedDatabase {
-  prepareDatabaseFile(dbPath);
+  const { folderAccessibleToOthers } = prepareDatabaseFile(dbPath);
   const sqlite = new SQLite(dbPath, { timeout: BUSY_TIMEOUT_MS });
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
@@ -148,6 +160,7 @@ export function openDatabase(dbPath: string): OpenedDatabase {
   const db = new Kysely<Database>({ dialect: new ImmediateTransactionSqliteDialect({ database: cachePreparedStatements(sqlite) }) });
   return {
     db,
+    folderAccessibleToOthers,
     sqlite,
     bestEffort: createBestEffortWriter(db, sqlite),
     prepareLookup<P extends unknown[], R>(build: () => CompiledQuery<R>): PreparedLookup<P, R> {

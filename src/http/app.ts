@@ -5,8 +5,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../composition-root.js';
 import { registerErrorHandling } from './error-handler.js';
-import { SharedRateLimitStore } from './rate-limit-store.js';
+import { rateLimitKey, SharedRateLimitStore } from './rate-limit-store.js';
 import { errorBody } from './errors.js';
+import { answerClientError, registerSecurityHeaders } from './security-headers.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -23,11 +24,14 @@ export async function buildApp(ctx: AppContext) {
     bodyLimit: BODY_LIMIT_BYTES,
     // Long enough for a slow client, short enough that idle sockets do not pile up.
     requestTimeout: 30_000,
-    return503OnClosing: true,
+    // A request read during shutdown is answered, not turned away (the server drains, see server.ts).
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('session', null);
+  registerSecurityHeaders(app);
   registerErrorHandling(app, ctx.services.health);
 
   // JSON only (any other content type is 415). An empty body with a JSON content type (a bodiless POST /logout from fetch) is "no body", not an error.
@@ -49,7 +53,7 @@ export async function buildApp(ctx: AppContext) {
   await app.register(rateLimit, {
     global: false,
     store: SharedRateLimitStore,
-    keyGenerator: (request) => request.ip,
+    keyGenerator: (request) => rateLimitKey(request.ip),
     errorResponseBuilder: (_request, context) => ({
       ...errorBody(429, 'RATE_LIMITED', `Too many requests; retry in ${context.after}`),
       statusCode: 429,

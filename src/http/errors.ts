@@ -21,6 +21,7 @@ export const STATUS_OF_CODE: Record<ServiceErrorCode, number> = {
   ABSENCE_EXISTS: 409,
   TOO_MANY_ENTRIES: 409,
   ACCOUNT_LOCKED: 423,
+  RATE_LIMITED: 429,
   BUSY: 503,
 };
 

@@ -1,10 +1,20 @@
 // `timetrack serve`: listen, run housekeeping on a timer, stop gracefully on SIGTERM/SIGINT
-// (stop accepting, finish requests in flight, wait for background mail, close the database).
+// (answer every request that reached the server, stop accepting, finish requests in flight, wait
+// for background mail, close the database).
+import path from 'node:path';
 import type { AppContext } from '../composition-root.js';
 import { buildApp } from './app.js';
 
 /** After this long, connections still open at shutdown are cut so the process can exit. */
 const SHUTDOWN_GRACE_MS = 8_000;
+
+/**
+ * How long the server keeps reading after SIGTERM before it stops listening. Closing the listener
+ * also closes every connection without a request in progress, and a connection accepted while the
+ * event loop was busy counts as one even when its request already sits in the socket buffer: it
+ * would be reset. Meanwhile every answer says `Connection: close`, so keep-alive clients leave.
+ */
+const SHUTDOWN_READ_GRACE_MS = 500;
 
 export async function runServer(ctx: AppContext): Promise<void> {
   const { config, logger, services } = ctx;
@@ -14,6 +24,10 @@ export async function runServer(ctx: AppContext): Promise<void> {
   await services.hasher.warmUp();
 
   const app = await buildApp(ctx);
+  let draining = false;
+  app.addHook('onRequest', async (_request, reply) => {
+    if (draining) reply.header('Connection', 'close');
+  });
   const housekeeping = setInterval(() => {
     services.housekeeping
       .deleteExpiredRecords()
@@ -22,6 +36,9 @@ export async function runServer(ctx: AppContext): Promise<void> {
   }, config.housekeepingIntervalSeconds * 1000);
   housekeeping.unref();
 
+  if (ctx.databaseFolderAccessibleToOthers) {
+    logger.warn({ folder: path.dirname(config.dbPath) }, 'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)');
+  }
   if (!config.dev && !config.smtp) {
     logger.warn('no SMTP settings: reset e-mails are not sent; use `timetrack reset issue <email>`');
   }
@@ -29,15 +46,24 @@ export async function runServer(ctx: AppContext): Promise<void> {
     logger.warn({ publicUrl: config.publicUrl }, 'PUBLIC_URL is not https: put timetrack behind a TLS reverse proxy in production');
   }
 
-  await app.listen({ host: config.host, port: config.port });
-  if (config.dev) logger.info('dev mode: reset tokens are answered by request-reset and printed here');
-
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+  // Listened for before listening: a stop right after the start must still be graceful.
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
+  await app.listen({ host: config.host, port: config.port });
+  if (config.dev) {
+    logger.warn(
+      { host: config.host },
+      'DEV MODE IS ON: request-reset answers a reset token for any account to anyone who can reach this address; never use it with real accounts (unset NODE_ENV=development and --dev)',
+    );
+  }
+
+  const signal = await stopSignal;
   logger.info({ signal }, 'shutting down: finishing requests in flight');
   clearInterval(housekeeping);
+  draining = true;
+  await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_READ_GRACE_MS));
   // A keep-alive connection whose request finishes during shutdown would otherwise stay open (and
   // keep the process alive) until the client's keep-alive ends: close each one as it goes idle.
   const closeIdle = setInterval(() => app.server.closeIdleConnections(), 50);

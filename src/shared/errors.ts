@@ -20,6 +20,7 @@ export type ServiceErrorCode =
   | 'NOT_RUNNING'
   | 'ABSENCE_EXISTS'
   | 'TOO_MANY_ENTRIES'
+  | 'RATE_LIMITED'
   | 'BUSY';
 
 export class ServiceError extends Error {
@@ -27,7 +28,7 @@ export class ServiceError extends Error {
   constructor(
     readonly code: ServiceErrorCode,
     message: string,
-    /** Seconds after which a retry can succeed (locked account, full hashing queue). */
+    /** Seconds after which a retry can succeed (locked account, spent budget, full hashing queue). */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);

@@ -2,6 +2,7 @@
 // through luxon (a day in Europe/Berlin has 23, 24 or 25 hours); dates (YYYY-MM-DD) are counted as
 // plain calendar dates, which no time zone can change.
 import type HolidaysClass from 'date-holidays';
+import { LRUCache } from 'lru-cache';
 import { DateTime, IANAZone } from 'luxon';
 import type { LocalDate } from '../db/types.js';
 import { validationError } from '../shared/errors.js';
@@ -155,9 +156,11 @@ function loadHolidays(): Promise<typeof HolidaysClass> {
   return holidaysModule;
 }
 
-// date-holidays parses its rule data per country: build each region's calendar once, and each year once.
-const calendars = new Map<string, HolidaysClass>();
-const holidaysByYear = new Map<string, Map<LocalDate, string>>();
+// date-holidays parses its rule data per country: build each region's calendar once, and each year
+// once. Bounded (least recently used out): anyone may ask for any region and year (/api/stats/week;
+// dates are 1970 to 2099, so at most 130 years of each region could be asked for).
+const calendars = new LRUCache<string, HolidaysClass>({ max: 64 });
+const holidaysByYear = new LRUCache<string, Map<LocalDate, string>>({ max: 512 });
 
 function splitRegion(region: string): { country: string; state: string | undefined } {
   const [country = '', state] = region.split('-', 2);

@@ -89,4 +89,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).dev).toBe(true);
     expect(loadConfig({}, { dev: true }).dev).toBe(true);
   });
+
+  it('refuses dev mode on an address other machines can reach, and allows it on loopback', () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.10', 'time.example.org']) {
+      expect(() => loadConfig({ NODE_ENV: 'development', HOST: host }), host).toThrow(/^HOST: dev mode/);
+      expect(() => loadConfig({ HOST: host }, { dev: true }), host).toThrow(/^HOST: dev mode/);
+      expect(loadConfig({ HOST: host }).dev).toBe(false);
+    }
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost', '::ffff:127.0.0.1']) expect(loadConfig({ NODE_ENV: 'development', HOST: host }).dev).toBe(true);
+  });
 });

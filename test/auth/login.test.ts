@@ -1,4 +1,5 @@
 // POST /api/auth/login and the lockout (docs/api.md, rules 1 and 2).
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
 import { expectError, get, post, type InjectedResponse } from '../support/expectations.js';
@@ -148,7 +149,11 @@ describe('lockout', () => {
     expect(unknown.map((r) => r.body)).toEqual(known.map((r) => r.body));
     expect(unknown.map((r) => r.headers['retry-after'])).toEqual(known.map((r) => r.headers['retry-after']));
     const row = await t.ctx.db.selectFrom('unknown_login_failures').selectAll().executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ identifier: 'nobody@example.com', failed_attempts: 5 });
+    expect(row.failed_attempts).toBe(5);
+    // A keyed hash, not what was typed (people type passwords into the e-mail field), nor its plain SHA-256.
+    expect(row.identifier).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.identifier).not.toBe(createHash('sha256').update('nobody@example.com').digest('hex'));
+    expect(JSON.stringify(await t.ctx.db.selectFrom('unknown_login_failures').selectAll().execute())).not.toContain('nobody');
     t.clock.advance(15 * 60);
     expectError(await wrong('nobody@example.com'), 401, 'INVALID_CREDENTIALS');
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/server.js';
 import { cli, tempDb } from '../support/cli-accounts.js';
 
-const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index', '004_daily_totals_by_first_instant_of_day'];
+const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index', '004_daily_totals_by_first_instant_of_day', '005_failed_login_identifiers_hashed'];
 
 describe('timetrack migrate', () => {
   it('lists pending migrations by name, applies them, then lists them as applied', async () => {

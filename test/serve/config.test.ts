@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { makeTempDir } from '../support/app.js';
+import { startServer } from '../support/server.js';
 
 const dir = makeTempDir('timetrack-config-');
 const dbPath = path.join(dir, 'timetrack.db');
@@ -102,5 +103,24 @@ describe.concurrent('serve refuses bad settings', () => {
     fs.writeFileSync(envFile, 'JWT_EXPIRATION=tomorrow\n');
     const result = await runCli(['--env-file', envFile, 'serve', '--port', '0', '--db', dbPath]);
     expectOneLineNaming(result, 'JWT_EXPIRATION');
+  });
+});
+
+describe('dev mode', () => {
+  it('refuses to start on a non-loopback address, with one line naming HOST', async () => {
+    const result = await runCli(['serve', '--port', '0', '--db', dbPath, '--dev', '--host', '0.0.0.0']);
+    expect(expectOneLineNaming(result, 'HOST')).toContain('dev mode');
+    expectOneLineNaming(await runCli(['serve', '--port', '0', '--db', dbPath, '--host', '0.0.0.0'], { env: { NODE_ENV: 'development' } }), 'HOST');
+  });
+
+  it('warns loudly when it is on', async () => {
+    const server = await startServer(path.join(makeTempDir(), 'timetrack.db'), {}, ['--dev']);
+    try {
+      // Logged just after "Server listening", which is what startServer waits for.
+      for (let i = 0; i < 100 && !server.output().includes('DEV MODE IS ON'); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.output()).toContain('DEV MODE IS ON');
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -156,3 +156,20 @@ describe('timetrack serve', () => {
     expect(Object.keys(doc.body.paths)).toContain('/api/auth/login');
   });
 });
+
+describe('database file modes', () => {
+  it('narrows a restored database file (and so its -wal) to 0600, and warns about an open folder', async () => {
+    const dir = makeTempDir();
+    const dbPath = path.join(dir, 'timetrack.db');
+    const first = await serve(dbPath);
+    await stop(first);
+    // A restore from a backup (or a copy) with a wide mode, in a folder others can enter.
+    fs.chmodSync(dbPath, 0o644);
+    fs.chmodSync(dir, 0o755);
+    const second = await serve(dbPath);
+    await registerAndLogin(second);
+    expect(fs.statSync(dbPath).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(`${dbPath}-wal`).mode & 0o777).toBe(0o600);
+    expect(second.output()).toContain('the database folder is accessible to its group or others');
+  });
+});

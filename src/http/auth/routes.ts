@@ -127,11 +127,13 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
 
   app.post('/change-password', {
     ...authenticated,
+    // Also the per-address budget of sign-in: a stolen token must not turn this into a free hashing queue.
+    config: rateLimited,
     schema: {
       tags: ['auth'],
       security: bearer,
       body: Type.Object({ old_password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }), new_password: Password }, { additionalProperties: false }),
-      response: { 200: MessageSchema, ...errorResponses(400, 401, 403, 423, 503) },
+      response: { 200: MessageSchema, ...errorResponses(400, 401, 403, 423, 429, 503) },
     },
   }, async (request) => {
     await authentication.changePassword(sessionOf(request), request.body.old_password, request.body.new_password);

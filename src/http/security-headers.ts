@@ -1,0 +1,48 @@
+// Headers every answer carries (docs/security.md, "Headers"). No Content-Security-Policy here: the
+// browser client's HTML sets its own, and none is needed on JSON. No CORS headers, on purpose: the
+// browser client is served from the same origin, and no other origin may call the API from a browser.
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from './errors.js';
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  // A JSON answer is never sniffed into HTML or script.
+  'X-Content-Type-Options': 'nosniff',
+  // No page of this server may be framed (clickjacking of the browser client).
+  'X-Frame-Options': 'DENY',
+  // Reset links carry a token in their query string: never send a URL on to another site.
+  'Referrer-Policy': 'no-referrer',
+  // Other origins may not embed or read answers, nor share a browsing context with the client.
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+  });
+}
+
+/** Node's HTTP parser errors (bad framing, smuggling attempts, huge headers) by their code. */
+function clientErrorOf(code: string | undefined): { status: number; code: string; message: string } {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request took too long to arrive' };
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large' };
+  return { status: 400, code: 'MALFORMED_REQUEST', message: 'The request is not valid HTTP/1.1' };
+}
+
+/**
+ * Fastify's `clientErrorHandler`: the one error shape (with `code`) and the headers above, instead
+ * of Fastify's default body; the connection is closed, since the stream can no longer be trusted.
+ */
+export function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, code, message } = clientErrorOf(error.code);
+  const body = JSON.stringify(errorBody(status, code, message));
+  const headers = { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  this.log.debug({ code: error.code }, 'malformed request');
+  if (socket.writable) {
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    socket.write(`HTTP/1.1 ${status} ${errorBody(status, code, message).error}\r\n${head}\r\n${body}`);
+  }
+  socket.destroy();
+}

@@ -1,0 +1,93 @@
+// change-password cannot be turned into a hashing flood (docs/security.md, "Hashing capacity"):
+// a budget per account and per address, and only a share of the hashing queue for account changes.
+import { afterEach, describe, expect, it } from 'vitest';
+import { PasswordHasher, type PasswordAlgorithm } from '../../src/auth/password-hasher.js';
+import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
+import { expectError, post } from '../support/expectations.js';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+/** An algorithm whose computations finish only when the test says so, to see who waits and who runs. */
+function gatedAlgorithm() {
+  const pending: Array<{ label: string; finish: () => void }> = [];
+  const started: string[] = [];
+  const algorithm: PasswordAlgorithm = {
+    hash: (password) =>
+      new Promise((resolve) => {
+        started.push(password);
+        pending.push({ label: password, finish: () => resolve(`hash of ${password}`) });
+      }),
+    verify: (_hash, password) =>
+      new Promise((resolve) => {
+        started.push(password);
+        pending.push({ label: password, finish: () => resolve(false) });
+      }),
+    needsRehash: () => false,
+  };
+  return { algorithm, started, finishOne: () => pending.shift()?.finish() };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('hashing lanes', () => {
+  it('account changes get a quarter of the queue; sign-in waiters run first', async () => {
+    const gate = gatedAlgorithm();
+    const hasher = new PasswordHasher({ concurrency: 1, queueLimit: 8, algorithm: gate.algorithm });
+    const results: Array<Promise<unknown>> = [];
+    results.push(hasher.verify('h', 'account 1', 'account'));
+    await tick();
+    // 1 runs; the account lane holds 2 waiters (a quarter of 8), the third is BUSY at once.
+    results.push(hasher.verify('h', 'account 2', 'account'), hasher.verify('h', 'account 3', 'account'));
+    await expect(hasher.verify('h', 'account 4', 'account')).rejects.toMatchObject({ code: 'BUSY' });
+    // Sign-in still finds room, and goes before the account waiters that came first.
+    results.push(hasher.verify('h', 'login 1'), hasher.verify('h', 'login 2'));
+    for (let i = 0; i < 5; i += 1) {
+      gate.finishOne();
+      await tick();
+      await tick();
+    }
+    await Promise.all(results);
+    expect(gate.started).toEqual(['account 1', 'login 1', 'login 2', 'account 2', 'account 3']);
+  });
+});
+
+describe('change-password budget', () => {
+  it('allows 5 changes per account in 15 minutes, then 429 RATE_LIMITED with Retry-After; other accounts are not affected', async () => {
+    t = await createTestApp({ env: { LOCKOUT_ATTEMPTS: '1000' } });
+    await register(t.app);
+    await register(t.app, account({ email: 'bob@example.com' }));
+    const ann = await login(t.app);
+    const bob = await login(t.app, 'bob@example.com');
+    const change = (token: string, old_password: string) => post(t!.app, '/api/auth/change-password', { old_password, new_password: 'another fine passphrase' }, bearer(token));
+    for (let i = 0; i < 5; i += 1) expect((await change(ann, `wrong old ${i}!`)).statusCode).toBe(403);
+    const limited = expectError(await change(ann, PASSWORD), 429, 'RATE_LIMITED');
+    expect(limited.message).toMatch(/password changes/);
+    expect((await change(bob, PASSWORD)).statusCode).toBe(200);
+    t.clock.advance(15 * 60);
+    expect((await change(ann, PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('counts against the per-address budget of the auth routes', async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_AUTH: '3' } });
+    await register(t.app); // 1
+    const token = await login(t.app); // 2
+    expect((await post(t.app, '/api/auth/change-password', { old_password: 'wrong old one!', new_password: 'another fine passphrase' }, bearer(token))).statusCode).toBe(403); // 3
+    expectError(await post(t.app, '/api/auth/change-password', { old_password: PASSWORD, new_password: 'another fine passphrase' }, bearer(token)), 429, 'RATE_LIMITED');
+  });
+});
+
+describe('a guess the hashing queue refused', () => {
+  it('does not count against the lockout (nothing was verified)', async () => {
+    t = await createTestApp({ realHashing: true, env: { HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '0' } });
+    const { user } = await register(t.app);
+    const flood = await Promise.all(Array.from({ length: 12 }, (_, i) => post(t!.app, '/api/auth/login', { email: 'ann@example.com', password: `wrong guess ${i}` })));
+    const evaluated = flood.filter((r) => r.statusCode !== 503).length;
+    expect(evaluated).toBeLessThan(12);
+    const row = await t.ctx.db.selectFrom('auth_info').select(['failed_attempts', 'locked_until']).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.failed_attempts).toBe(evaluated);
+  });
+});
