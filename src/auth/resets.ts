@@ -52,8 +52,8 @@ export function createResetService(
   }
 
   /** `timetrack reset issue <email>`: USER_NOT_FOUND for an unknown address. */
-  async function issueResetForEmail(rawEmail: string): Promise<IssuedReset> {
-    const user = await users.requireUserByEmail(rawEmail);
+  async function issueResetForEmail(identifier: string): Promise<IssuedReset> {
+    const user = await users.requireUser(identifier);
     return issueResetForUser(user.id, user.email);
   }
 

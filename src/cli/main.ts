@@ -1,8 +1,5 @@
 // The `timetrack` program. Command modules return or throw; only this entry point turns errors
 // into exit codes: 0 success, 1 failure (one line on stderr), 2 usage error.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { MigrationError } from '../db/migrate.js';
@@ -15,18 +12,7 @@ import { registerResetCommand } from './reset.js';
 import { registerServeCommand } from './serve.js';
 import { registerTokenCommand } from './token.js';
 import { registerUserCommand } from './user.js';
-
-/** The version in package.json, found upwards from this file (dist/cli in the bundle, src/cli in tests). */
-function packageVersion(): string {
-  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (fs.existsSync(file)) {
-      const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version: string };
-      if (manifest.name === 'timetrack') return manifest.version;
-    }
-    if (path.dirname(dir) === dir) return 'unknown';
-  }
-}
+import { packageVersion } from '../version.js';
 
 export function buildProgram(): Command {
   const program = new Command('timetrack')
