@@ -2,9 +2,11 @@
 // into exit codes: 0 success, 1 failure (one line on stderr), 2 usage error.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { BackupError } from '../db/backup.js';
 import { MigrationError } from '../db/migrate.js';
 import { ServiceError } from '../shared/errors.js';
 import { SecretFileError } from '../auth/secret.js';
+import { registerBackupCommands } from './backup.js';
 import { registerEntriesCommand } from './entries.js';
 import { UsageError } from './errors.js';
 import { registerMigrateCommand } from './migrate.js';
@@ -30,6 +32,7 @@ export function buildProgram(): Command {
   registerTokenCommand(program);
   registerResetCommand(program);
   registerEntriesCommand(program);
+  registerBackupCommands(program);
   return program;
 }
 
@@ -39,6 +42,7 @@ function isExpectedError(error: unknown): error is Error {
     error instanceof ServiceError ||
     error instanceof ConfigError ||
     error instanceof MigrationError ||
+    error instanceof BackupError ||
     error instanceof SecretFileError
   );
 }

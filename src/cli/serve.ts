@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { packageVersion } from '../version.js';
 import { openCommandContext, type GlobalOptions } from './command-context.js';
+import { removeServerPid, writeServerPid } from './server-pid.js';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -37,6 +38,11 @@ export function registerServeCommand(program: Command): void {
       process.on('SIGHUP', () => ctx.logger.warn('SIGHUP received and ignored: settings are read at start only; restart to change them'));
       // Loaded here only: no other command pays for Fastify.
       const { runServer } = await import('../http/server.js');
-      await runServer(ctx);
+      writeServerPid(ctx.config.dbPath);
+      try {
+        await runServer(ctx);
+      } finally {
+        removeServerPid(ctx.config.dbPath);
+      }
     });
 }
