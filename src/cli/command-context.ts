@@ -1,11 +1,11 @@
 // How commands get the shared context: global options (--db, --env-file) over the environment.
 // Logs go to stderr, so that stdout carries only the command's output (and --json stays parseable).
 import fs from 'node:fs';
-import { parseEnv } from 'node:util';
 import type { Command } from 'commander';
 import type { ConfigOverrides, Env } from '../config.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createContext, type AppContext } from '../composition-root.js';
+import { misspelledEnvironmentNames, readEnvFile } from './env-file.js';
 import { printOutput, type CommandOutput } from './output.js';
 
 export interface GlobalOptions {
@@ -15,16 +15,16 @@ export interface GlobalOptions {
   verbose?: boolean;
 }
 
-/** The process environment over the --env-file (the environment wins, as with Node's own --env-file). */
+/**
+ * The process environment over the --env-file (the environment wins, as with Node's own
+ * --env-file). Names in the environment that look like a misspelt setting are warned about.
+ */
 export function readEnvironment(envFile: string | undefined): Env {
-  if (!envFile) return process.env;
-  let text: string;
-  try {
-    text = fs.readFileSync(envFile, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`--env-file: cannot read ${envFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  for (const { name, suggestion } of misspelledEnvironmentNames(process.env)) {
+    process.stderr.write(`timetrack: warning: ${name} in the environment is not a setting; did you mean ${suggestion}?\n`);
   }
-  return { ...parseEnv(text), ...process.env };
+  if (!envFile) return process.env;
+  return { ...readEnvFile(envFile), ...process.env };
 }
 
 export interface CommandContextOptions {

@@ -7,6 +7,7 @@ import { MigrationError } from '../db/migrate.js';
 import { ServiceError } from '../shared/errors.js';
 import { SecretFileError } from '../auth/secret.js';
 import { registerBackupCommands } from './backup.js';
+import { registerConfigCommand } from './config-command.js';
 import { registerEntriesCommand } from './entries.js';
 import { UsageError } from './errors.js';
 import { registerMigrateCommand } from './migrate.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerResetCommand(program);
   registerEntriesCommand(program);
   registerBackupCommands(program);
+  registerConfigCommand(program);
   return program;
 }
 
