@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
 import { backupDatabase, restoreDatabase } from '../db/backup.js';
 import { databaseLine, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
+import { assertOwnerOrForced } from './file-owner.js';
 import { printOutput } from './output.js';
 import { runningServerPid, serverPidFile } from './server-pid.js';
 
@@ -38,6 +39,7 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
     .action(async (file: string, _options: object, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const { dbPath } = loadConfig(readEnvironment(global.envFile), global.db ? { dbPath: global.db } : {});
+      assertOwnerOrForced(dbPath, global.force);
       const pid = runningServerPid(dbPath);
       if (pid !== undefined) {
         throw new ConfigError(`a server (pid ${pid}) is using ${dbPath}; stop it first (if no server runs, remove ${serverPidFile(dbPath)})`);

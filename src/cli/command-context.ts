@@ -6,6 +6,7 @@ import type { ConfigOverrides, Env } from '../config.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createContext, type AppContext } from '../composition-root.js';
 import { misspelledEnvironmentNames, readEnvFile } from './env-file.js';
+import { assertOwnerOrForced } from './file-owner.js';
 import { printOutput, type CommandOutput } from './output.js';
 
 export interface GlobalOptions {
@@ -13,6 +14,7 @@ export interface GlobalOptions {
   envFile?: string;
   json?: boolean;
   verbose?: boolean;
+  force?: boolean;
 }
 
 /**
@@ -44,10 +46,9 @@ export interface CommandContextOptions {
 export async function openCommandContext(global: GlobalOptions, options: CommandContextOptions = {}): Promise<AppContext> {
   const env = readEnvironment(global.envFile);
   const overrides = { ...options.overrides, ...(global.db ? { dbPath: global.db } : {}) };
-  if (!options.createDatabase) {
-    const { dbPath } = loadConfig(env, overrides);
-    if (!fs.existsSync(dbPath)) throw new ConfigError(`no database at ${dbPath}; is TIMETRACK_DB right?`);
-  }
+  const { dbPath } = loadConfig(env, overrides);
+  if (!options.createDatabase && !fs.existsSync(dbPath)) throw new ConfigError(`no database at ${dbPath}; is TIMETRACK_DB right?`);
+  assertOwnerOrForced(dbPath, global.force);
   return createContext({
     env,
     overrides,

@@ -7,6 +7,7 @@ import { MigrationError } from '../db/migrate.js';
 import { ServiceError } from '../shared/errors.js';
 import { SecretFileError } from '../auth/secret.js';
 import { registerBackupCommands } from './backup.js';
+import { registerCheckCommand } from './check.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerEntriesCommand } from './entries.js';
 import { UsageError } from './errors.js';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
     .option('--db <path>', 'SQLite database file (env TIMETRACK_DB, default ./data/timetrack.db)')
     .option('--env-file <path>', 'read settings from this file (the environment wins over it)')
     .option('--json', 'machine-readable output on stdout')
+    .option('--force', 'act on a database file owned by another user than the one running the command')
     .option('--verbose', 'print the stack trace of an unexpected error')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
@@ -35,6 +37,7 @@ export function buildProgram(): Command {
   registerEntriesCommand(program);
   registerBackupCommands(program);
   registerConfigCommand(program);
+  registerCheckCommand(program);
   return program;
 }
 

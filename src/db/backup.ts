@@ -110,3 +110,9 @@ export async function restoreDatabase(source: string, target: string): Promise<{
   if (previous && process.getuid?.() === 0) fs.chownSync(target, previous.uid, previous.gid);
   return { bytes: fs.statSync(target).size };
 }
+
+/** `pragma quick_check` of the open database: 'ok', or the problems SQLite found. */
+export function quickCheck(sqlite: SqliteHandle): string {
+  const rows = sqlite.pragma('quick_check') as Array<{ quick_check: string }>;
+  return rows.map((row) => row.quick_check).join('; ');
+}

@@ -53,5 +53,5 @@ describe('the packed release', () => {
       server.kill('SIGTERM');
       await server;
     }
-  });
+  }, 900_000);
 });
