@@ -28,8 +28,8 @@ export class MigrationError extends Error {
 async function recordedMigrations(db: Kysely<any>): Promise<Map<string, string>> {
   const table = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = ${MIGRATION_TABLE}`.execute(db);
   if (table.rows.length === 0) return new Map();
-  const rows = await sql<{ name: string; timestamp: string }>`select name, timestamp from ${sql.table(MIGRATION_TABLE)} order by name`.execute(db);
-  return new Map(rows.rows.map((row) => [row.name, row.timestamp]));
+  const rows = await db.selectFrom(MIGRATION_TABLE).select(['name', 'timestamp']).orderBy('name').execute();
+  return new Map(rows.map((row: { name: string; timestamp: string }) => [row.name, row.timestamp]));
 }
 
 export async function migrationStatus(db: Kysely<any>): Promise<MigrationState[]> {
