@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config, type ConfigOverrides, type Env } from './config.js';
 import { openDatabase, type OpenedDatabase, type SqliteHandle } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
@@ -35,8 +35,12 @@ export interface ContextOptions {
   logDestination?: NodeJS.WritableStream;
   /** Where dev mode prints reset links (default stdout). */
   terminal?: NodeJS.WritableStream;
-  /** Apply pending migrations while opening (serve, tests). */
+  /**
+   * Apply pending migrations while opening (serve, tests); or, when false, refuse a database whose
+   * schema is not this build's unless `skipSchemaCheck` (only `migrate --status` looks at such a file).
+   */
   migrate?: boolean;
+  skipSchemaCheck?: boolean;
   mailRetryDelaysMs?: number[];
   /** argon2id unless given: tests whose subject is not hashing pass a fast one. */
   passwordAlgorithm?: PasswordAlgorithm;
@@ -67,7 +71,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     users,
     lockout,
     sessions,
-    accountAdmin: createAccountAdminService(db, clock, users, lockout),
+    accountAdmin: createAccountAdminService(db, clock, hasher, users, lockout),
     accounts: createAccountService(db, clock, hasher, { registrationOpen: config.registrationOpen }),
     authentication: createAuthenticationService(db, clock, hasher, lockout, sessions, bestEffort),
     resets: createResetService(db, clock, hasher, users, background, deliverResetLink, {
@@ -123,7 +127,13 @@ export async function createContext(options: ContextOptions = {}): Promise<AppCo
   const database = openConfiguredDatabase(config.dbPath);
   const { db, sqlite } = database;
   try {
-    if (options.migrate) await migrateToLatest(db);
+    if (options.migrate) {
+      for (const migration of await migrateToLatest(db)) {
+        logger.info({ migration, db: config.dbPath, at: clock.now().toISOString() }, 'migration applied');
+      }
+    } else if (!options.skipSchemaCheck) {
+      await assertSchemaCurrent(db);
+    }
   } catch (error) {
     await db.destroy();
     throw error;

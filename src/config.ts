@@ -3,6 +3,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { closest, distance } from 'fastest-levenshtein';
 import ipaddr from 'ipaddr.js';
 
 export class ConfigError extends Error {
@@ -44,6 +45,22 @@ export interface Config {
 }
 
 export type Env = Record<string, string | undefined>;
+
+/** Every setting timetrack reads (docs/configuration.md), in the order `timetrack config` shows them. */
+export const SETTING_NAMES = [
+  'NODE_ENV', 'HOST', 'PORT', 'TIMETRACK_DB', 'JWT_SECRET', 'JWT_EXPIRATION', 'LOCKOUT_ATTEMPTS', 'LOCKOUT_DURATION',
+  'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'TRUST_PROXY', 'REGISTRATION', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
+  'SMTP_PASSWORD', 'SMTP_FROM', 'LOG_LEVEL', 'HASH_CONCURRENCY', 'HASH_QUEUE_LIMIT', 'HOUSEKEEPING_INTERVAL',
+] as const;
+
+/** Settings of the Node process or the C library that an env file may also hold (systemd passes them on). */
+export const PROCESS_SETTING_NAMES = ['UV_THREADPOOL_SIZE', 'MALLOC_MMAP_THRESHOLD_', 'NODE_OPTIONS', 'TZ'];
+
+/** The setting a name not known is probably a misspelling of (at most `maxEdits` letters off), if any. */
+export function likelySettingFor(name: string, maxEdits = 2): string | undefined {
+  const candidate = closest(name.toUpperCase(), [...SETTING_NAMES]);
+  return distance(name.toUpperCase(), candidate) <= maxEdits ? candidate : undefined;
+}
 
 export interface ConfigOverrides {
   dev?: boolean;
@@ -200,43 +217,66 @@ export function hashConcurrencySetting(env: Env): number {
 }
 
 export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
-  const nodeEnv = (valueOf(env, 'NODE_ENV') ?? 'production').trim();
-  if (!['production', 'development', 'test'].includes(nodeEnv)) {
-    fail('NODE_ENV', `"${nodeEnv}" is not production or development`);
+  // Every setting is checked, so that an operator sees all the bad ones at once, not one per start.
+  const problems: string[] = [];
+  function checked<T>(read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return undefined as T;
+    }
   }
-  const dev = overrides.dev === true || nodeEnv === 'development';
-  const host = parseHost(overrides.host ?? valueOf(env, 'HOST') ?? '127.0.0.1');
-  const port = overrides.port ?? integerSetting(env, 'PORT', 8080, 0, 65535);
+
+  const dev = checked(() => {
+    const nodeEnv = (valueOf(env, 'NODE_ENV') ?? 'production').trim();
+    if (!['production', 'development', 'test'].includes(nodeEnv)) fail('NODE_ENV', `"${nodeEnv}" is not production or development`);
+    return overrides.dev === true || nodeEnv === 'development';
+  });
+  const host = checked(() => parseHost(overrides.host ?? valueOf(env, 'HOST') ?? '127.0.0.1'));
+  const port = checked(() => overrides.port ?? integerSetting(env, 'PORT', 8080, 0, 65535));
   // Dev mode answers reset tokens to anyone who asks: an account takeover for whoever reaches the port.
-  if (dev && !isLoopback(host)) {
-    fail('HOST', `dev mode (NODE_ENV=development or --dev) only listens on a loopback address (127.0.0.1, ::1, localhost), not "${host}"`);
-  }
+  checked(() => {
+    if (dev && host !== undefined && !isLoopback(host)) {
+      fail('HOST', `dev mode (NODE_ENV=development or --dev) only listens on a loopback address (127.0.0.1, ::1, localhost), not "${host}"`);
+    }
+  });
   const dbPath = path.resolve(overrides.dbPath ?? (valueOf(env, 'TIMETRACK_DB')?.trim() || './data/timetrack.db'));
 
-  const registration = (valueOf(env, 'REGISTRATION') ?? 'open').trim().toLowerCase();
-  if (registration !== 'open' && registration !== 'closed') fail('REGISTRATION', `"${registration}" is not open or closed`);
+  const registrationOpen = checked(() => {
+    const registration = (valueOf(env, 'REGISTRATION') ?? 'open').trim().toLowerCase();
+    if (registration !== 'open' && registration !== 'closed') fail('REGISTRATION', `"${registration}" is not open or closed`);
+    return registration === 'open';
+  });
 
-  const logLevel = (valueOf(env, 'LOG_LEVEL') ?? 'info').trim().toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', `"${logLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
+  const logLevel = checked(() => {
+    const level = (valueOf(env, 'LOG_LEVEL') ?? 'info').trim().toLowerCase();
+    if (!LOG_LEVELS.includes(level)) fail('LOG_LEVEL', `"${level}" is not one of ${LOG_LEVELS.join(', ')}`);
+    return level;
+  });
 
-  return {
+  const config: Config = {
     dev,
     host,
     port,
     dbPath,
-    jwtSecret: parseSecret(valueOf(env, 'JWT_SECRET')),
-    jwtExpirationSeconds: durationSetting(env, 'JWT_EXPIRATION', '24h', 365 * DAY),
-    lockoutAttempts: integerSetting(env, 'LOCKOUT_ATTEMPTS', 5, 1, 1000),
-    lockoutDurationSeconds: durationSetting(env, 'LOCKOUT_DURATION', '15m', 365 * DAY),
-    resetTokenTtlSeconds: durationSetting(env, 'RESET_TOKEN_TTL', '1h', 30 * DAY),
-    rateLimitAuth: integerSetting(env, 'RATE_LIMIT_AUTH', 30, 0, 1_000_000),
-    trustProxy: parseTrustProxy(valueOf(env, 'TRUST_PROXY')),
-    registrationOpen: registration === 'open',
-    publicUrl: parsePublicUrl(valueOf(env, 'PUBLIC_URL'), host, port),
-    smtp: parseSmtp(env),
+    jwtSecret: checked(() => parseSecret(valueOf(env, 'JWT_SECRET'))),
+    jwtExpirationSeconds: checked(() => durationSetting(env, 'JWT_EXPIRATION', '24h', 365 * DAY)),
+    lockoutAttempts: checked(() => integerSetting(env, 'LOCKOUT_ATTEMPTS', 5, 1, 1000)),
+    lockoutDurationSeconds: checked(() => durationSetting(env, 'LOCKOUT_DURATION', '15m', 365 * DAY)),
+    resetTokenTtlSeconds: checked(() => durationSetting(env, 'RESET_TOKEN_TTL', '1h', 30 * DAY)),
+    rateLimitAuth: checked(() => integerSetting(env, 'RATE_LIMIT_AUTH', 30, 0, 1_000_000)),
+    trustProxy: checked(() => parseTrustProxy(valueOf(env, 'TRUST_PROXY'))),
+    registrationOpen,
+    // The default PUBLIC_URL is made of HOST and PORT: checked only when those are good.
+    publicUrl: host !== undefined && port !== undefined ? checked(() => parsePublicUrl(valueOf(env, 'PUBLIC_URL'), host, port)) : '',
+    smtp: checked(() => parseSmtp(env)),
     logLevel,
-    hashConcurrency: hashConcurrencySetting(env),
-    hashQueueLimit: integerSetting(env, 'HASH_QUEUE_LIMIT', 64, 0, 100_000),
-    housekeepingIntervalSeconds: durationSetting(env, 'HOUSEKEEPING_INTERVAL', '10m', DAY),
+    hashConcurrency: checked(() => hashConcurrencySetting(env)),
+    hashQueueLimit: checked(() => integerSetting(env, 'HASH_QUEUE_LIMIT', 64, 0, 100_000)),
+    housekeepingIntervalSeconds: checked(() => durationSetting(env, 'HOUSEKEEPING_INTERVAL', '10m', DAY)),
   };
+  if (problems.length > 0) throw new ConfigError(problems.join('; '));
+  return config;
 }

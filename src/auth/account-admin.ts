@@ -1,12 +1,23 @@
-// What an operator does to accounts from the shell (docs/cli.md): list, show, disable, enable,
-// delete. Unlocking is the lockout service's, session revocation the session service's.
+// What an operator does to accounts from the shell (docs/cli.md): list, show, set a password, update, disable,
+// enable, delete. Unlocking is the lockout service's, session revocation the session service's.
 import type { Kysely } from 'kysely';
 import type { AccountStatus, Database } from '../db/types.js';
 import type { Clock } from '../shared/clock.js';
+import { ServiceError } from '../shared/errors.js';
+import { normalizeEmail, normalizeFullName, normalizeUsername } from './account-fields.js';
 import type { LockoutService } from './lockout.js';
+import type { PasswordHasher } from './password-hasher.js';
+import { checkNewPassword } from './password-policy.js';
 import { PUBLIC_USER_COLUMNS, type AccountSummary, type PublicUser, type UserDirectory } from './users.js';
 
-export function createAccountAdminService(db: Kysely<Database>, clock: Clock, users: UserDirectory, lockout: LockoutService) {
+export interface AccountChanges {
+  email?: string;
+  full_name?: string;
+  /** null removes the username. */
+  username?: string | null;
+}
+
+export function createAccountAdminService(db: Kysely<Database>, clock: Clock, hasher: PasswordHasher, users: UserDirectory, lockout: LockoutService) {
   async function summaries(email?: string): Promise<AccountSummary[]> {
     const now = clock.now().toISOString();
     let query = db
@@ -42,24 +53,74 @@ export function createAccountAdminService(db: Kysely<Database>, clock: Clock, us
     return summaries();
   }
 
-  async function showAccount(email: string): Promise<AccountSummary> {
-    const user = await users.requireUserByEmail(email);
+  async function showAccount(identifier: string): Promise<AccountSummary> {
+    const user = await users.requireUser(identifier);
     const [summary] = await summaries(user.email);
     return summary!;
   }
 
-  async function unlockAccount(email: string): Promise<PublicUser> {
-    const user = await users.requireUserByEmail(email);
+  async function unlockAccount(identifier: string): Promise<PublicUser> {
+    const user = await users.requireUser(identifier);
     await lockout.unlockAccount(user.id);
     return user;
+  }
+
+  /**
+   * Sets a new password, as a reset does: in one transaction the hash is stored, the lock cleared,
+   * every session and every pending reset token of the account deleted.
+   */
+  async function setPassword(identifier: string, newPassword: string): Promise<{ user: PublicUser; revokedSessions: number }> {
+    const user = await users.requireUser(identifier);
+    await checkNewPassword(newPassword);
+    // Outside the transaction, which must never wait for argon2.
+    const passwordHash = await hasher.hash(newPassword);
+    return db.transaction().execute(async (trx) => {
+      const now = clock.now().toISOString();
+      await trx
+        .updateTable('auth_info')
+        .set({ password_hash: passwordHash, failed_attempts: 0, locked_until: null, updated_at: now })
+        .where('user_id', '=', user.id)
+        .execute();
+      const revoked = await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).executeTakeFirst();
+      await trx.deleteFrom('reset_tokens').where('user_id', '=', user.id).where('used_at', 'is', null).execute();
+      return { user, revokedSessions: Number(revoked.numDeletedRows) };
+    });
+  }
+
+  /** Changes e-mail, name or username with the checks of registration (format, uniqueness). */
+  async function updateAccount(identifier: string, changes: AccountChanges): Promise<PublicUser> {
+    const user = await users.requireUser(identifier);
+    const email = changes.email === undefined ? undefined : normalizeEmail(changes.email);
+    const fullName = changes.full_name === undefined ? undefined : normalizeFullName(changes.full_name);
+    const username = changes.username === undefined ? undefined : normalizeUsername(changes.username);
+    return db.transaction().execute(async (trx) => {
+      if (email !== undefined) {
+        const owner = await trx.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', user.id).executeTakeFirst();
+        if (owner) throw new ServiceError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
+      }
+      if (username !== undefined && username !== null) {
+        const owner = await trx.selectFrom('users').select('id').where('username', '=', username).where('id', '!=', user.id).executeTakeFirst();
+        if (owner) throw new ServiceError('USERNAME_TAKEN', 'This username is already taken');
+      }
+      return trx
+        .updateTable('users')
+        .set({
+          ...(email !== undefined ? { email } : {}),
+          ...(fullName !== undefined ? { full_name: fullName } : {}),
+          ...(username !== undefined ? { username } : {}),
+        })
+        .where('id', '=', user.id)
+        .returning(['id', 'email', 'full_name', 'username', 'created_at'])
+        .executeTakeFirstOrThrow();
+    });
   }
 
   /**
    * Disabling also revokes every session and every pending reset token, in the same transaction:
    * nobody stays signed in, and no link issued before can sign anyone in again.
    */
-  async function setAccountStatus(email: string, status: AccountStatus): Promise<{ user: PublicUser; revokedSessions: number }> {
-    const user = await users.requireUserByEmail(email);
+  async function setAccountStatus(identifier: string, status: AccountStatus): Promise<{ user: PublicUser; revokedSessions: number }> {
+    const user = await users.requireUser(identifier);
     return db.transaction().execute(async (trx) => {
       await trx.updateTable('auth_info').set({ status, updated_at: clock.now().toISOString() }).where('user_id', '=', user.id).execute();
       if (status === 'active') return { user, revokedSessions: 0 };
@@ -74,8 +135,8 @@ export function createAccountAdminService(db: Kysely<Database>, clock: Clock, us
    * users(id) ON DELETE CASCADE (auth data, sessions, reset tokens, settings, entries, absences, totals),
    * so this one DELETE statement (atomic like any transaction) removes all of it or nothing.
    */
-  async function deleteAccount(email: string): Promise<PublicUser> {
-    const user = await users.requireUserByEmail(email);
+  async function deleteAccount(identifier: string): Promise<PublicUser> {
+    const user = await users.requireUser(identifier);
     await db.deleteFrom('users').where('id', '=', user.id).execute();
     return user;
   }
@@ -84,8 +145,10 @@ export function createAccountAdminService(db: Kysely<Database>, clock: Clock, us
     listAccounts,
     showAccount,
     unlockAccount,
-    disableAccount: (email: string) => setAccountStatus(email, 'disabled'),
-    enableAccount: (email: string) => setAccountStatus(email, 'active'),
+    setPassword,
+    updateAccount,
+    disableAccount: (identifier: string) => setAccountStatus(identifier, 'disabled'),
+    enableAccount: (identifier: string) => setAccountStatus(identifier, 'active'),
     deleteAccount,
   };
 }

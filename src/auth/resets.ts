@@ -52,8 +52,8 @@ export function createResetService(
   }
 
   /** `timetrack reset issue <email>`: USER_NOT_FOUND for an unknown address, ACCOUNT_DISABLED for a disabled one. */
-  async function issueResetForEmail(rawEmail: string): Promise<IssuedReset> {
-    const user = await users.requireUserByEmail(rawEmail);
+  async function issueResetForEmail(identifier: string): Promise<IssuedReset> {
+    const user = await users.requireUser(identifier);
     const { status } = await db.selectFrom('auth_info').select('status').where('user_id', '=', user.id).executeTakeFirstOrThrow();
     if (status !== 'active') throw new ServiceError('ACCOUNT_DISABLED', 'This account is disabled; enable it first (`timetrack user enable`)');
     return issueResetForUser(user.id, user.email);

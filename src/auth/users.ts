@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { AccountStatus, Database } from '../db/types.js';
 import { ServiceError } from '../shared/errors.js';
-import { normalizeEmail } from './account-fields.js';
+import { normalizeLoginIdentifier } from './account-fields.js';
 
 export interface PublicUser {
   id: number;
@@ -25,15 +25,18 @@ export interface AccountSummary {
 export const PUBLIC_USER_COLUMNS = ['users.id', 'users.email', 'users.full_name', 'users.username', 'users.created_at'] as const;
 
 export function createUserDirectory(db: Kysely<Database>) {
-  /** The account of an e-mail address, or USER_NOT_FOUND (for admin commands). */
-  async function requireUserByEmail(rawEmail: string): Promise<PublicUser> {
-    const email = normalizeEmail(rawEmail);
-    const user = await db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('users.email', '=', email).executeTakeFirst();
-    if (!user) throw new ServiceError('USER_NOT_FOUND', `no account with the e-mail address ${email}`);
+  /**
+   * The account of an e-mail address or a username (admin commands take either, like the login
+   * field), or USER_NOT_FOUND.
+   */
+  async function requireUser(identifier: string): Promise<PublicUser> {
+    const { kind, value } = normalizeLoginIdentifier(identifier);
+    const user = await db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where(kind === 'email' ? 'users.email' : 'users.username', '=', value).executeTakeFirst();
+    if (!user) throw new ServiceError('USER_NOT_FOUND', `no account with the ${kind === 'email' ? 'e-mail address' : 'username'} ${value}`);
     return user;
   }
 
-  return { requireUserByEmail };
+  return { requireUser };
 }
 
 export type UserDirectory = ReturnType<typeof createUserDirectory>;

@@ -1,11 +1,12 @@
 // How commands get the shared context: global options (--db, --env-file) over the environment.
 // Logs go to stderr, so that stdout carries only the command's output (and --json stays parseable).
 import fs from 'node:fs';
-import { parseEnv } from 'node:util';
 import type { Command } from 'commander';
 import type { ConfigOverrides, Env } from '../config.js';
-import { ConfigError } from '../config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { createContext, type AppContext } from '../composition-root.js';
+import { misspelledEnvironmentNames, readEnvFile } from './env-file.js';
+import { assertOwnerOrForced } from './file-owner.js';
 import { printOutput, type CommandOutput } from './output.js';
 
 export interface GlobalOptions {
@@ -13,32 +14,46 @@ export interface GlobalOptions {
   envFile?: string;
   json?: boolean;
   verbose?: boolean;
+  force?: boolean;
 }
 
-/** The process environment over the --env-file (the environment wins, as with Node's own --env-file). */
+/**
+ * The process environment over the --env-file (the environment wins, as with Node's own
+ * --env-file). Names in the environment that look like a misspelt setting are warned about.
+ */
 export function readEnvironment(envFile: string | undefined): Env {
-  if (!envFile) return process.env;
-  let text: string;
-  try {
-    text = fs.readFileSync(envFile, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`--env-file: cannot read ${envFile} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  for (const { name, suggestion } of misspelledEnvironmentNames(process.env)) {
+    process.stderr.write(`timetrack: warning: ${name} in the environment is not a setting; did you mean ${suggestion}?\n`);
   }
-  return { ...parseEnv(text), ...process.env };
+  if (!envFile) return process.env;
+  return { ...readEnvFile(envFile), ...process.env };
 }
 
 export interface CommandContextOptions {
   overrides?: ConfigOverrides;
-  /** Apply pending migrations first (every command but `migrate --status` and `serve --no-migrate`). */
+  /** Apply pending migrations first (serve, migrate); every other command refuses a schema that is not this build's. */
   migrate?: boolean;
+  /** `migrate --status` reads a database whatever its schema. */
+  skipSchemaCheck?: boolean;
+  /**
+   * Only serve, migrate and restore may create the database file: any other command run with the
+   * wrong TIMETRACK_DB (or from the wrong folder) would otherwise act on a new, empty database.
+   */
+  createDatabase?: boolean;
   logDestination?: NodeJS.WritableStream;
 }
 
 export async function openCommandContext(global: GlobalOptions, options: CommandContextOptions = {}): Promise<AppContext> {
+  const env = readEnvironment(global.envFile);
+  const overrides = { ...options.overrides, ...(global.db ? { dbPath: global.db } : {}) };
+  const { dbPath } = loadConfig(env, overrides);
+  if (!options.createDatabase && !fs.existsSync(dbPath)) throw new ConfigError(`no database at ${dbPath}; is TIMETRACK_DB right?`);
+  assertOwnerOrForced(dbPath, global.force);
   return createContext({
-    env: readEnvironment(global.envFile),
-    overrides: { ...options.overrides, ...(global.db ? { dbPath: global.db } : {}) },
-    migrate: options.migrate ?? true,
+    env,
+    overrides,
+    migrate: options.migrate ?? false,
+    skipSchemaCheck: options.skipSchemaCheck,
     logDestination: options.logDestination ?? process.stderr,
   });
 }
@@ -57,12 +72,20 @@ export async function withCommandContext<T>(
   }
 }
 
+/** The last line of an admin command's text output: which database it acted on. */
+export function databaseLine(ctx: AppContext): string {
+  return `database: ${ctx.config.dbPath}`;
+}
+
 /**
  * The shape of most admin commands: open the shared context, run one service call, print its
- * result as JSON (--json) or text, close the database.
+ * result as JSON (--json) or text followed by the database it acted on, close the database.
  */
 export async function runAdminCommand(command: Command, body: (ctx: AppContext) => Promise<CommandOutput>): Promise<void> {
   const global = command.optsWithGlobals<GlobalOptions>();
-  const output = await withCommandContext(global, body);
+  const output = await withCommandContext(global, async (ctx) => {
+    const result = await body(ctx);
+    return { ...result, text: [...result.text, databaseLine(ctx)] };
+  });
   printOutput(output, global.json);
 }

@@ -40,7 +40,7 @@ export function registerEntriesCommand(program: Command): void {
     .action(async (options: ExportOptions, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       await withCommandContext(global, async (ctx) => {
-        const user = await ctx.services.users.requireUserByEmail(options.user);
+        const user = await ctx.services.users.requireUser(options.user);
         const csv = await ctx.services.entriesCsv.exportCsv(user.id, { from: options.from, to: options.to });
         process.stdout.write(csv);
       });
@@ -56,7 +56,7 @@ export function registerEntriesCommand(program: Command): void {
       const global = command.optsWithGlobals<GlobalOptions>();
       const text = readCsvFile(file);
       await withCommandContext(global, async (ctx) => {
-        const user = await ctx.services.users.requireUserByEmail(options.user);
+        const user = await ctx.services.users.requireUser(options.user);
         const result = await ctx.services.entriesCsv.importCsv(user.id, text, { apply: Boolean(options.apply) });
         if (result.problems.length > 0) {
           for (const problem of result.problems) process.stderr.write(`timetrack: ${file}: line ${problem.line}: ${problem.message}\n`);

@@ -1,13 +1,14 @@
 // The `timetrack` program. Command modules return or throw; only this entry point turns errors
 // into exit codes: 0 success, 1 failure (one line on stderr), 2 usage error.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { BackupError } from '../db/backup.js';
 import { MigrationError } from '../db/migrate.js';
 import { ServiceError } from '../shared/errors.js';
 import { SecretFileError } from '../auth/secret.js';
+import { registerBackupCommands } from './backup.js';
+import { registerCheckCommand } from './check.js';
+import { registerConfigCommand } from './config-command.js';
 import { registerEntriesCommand } from './entries.js';
 import { UsageError } from './errors.js';
 import { registerMigrateCommand } from './migrate.js';
@@ -15,18 +16,7 @@ import { registerResetCommand } from './reset.js';
 import { registerServeCommand } from './serve.js';
 import { registerTokenCommand } from './token.js';
 import { registerUserCommand } from './user.js';
-
-/** The version in package.json, found upwards from this file (dist/cli in the bundle, src/cli in tests). */
-function packageVersion(): string {
-  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (fs.existsSync(file)) {
-      const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version: string };
-      if (manifest.name === 'timetrack') return manifest.version;
-    }
-    if (path.dirname(dir) === dir) return 'unknown';
-  }
-}
+import { packageVersion } from '../version.js';
 
 export function buildProgram(): Command {
   const program = new Command('timetrack')
@@ -35,6 +25,7 @@ export function buildProgram(): Command {
     .option('--db <path>', 'SQLite database file (env TIMETRACK_DB, default ./data/timetrack.db)')
     .option('--env-file <path>', 'read settings from this file (the environment wins over it)')
     .option('--json', 'machine-readable output on stdout')
+    .option('--force', 'act on a database file owned by another user than the one running the command')
     .option('--verbose', 'print the stack trace of an unexpected error')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
@@ -44,6 +35,9 @@ export function buildProgram(): Command {
   registerTokenCommand(program);
   registerResetCommand(program);
   registerEntriesCommand(program);
+  registerBackupCommands(program);
+  registerConfigCommand(program);
+  registerCheckCommand(program);
   return program;
 }
 
@@ -53,6 +47,7 @@ function isExpectedError(error: unknown): error is Error {
     error instanceof ServiceError ||
     error instanceof ConfigError ||
     error instanceof MigrationError ||
+    error instanceof BackupError ||
     error instanceof SecretFileError
   );
 }

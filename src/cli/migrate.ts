@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { migrateToLatest, migrationStatus } from '../db/migrate.js';
-import { withCommandContext, type GlobalOptions } from './command-context.js';
+import { databaseLine, withCommandContext, type GlobalOptions } from './command-context.js';
 import { printJson, printLines, printTable } from './output.js';
 
 export function registerMigrateCommand(program: Command): void {
   program
     .command('migrate')
-    .description('apply pending migrations from migrations/, or list applied and pending ones with --status')
+    .description('create the database if missing and apply pending migrations, or list applied, pending and unknown ones with --status')
     .option('--status', 'list migrations with their state instead of applying them')
     .action(async (options: { status?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
@@ -14,12 +14,12 @@ export function registerMigrateCommand(program: Command): void {
         if (options.status) {
           const states = await migrationStatus(ctx.db);
           if (global.json) return printJson({ migrations: states });
-          printTable(['migration', 'state', 'applied at'], states.map((m) => [m.name, m.applied ? 'applied' : 'pending', m.executedAt ?? '']));
-          return;
+          printTable(['migration', 'state', 'applied at'], states.map((m) => [m.name, m.state === 'unknown' ? 'unknown (written by a newer version)' : m.state, m.executedAt ?? '']));
+          return printLines(databaseLine(ctx));
         }
         const applied = await migrateToLatest(ctx.db);
         if (global.json) return printJson({ applied });
-        printLines(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
-      }, { migrate: false });
+        printLines(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date', databaseLine(ctx));
+      }, { createDatabase: true, skipSchemaCheck: true });
     });
 }

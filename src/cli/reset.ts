@@ -7,8 +7,8 @@ export function registerResetCommand(program: Command): void {
 
   reset
     .command('issue')
-    .description('issue a reset token for an account and print it with the reset link (voids earlier tokens)')
-    .argument('<email>', 'e-mail address of the account')
+    .description('issue a reset token for an account (by e-mail address or username) and print it with the reset link (voids earlier tokens)')
+    .argument('<account>', 'e-mail address or username of the account')
     .addHelpText('after', `
 The link is PUBLIC_URL/password-reset?token=…; hand it to the account's owner over a safe channel.
   $ timetrack reset issue ann@example.com --json`)

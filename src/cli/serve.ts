@@ -1,5 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { packageVersion } from '../version.js';
 import { openCommandContext, type GlobalOptions } from './command-context.js';
+import { removeServerPid, writeServerPid } from './server-pid.js';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -21,16 +23,26 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'listen address (env HOST, default 127.0.0.1)')
     .option('--port <port>', 'listen port, 0 for any free port (env PORT, default 8080)', parsePort)
     .option('--dev', 'dev mode: reset tokens in responses and on the terminal, pretty logs (env NODE_ENV=development)')
-    .option('--no-migrate', 'do not apply pending migrations at start')
+    .option('--no-migrate', 'do not apply pending migrations: refuse to start unless the schema is this version\'s')
     .action(async (options: ServeOptions, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const ctx = await openCommandContext(global, {
         overrides: { host: options.host, port: options.port, dev: options.dev },
         migrate: options.migrate,
+        createDatabase: options.migrate,
         logDestination: process.stdout,
       });
+      ctx.logger.info({ version: packageVersion(), db: ctx.config.dbPath, pid: process.pid }, 'timetrack starting');
+      // Settings are read at start only; without a handler SIGHUP would end the process (exit 129),
+      // which Restart=on-failure does not restart.
+      process.on('SIGHUP', () => ctx.logger.warn('SIGHUP received and ignored: settings are read at start only; restart to change them'));
       // Loaded here only: no other command pays for Fastify.
       const { runServer } = await import('../http/server.js');
-      await runServer(ctx);
+      writeServerPid(ctx.config.dbPath);
+      try {
+        await runServer(ctx);
+      } finally {
+        removeServerPid(ctx.config.dbPath);
+      }
     });
 }

@@ -39,7 +39,7 @@ Exactly one of --token, --user, --all. Examples:
         const { sessions, users } = ctx.services;
         let revoked: number;
         if (options.token !== undefined) revoked = await sessions.revokeSession(hashToken(options.token === '-' ? await readStdin() : options.token.trim()));
-        else if (options.user !== undefined) revoked = await sessions.revokeSessionsOfUser((await users.requireUserByEmail(options.user)).id);
+        else if (options.user !== undefined) revoked = await sessions.revokeSessionsOfUser((await users.requireUser(options.user)).id);
         else revoked = await sessions.revokeAllSessions();
         return { json: { revoked }, text: [`revoked ${revoked} session(s)`] };
       });
@@ -52,7 +52,7 @@ Exactly one of --token, --user, --all. Examples:
     .action(async (options: { user: string }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       await withCommandContext(global, async (ctx) => {
-        const user = await ctx.services.users.requireUserByEmail(options.user);
+        const user = await ctx.services.users.requireUser(options.user);
         const sessions = await ctx.services.sessions.listSessionsOfUser(user.id);
         if (global.json) return printJson({ sessions });
         if (sessions.length === 0) return printLines(`${user.email} has no active sessions`);

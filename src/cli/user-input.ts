@@ -40,7 +40,16 @@ async function promptForPassword(): Promise<string> {
     if (first === second) return first;
     process.stderr.write('The two passwords differ; try again.\n');
   }
-  throw new ServiceError('VALIDATION_ERROR', 'the two passwords differed three times; nothing was created');
+  throw new ServiceError('VALIDATION_ERROR', 'the two passwords differed three times; nothing was changed');
+}
+
+/** The new password of `user set-password`: from stdin with --password-stdin, else asked (hidden) on a terminal. */
+export async function askForNewPassword(flags: { passwordStdin?: boolean }): Promise<string> {
+  if (flags.passwordStdin) return readPasswordFromStdin();
+  if (!process.stdin.isTTY) {
+    throw new UsageError('standard input is not a terminal, so nothing can be asked: give --password-stdin with the password on standard input');
+  }
+  return promptForPassword();
 }
 
 export async function askForMissingAccountFields(flags: AccountFlags): Promise<NewAccountInput> {

@@ -1,18 +1,22 @@
 // Schema changes come only from the files in migrations/ (listed in migrations/index.ts), applied in
-// name order by Kysely's Migrator.
-import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
+// name order by Kysely's Migrator. A database that records a migration this build does not know was
+// written by a newer version: it is refused, never migrated or served.
+import { Migrator, sql, type Kysely, type MigrationResultSet } from 'kysely';
 import { migrations } from '../../migrations/index.js';
 
 export interface MigrationState {
   name: string;
-  applied: boolean;
+  state: 'applied' | 'pending' | 'unknown';
   executedAt: string | null;
 }
+
+const MIGRATION_TABLE = 'kysely_migration';
 
 function migratorFor(db: Kysely<any>): Migrator {
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    migrationTableName: MIGRATION_TABLE,
   });
 }
 
@@ -20,8 +24,49 @@ export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
+/** The migrations recorded in the database (none for a new file). */
+async function recordedMigrations(db: Kysely<any>): Promise<Map<string, string>> {
+  const table = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = ${MIGRATION_TABLE}`.execute(db);
+  if (table.rows.length === 0) return new Map();
+  const rows = await db.selectFrom(MIGRATION_TABLE).select(['name', 'timestamp']).orderBy('name').execute();
+  return new Map(rows.map((row: { name: string; timestamp: string }) => [row.name, row.timestamp]));
+}
+
+export async function migrationStatus(db: Kysely<any>): Promise<MigrationState[]> {
+  const recorded = await recordedMigrations(db);
+  const known = Object.keys(migrations).sort();
+  const states: MigrationState[] = known.map((name) => ({
+    name,
+    state: recorded.has(name) ? 'applied' : 'pending',
+    executedAt: recorded.has(name) ? new Date(recorded.get(name)!).toISOString() : null,
+  }));
+  for (const [name, timestamp] of recorded) {
+    if (!(name in migrations)) states.push({ name, state: 'unknown', executedAt: new Date(timestamp).toISOString() });
+  }
+  return states.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function newerVersionError(unknown: MigrationState[]): MigrationError {
+  return new MigrationError(
+    `the database was written by a newer version of timetrack (migrations this version does not know: ${unknown.map((m) => m.name).join(', ')}); install that version or restore a backup made by this one`,
+  );
+}
+
+/** Throws unless the schema is exactly this build's: no pending and no unknown migration. */
+export async function assertSchemaCurrent(db: Kysely<any>): Promise<void> {
+  const states = await migrationStatus(db);
+  const unknown = states.filter((m) => m.state === 'unknown');
+  if (unknown.length > 0) throw newerVersionError(unknown);
+  const pending = states.filter((m) => m.state === 'pending');
+  if (pending.length > 0) {
+    throw new MigrationError(`the database needs ${pending.length} migration(s) (${pending.map((m) => m.name).join(', ')}); run \`timetrack migrate\` first`);
+  }
+}
+
 /** Applies every pending migration; returns the names applied now. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const unknown = (await migrationStatus(db)).filter((m) => m.state === 'unknown');
+  if (unknown.length > 0) throw newerVersionError(unknown);
   const { error, results }: MigrationResultSet = await migratorFor(db).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
@@ -29,13 +74,4 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
     throw new MigrationError(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${cause}`);
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
-}
-
-export async function migrationStatus(db: Kysely<any>): Promise<MigrationState[]> {
-  const migrations = await migratorFor(db).getMigrations();
-  return migrations.map((migration) => ({
-    name: migration.name,
-    applied: migration.executedAt !== undefined,
-    executedAt: migration.executedAt ? migration.executedAt.toISOString() : null,
-  }));
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseDuration } from '../../src/config.js';
+import { loadConfig, parseDuration, SETTING_NAMES } from '../../src/config.js';
 import { PROJECT_ROOT } from '../support/cli.js';
 
 const exampleFile = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack.example.env'), 'utf8');
@@ -13,12 +13,13 @@ describe('config/timetrack.example.env', () => {
   it('lists every setting that src/config.ts reads, and nothing else', () => {
     const read = new Set([...configSource.matchAll(/(?:valueOf\(env, |Setting\(env, )'([A-Z_]+)'/g)].map((m) => m[1]!));
     for (const name of ['SMTP_USER', 'SMTP_PASSWORD', 'SMTP_FROM', 'SMTP_HOST']) read.add(name);
-    const listed = new Set([...exampleFile.matchAll(/^#([A-Z_]+)=/gm)].map((m) => m[1]!));
+    const listed = new Set([...exampleFile.matchAll(/^#?([A-Z_]+)=/gm)].map((m) => m[1]!));
     expect([...listed].sort()).toEqual([...read].sort());
+    expect([...listed].sort()).toEqual([...SETTING_NAMES].sort());
   });
 
-  it('is all defaults when used as is, and valid with its examples switched on', () => {
-    expect(loadConfig(parseEnv(exampleFile))).toEqual(loadConfig({}));
+  it('is all defaults but the service\'s database when used as is, and valid with its examples switched on', () => {
+    expect(loadConfig(parseEnv(exampleFile))).toEqual({ ...loadConfig({}), dbPath: '/var/lib/timetrack/timetrack.db' });
     const uncommented = exampleFile.replace(/^#([A-Z_]+=.+)$/gm, '$1');
     const config = loadConfig(parseEnv(uncommented));
     expect(config.smtp).toMatchObject({ host: 'smtp.example.org', port: 587, from: 'timetrack <timetrack@example.org>' });

@@ -2,42 +2,69 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/server.js';
-import { cli, tempDb } from '../support/cli-accounts.js';
+import { cli, expectFailure, tempDb, tempDbPath } from '../support/cli-accounts.js';
 
 const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index', '004_daily_totals_by_first_instant_of_day', '005_failed_login_identifiers_hashed'];
 
 describe('timetrack migrate', () => {
   it('lists pending migrations by name, applies them, then lists them as applied', async () => {
-    const db = tempDb();
-    const pending = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ name: string; applied: boolean }> };
-    expect(pending.migrations).toEqual(MIGRATIONS.map((name) => ({ name, applied: false, executedAt: null })));
+    const db = tempDbPath();
+    const pending = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ name: string; state: string }> };
+    expect(pending.migrations).toEqual(MIGRATIONS.map((name) => ({ name, state: 'pending', executedAt: null })));
     const table = await cli(db, ['migrate', '--status']);
     expect(table.stdout).toMatch(/001_accounts_and_sessions\s+pending/);
 
     const applied = await cli(db, ['migrate']);
     expect(applied.exitCode).toBe(0);
-    expect(applied.stdout).toBe(`applied ${MIGRATIONS.length} migration(s): ${MIGRATIONS.join(', ')}`);
-    expect((await cli(db, ['migrate'])).stdout).toBe('database is up to date');
+    expect(applied.stdout).toBe(`applied ${MIGRATIONS.length} migration(s): ${MIGRATIONS.join(', ')}\ndatabase: ${db}`);
+    expect((await cli(db, ['migrate'])).stdout).toBe(`database is up to date\ndatabase: ${db}`);
 
-    const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ applied: boolean; executedAt: string }> };
-    expect(status.migrations.every((m) => m.applied && !Number.isNaN(Date.parse(m.executedAt)))).toBe(true);
+    const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ state: string; executedAt: string }> };
+    expect(status.migrations.every((m) => m.state === 'applied' && !Number.isNaN(Date.parse(m.executedAt)))).toBe(true);
   });
 
-  it('serve applies pending migrations at start, and --no-migrate leaves them pending', async () => {
-    const untouched = tempDb();
-    const server = await startServer(untouched, {}, ['--no-migrate']);
-    await server.stop();
-    const pending = JSON.parse((await cli(untouched, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ applied: boolean }> };
-    expect(pending.migrations.every((m) => !m.applied)).toBe(true);
+  it('serve applies pending migrations at start and logs each; --no-migrate refuses a database that needs one', async () => {
+    const untouched = tempDbPath();
+    await cli(untouched, ['migrate', '--status']);
+    expectFailure(await cli(untouched, ['serve', '--no-migrate', '--port', '0']), 1, /needs 3 migration\(s\).*run `timetrack migrate` first/);
 
-    const migrated = tempDb();
+    const migrated = tempDbPath();
     const running = await startServer(migrated);
     const health = await fetch(`${running.baseUrl}/api/health`);
     await running.stop();
     expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    for (const name of MIGRATIONS) expect(running.output()).toMatch(new RegExp(`"migration":"${name}".*"msg":"migration applied"`));
+    expect(running.output()).toMatch(/"version":"\d+\.\d+\.\d+.*"msg":"timetrack starting"/);
     const sqlite = new Database(migrated, { readonly: true });
     const tables = (sqlite.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>).map((t) => t.name);
     sqlite.close();
     expect(tables).toEqual(expect.arrayContaining(['users', 'auth_info', 'auth_tokens', 'reset_tokens', 'time_entries', 'absences', 'kysely_migration']));
+  });
+
+  it('read-only commands never migrate: they say a migration is pending and stop', async () => {
+    const db = tempDb();
+    const sqlite = new Database(db);
+    sqlite.prepare('delete from kysely_migration where name = ?').run(MIGRATIONS[2]);
+    sqlite.close();
+    for (const args of [['user', 'list'], ['user', 'show', 'ann@example.com'], ['token', 'list', '--user', 'ann@example.com']]) {
+      expectFailure(await cli(db, args), 1, new RegExp(`needs 1 migration\\(s\\) \\(${MIGRATIONS[2]}\\); run \`timetrack migrate\` first`));
+    }
+    const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ name: string; state: string }> };
+    expect(status.migrations.find((m) => m.name === MIGRATIONS[2])?.state).toBe('pending');
+  });
+
+  it('a database written by a newer version is refused by every command, and migrate --status lists what it does not know', async () => {
+    const db = tempDb();
+    const sqlite = new Database(db);
+    sqlite.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('099_from_the_future', new Date().toISOString());
+    sqlite.close();
+    const newer = /written by a newer version of timetrack \(migrations this version does not know: 099_from_the_future\)/;
+    expectFailure(await cli(db, ['migrate']), 1, newer);
+    expectFailure(await cli(db, ['user', 'list']), 1, newer);
+    expectFailure(await cli(db, ['serve', '--port', '0']), 1, newer);
+    expectFailure(await cli(db, ['serve', '--no-migrate', '--port', '0']), 1, newer);
+    const table = await cli(db, ['migrate', '--status']);
+    expect(table.stdout).toMatch(/099_from_the_future\s+unknown \(written by a newer version\)/);
   });
 });

@@ -14,7 +14,12 @@ const value = (key: string) => settings.get(key)?.at(-1);
 
 describe('config/timetrack.service', () => {
   it('runs timetrack serve as a dedicated user with an environment file', () => {
-    expect(value('ExecStart')).toMatch(/bin\/timetrack\.cjs serve$/);
+    expect(value('ExecStart')).toMatch(/\/timetrack serve$/);
+    expect(value('Type')).toBe('exec');
+    expect(value('StateDirectory')).toBe('timetrack');
+    expect(value('ConfigurationDirectory')).toBe('timetrack');
+    // One source of truth: every setting (TIMETRACK_DB above all) comes from the env file the admin commands read too.
+    expect(settings.has('Environment')).toBe(false);
     expect(value('User')).toBe('timetrack');
     expect(value('EnvironmentFile')).toBe('/etc/timetrack/timetrack.env');
     expect(value('KillSignal')).toBe('SIGTERM');

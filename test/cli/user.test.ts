@@ -78,7 +78,7 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     const disabled = await cli(db, ['user', 'disable', 'ann@example.com']);
-    expect(disabled.stdout).toBe('disabled ann@example.com; revoked 0 session(s)');
+    expect(disabled.stdout).toBe(`disabled ann@example.com; revoked 0 session(s)\ndatabase: ${db}`);
     expect(JSON.parse((await cli(db, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user.status).toBe('disabled');
     const enabled = JSON.parse((await cli(db, ['--json', 'user', 'enable', 'ann@example.com'])).stdout as string) as { status: string };
     expect(enabled.status).toBe('active');

@@ -56,7 +56,7 @@ describe('admin commands against a running server', () => {
 
     const unlocked = await cli(db, ['user', 'unlock', 'locked@example.com']);
     expect(unlocked.exitCode).toBe(0);
-    expect(unlocked.stdout).toBe('unlocked locked@example.com');
+    expect(unlocked.stdout).toBe(`unlocked locked@example.com\ndatabase: ${db}`);
     expect((await login('locked@example.com')).status).toBe(200);
   });
 
@@ -76,7 +76,7 @@ describe('admin commands against a running server', () => {
 
     const third = await tokenOf('revoke@example.com');
     const byUser = await cli(db, ['token', 'revoke', '--user', 'revoke@example.com']);
-    expect(byUser.stdout).toBe('revoked 2 session(s)');
+    expect(byUser.stdout).toBe(`revoked 2 session(s)\ndatabase: ${db}`);
     expect(await me(second)).toBe(401);
     expect(await me(third)).toBe(401);
     expect(await me(other)).toBe(200);

@@ -2,10 +2,19 @@
 import path from 'node:path';
 import { expect } from 'vitest';
 import { makeTempDir, PASSWORD } from './app.js';
-import { runCli } from './cli.js';
+import { execaSync } from 'execa';
+import { BIN, cleanEnv, runCli } from './cli.js';
 
-export function tempDb(): string {
+/** A path where no database exists yet (only serve and migrate create one). */
+export function tempDbPath(): string {
   return path.join(makeTempDir('timetrack-cli-'), 'timetrack.db');
+}
+
+/** A new, migrated database, as `timetrack migrate` leaves it. */
+export function tempDb(): string {
+  const db = tempDbPath();
+  execaSync('node', [BIN, '--db', db, 'migrate'], { env: cleanEnv(), extendEnv: false });
+  return db;
 }
 
 /** Runs a command against `db`; `--db` goes first, like an operator would type it. */

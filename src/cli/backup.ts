@@ -1,0 +1,53 @@
+// `timetrack backup <file>` and `timetrack restore <file>`.
+import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../config.js';
+import { backupDatabase, restoreDatabase } from '../db/backup.js';
+import { databaseLine, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
+import { assertOwnerOrForced } from './file-owner.js';
+import { printOutput } from './output.js';
+import { runningServerPid, serverPidFile } from './server-pid.js';
+
+export function registerBackupCommands(program: Command): void {
+  program
+    .command('backup')
+    .description('write a consistent copy of the database to a new file (mode 0600), also while serve runs, then check the copy')
+    .argument('<file>', 'the new file (must not exist)')
+    .addHelpText('after', `
+Example (a daily copy; keep them off the server too):
+  $ sudo -u timetrack timetrack --env-file /etc/timetrack/timetrack.env backup /var/lib/timetrack/backups/$(date +%F).db`)
+    .action(async (file: string, _options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const output = await withCommandContext(global, async (ctx) => {
+        const result = await backupDatabase(ctx.sqlite, file);
+        return {
+          json: { path: result.path, bytes: result.bytes, duration_ms: result.durationMs },
+          text: [`backed up to ${result.path} (${result.bytes} bytes, ${result.durationMs} ms); integrity check ok`, databaseLine(ctx)],
+        };
+      }, { skipSchemaCheck: true });
+      printOutput(output, global.json);
+    });
+
+  program
+    .command('restore')
+    .description('replace the database by a backup (checked first); refused while a server runs on the database')
+    .argument('<file>', 'a file written by `timetrack backup`')
+    .addHelpText('after', `
+Stop the service first; then run \`timetrack migrate\` if the backup is older than this version:
+  $ systemctl stop timetrack
+  $ sudo -u timetrack timetrack --env-file /etc/timetrack/timetrack.env restore /var/lib/timetrack/backups/2026-11-20.db
+  $ systemctl start timetrack`)
+    .action(async (file: string, _options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const { dbPath } = loadConfig(readEnvironment(global.envFile), global.db ? { dbPath: global.db } : {});
+      assertOwnerOrForced(dbPath, global.force);
+      const pid = runningServerPid(dbPath);
+      if (pid !== undefined) {
+        throw new ConfigError(`a server (pid ${pid}) is using ${dbPath}; stop it first (if no server runs, remove ${serverPidFile(dbPath)})`);
+      }
+      const { bytes } = await restoreDatabase(file, dbPath);
+      printOutput(
+        { json: { restored: file, bytes }, text: [`restored ${file} (${bytes} bytes); integrity check ok`, `database: ${dbPath}`] },
+        global.json,
+      );
+    });
+}

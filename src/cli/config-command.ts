@@ -1,0 +1,59 @@
+// `timetrack config`: the settings in effect, each with where it came from, secrets masked.
+import type { Command } from 'commander';
+import { loadConfig, SETTING_NAMES, type Config } from '../config.js';
+import { secretFilePath } from '../auth/secret.js';
+import type { GlobalOptions } from './command-context.js';
+import { readEnvFile } from './env-file.js';
+import { printJson, printTable } from './output.js';
+
+type Source = 'default' | 'file' | 'environment' | 'option';
+
+const SECRET = '******** (set)';
+
+/** The effective value of each setting, as the service uses it. */
+function effectiveValues(config: Config): Record<(typeof SETTING_NAMES)[number], string> {
+  return {
+    NODE_ENV: config.dev ? 'development' : 'production',
+    HOST: config.host,
+    PORT: String(config.port),
+    TIMETRACK_DB: config.dbPath,
+    JWT_SECRET: config.jwtSecret ? SECRET : `(generated, kept in ${secretFilePath(config.dbPath)})`,
+    JWT_EXPIRATION: `${config.jwtExpirationSeconds}s`,
+    LOCKOUT_ATTEMPTS: String(config.lockoutAttempts),
+    LOCKOUT_DURATION: `${config.lockoutDurationSeconds}s`,
+    RESET_TOKEN_TTL: `${config.resetTokenTtlSeconds}s`,
+    RATE_LIMIT_AUTH: String(config.rateLimitAuth),
+    TRUST_PROXY: Array.isArray(config.trustProxy) ? config.trustProxy.join(',') : String(config.trustProxy),
+    REGISTRATION: config.registrationOpen ? 'open' : 'closed',
+    PUBLIC_URL: config.publicUrl,
+    SMTP_HOST: config.smtp?.host ?? '-',
+    SMTP_PORT: config.smtp ? String(config.smtp.port) : '-',
+    SMTP_USER: config.smtp?.user ?? '-',
+    SMTP_PASSWORD: config.smtp?.password ? SECRET : '-',
+    SMTP_FROM: config.smtp?.from ?? '-',
+    LOG_LEVEL: config.logLevel,
+    HASH_CONCURRENCY: String(config.hashConcurrency),
+    HASH_QUEUE_LIMIT: String(config.hashQueueLimit),
+    HOUSEKEEPING_INTERVAL: `${config.housekeepingIntervalSeconds}s`,
+  };
+}
+
+export function registerConfigCommand(program: Command): void {
+  program
+    .command('config')
+    .description('print the settings in effect and where each comes from (default, file, environment), secrets masked')
+    .action((_options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const file = global.envFile ? readEnvFile(global.envFile) : {};
+      const isSet = (value: string | undefined) => value !== undefined && value.trim() !== '';
+      const config = loadConfig({ ...file, ...process.env }, global.db ? { dbPath: global.db } : {});
+      const values = effectiveValues(config);
+      const settings = SETTING_NAMES.map((name) => {
+        const source: Source =
+          name === 'TIMETRACK_DB' && global.db ? 'option' : isSet(process.env[name]) ? 'environment' : isSet(file[name]) ? 'file' : 'default';
+        return { name, value: values[name], source };
+      });
+      if (global.json) return printJson({ settings });
+      printTable(['setting', 'value', 'source'], settings.map((s) => [s.name, s.value, s.source]));
+    });
+}

@@ -1,0 +1,66 @@
+// `timetrack check`, the refusal to act on another user's database file, and SIGHUP.
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { startServer } from '../support/server.js';
+
+const isRoot = process.geteuid?.() === 0;
+
+describe('timetrack check', () => {
+  it('passes on a healthy database and names each problem on its own line', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    const healthy = await cli(db, ['check']);
+    expect(healthy.stderr).toBe('');
+    expect(healthy.exitCode).toBe(0);
+    expect(healthy.stdout).toMatch(/^ok\s+configuration: every setting is valid$/m);
+    expect(healthy.stdout).toMatch(/^ok\s+integrity: quick_check ok$/m);
+    expect(healthy.stdout).toMatch(/^ok\s+migrations: 3 applied$/m);
+    expect(healthy.stdout).toMatch(/^ok\s+database file: .* mode 600$/m);
+
+    fs.chmodSync(db, 0o644);
+    const sqlite = new Database(db);
+    sqlite.prepare('delete from kysely_migration where name = ?').run('003_daily_totals_covering_index');
+    sqlite.prepare("insert into kysely_migration (name, timestamp) values ('099_from_the_future', '2026-01-01T00:00:00.000Z')").run();
+    sqlite.close();
+    const broken = await cli(db, ['check', '--smtp'], { env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: '1', SMTP_FROM: 'tt@example.org' } });
+    expect(broken.exitCode).toBe(1);
+    expect(broken.stderr).toBe('timetrack: check found 3 problem(s)');
+    expect(broken.stdout).toMatch(/^PROBLEM database file: mode 644 lets other users read it/m);
+    expect(broken.stdout).toMatch(/^PROBLEM migrations: pending: 003_daily_totals_covering_index .*; written by a newer version: 099_from_the_future$/m);
+    expect(broken.stdout).toMatch(/^PROBLEM smtp: 127\.0\.0\.1:1: /m);
+
+    const misconfigured = await cli(db, ['check'], { env: { PORT: 'x', LOG_LEVEL: 'y' } });
+    expect(misconfigured.exitCode).toBe(1);
+    expect(misconfigured.stdout).toMatch(/^PROBLEM configuration: PORT: "x" is not a whole number; LOG_LEVEL: "y"/m);
+  });
+});
+
+describe.runIf(isRoot)('a command run as another user than the database owner', () => {
+  it('is refused without --force, and warned about with it', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    fs.chownSync(db, 65534, 65534);
+    expectFailure(await cli(db, ['user', 'list']), 1, /belongs to uid 65534 but this command runs as uid 0: .*run it as the owner .*, or pass --force/);
+    expectFailure(await cli(db, ['restore', db]), 1, /belongs to uid 65534/);
+    const forced = await cli(db, ['--force', 'user', 'list']);
+    expect(forced.exitCode).toBe(0);
+    expect(forced.stderr).toMatch(/^timetrack: warning: .* belongs to uid 65534/);
+  });
+});
+
+describe('serve and SIGHUP', () => {
+  it('logs SIGHUP and goes on serving', async () => {
+    const db = tempDb();
+    const server = await startServer(db);
+    try {
+      server.process.kill('SIGHUP');
+      await expect.poll(() => server.output()).toMatch(/SIGHUP received and ignored/);
+      expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
+    } finally {
+      const result = await server.stop();
+      expect(result.exitCode).toBe(0);
+    }
+  });
+});
