@@ -61,9 +61,10 @@ describe('libuv thread pool', () => {
 
 describe('V8 young generation under the systemd unit', () => {
   /** The node flags of the unit's ExecStart, between the node binary and bin/timetrack.cjs. */
+  /** The node flags of the unit's documented ExecStart for a small server (a comment beside the default one). */
   function unitNodeFlags(): string[] {
     const unit = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack.service'), 'utf8');
-    const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1]?.split(/\s+/) ?? [];
+    const execStart = /^# ExecStart=(\S*node .*)$/m.exec(unit)?.[1]?.split(/\s+/) ?? [];
     return execStart.slice(1, execStart.findIndex((word) => word.endsWith('bin/timetrack.cjs')));
   }
 
