@@ -35,7 +35,7 @@ export function buildProgram(): Command {
     .option('--db <path>', 'SQLite database file (env TIMETRACK_DB, default ./data/timetrack.db)')
     .option('--env-file <path>', 'read settings from this file (the environment wins over it)')
     .option('--json', 'machine-readable output on stdout')
-    .option('--verbose', 'print the stack trace of an unexpected error')
+    .option('--verbose', 'print details on stderr: the stack trace of an unexpected error, how long an import held the write lock')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerServeCommand(program);
