@@ -45,3 +45,11 @@ export function createLogger(options: LoggerOptions): Logger {
   }
   return pino(base, options.destination);
 }
+
+/** The message of the per-request line (the fail2ban filter in config/ matches it). */
+export const REQUEST_LOG_MESSAGE = 'request completed';
+
+/** The fields of the per-request line, in the order they are written. */
+export function requestLogLine(method: string, url: string, status: number, client: string, elapsedMs: number) {
+  return { method, path: url.split('?')[0] ?? '', status, client, duration_ms: Math.round(elapsedMs * 10) / 10 };
+}
