@@ -4,9 +4,11 @@ import type { Migration } from 'kysely';
 import * as accountsAndSessions from './001_accounts_and_sessions.js';
 import * as timeTracking from './002_time_tracking.js';
 import * as dailyTotalsCoveringIndex from './003_daily_totals_covering_index.js';
+import * as auditAndSessionDetails from './006_audit_and_session_details.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
   '002_time_tracking': timeTracking,
   '003_daily_totals_covering_index': dailyTotalsCoveringIndex,
+  '006_audit_and_session_details': auditAndSessionDetails,
 };

@@ -10,6 +10,7 @@ import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createAbsenceService } from './time/absences.js';
 import { createAccountAdminService } from './auth/account-admin.js';
+import { createAuditService } from './auth/audit.js';
 import { createAccountService } from './auth/accounts.js';
 import { createAuthenticationService } from './auth/authentication.js';
 import { createBackgroundTasks } from './shared/background.js';
@@ -65,6 +66,8 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const absences = createAbsenceService(db, clock, settings);
   return {
     background,
+    /** What admin commands and security events changed: every command that changes something records it here. */
+    audit: createAuditService(db, clock, logger),
     hasher,
     users,
     lockout,

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { ConfigOverrides, Env } from '../config.js';
 import { ConfigError } from '../config.js';
 import { createContext, type AppContext } from '../composition-root.js';
+import { operatingSystemActor, type AuditEvent } from '../auth/audit.js';
 import { printOutput, type CommandOutput } from './output.js';
 
 export interface GlobalOptions {
@@ -65,4 +66,9 @@ export async function runAdminCommand(command: Command, body: (ctx: AppContext) 
   const global = command.optsWithGlobals<GlobalOptions>();
   const output = await withCommandContext(global, body);
   printOutput(output, global.json);
+}
+
+/** Records what an admin command changed, with the person who ran it (their login on this machine). */
+export function recordAdminAction(ctx: AppContext, event: Omit<AuditEvent, 'actor'>): Promise<void> {
+  return ctx.services.audit.record({ ...event, actor: operatingSystemActor() });
 }

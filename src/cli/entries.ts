@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { MAX_IMPORT_BYTES } from '../time/entries-csv.js';
 import { ServiceError } from '../shared/errors.js';
-import { withCommandContext, type GlobalOptions } from './command-context.js';
+import { recordAdminAction, withCommandContext, type GlobalOptions } from './command-context.js';
 import { printJson, printLines } from './output.js';
 
 interface ExportOptions {
@@ -79,6 +79,7 @@ export function registerEntriesCommand(program: Command): void {
           for (const problem of result.problems) process.stderr.write(`timetrack: ${source}: line ${problem.line}: ${problem.message}\n`);
           throw new ServiceError('VALIDATION_ERROR', `${result.problems.length} bad row(s) in ${source}; nothing was written`);
         }
+        if (result.applied) await recordAdminAction(ctx, { action: 'entries_imported', user, detail: { entries: result.entries.length } });
         if (global.json) return printJson({ applied: result.applied, count: result.entries.length, write_lock_ms: Math.round(result.writeLockMs), entries: result.entries });
         // One line per entry: the note is quoted, so a line break in it stays visible as \n.
         printLines(

@@ -8,6 +8,7 @@ import { ConfigError } from '../config.js';
 import { MigrationError } from '../db/migrate.js';
 import { ServiceError } from '../shared/errors.js';
 import { SecretFileError } from '../auth/secret.js';
+import { registerAuditCommand } from './audit.js';
 import { registerEntriesCommand } from './entries.js';
 import { UsageError } from './errors.js';
 import { registerMigrateCommand } from './migrate.js';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerTokenCommand(program);
   registerResetCommand(program);
   registerEntriesCommand(program);
+  registerAuditCommand(program);
   return program;
 }
 

@@ -1,7 +1,7 @@
 // `timetrack user …`: accounts from the shell, through the same services as the API.
 import type { Command } from 'commander';
 import type { AccountSummary } from '../auth/users.js';
-import { runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
+import { recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
 import { printJson, printTable } from './output.js';
 import { askForMissingAccountFields, type AccountFlags } from './user-input.js';
@@ -29,6 +29,7 @@ Examples:
       const input = await askForMissingAccountFields(flags);
       await runAdminCommand(command, async (ctx) => {
         const created = await ctx.services.accounts.createAccount(input);
+        await recordAdminAction(ctx, { action: 'account_created', user: created, detail: { username: created.username } });
         return { json: { user: created }, text: [`created account ${created.email} (id ${created.id})`] };
       });
     });
@@ -77,6 +78,7 @@ Examples:
     .action((email: string, _options: object, command: Command) =>
       runAdminCommand(command, async (ctx) => {
         const unlocked = await ctx.services.accountAdmin.unlockAccount(email);
+        await recordAdminAction(ctx, { action: 'account_unlocked', user: unlocked });
         return { json: { user: unlocked, unlocked: true }, text: [`unlocked ${unlocked.email}`] };
       }),
     );
@@ -88,6 +90,7 @@ Examples:
     .action((email: string, _options: object, command: Command) =>
       runAdminCommand(command, async (ctx) => {
         const { user: disabled, revokedSessions } = await ctx.services.accountAdmin.disableAccount(email);
+        await recordAdminAction(ctx, { action: 'account_disabled', user: disabled, detail: { revoked_sessions: revokedSessions } });
         return {
           json: { user: disabled, status: 'disabled', revoked_sessions: revokedSessions },
           text: [`disabled ${disabled.email}; revoked ${revokedSessions} session(s)`],
@@ -102,6 +105,7 @@ Examples:
     .action((email: string, _options: object, command: Command) =>
       runAdminCommand(command, async (ctx) => {
         const { user: enabled } = await ctx.services.accountAdmin.enableAccount(email);
+        await recordAdminAction(ctx, { action: 'account_enabled', user: enabled });
         return { json: { user: enabled, status: 'active' }, text: [`enabled ${enabled.email}`] };
       }),
     );
@@ -115,6 +119,7 @@ Examples:
       if (!options.yes) throw new UsageError(`refusing to delete ${email} without --yes (there is no undo)`);
       await runAdminCommand(command, async (ctx) => {
         const deleted = await ctx.services.accountAdmin.deleteAccount(email);
+        await recordAdminAction(ctx, { action: 'account_deleted', user: deleted });
         return { json: { deleted }, text: [`deleted ${deleted.email} and everything that belonged to it`] };
       });
     });
