@@ -11,8 +11,13 @@ export async function runServer(ctx: AppContext): Promise<void> {
   // Fail at start, not at the first login, when the secret is unusable; and compute the dummy hash
   // now, so the first login with an unknown e-mail is not faster than the others.
   await services.sessions.warmUp();
-  const retired = await services.sessions.deleteSessionsOfRetiredSecrets();
-  if (retired > 0) logger.info({ deleted: retired }, 'deleted the sessions of signing secrets no longer configured');
+  try {
+    const retired = await services.sessions.deleteSessionsOfRetiredSecrets();
+    if (retired > 0) logger.info({ deleted: retired }, 'deleted the sessions of signing secrets no longer configured');
+  } catch (error) {
+    // With --no-migrate the sessions table may not have its key ids yet: serve anyway, as before.
+    logger.warn({ err: error }, 'could not delete the sessions of retired signing secrets');
+  }
   await services.hasher.warmUp();
 
   const app = await buildApp(ctx);

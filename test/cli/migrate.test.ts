@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/server.js';
 import { cli, tempDb } from '../support/cli-accounts.js';
 
-const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index'];
+const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index', '006_audit_and_session_details'];
 
 describe('timetrack migrate', () => {
   it('lists pending migrations by name, applies them, then lists them as applied', async () => {
