@@ -8,12 +8,13 @@ export function registerMigrateCommand(program: Command): void {
     .command('migrate')
     .description('apply pending migrations from migrations/, or list applied and pending ones with --status')
     .option('--status', 'list migrations with their state instead of applying them')
+    .addHelpText('after', '\nExample:\n  timetrack migrate --status --json')
     .action(async (options: { status?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       await withCommandContext(global, async (ctx) => {
         if (options.status) {
           const states = await migrationStatus(ctx.db);
-          if (global.json) return printJson({ migrations: states });
+          if (global.json) return printJson({ migrations: states.map((m) => ({ name: m.name, applied: m.applied, executed_at: m.executedAt })) });
           printTable(['migration', 'state', 'applied at'], states.map((m) => [m.name, m.applied ? 'applied' : 'pending', m.executedAt ?? '']));
           return;
         }

@@ -11,6 +11,8 @@ export function registerResetCommand(program: Command): void {
     .argument('<email>', 'e-mail address of the account')
     .addHelpText('after', `
 The link is PUBLIC_URL/password-reset?token=…; hand it to the account's owner over a safe channel.
+
+Example:
   $ timetrack reset issue ann@example.com --json`)
     .action((email: string, _options: object, command: Command) =>
       runAdminCommand(command, async (ctx) => {

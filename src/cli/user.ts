@@ -3,9 +3,11 @@ import type { Command } from 'commander';
 import type { AccountSummary } from '../auth/users.js';
 import { recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
+import { ServiceError } from '../shared/errors.js';
 import { printJson, printTable } from './output.js';
 import { askForMissingAccountFields, type AccountFlags } from './user-input.js';
 
+/** The one user object of list, show, unlock, disable and enable (docs/cli.md). */
 function summaryJson(summary: AccountSummary) {
   return { ...summary.user, status: summary.status, failed_attempts: summary.failed_attempts, locked_until: summary.locked_until, active_sessions: summary.active_sessions };
 }
@@ -25,9 +27,18 @@ Examples:
   $ timetrack user create                                   # asks for everything, password hidden, twice
   $ printf '%s\\n' "$PASSWORD" | timetrack user create --email ann@example.com --name "Ann" --password-stdin`)
     .action(async (flags: AccountFlags, command: Command) => {
-      // Asked before the database is opened: a person at the prompt holds no lock.
-      const input = await askForMissingAccountFields(flags);
+      // The database is open while a person answers (to refuse a taken address at its prompt), but
+      // no transaction is: the prompts hold no lock.
       await runAdminCommand(command, async (ctx) => {
+        const input = await askForMissingAccountFields(flags, async (email) => {
+          try {
+            await ctx.services.users.requireUserByEmail(email);
+            return true;
+          } catch (error) {
+            if (error instanceof ServiceError && error.code === 'USER_NOT_FOUND') return false;
+            throw error;
+          }
+        });
         const created = await ctx.services.accounts.createAccount(input);
         await recordAdminAction(ctx, { action: 'account_created', user: created, detail: { username: created.username } });
         return { json: { user: created }, text: [`created account ${created.email} (id ${created.id})`] };
@@ -79,7 +90,7 @@ Examples:
       runAdminCommand(command, async (ctx) => {
         const unlocked = await ctx.services.accountAdmin.unlockAccount(email);
         await recordAdminAction(ctx, { action: 'account_unlocked', user: unlocked });
-        return { json: { user: unlocked, unlocked: true }, text: [`unlocked ${unlocked.email}`] };
+        return { json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(unlocked.email)) }, text: [`unlocked ${unlocked.email}`] };
       }),
     );
 
@@ -92,7 +103,7 @@ Examples:
         const { user: disabled, revokedSessions } = await ctx.services.accountAdmin.disableAccount(email);
         await recordAdminAction(ctx, { action: 'account_disabled', user: disabled, detail: { revoked_sessions: revokedSessions } });
         return {
-          json: { user: disabled, status: 'disabled', revoked_sessions: revokedSessions },
+          json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(disabled.email)), revoked_sessions: revokedSessions },
           text: [`disabled ${disabled.email}; revoked ${revokedSessions} session(s)`],
         };
       }),
@@ -106,7 +117,7 @@ Examples:
       runAdminCommand(command, async (ctx) => {
         const { user: enabled } = await ctx.services.accountAdmin.enableAccount(email);
         await recordAdminAction(ctx, { action: 'account_enabled', user: enabled });
-        return { json: { user: enabled, status: 'active' }, text: [`enabled ${enabled.email}`] };
+        return { json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(enabled.email)) }, text: [`enabled ${enabled.email}`] };
       }),
     );
 

@@ -10,7 +10,7 @@ describe('timetrack migrate', () => {
   it('lists pending migrations by name, applies them, then lists them as applied', async () => {
     const db = tempDb();
     const pending = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ name: string; applied: boolean }> };
-    expect(pending.migrations).toEqual(MIGRATIONS.map((name) => ({ name, applied: false, executedAt: null })));
+    expect(pending.migrations).toEqual(MIGRATIONS.map((name) => ({ name, applied: false, executed_at: null })));
     const table = await cli(db, ['migrate', '--status']);
     expect(table.stdout).toMatch(/001_accounts_and_sessions\s+pending/);
 
@@ -19,8 +19,8 @@ describe('timetrack migrate', () => {
     expect(applied.stdout).toBe(`applied ${MIGRATIONS.length} migration(s): ${MIGRATIONS.join(', ')}`);
     expect((await cli(db, ['migrate'])).stdout).toBe('database is up to date');
 
-    const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ applied: boolean; executedAt: string }> };
-    expect(status.migrations.every((m) => m.applied && !Number.isNaN(Date.parse(m.executedAt)))).toBe(true);
+    const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ applied: boolean; executed_at: string }> };
+    expect(status.migrations.every((m) => m.applied && !Number.isNaN(Date.parse(m.executed_at)))).toBe(true);
   });
 
   it('serve applies pending migrations at start, and --no-migrate leaves them pending', async () => {

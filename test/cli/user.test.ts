@@ -80,8 +80,8 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     const disabled = await cli(db, ['user', 'disable', 'ann@example.com']);
     expect(disabled.stdout).toBe('disabled ann@example.com; revoked 0 session(s)');
     expect(JSON.parse((await cli(db, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user.status).toBe('disabled');
-    const enabled = JSON.parse((await cli(db, ['--json', 'user', 'enable', 'ann@example.com'])).stdout as string) as { status: string };
-    expect(enabled.status).toBe('active');
+    const enabled = JSON.parse((await cli(db, ['--json', 'user', 'enable', 'ann@example.com'])).stdout as string) as { user: { status: string } };
+    expect(enabled.user.status).toBe('active');
   });
 
   it('deletes only with --yes, and then removes every row of the account in every table', async () => {
