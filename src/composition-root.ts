@@ -16,6 +16,7 @@ import { createAuthenticationService } from './auth/authentication.js';
 import { createBackgroundTasks } from './shared/background.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { createEntryCsvService } from './time/entries-csv.js';
+import { createAccountDataService } from './time/account-data.js';
 import { createHealthService } from './shared/health.js';
 import { createHousekeeping } from './auth/housekeeping.js';
 import { createLockoutService } from './auth/lockout.js';
@@ -64,6 +65,8 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const settings = createSettingsService(db, clock);
   const timeEntries = createTimeEntryService(db, clock, settings);
   const absences = createAbsenceService(db, clock, settings);
+  const accounts = createAccountService(db, clock, hasher, { registrationOpen: config.registrationOpen });
+  const entriesCsv = createEntryCsvService(db, clock, settings, timeEntries);
   return {
     background,
     /** What admin commands and security events changed: every command that changes something records it here. */
@@ -73,7 +76,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     lockout,
     sessions,
     accountAdmin: createAccountAdminService(db, clock, users, lockout),
-    accounts: createAccountService(db, clock, hasher, { registrationOpen: config.registrationOpen }),
+    accounts,
     authentication: createAuthenticationService(db, clock, hasher, lockout, sessions, bestEffort),
     resets: createResetService(db, clock, hasher, users, background, deliverResetLink, {
       ttlSeconds: config.resetTokenTtlSeconds,
@@ -86,7 +89,8 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     timeEntries,
     absences,
     statistics: createStatisticsService(db, clock, settings, absences),
-    entriesCsv: createEntryCsvService(db, clock, settings, timeEntries),
+    entriesCsv,
+    accountData: createAccountDataService(db, clock, { users, accounts, settings, absences, entriesCsv }),
   };
 }
 

@@ -1,5 +1,7 @@
 // `timetrack user …`: accounts from the shell, through the same services as the API.
+import fs from 'node:fs';
 import type { Command } from 'commander';
+import { AccountImportError } from '../time/account-data.js';
 import type { AccountSummary } from '../auth/users.js';
 import { recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
@@ -7,13 +9,27 @@ import { ServiceError } from '../shared/errors.js';
 import { printJson, printTable } from './output.js';
 import { askForMissingAccountFields, type AccountFlags } from './user-input.js';
 
+function readJsonDocument(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    throw new ServiceError('VALIDATION_ERROR', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ServiceError('VALIDATION_ERROR', `${file === '-' ? 'standard input' : file} is not valid JSON`);
+  }
+}
+
 /** The one user object of list, show, unlock, disable and enable (docs/cli.md). */
 function summaryJson(summary: AccountSummary) {
   return { ...summary.user, status: summary.status, failed_attempts: summary.failed_attempts, locked_until: summary.locked_until, active_sessions: summary.active_sessions };
 }
 
 export function registerUserCommand(program: Command): void {
-  const user = program.command('user').description('manage accounts: create, list, show, unlock, disable, enable, delete');
+  const user = program.command('user').description('manage accounts: create, list, show, unlock, disable, enable, export, import, delete');
 
   user
     .command('create')
@@ -120,6 +136,48 @@ Examples:
         return { json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(enabled.email)) }, text: [`enabled ${enabled.email}`] };
       }),
     );
+
+  user
+    .command('export')
+    .description('print one account as a JSON document: fields (no password or token), settings, entries, absences')
+    .argument('<email>', 'e-mail address of the account')
+    .addHelpText('after', '\nExample:\n  $ timetrack user export ann@example.com > ann.json')
+    .action(async (email: string, _options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const document = await withCommandContext(global, async (ctx) => ctx.services.accountData.exportAccount((await ctx.services.users.requireUserByEmail(email)).id));
+      printJson(document);
+    });
+
+  user
+    .command('import')
+    .description('create an account from a document of `user export`, or fill the account with its e-mail (settings, entries, absences)')
+    .argument('<file>', 'the JSON document; - reads standard input')
+    .option('--skip-existing', 'leave out entries and absences that are already there instead of refusing the import')
+    .addHelpText('after', `
+A new account gets no usable password: issue a reset for its owner (timetrack reset issue <email>).
+
+Example:
+  $ timetrack user import ann.json --skip-existing`)
+    .action(async (file: string, options: { skipExisting?: boolean }, command: Command) => {
+      const document = readJsonDocument(file);
+      await runAdminCommand(command, async (ctx) => {
+        let result;
+        try {
+          result = await ctx.services.accountData.importAccount(document, { skipExisting: Boolean(options.skipExisting) });
+        } catch (error) {
+          if (error instanceof AccountImportError) for (const problem of error.problems) process.stderr.write(`timetrack: ${problem.message}\n`);
+          throw error;
+        }
+        await recordAdminAction(ctx, { action: 'account_imported', user: result.user, detail: { created: result.created, entries: result.entries, absences: result.absences } });
+        return {
+          json: result,
+          text: [
+            `${result.created ? 'created' : 'filled'} ${result.user.email}: ${result.entries} entries (${result.skipped_entries} already there), ${result.absences} absences (${result.skipped_absences} already there)`,
+            ...(result.created ? [`the account has no usable password yet: timetrack reset issue ${result.user.email}`] : []),
+          ],
+        };
+      });
+    });
 
   user
     .command('delete')

@@ -58,6 +58,15 @@ export interface ImportResult {
   problems: ImportProblem[];
   /** How long the write transaction held the database (0 without apply). */
   writeLockMs: number;
+  /** Rows equal to an existing entry, left out (with `skipExisting`). */
+  skipped: number;
+}
+
+export interface ImportOptions {
+  apply: boolean;
+  /** Leave out rows with exactly the start and end of an existing entry instead of refusing them. */
+  skipExisting?: boolean;
+  onProgress?: ImportProgress;
 }
 
 interface ParsedRow {
@@ -114,9 +123,11 @@ interface Conflict {
 /**
  * Checks rows (in start order) against the user's existing entries (in start order, never
  * overlapping each other) and against the rows before them, in memory: a row that overlaps, or a
- * second running entry, is a problem and is left out of the comparison for the rows after it.
+ * second running entry, is a problem and is left out of the comparison for the rows after it. With
+ * `skipSame`, a row with exactly the start and end of an existing entry goes into `skipped` instead
+ * (re-running an import of the same data is then harmless).
  */
-function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: TimeEntryRow | undefined): Conflict[] {
+function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: TimeEntryRow | undefined, skipSame: boolean, skipped: Set<ParsedRow>): Conflict[] {
   const conflicts: Conflict[] = [];
   const starts = existing.map((entry) => Date.parse(entry.start_at));
   const ends = existing.map((entry) => (entry.end_at === null ? Infinity : Date.parse(entry.end_at)));
@@ -125,14 +136,6 @@ function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: 
   for (const row of ordered) {
     const { startMs } = row.span;
     const endMs = row.span.endMs ?? Infinity;
-    if (row.span.endMs === null && running) {
-      conflicts.push({ line: row.line, message: `Entry ${running.id} is already running; stop it first` });
-      continue;
-    }
-    if (row.span.endMs === null && runningRow) {
-      conflicts.push({ line: row.line, message: `a second running entry (the one on line ${runningRow.line} runs too)` });
-      continue;
-    }
     // The last existing entry that starts at or before this row, and the one after it.
     let low = 0;
     let high = starts.length;
@@ -142,6 +145,18 @@ function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: 
       else high = middle;
     }
     const before = low - 1;
+    if (skipSame && before >= 0 && starts[before] === startMs && ends[before] === endMs) {
+      skipped.add(row);
+      continue;
+    }
+    if (row.span.endMs === null && running) {
+      conflicts.push({ line: row.line, message: `Entry ${running.id} is already running; stop it first` });
+      continue;
+    }
+    if (row.span.endMs === null && runningRow) {
+      conflicts.push({ line: row.line, message: `a second running entry (the one on line ${runningRow.line} runs too)` });
+      continue;
+    }
     const clash =
       before >= 0 && (ends[before] as number) > startMs ? existing[before] : low < starts.length && (starts[low] as number) < endMs ? existing[low] : undefined;
     if (clash) {
@@ -171,14 +186,14 @@ export function createEntryCsvService(db: Kysely<Database>, clock: Clock, settin
   }
 
   /** Existing entries that rows in start order could overlap, and the running one. */
-  async function conflictsWithStored(executor: Kysely<Database>, userId: number, ordered: ParsedRow[]): Promise<Conflict[]> {
+  async function conflictsWithStored(executor: Kysely<Database>, userId: number, ordered: ParsedRow[], skipSame: boolean, skipped: Set<ParsedRow>): Promise<Conflict[]> {
     const first = ordered[0];
     if (!first) return [];
     const ends = ordered.map((row) => row.span.endMs);
     const range: InstantRange = { from: toIso(first.span.startMs) };
     if (!ends.includes(null)) range.to = toIso(Math.max(...(ends as number[])));
     const existing = await entriesOverlapping(executor, userId, range);
-    return findConflicts(ordered, existing, await runningEntry(executor, userId));
+    return findConflicts(ordered, existing, await runningEntry(executor, userId), skipSame, skipped);
   }
 
   /**
@@ -188,34 +203,65 @@ export function createEntryCsvService(db: Kysely<Database>, clock: Clock, settin
    * transaction checks again against what is stored now (another process may have written since),
    * inserts the rows a thousand per statement and adds their time to the per-day totals.
    */
-  async function importCsv(userId: number, text: string, options: { apply: boolean; onProgress?: ImportProgress }): Promise<ImportResult> {
-    const progress = options.onProgress ?? (() => {});
+  async function importCsv(userId: number, text: string, options: ImportOptions): Promise<ImportResult> {
     if (Buffer.byteLength(text) > MAX_IMPORT_BYTES) {
-      return { entries: [], applied: false, problems: [{ line: 1, message: `the file is larger than ${MAX_IMPORT_BYTES} bytes` }], writeLockMs: 0 };
+      return { entries: [], applied: false, problems: [{ line: 1, message: `the file is larger than ${MAX_IMPORT_BYTES} bytes` }], writeLockMs: 0, skipped: 0 };
     }
+    const { rows, problems } = parseRows(text, clock.now().getTime());
+    if (problems.length > 0) return { entries: [], applied: false, problems, writeLockMs: 0, skipped: 0 };
+    return importRows(userId, rows, options);
+  }
+
+  /** Entries of an account document (`user import`), numbered from 1, through the checks of the CSV import. */
+  async function importEntries(userId: number, entries: Array<{ start_at: string; end_at: string | null; note: string }>, options: ImportOptions): Promise<ImportResult> {
     const nowMs = clock.now().getTime();
-    const { rows, problems } = parseRows(text, nowMs);
-    if (problems.length > 0) return { entries: [], applied: false, problems, writeLockMs: 0 };
+    const rows: ParsedRow[] = [];
+    const problems: ImportProblem[] = [];
+    entries.forEach((entry, index) => {
+      try {
+        const span: EntrySpan = {
+          startMs: parseInstant(String(entry.start_at), 'start_at'),
+          endMs: entry.end_at === null ? null : parseInstant(String(entry.end_at), 'end_at'),
+          note: normalizeNote(entry.note ?? ''),
+        };
+        checkSpan(span, nowMs);
+        rows.push({ line: index + 1, span });
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        problems.push({ line: index + 1, message: error.message });
+      }
+    });
+    if (problems.length > 0) return { entries: [], applied: false, problems, writeLockMs: 0, skipped: 0 };
+    return importRows(userId, rows, options);
+  }
+
+  async function importRows(userId: number, rows: ParsedRow[], options: ImportOptions): Promise<ImportResult> {
+    const progress = options.onProgress ?? (() => {});
+    const skipSame = Boolean(options.skipExisting);
+    const nowMs = clock.now().getTime();
+    const skipped = new Set<ParsedRow>();
     const ordered = [...rows].sort((a, b) => a.span.startMs - b.span.startMs);
-    const conflicts = await conflictsWithStored(db, userId, ordered);
+    const conflicts = await conflictsWithStored(db, userId, ordered, skipSame, skipped);
     progress('checked', ordered.length, ordered.length);
-    if (conflicts.length > 0) return { entries: [], applied: false, problems: conflicts.sort((a, b) => a.line - b.line), writeLockMs: 0 };
-    const entries = ordered.map(({ line, span }) => ({
+    if (conflicts.length > 0) return { entries: [], applied: false, problems: conflicts.sort((a, b) => a.line - b.line), writeLockMs: 0, skipped: 0 };
+    const toWrite = ordered.filter((row) => !skipped.has(row));
+    const entries = toWrite.map(({ line, span }) => ({
       line,
       start_at: toIso(span.startMs),
       end_at: span.endMs === null ? null : toIso(span.endMs),
       note: span.note,
     }));
-    if (!options.apply) return { entries, applied: false, problems: [], writeLockMs: 0 };
+    if (!options.apply) return { entries, applied: false, problems: [], writeLockMs: 0, skipped: skipped.size };
 
-    const finished = ordered.flatMap(({ span }) => (span.endMs === null ? [] : [[span.startMs, span.endMs] as [number, number]]));
+    const finished = toWrite.flatMap(({ span }) => (span.endMs === null ? [] : [[span.startMs, span.endMs] as [number, number]]));
     const { timezone } = await settings.getSettings(userId);
     const totals = totalsOfSpans(finished, timezone);
     const now = toIso(nowMs);
     const values = entries.map((entry) => ({ user_id: userId, start_at: entry.start_at, end_at: entry.end_at, note: entry.note, created_at: now, updated_at: now }));
     const lockedAt = performance.now();
     const lateConflicts = await db.transaction().execute(async (trx) => {
-      const found = await conflictsWithStored(trx, userId, ordered);
+      // Rows skipped in the first check stay skipped; anything written since then is checked again.
+      const found = await conflictsWithStored(trx, userId, toWrite, skipSame, new Set());
       if (found.length > 0) return found;
       for (let index = 0; index < values.length; index += ROWS_PER_INSERT) {
         await trx.insertInto('time_entries').values(values.slice(index, index + ROWS_PER_INSERT)).execute();
@@ -227,11 +273,11 @@ export function createEntryCsvService(db: Kysely<Database>, clock: Clock, settin
       return [];
     });
     const writeLockMs = performance.now() - lockedAt;
-    if (lateConflicts.length > 0) return { entries: [], applied: false, problems: lateConflicts.sort((a, b) => a.line - b.line), writeLockMs };
-    return { entries, applied: true, problems: [], writeLockMs };
+    if (lateConflicts.length > 0) return { entries: [], applied: false, problems: lateConflicts.sort((a, b) => a.line - b.line), writeLockMs, skipped: 0 };
+    return { entries, applied: true, problems: [], writeLockMs, skipped: skipped.size };
   }
 
-  return { exportCsv, importCsv };
+  return { exportCsv, importCsv, importEntries };
 }
 
 export type EntryCsvService = ReturnType<typeof createEntryCsvService>;

@@ -182,7 +182,7 @@ describe('JSON shapes and help', () => {
 
     const leaves = [
       ['serve'], ['migrate'], ['user', 'create'], ['user', 'list'], ['user', 'show'], ['user', 'unlock'], ['user', 'disable'],
-      ['user', 'enable'], ['user', 'delete'], ['token', 'list'], ['token', 'revoke'], ['reset', 'issue'],
+      ['user', 'enable'], ['user', 'delete'], ['user', 'export'], ['user', 'import'], ['token', 'list'], ['token', 'revoke'], ['reset', 'issue'],
       ['entries', 'export'], ['entries', 'import'], ['audit', 'list'],
     ];
     for (const leaf of leaves) {
