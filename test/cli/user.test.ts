@@ -63,15 +63,15 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     expect(JSON.stringify(json)).not.toMatch(/hash|argon/);
   });
 
-  it('answers exit 1 and one line for an unknown account in every command that takes one', async () => {
+  it('answers exit 3 (not found) and one line for an unknown account in every command that takes one', async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     for (const args of [['user', 'show'], ['user', 'unlock'], ['user', 'disable'], ['user', 'enable'], ['reset', 'issue']]) {
-      expectFailure(await cli(db, [...args, 'nobody@example.com']), 1, /^timetrack: no account with the e-mail address nobody@example\.com$/);
+      expectFailure(await cli(db, [...args, 'nobody@example.com']), 3, /^timetrack: no account with the e-mail address nobody@example\.com$/);
     }
-    expectFailure(await cli(db, ['user', 'delete', 'nobody@example.com', '--yes']), 1, /no account/);
-    expectFailure(await cli(db, ['token', 'list', '--user', 'nobody@example.com']), 1, /no account/);
-    expectFailure(await cli(db, ['token', 'revoke', '--user', 'nobody@example.com']), 1, /no account/);
+    expectFailure(await cli(db, ['user', 'delete', 'nobody@example.com', '--yes']), 3, /no account/);
+    expectFailure(await cli(db, ['token', 'list', '--user', 'nobody@example.com']), 3, /no account/);
+    expectFailure(await cli(db, ['token', 'revoke', '--user', 'nobody@example.com']), 3, /no account/);
   });
 
   it('disables and enables an account', async () => {
