@@ -121,9 +121,12 @@ function openConfiguredDatabase(dbPath: string): OpenedDatabase {
 export async function createContext(options: ContextOptions = {}): Promise<AppContext> {
   const config = loadConfig(options.env ?? process.env, options.overrides);
   const destination = options.logDestination ?? process.stdout;
+  const env = options.env ?? process.env;
   const logger = createLogger({
     level: config.logLevel,
     pretty: config.dev || ('isTTY' in destination && Boolean(destination.isTTY)),
+    // https://no-color.org: any non-empty NO_COLOR turns colours off.
+    color: 'isTTY' in destination && Boolean(destination.isTTY) && !env.NO_COLOR,
     destination,
   });
   const clock = options.clock ?? systemClock;

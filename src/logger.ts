@@ -24,6 +24,8 @@ export const REDACTED_PATHS = [
 export interface LoggerOptions {
   level: string;
   pretty: boolean;
+  /** Colours in pretty lines (a terminal without NO_COLOR). */
+  color: boolean;
   destination: NodeJS.WritableStream;
 }
 
@@ -41,7 +43,7 @@ export function createLogger(options: LoggerOptions): Logger {
   if (options.pretty) {
     // Loaded only when used: a JSON logger needs none of it.
     const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
-    return pino(base, pretty({ destination: options.destination, colorize: 'isTTY' in options.destination && Boolean(options.destination.isTTY), sync: true }));
+    return pino(base, pretty({ destination: options.destination, colorize: options.color, sync: true }));
   }
   return pino(base, options.destination);
 }

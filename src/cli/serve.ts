@@ -31,6 +31,6 @@ export function registerServeCommand(program: Command): void {
       });
       // Loaded here only: no other command pays for Fastify.
       const { runServer } = await import('../http/server.js');
-      await runServer(ctx);
+      await runServer(ctx, { version: command.parent?.version() ?? 'unknown' });
     });
 }

@@ -2,11 +2,12 @@
 // (stop accepting, finish requests in flight, wait for background mail, close the database).
 import type { AppContext } from '../composition-root.js';
 import { buildApp } from './app.js';
+import { secretFilePath } from '../auth/secret.js';
 
 /** After this long, connections still open at shutdown are cut so the process can exit. */
 const SHUTDOWN_GRACE_MS = 8_000;
 
-export async function runServer(ctx: AppContext): Promise<void> {
+export async function runServer(ctx: AppContext, about: { version: string }): Promise<void> {
   const { config, logger, services } = ctx;
   // Fail at start, not at the first login, when the secret is unusable; and compute the dummy hash
   // now, so the first login with an unknown e-mail is not faster than the others.
@@ -37,6 +38,16 @@ export async function runServer(ctx: AppContext): Promise<void> {
   }
 
   await app.listen({ host: config.host, port: config.port });
+  // What an operator checks first after a deploy: which build, which file, which secret, which mode.
+  logger.info(
+    {
+      version: about.version,
+      db: config.dbPath,
+      secret_source: config.jwtSecret ? 'environment (JWT_SECRET)' : `file ${secretFilePath(config.dbPath)}`,
+      mode: config.dev ? 'development' : 'production',
+    },
+    'timetrack started',
+  );
   if (config.dev) logger.info('dev mode: reset tokens are answered by request-reset and printed here');
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
