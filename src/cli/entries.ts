@@ -76,7 +76,10 @@ export function registerEntriesCommand(program: Command): void {
         if (showProgress) process.stderr.write('\n');
         if (global.verbose && result.applied) process.stderr.write(`timetrack: write lock held for ${Math.round(result.writeLockMs)} ms\n`);
         if (result.problems.length > 0) {
-          for (const problem of result.problems) process.stderr.write(`timetrack: ${source}: line ${problem.line}: ${problem.message}\n`);
+          const lines = result.problems.map((problem) => `line ${problem.line}: ${problem.message}`);
+          // With --json, stderr carries one JSON error: the rows go into its message.
+          if (global.json) throw new ServiceError('VALIDATION_ERROR', `${lines.length} bad row(s) in ${source}; nothing was written: ${lines.join('; ')}`);
+          for (const line of lines) process.stderr.write(`timetrack: ${source}: ${line}\n`);
           throw new ServiceError('VALIDATION_ERROR', `${result.problems.length} bad row(s) in ${source}; nothing was written`);
         }
         if (result.applied) await recordAdminAction(ctx, { action: 'entries_imported', user, detail: { entries: result.entries.length } });

@@ -165,7 +165,11 @@ Example:
         try {
           result = await ctx.services.accountData.importAccount(document, { skipExisting: Boolean(options.skipExisting) });
         } catch (error) {
-          if (error instanceof AccountImportError) for (const problem of error.problems) process.stderr.write(`timetrack: ${problem.message}\n`);
+          if (error instanceof AccountImportError) {
+            // With --json, stderr carries one JSON error: the problems go into its message.
+            if (command.optsWithGlobals<GlobalOptions>().json) throw new ServiceError('VALIDATION_ERROR', `${error.message}: ${error.problems.map((p) => p.message).join('; ')}`);
+            for (const problem of error.problems) process.stderr.write(`timetrack: ${problem.message}\n`);
+          }
           throw error;
         }
         await recordAdminAction(ctx, { action: 'account_imported', user: result.user, detail: { created: result.created, entries: result.entries, absences: result.absences } });

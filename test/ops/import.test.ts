@@ -71,3 +71,14 @@ describe('entries import', () => {
     expect(fs.readFileSync(out, 'utf8')).toMatch(/dry run: 3 entries would be imported/);
   });
 });
+
+describe('entries import with --json', () => {
+  it('reports bad rows inside the one JSON error on stderr', async () => {
+    const result = await cli(db, ['--json', 'entries', 'import', '--user', 'ann@example.com', '-'], { input: 'start_at,end_at,note\nsoon,later,x\n' });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toBe('');
+    const error = JSON.parse(String(result.stderr)) as { error: { code: string; message: string } };
+    expect(error.error.code).toBe('VALIDATION_ERROR');
+    expect(error.error.message).toMatch(/^1 bad row\(s\) in standard input; nothing was written: line 2: start_at must be/);
+  });
+});
