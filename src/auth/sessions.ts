@@ -46,7 +46,7 @@ export interface SessionClient {
 const USER_AGENT_MAX_LENGTH = 256;
 
 /** A secret's key id: the first 8 bytes of its SHA-256, hex (names the secret, reveals nothing of it). */
-export function keyIdOf(secret: Uint8Array): string {
+function keyIdOf(secret: Uint8Array): string {
   return createHash('sha256').update(secret).digest('hex').slice(0, 16);
 }
 
