@@ -6,6 +6,7 @@ import * as timeTracking from './002_time_tracking.js';
 import * as dailyTotalsCoveringIndex from './003_daily_totals_covering_index.js';
 import * as dailyTotalsByFirstInstantOfDay from './004_daily_totals_by_first_instant_of_day.js';
 import * as failedLoginIdentifiersHashed from './005_failed_login_identifiers_hashed.js';
+import * as auditAndSessionDetails from './006_audit_and_session_details.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '003_daily_totals_covering_index': dailyTotalsCoveringIndex,
   '004_daily_totals_by_first_instant_of_day': dailyTotalsByFirstInstantOfDay,
   '005_failed_login_identifiers_hashed': failedLoginIdentifiersHashed,
+  '006_audit_and_session_details': auditAndSessionDetails,
 };

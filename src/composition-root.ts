@@ -10,11 +10,13 @@ import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createAbsenceService } from './time/absences.js';
 import { createAccountAdminService } from './auth/account-admin.js';
+import { createAuditService } from './auth/audit.js';
 import { createAccountService } from './auth/accounts.js';
 import { createAuthenticationService } from './auth/authentication.js';
 import { createBackgroundTasks } from './shared/background.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { createEntryCsvService } from './time/entries-csv.js';
+import { createAccountDataService } from './time/account-data.js';
 import { createHealthService } from './shared/health.js';
 import { createHousekeeping } from './auth/housekeeping.js';
 import { createLockoutService } from './auth/lockout.js';
@@ -65,14 +67,18 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const settings = createSettingsService(db, clock);
   const timeEntries = createTimeEntryService(db, clock, settings);
   const absences = createAbsenceService(db, clock, settings);
+  const accounts = createAccountService(db, clock, hasher, { registrationOpen: config.registrationOpen });
+  const entriesCsv = createEntryCsvService(db, clock, settings, timeEntries);
   return {
     background,
+    /** What admin commands and security events changed: every command that changes something records it here. */
+    audit: createAuditService(db, clock, logger),
     hasher,
     users,
     lockout,
     sessions,
     accountAdmin: createAccountAdminService(db, clock, hasher, users, lockout),
-    accounts: createAccountService(db, clock, hasher, { registrationOpen: config.registrationOpen }),
+    accounts,
     authentication: createAuthenticationService(db, clock, hasher, lockout, sessions, bestEffort),
     resets: createResetService(db, clock, hasher, users, background, deliverResetLink, {
       ttlSeconds: config.resetTokenTtlSeconds,
@@ -85,7 +91,8 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     timeEntries,
     absences,
     statistics: createStatisticsService(db, clock, settings, absences),
-    entriesCsv: createEntryCsvService(db, clock, settings, timeEntries),
+    entriesCsv,
+    accountData: createAccountDataService(db, clock, { users, accounts, settings, absences, entriesCsv }),
   };
 }
 
@@ -118,9 +125,12 @@ function openConfiguredDatabase(dbPath: string): OpenedDatabase {
 export async function createContext(options: ContextOptions = {}): Promise<AppContext> {
   const config = loadConfig(options.env ?? process.env, options.overrides);
   const destination = options.logDestination ?? process.stdout;
+  const env = options.env ?? process.env;
   const logger = createLogger({
     level: config.logLevel,
     pretty: config.dev || ('isTTY' in destination && Boolean(destination.isTTY)),
+    // https://no-color.org: any non-empty NO_COLOR turns colours off.
+    color: 'isTTY' in destination && Boolean(destination.isTTY) && !env.NO_COLOR,
     destination,
   });
   const clock = options.clock ?? systemClock;

@@ -24,6 +24,8 @@ export const REDACTED_PATHS = [
 export interface LoggerOptions {
   level: string;
   pretty: boolean;
+  /** Colours in pretty lines (a terminal without NO_COLOR). */
+  color: boolean;
   destination: NodeJS.WritableStream;
 }
 
@@ -41,7 +43,15 @@ export function createLogger(options: LoggerOptions): Logger {
   if (options.pretty) {
     // Loaded only when used: a JSON logger needs none of it.
     const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
-    return pino(base, pretty({ destination: options.destination, colorize: 'isTTY' in options.destination && Boolean(options.destination.isTTY), sync: true }));
+    return pino(base, pretty({ destination: options.destination, colorize: options.color, sync: true }));
   }
   return pino(base, options.destination);
+}
+
+/** The message of the per-request line (the fail2ban filter in config/ matches it). */
+export const REQUEST_LOG_MESSAGE = 'request completed';
+
+/** The fields of the per-request line, in the order they are written. */
+export function requestLogLine(method: string, url: string, status: number, client: string, elapsedMs: number) {
+  return { method, path: url.split('?')[0] ?? '', status, client, duration_ms: Math.round(elapsedMs * 10) / 10 };
 }

@@ -62,3 +62,5 @@ export function createAccountService(
 
   return { createAccount, registerAccount };
 }
+
+export type AccountService = ReturnType<typeof createAccountService>;

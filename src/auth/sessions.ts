@@ -32,6 +32,22 @@ export interface SignedSession extends IssuedSession {
   userId: number;
   tokenHash: string;
   createdAt: Date;
+  /** The key id of the secret that signed it (also the token's `kid` header). */
+  keyId: string;
+}
+
+/** Where a session was signed in from, as the client said (shown by `token list`). */
+export interface SessionClient {
+  clientAddress: string;
+  userAgent: string | undefined;
+}
+
+/** Longer user agents are cut: the column is for telling devices apart, not for storing headers. */
+const USER_AGENT_MAX_LENGTH = 256;
+
+/** A secret's key id: the first 8 bytes of its SHA-256, hex (names the secret, reveals nothing of it). */
+function keyIdOf(secret: Uint8Array): string {
+  return createHash('sha256').update(secret).digest('hex').slice(0, 16);
 }
 
 interface SessionRecordRow {
@@ -51,6 +67,8 @@ export interface SessionRecord {
   id: number;
   created_at: string;
   expires_at: string;
+  client_address: string | null;
+  user_agent: string | null;
 }
 
 export function hashToken(token: string): string {
@@ -62,12 +80,13 @@ export function unauthorized(): ServiceError {
 }
 
 export function createSessionService(
-  database: Pick<OpenedDatabase, 'db' | 'prepareLookup'>,
+  database: Pick<OpenedDatabase, 'db' | 'prepareLookup' | 'bestEffort'>,
   clock: Clock,
   options: { expirationSeconds: number; loadSecret: () => Uint8Array },
 ) {
   const { db } = database;
   let key: Promise<webcrypto.CryptoKey> | undefined;
+  let keyId: string | undefined;
   const verifiedSignatures = new Set<string>();
 
   /** The record lookup of every protected request, as a prepared statement (it runs on every request). */
@@ -86,10 +105,18 @@ export function createSessionService(
 
   // Imported once: jose costs ~3x more per call with raw bytes than with a CryptoKey.
   function signingKey(): Promise<webcrypto.CryptoKey> {
-    key ??= Promise.resolve().then(() =>
-      webcrypto.subtle.importKey('raw', options.loadSecret(), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']),
-    );
+    key ??= Promise.resolve().then(() => {
+      const secret = options.loadSecret();
+      keyId = keyIdOf(secret);
+      return webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    });
     return key;
+  }
+
+  /** The key id of the configured secret (loads it on first use). */
+  async function currentKeyId(): Promise<string> {
+    await signingKey();
+    return keyId as string;
   }
 
   function rememberVerified(tokenHash: string): void {
@@ -106,22 +133,40 @@ export function createSessionService(
     const now = clock.now();
     const issuedAt = Math.floor(now.getTime() / 1000);
     const expiresAtSeconds = issuedAt + options.expirationSeconds;
+    const signingKeyId = await currentKeyId();
     const token = await new SignJWT({})
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: signingKeyId })
       .setSubject(String(userId))
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAtSeconds)
       .setJti(randomBytes(16).toString('base64url'))
       .sign(await signingKey());
-    return { userId, token, tokenHash: hashToken(token), createdAt: now, expiresAt: new Date(expiresAtSeconds * 1000) };
+    return { userId, token, tokenHash: hashToken(token), createdAt: now, expiresAt: new Date(expiresAtSeconds * 1000), keyId: signingKeyId };
   }
 
   /** Stores a signed session, inside the caller's transaction (login's). */
   async function storeSession(signed: SignedSession, trx: Transaction<Database>): Promise<void> {
     await trx
       .insertInto('auth_tokens')
-      .values({ user_id: signed.userId, token_hash: signed.tokenHash, created_at: signed.createdAt.toISOString(), expires_at: signed.expiresAt.toISOString() })
+      .values({
+        user_id: signed.userId,
+        token_hash: signed.tokenHash,
+        created_at: signed.createdAt.toISOString(),
+        expires_at: signed.expiresAt.toISOString(),
+        key_id: signed.keyId,
+      })
       .execute();
+  }
+
+  /** Notes where a new session signed in from (after login; a lost write only loses the note). */
+  async function recordClient(token: string, client: SessionClient): Promise<void> {
+    await database.bestEffort((connection) =>
+      connection
+        .updateTable('auth_tokens')
+        .set({ client_address: client.clientAddress, user_agent: client.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null })
+        .where('token_hash', '=', hashToken(token))
+        .execute(),
+    );
   }
 
   /** The three checks of the contract; every failure is UNAUTHORIZED, whatever its cause. */
@@ -161,6 +206,23 @@ export function createSessionService(
     return Number(result.numDeletedRows);
   }
 
+  /** Deletes one session of the account by its id (`token revoke --id`): the lost phone, not the rest. */
+  async function revokeSessionById(id: number): Promise<{ userId: number } | undefined> {
+    const row = await db.deleteFrom('auth_tokens').where('id', '=', id).returning('user_id').executeTakeFirst();
+    return row ? { userId: row.user_id } : undefined;
+  }
+
+  /**
+   * Deletes the sessions signed with a secret that is no longer configured (at start of `serve`):
+   * their tokens cannot be verified any more, and restoring that secret must not revive them.
+   * Sessions from before key ids were stored are left to expire.
+   */
+  async function deleteSessionsOfRetiredSecrets(): Promise<number> {
+    const current = await currentKeyId();
+    const result = await db.deleteFrom('auth_tokens').where('key_id', 'is not', null).where('key_id', '!=', current).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async function revokeAllSessions(): Promise<number> {
     const result = await db.deleteFrom('auth_tokens').executeTakeFirst();
     return Number(result.numDeletedRows);
@@ -170,7 +232,7 @@ export function createSessionService(
   async function listSessionsOfUser(userId: number): Promise<SessionRecord[]> {
     return db
       .selectFrom('auth_tokens')
-      .select(['id', 'created_at', 'expires_at'])
+      .select(['id', 'created_at', 'expires_at', 'client_address', 'user_agent'])
       .where('user_id', '=', userId)
       .where('expires_at', '>', clock.now().toISOString())
       .orderBy('created_at')
@@ -188,7 +250,10 @@ export function createSessionService(
     authenticate,
     revokeSession,
     revokeSessionsOfUser,
+    revokeSessionById,
     revokeAllSessions,
+    deleteSessionsOfRetiredSecrets,
+    recordClient,
     listSessionsOfUser,
     warmUp,
   };

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createContext, type AppContext } from '../composition-root.js';
 import { misspelledEnvironmentNames, readEnvFile } from './env-file.js';
 import { assertOwnerOrForced } from './file-owner.js';
+import { operatingSystemActor, type AuditEvent } from '../auth/audit.js';
 import { printOutput, type CommandOutput } from './output.js';
 
 export interface GlobalOptions {
@@ -88,4 +89,9 @@ export async function runAdminCommand(command: Command, body: (ctx: AppContext) 
     return { ...result, text: [...result.text, databaseLine(ctx)] };
   });
   printOutput(output, global.json);
+}
+
+/** Records what an admin command changed, with the person who ran it (their login on this machine). */
+export function recordAdminAction(ctx: AppContext, event: Omit<AuditEvent, 'actor'>): Promise<void> {
+  return ctx.services.audit.record({ ...event, actor: operatingSystemActor() });
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { MAX_IMPORT_BYTES } from '../time/entries-csv.js';
 import { ServiceError } from '../shared/errors.js';
-import { withCommandContext, type GlobalOptions } from './command-context.js';
+import { recordAdminAction, withCommandContext, type GlobalOptions } from './command-context.js';
 import { printJson, printLines } from './output.js';
 
 interface ExportOptions {
@@ -16,10 +16,17 @@ interface ExportOptions {
 interface ImportOptions {
   user: string;
   apply?: boolean;
+  quiet?: boolean;
 }
 
+/** The file, or standard input for `-`. */
 function readCsvFile(file: string): string {
   try {
+    if (file === '-') {
+      const text = fs.readFileSync(0);
+      if (text.length > MAX_IMPORT_BYTES) throw new ServiceError('VALIDATION_ERROR', `standard input is larger than ${MAX_IMPORT_BYTES} bytes`);
+      return text.toString('utf8');
+    }
     if (fs.statSync(file).size > MAX_IMPORT_BYTES) throw new ServiceError('VALIDATION_ERROR', `${file} is larger than ${MAX_IMPORT_BYTES} bytes`);
     return fs.readFileSync(file, 'utf8');
   } catch (error) {
@@ -50,22 +57,36 @@ export function registerEntriesCommand(program: Command): void {
     .command('import')
     .description('read entries from a CSV file of `entries export` (new ids); a dry run unless --apply; all rows or none')
     .requiredOption('--user <email>', 'the account that gets the entries')
-    .argument('<file>', 'CSV file with the columns start_at, end_at, note (others are ignored)')
+    .argument('<file>', 'CSV file with the columns start_at, end_at, note (others are ignored); - reads standard input')
     .option('--apply', 'write the entries (without it, only report what would be written)')
+    .option('-q, --quiet', 'print only the summary line (no line per entry, no progress)')
+    .addHelpText('after', '\nExample:\n  timetrack entries import --user ann@example.com entries.csv --apply')
     .action(async (file: string, options: ImportOptions, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const text = readCsvFile(file);
+      const source = file === '-' ? 'standard input' : file;
+      // Progress is for a person watching: only on a terminal, and never mixed into stdout.
+      const showProgress = process.stderr.isTTY && !options.quiet;
       await withCommandContext(global, async (ctx) => {
         const user = await ctx.services.users.requireUser(options.user);
-        const result = await ctx.services.entriesCsv.importCsv(user.id, text, { apply: Boolean(options.apply) });
+        const result = await ctx.services.entriesCsv.importCsv(user.id, text, {
+          apply: Boolean(options.apply),
+          onProgress: showProgress ? (step, done, total) => process.stderr.write(`\r${step} ${done}/${total} rows`) : undefined,
+        });
+        if (showProgress) process.stderr.write('\n');
+        if (global.verbose && result.applied) process.stderr.write(`timetrack: write lock held for ${Math.round(result.writeLockMs)} ms\n`);
         if (result.problems.length > 0) {
-          for (const problem of result.problems) process.stderr.write(`timetrack: ${file}: line ${problem.line}: ${problem.message}\n`);
-          throw new ServiceError('VALIDATION_ERROR', `${result.problems.length} bad row(s) in ${file}; nothing was written`);
+          const lines = result.problems.map((problem) => `line ${problem.line}: ${problem.message}`);
+          // With --json, stderr carries one JSON error: the rows go into its message.
+          if (global.json) throw new ServiceError('VALIDATION_ERROR', `${lines.length} bad row(s) in ${source}; nothing was written: ${lines.join('; ')}`);
+          for (const line of lines) process.stderr.write(`timetrack: ${source}: ${line}\n`);
+          throw new ServiceError('VALIDATION_ERROR', `${result.problems.length} bad row(s) in ${source}; nothing was written`);
         }
-        if (global.json) return printJson({ applied: result.applied, entries: result.entries });
+        if (result.applied) await recordAdminAction(ctx, { action: 'entries_imported', user, detail: { entries: result.entries.length } });
+        if (global.json) return printJson({ applied: result.applied, count: result.entries.length, write_lock_ms: Math.round(result.writeLockMs), entries: result.entries });
         // One line per entry: the note is quoted, so a line break in it stays visible as \n.
         printLines(
-          ...result.entries.map((entry) => `line ${entry.line}: ${entry.start_at} – ${entry.end_at ?? 'running'}${entry.note ? `  ${JSON.stringify(entry.note)}` : ''}`),
+          ...(options.quiet ? [] : result.entries).map((entry) => `line ${entry.line}: ${entry.start_at} – ${entry.end_at ?? 'running'}${entry.note ? `  ${JSON.stringify(entry.note)}` : ''}`),
           result.applied
             ? `imported ${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'} for ${user.email}`
             : `dry run: ${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'} would be imported for ${user.email}; add --apply to write them`,

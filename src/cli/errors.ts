@@ -1,4 +1,80 @@
+// How a failed command ends: a documented exit code, a stable error code and one sentence (on
+// stderr; as `{"error": {"code", "message"}}` with --json). docs/cli.md lists the codes.
+import { ConfigError } from '../config.js';
+import { isDatabaseBusy, isDatabaseReadOnly } from '../db/database.js';
+import { BackupError } from '../db/backup.js';
+import { MigrationError } from '../db/migrate.js';
+import { SecretFileError } from '../auth/secret.js';
+import { ServiceError } from '../shared/errors.js';
+
 /** A command used the wrong way (missing --yes, no target): exit code 2, like commander's own usage errors. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+export const EXIT_CODES = {
+  success: 0,
+  failure: 1,
+  usage: 2,
+  notFound: 3,
+  databaseBusy: 4,
+  /** 128 + SIGINT, what a shell reports for Ctrl-C. */
+  aborted: 130,
+} as const;
+
+export interface Failure {
+  exitCode: number;
+  code: string;
+  message: string;
+}
+
+const NOT_FOUND_CODES = new Set(['USER_NOT_FOUND', 'NOT_FOUND']);
+
+/** The code of a Node.js system error (EADDRINUSE, ENOTFOUND, EACCES, …), if it is one. */
+function systemErrorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z_]+$/.test(code) ? code : undefined;
+}
+
+/** Turns what a command threw into its exit code and sentence. `undefined`: a bug (unexpected error). */
+export function describeFailure(error: unknown): Failure | undefined {
+  if (error instanceof UsageError) return { exitCode: EXIT_CODES.usage, code: 'USAGE_ERROR', message: error.message };
+  // @inquirer/prompts throws this when the person presses Ctrl-C at a prompt.
+  if (error instanceof Error && error.name === 'ExitPromptError') return { exitCode: EXIT_CODES.aborted, code: 'ABORTED', message: 'aborted' };
+  if (error instanceof ServiceError) {
+    return { exitCode: NOT_FOUND_CODES.has(error.code) ? EXIT_CODES.notFound : EXIT_CODES.failure, code: error.code, message: error.message };
+  }
+  if (error instanceof ConfigError) return { exitCode: EXIT_CODES.failure, code: 'CONFIG_ERROR', message: error.message };
+  if (error instanceof MigrationError) return { exitCode: EXIT_CODES.failure, code: 'MIGRATION_ERROR', message: error.message };
+  if (error instanceof SecretFileError) return { exitCode: EXIT_CODES.failure, code: 'SECRET_FILE_ERROR', message: error.message };
+  if (error instanceof BackupError) return { exitCode: EXIT_CODES.failure, code: 'BACKUP_ERROR', message: error.message };
+  if (isDatabaseBusy(error)) {
+    return {
+      exitCode: EXIT_CODES.databaseBusy,
+      code: 'DATABASE_BUSY',
+      message: 'the database is busy: another process held its write lock for more than 5 seconds; try again',
+    };
+  }
+  if (isDatabaseReadOnly(error)) {
+    return { exitCode: EXIT_CODES.failure, code: 'PERMISSION_DENIED', message: 'the database file or its folder is not writable by this user (check owner and mode)' };
+  }
+  const address = error as { address?: string; port?: number; hostname?: string; path?: string };
+  switch (systemErrorCode(error)) {
+    case 'EADDRINUSE':
+      return { exitCode: EXIT_CODES.failure, code: 'PORT_IN_USE', message: `port ${address.port} on ${address.address} is already in use (another server running?); choose another with --port or PORT` };
+    case 'EADDRNOTAVAIL':
+      return { exitCode: EXIT_CODES.failure, code: 'ADDRESS_NOT_AVAILABLE', message: `${address.address} is not an address of this machine; choose another with --host or HOST` };
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return { exitCode: EXIT_CODES.failure, code: 'HOST_UNRESOLVABLE', message: `the host name ${address.hostname ?? ''} cannot be resolved; check --host or HOST` };
+    case 'EACCES':
+    case 'EPERM':
+      return {
+        exitCode: EXIT_CODES.failure,
+        code: 'PERMISSION_DENIED',
+        message: address.port !== undefined ? `no permission to listen on port ${address.port} (ports below 1024 need privileges)` : `permission denied${address.path ? `: ${address.path}` : ''}`,
+      };
+    default:
+      return undefined;
+  }
 }

@@ -8,12 +8,13 @@ export function registerMigrateCommand(program: Command): void {
     .command('migrate')
     .description('create the database if missing and apply pending migrations, or list applied, pending and unknown ones with --status')
     .option('--status', 'list migrations with their state instead of applying them')
+    .addHelpText('after', '\nExample:\n  timetrack migrate --status --json')
     .action(async (options: { status?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       await withCommandContext(global, async (ctx) => {
         if (options.status) {
           const states = await migrationStatus(ctx.db);
-          if (global.json) return printJson({ migrations: states });
+          if (global.json) return printJson({ migrations: states.map((m) => ({ name: m.name, state: m.state, executed_at: m.executedAt })) });
           printTable(['migration', 'state', 'applied at'], states.map((m) => [m.name, m.state === 'unknown' ? 'unknown (written by a newer version)' : m.state, m.executedAt ?? '']));
           return printLines(databaseLine(ctx));
         }

@@ -32,7 +32,6 @@ export function registerServeCommand(program: Command): void {
         createDatabase: options.migrate,
         logDestination: process.stdout,
       });
-      ctx.logger.info({ version: packageVersion(), db: ctx.config.dbPath, pid: process.pid }, 'timetrack starting');
       // Settings are read at start only; without a handler SIGHUP would end the process (exit 129),
       // which Restart=on-failure does not restart.
       process.on('SIGHUP', () => ctx.logger.warn('SIGHUP received and ignored: settings are read at start only; restart to change them'));
@@ -40,7 +39,7 @@ export function registerServeCommand(program: Command): void {
       const { runServer } = await import('../http/server.js');
       writeServerPid(ctx.config.dbPath);
       try {
-        await runServer(ctx);
+        await runServer(ctx, { version: packageVersion() });
       } finally {
         removeServerPid(ctx.config.dbPath);
       }

@@ -2,11 +2,13 @@
 // tokens answers 401 on every server process that uses the database.
 import type { Command } from 'commander';
 import { hashToken } from '../auth/sessions.js';
-import { runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
+import { recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
+import { ServiceError } from '../shared/errors.js';
 import { printJson, printLines, printTable } from './output.js';
 
 interface RevokeOptions {
+  id?: string;
   user?: string;
   token?: string;
   all?: boolean;
@@ -24,31 +26,49 @@ export function registerTokenCommand(program: Command): void {
   token
     .command('revoke')
     .description('delete session records: of one token, of one account, or all; later use of them gives 401')
+    .option('--id <id>', 'the session with this id (from `token list`): one device, not the others')
     .option('--token <jwt>', 'the session of this token; "-" reads it from standard input (keeps it off the command line and out of the shell history)')
-    .option('--user <email>', 'every session of this account')
+    .option('--user <account>', 'every session of this account (e-mail or username)')
     .option('--all', 'every session of every account')
     .addHelpText('after', `
-Exactly one of --token, --user, --all. Examples:
+Exactly one of --id, --token, --user, --all. Examples:
+  $ timetrack token revoke --id 42
   $ timetrack token revoke --token - < token.txt
   $ timetrack token revoke --user ann@example.com
   $ timetrack token revoke --all --json`)
     .action(async (options: RevokeOptions, command: Command) => {
-      const chosen = [options.token !== undefined, options.user !== undefined, options.all === true].filter(Boolean).length;
-      if (chosen !== 1) throw new UsageError('token revoke takes exactly one of --token <jwt>, --user <email>, --all');
+      const chosen = [options.id !== undefined, options.token !== undefined, options.user !== undefined, options.all === true].filter(Boolean).length;
+      if (chosen !== 1) throw new UsageError('token revoke takes exactly one of --id <id>, --token <jwt>, --user <email>, --all');
+      const id = options.id === undefined ? undefined : Number(options.id);
+      if (id !== undefined && !(Number.isInteger(id) && id > 0)) throw new UsageError('--id takes a session id from `token list` (a whole number)');
       await runAdminCommand(command, async (ctx) => {
         const { sessions, users } = ctx.services;
         let revoked: number;
-        if (options.token !== undefined) revoked = await sessions.revokeSession(hashToken(options.token === '-' ? await readStdin() : options.token.trim()));
-        else if (options.user !== undefined) revoked = await sessions.revokeSessionsOfUser((await users.requireUser(options.user)).id);
-        else revoked = await sessions.revokeAllSessions();
+        if (id !== undefined) {
+          const revokedSession = await sessions.revokeSessionById(id);
+          if (!revokedSession) throw new ServiceError('NOT_FOUND', `no session with the id ${id}`);
+          revoked = 1;
+          await recordAdminAction(ctx, { action: 'sessions_revoked', detail: { by: 'id', session_id: id, user_id: revokedSession.userId, revoked } });
+        } else if (options.token !== undefined) {
+          revoked = await sessions.revokeSession(hashToken(options.token === '-' ? await readStdin() : options.token.trim()));
+          await recordAdminAction(ctx, { action: 'sessions_revoked', detail: { by: 'token', revoked } });
+        } else if (options.user !== undefined) {
+          const account = await users.requireUser(options.user);
+          revoked = await sessions.revokeSessionsOfUser(account.id);
+          await recordAdminAction(ctx, { action: 'sessions_revoked', user: account, detail: { by: 'user', revoked } });
+        } else {
+          revoked = await sessions.revokeAllSessions();
+          await recordAdminAction(ctx, { action: 'sessions_revoked', detail: { by: 'all', revoked } });
+        }
         return { json: { revoked }, text: [`revoked ${revoked} session(s)`] };
       });
     });
 
   token
     .command('list')
-    .description('the active sessions of an account: created and expires (never the token, which is not stored)')
+    .description('the active sessions of an account: id, created, expires, client address and user agent at sign-in (never the token, which is not stored)')
     .requiredOption('--user <email>', 'the account')
+    .addHelpText('after', '\nExample:\n  timetrack token list --user ann@example.com --json')
     .action(async (options: { user: string }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       await withCommandContext(global, async (ctx) => {
@@ -56,7 +76,10 @@ Exactly one of --token, --user, --all. Examples:
         const sessions = await ctx.services.sessions.listSessionsOfUser(user.id);
         if (global.json) return printJson({ sessions });
         if (sessions.length === 0) return printLines(`${user.email} has no active sessions`);
-        printTable(['id', 'created', 'expires'], sessions.map((s) => [String(s.id), s.created_at, s.expires_at]));
+        printTable(
+          ['id', 'created', 'expires', 'client', 'user agent'],
+          sessions.map((s) => [String(s.id), s.created_at, s.expires_at, s.client_address ?? '-', s.user_agent ?? '-']),
+        );
       });
     });
 }

@@ -4,6 +4,7 @@
 import type { NewAccountInput } from '../auth/accounts.js';
 import { ServiceError } from '../shared/errors.js';
 import { checkNewPassword } from '../auth/password-policy.js';
+import { normalizeEmail, normalizeFullName, normalizeUsername } from '../auth/account-fields.js';
 import { UsageError } from './errors.js';
 
 export interface AccountFlags {
@@ -15,6 +16,26 @@ export interface AccountFlags {
 
 const MAX_CONFIRMATION_TRIES = 3;
 
+/**
+ * Prompts write to stderr, never stdout: `timetrack --json user create > out.json` asks on the
+ * screen and leaves only the JSON in the file.
+ */
+const PROMPT_CONTEXT = { output: process.stderr };
+
+/** An answer checked when it is given: `true`, or the sentence shown under the prompt. */
+async function checked(check: () => unknown): Promise<true | string> {
+  try {
+    await check();
+    return true;
+  } catch (error) {
+    if (error instanceof ServiceError) return error.message;
+    throw error;
+  }
+}
+
+/** Whether an e-mail address already has an account (asked while the person types, not after the passwords). */
+export type EmailTakenCheck = (email: string) => Promise<boolean>;
+
 async function readPasswordFromStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -25,18 +46,8 @@ async function readPasswordFromStdin(): Promise<string> {
 async function promptForPassword(): Promise<string> {
   const { password } = await import('@inquirer/prompts');
   for (let attempt = 1; attempt <= MAX_CONFIRMATION_TRIES; attempt += 1) {
-    const first = await password({
-      message: 'Password (8 to 256 characters):',
-      validate: async (value) => {
-        try {
-          await checkNewPassword(value);
-          return true;
-        } catch (error) {
-          return error instanceof ServiceError ? error.message : String(error);
-        }
-      },
-    });
-    const second = await password({ message: 'Password again:' });
+    const first = await password({ message: 'Password (8 to 256 characters):', validate: (value) => checked(() => checkNewPassword(value)) }, PROMPT_CONTEXT);
+    const second = await password({ message: 'Password again:' }, PROMPT_CONTEXT);
     if (first === second) return first;
     process.stderr.write('The two passwords differ; try again.\n');
   }
@@ -52,7 +63,9 @@ export async function askForNewPassword(flags: { passwordStdin?: boolean }): Pro
   return promptForPassword();
 }
 
-export async function askForMissingAccountFields(flags: AccountFlags): Promise<NewAccountInput> {
+export async function askForMissingAccountFields(flags: AccountFlags, isEmailTaken: EmailTakenCheck): Promise<NewAccountInput> {
+  // With --password-stdin on a terminal, the password is asked without echo like the rest.
+  if (flags.passwordStdin && process.stdin.isTTY) return askOnTerminal(flags, isEmailTaken, true);
   const interactive = Boolean(process.stdin.isTTY) && !flags.passwordStdin;
   if (!interactive) {
     const missing = [
@@ -65,9 +78,32 @@ export async function askForMissingAccountFields(flags: AccountFlags): Promise<N
     }
     return { email: flags.email!, full_name: flags.name!, username: flags.username ?? null, password: await readPasswordFromStdin() };
   }
+  return askOnTerminal(flags, isEmailTaken, false);
+}
+
+async function askOnTerminal(flags: AccountFlags, isEmailTaken: EmailTakenCheck, passwordOnly: boolean): Promise<NewAccountInput> {
+  if (passwordOnly) {
+    const missing = [flags.email === undefined && '--email', flags.name === undefined && '--name'].filter(Boolean);
+    if (missing.length > 0) throw new UsageError(`--password-stdin asks only for the password: missing ${missing.join(', ')}`);
+    return { email: flags.email!, full_name: flags.name!, username: flags.username ?? null, password: await promptForPassword() };
+  }
   const { input } = await import('@inquirer/prompts');
-  const email = flags.email ?? (await input({ message: 'E-mail address:', required: true }));
-  const fullName = flags.name ?? (await input({ message: 'Full name:', required: true }));
-  const username = flags.username ?? ((await input({ message: 'Username (optional, Enter to skip):' })).trim() || null);
+  const email =
+    flags.email ??
+    (await input(
+      {
+        message: 'E-mail address:',
+        required: true,
+        validate: (value) =>
+          checked(async () => {
+            if (await isEmailTaken(normalizeEmail(value))) throw new ServiceError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
+          }),
+      },
+      PROMPT_CONTEXT,
+    ));
+  const fullName = flags.name ?? (await input({ message: 'Full name:', required: true, validate: (value) => checked(() => normalizeFullName(value)) }, PROMPT_CONTEXT));
+  const username =
+    flags.username ??
+    ((await input({ message: 'Username (optional, Enter to skip):', validate: (value) => checked(() => normalizeUsername(value.trim() || null)) }, PROMPT_CONTEXT)).trim() || null);
   return { email, full_name: fullName, username, password: await promptForPassword() };
 }

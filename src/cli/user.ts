@@ -1,17 +1,35 @@
 // `timetrack user …`: accounts from the shell, through the same services as the API.
+import fs from 'node:fs';
 import type { Command } from 'commander';
+import { AccountImportError } from '../time/account-data.js';
 import type { AccountSummary } from '../auth/users.js';
-import { databaseLine, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
+import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
+import { ServiceError } from '../shared/errors.js';
 import { printJson, printLines, printTable } from './output.js';
 import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from './user-input.js';
 
+function readJsonDocument(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    throw new ServiceError('VALIDATION_ERROR', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ServiceError('VALIDATION_ERROR', `${file === '-' ? 'standard input' : file} is not valid JSON`);
+  }
+}
+
+/** The one user object of list, show, unlock, disable and enable (docs/cli.md). */
 function summaryJson(summary: AccountSummary) {
   return { ...summary.user, status: summary.status, failed_attempts: summary.failed_attempts, locked_until: summary.locked_until, active_sessions: summary.active_sessions };
 }
 
 export function registerUserCommand(program: Command): void {
-  const user = program.command('user').description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, delete');
+  const user = program.command('user').description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, export, import, delete');
 
   user
     .command('create')
@@ -25,10 +43,20 @@ Examples:
   $ timetrack user create                                   # asks for everything, password hidden, twice
   $ printf '%s\\n' "$PASSWORD" | timetrack user create --email ann@example.com --name "Ann" --password-stdin`)
     .action(async (flags: AccountFlags, command: Command) => {
-      // Asked before the database is opened: a person at the prompt holds no lock.
-      const input = await askForMissingAccountFields(flags);
+      // The database is open while a person answers (to refuse a taken address at its prompt), but
+      // no transaction is: the prompts hold no lock.
       await runAdminCommand(command, async (ctx) => {
+        const input = await askForMissingAccountFields(flags, async (email) => {
+          try {
+            await ctx.services.users.requireUser(email);
+            return true;
+          } catch (error) {
+            if (error instanceof ServiceError && error.code === 'USER_NOT_FOUND') return false;
+            throw error;
+          }
+        });
         const created = await ctx.services.accounts.createAccount(input);
+        await recordAdminAction(ctx, { action: 'account_created', user: created, detail: { username: created.username } });
         return { json: { user: created }, text: [`created account ${created.email} (id ${created.id})`] };
       });
     });
@@ -126,7 +154,8 @@ Examples:
     .action((account: string, _options: object, command: Command) =>
       runAdminCommand(command, async (ctx) => {
         const unlocked = await ctx.services.accountAdmin.unlockAccount(account);
-        return { json: { user: unlocked, unlocked: true }, text: [`unlocked ${unlocked.email}`] };
+        await recordAdminAction(ctx, { action: 'account_unlocked', user: unlocked });
+        return { json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(unlocked.email)) }, text: [`unlocked ${unlocked.email}`] };
       }),
     );
 
@@ -137,8 +166,9 @@ Examples:
     .action((account: string, _options: object, command: Command) =>
       runAdminCommand(command, async (ctx) => {
         const { user: disabled, revokedSessions } = await ctx.services.accountAdmin.disableAccount(account);
+        await recordAdminAction(ctx, { action: 'account_disabled', user: disabled, detail: { revoked_sessions: revokedSessions } });
         return {
-          json: { user: disabled, status: 'disabled', revoked_sessions: revokedSessions },
+          json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(disabled.email)), revoked_sessions: revokedSessions },
           text: [`disabled ${disabled.email}; revoked ${revokedSessions} session(s)`],
         };
       }),
@@ -151,9 +181,56 @@ Examples:
     .action((account: string, _options: object, command: Command) =>
       runAdminCommand(command, async (ctx) => {
         const { user: enabled } = await ctx.services.accountAdmin.enableAccount(account);
-        return { json: { user: enabled, status: 'active' }, text: [`enabled ${enabled.email}`] };
+        await recordAdminAction(ctx, { action: 'account_enabled', user: enabled });
+        return { json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(enabled.email)) }, text: [`enabled ${enabled.email}`] };
       }),
     );
+
+  user
+    .command('export')
+    .description('print one account as a JSON document: fields (no password or token), settings, entries, absences')
+    .argument('<email>', 'e-mail address of the account')
+    .addHelpText('after', '\nExample:\n  $ timetrack user export ann@example.com > ann.json')
+    .action(async (email: string, _options: object, command: Command) => {
+      const global = command.optsWithGlobals<GlobalOptions>();
+      const document = await withCommandContext(global, async (ctx) => ctx.services.accountData.exportAccount((await ctx.services.users.requireUser(email)).id));
+      printJson(document);
+    });
+
+  user
+    .command('import')
+    .description('create an account from a document of `user export`, or fill the account with its e-mail (settings, entries, absences)')
+    .argument('<file>', 'the JSON document; - reads standard input')
+    .option('--skip-existing', 'leave out entries and absences that are already there instead of refusing the import')
+    .addHelpText('after', `
+A new account gets no usable password: issue a reset for its owner (timetrack reset issue <email>).
+
+Example:
+  $ timetrack user import ann.json --skip-existing`)
+    .action(async (file: string, options: { skipExisting?: boolean }, command: Command) => {
+      const document = readJsonDocument(file);
+      await runAdminCommand(command, async (ctx) => {
+        let result;
+        try {
+          result = await ctx.services.accountData.importAccount(document, { skipExisting: Boolean(options.skipExisting) });
+        } catch (error) {
+          if (error instanceof AccountImportError) {
+            // With --json, stderr carries one JSON error: the problems go into its message.
+            if (command.optsWithGlobals<GlobalOptions>().json) throw new ServiceError('VALIDATION_ERROR', `${error.message}: ${error.problems.map((p) => p.message).join('; ')}`);
+            for (const problem of error.problems) process.stderr.write(`timetrack: ${problem.message}\n`);
+          }
+          throw error;
+        }
+        await recordAdminAction(ctx, { action: 'account_imported', user: result.user, detail: { created: result.created, entries: result.entries, absences: result.absences } });
+        return {
+          json: result,
+          text: [
+            `${result.created ? 'created' : 'filled'} ${result.user.email}: ${result.entries} entries (${result.skipped_entries} already there), ${result.absences} absences (${result.skipped_absences} already there)`,
+            ...(result.created ? [`the account has no usable password yet: timetrack reset issue ${result.user.email}`] : []),
+          ],
+        };
+      });
+    });
 
   user
     .command('delete')
@@ -164,6 +241,7 @@ Examples:
       if (!options.yes) throw new UsageError(`refusing to delete ${account} without --yes (there is no undo)`);
       await runAdminCommand(command, async (ctx) => {
         const deleted = await ctx.services.accountAdmin.deleteAccount(account);
+        await recordAdminAction(ctx, { action: 'account_deleted', user: deleted });
         return { json: { deleted }, text: [`deleted ${deleted.email} and everything that belonged to it`] };
       });
     });

@@ -192,3 +192,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 export function isDatabaseBusy(error: unknown): boolean {
   return WAIT_CODES.test(sqliteCode(error));
 }
+
+/** The file or its folder cannot be written by this process (owner, mode, read-only mount). */
+export function isDatabaseReadOnly(error: unknown): boolean {
+  return /^SQLITE_(READONLY|PERM|CANTOPEN)/.test(sqliteCode(error));
+}

@@ -33,6 +33,23 @@ export interface AuthTokensTable {
   token_hash: string;
   created_at: Instant;
   expires_at: Instant;
+  /** The client's address and User-Agent at sign-in (null for sessions older than these columns). */
+  client_address: string | null;
+  user_agent: string | null;
+  /** Which configured secret signed the token: the first 8 bytes of its SHA-256, hex. */
+  key_id: string | null;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  at: Instant;
+  /** Who did it: `os:<login>` for an admin command, `user:<id>` for the account itself, `server`. */
+  actor: string;
+  action: string;
+  user_id: number | null;
+  user_email: string | null;
+  /** JSON object: what changed. */
+  detail: Generated<string>;
 }
 
 export interface ResetTokensTable {
@@ -108,6 +125,7 @@ export interface Database {
   users: UsersTable;
   auth_info: AuthInfoTable;
   auth_tokens: AuthTokensTable;
+  audit_events: AuditEventsTable;
   reset_tokens: ResetTokensTable;
   unknown_login_failures: UnknownLoginFailuresTable;
   user_settings: UserSettingsTable;

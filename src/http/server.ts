@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { AppContext } from '../composition-root.js';
 import { buildApp } from './app.js';
+import { secretFilePath } from '../auth/secret.js';
 
 /** After this long, connections still open at shutdown are cut so the process can exit. */
 const SHUTDOWN_GRACE_MS = 8_000;
@@ -16,11 +17,18 @@ const SHUTDOWN_GRACE_MS = 8_000;
  */
 const SHUTDOWN_READ_GRACE_MS = 500;
 
-export async function runServer(ctx: AppContext): Promise<void> {
+export async function runServer(ctx: AppContext, about: { version: string }): Promise<void> {
   const { config, logger, services } = ctx;
   // Fail at start, not at the first login, when the secret is unusable; and compute the dummy hash
   // now, so the first login with an unknown e-mail is not faster than the others.
   await services.sessions.warmUp();
+  try {
+    const retired = await services.sessions.deleteSessionsOfRetiredSecrets();
+    if (retired > 0) logger.info({ deleted: retired }, 'deleted the sessions of signing secrets no longer configured');
+  } catch (error) {
+    // With --no-migrate the sessions table may not have its key ids yet: serve anyway, as before.
+    logger.warn({ err: error }, 'could not delete the sessions of retired signing secrets');
+  }
   await services.hasher.warmUp();
 
   const app = await buildApp(ctx);
@@ -52,6 +60,16 @@ export async function runServer(ctx: AppContext): Promise<void> {
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   await app.listen({ host: config.host, port: config.port });
+  // What an operator checks first after a deploy: which build, which file, which secret, which mode.
+  logger.info(
+    {
+      version: about.version,
+      db: config.dbPath,
+      secret_source: config.jwtSecret ? 'environment (JWT_SECRET)' : `file ${secretFilePath(config.dbPath)}`,
+      mode: config.dev ? 'development' : 'production',
+    },
+    'timetrack started',
+  );
   if (config.dev) {
     logger.warn(
       { host: config.host },

@@ -8,18 +8,15 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/types.js';
+import type { Database, TimeEntryRow } from '../db/types.js';
 import { localDateTimeOf, parseInstant, toIso } from './calendar.js';
 import type { Clock } from '../shared/clock.js';
-import { entriesOverlapping } from './entries-store.js';
+import { addToDailyTotals, entriesOverlapping, runningEntry, totalsOfSpans, type InstantRange } from './entries-store.js';
 import { ServiceError } from '../shared/errors.js';
 import type { SettingsService } from './settings.js';
 import {
   assertRoomForEntries,
-  assertSpanIsFree,
   checkSpan,
-  EntryConflictError,
-  insertEntry,
   normalizeNote,
   publicEntry,
   type EntrySpan,
@@ -60,6 +57,17 @@ export interface ImportResult {
   applied: boolean;
   /** Non-empty: nothing was written. */
   problems: ImportProblem[];
+  /** How long the write transaction held the database (0 without apply). */
+  writeLockMs: number;
+  /** Rows equal to an existing entry, left out (with `skipExisting`). */
+  skipped: number;
+}
+
+export interface ImportOptions {
+  apply: boolean;
+  /** Leave out rows with exactly the start and end of an existing entry instead of refusing them. */
+  skipExisting?: boolean;
+  onProgress?: ImportProgress;
 }
 
 interface ParsedRow {
@@ -102,8 +110,69 @@ function parseRows(text: string, nowMs: number): { rows: ParsedRow[]; problems: 
   return { rows, problems };
 }
 
-/** Thrown inside the import transaction to roll it back when a row breaks a rule. */
-class ImportRejected extends Error {}
+/** What an import reports while it runs (the CLI shows it on a terminal). */
+export type ImportProgress = (step: 'checked' | 'written', done: number, total: number) => void;
+
+/** Rows per multi-row INSERT: well under SQLite's limit of bound parameters. */
+const ROWS_PER_INSERT = 1000;
+
+interface Conflict {
+  line: number;
+  message: string;
+}
+
+/**
+ * Checks rows (in start order) against the user's existing entries (in start order, never
+ * overlapping each other) and against the rows before them, in memory: a row that overlaps, or a
+ * second running entry, is a problem and is left out of the comparison for the rows after it. With
+ * `skipSame`, a row with exactly the start and end of an existing entry goes into `skipped` instead
+ * (re-running an import of the same data is then harmless).
+ */
+function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: TimeEntryRow | undefined, skipSame: boolean, skipped: Set<ParsedRow>): Conflict[] {
+  const conflicts: Conflict[] = [];
+  const starts = existing.map((entry) => Date.parse(entry.start_at));
+  const ends = existing.map((entry) => (entry.end_at === null ? Infinity : Date.parse(entry.end_at)));
+  let lastAccepted: ParsedRow | undefined;
+  let runningRow: ParsedRow | undefined;
+  for (const row of ordered) {
+    const { startMs } = row.span;
+    const endMs = row.span.endMs ?? Infinity;
+    // The last existing entry that starts at or before this row, and the one after it.
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((starts[middle] as number) <= startMs) low = middle + 1;
+      else high = middle;
+    }
+    const before = low - 1;
+    if (skipSame && before >= 0 && starts[before] === startMs && ends[before] === endMs) {
+      skipped.add(row);
+      continue;
+    }
+    if (row.span.endMs === null && running) {
+      conflicts.push({ line: row.line, message: `Entry ${running.id} is already running; stop it first` });
+      continue;
+    }
+    if (row.span.endMs === null && runningRow) {
+      conflicts.push({ line: row.line, message: `a second running entry (the one on line ${runningRow.line} runs too)` });
+      continue;
+    }
+    const clash =
+      before >= 0 && (ends[before] as number) > startMs ? existing[before] : low < starts.length && (starts[low] as number) < endMs ? existing[low] : undefined;
+    if (clash) {
+      conflicts.push({ line: row.line, message: `The entry would overlap entry ${clash.id} (${clash.start_at} – ${clash.end_at ?? 'running'})` });
+      continue;
+    }
+    if (lastAccepted && (lastAccepted.span.endMs ?? Infinity) > startMs) {
+      conflicts.push({ line: row.line, message: `overlaps the entry on line ${lastAccepted.line}` });
+      continue;
+    }
+    lastAccepted = row;
+    if (row.span.endMs === null) runningRow = row;
+  }
+  return conflicts;
+}
 
 export function createEntryCsvService(db: Kysely<Database>, clock: Clock, settings: SettingsService, timeEntries: TimeEntryService) {
   /** The user's entries overlapping the range as CSV text (header included). */
@@ -117,58 +186,100 @@ export function createEntryCsvService(db: Kysely<Database>, clock: Clock, settin
     );
   }
 
+  /** Existing entries that rows in start order could overlap, and the running one. */
+  async function conflictsWithStored(executor: Kysely<Database>, userId: number, ordered: ParsedRow[], skipSame: boolean, skipped: Set<ParsedRow>): Promise<Conflict[]> {
+    const first = ordered[0];
+    if (!first) return [];
+    const ends = ordered.map((row) => row.span.endMs);
+    const range: InstantRange = { from: toIso(first.span.startMs) };
+    if (!ends.includes(null)) range.to = toIso(Math.max(...(ends as number[])));
+    const existing = await entriesOverlapping(executor, userId, range);
+    return findConflicts(ordered, existing, await runningEntry(executor, userId), skipSame, skipped);
+  }
+
   /**
-   * Reads CSV rows into new entries of the user (new ids). Every row is checked (format, end after
-   * start, overlap with the file's other rows and the existing entries, one running entry) in one
-   * transaction; with problems, or without `apply`, nothing is written.
+   * Reads CSV rows into new entries of the user (new ids), all rows or none. Every row is checked
+   * (format, end after start, overlap with the file's other rows and the existing entries, one
+   * running entry) by reads alone, so a dry run never takes the write lock. With `apply`, one short
+   * transaction checks again against what is stored now (another process may have written since),
+   * inserts the rows a thousand per statement and adds their time to the per-day totals.
    */
-  async function importCsv(userId: number, text: string, options: { apply: boolean }): Promise<ImportResult> {
+  async function importCsv(userId: number, text: string, options: ImportOptions): Promise<ImportResult> {
     if (Buffer.byteLength(text) > MAX_IMPORT_BYTES) {
-      return { entries: [], applied: false, problems: [{ line: 1, message: `the file is larger than ${MAX_IMPORT_BYTES} bytes` }] };
+      return { entries: [], applied: false, problems: [{ line: 1, message: `the file is larger than ${MAX_IMPORT_BYTES} bytes` }], writeLockMs: 0, skipped: 0 };
     }
+    const { rows, problems } = parseRows(text, clock.now().getTime());
+    if (problems.length > 0) return { entries: [], applied: false, problems, writeLockMs: 0, skipped: 0 };
+    return importRows(userId, rows, options);
+  }
+
+  /** Entries of an account document (`user import`), numbered from 1, through the checks of the CSV import. */
+  async function importEntries(userId: number, entries: Array<{ start_at: string; end_at: string | null; note: string }>, options: ImportOptions): Promise<ImportResult> {
     const nowMs = clock.now().getTime();
-    const { rows, problems } = parseRows(text, nowMs);
-    if (problems.length > 0) return { entries: [], applied: false, problems };
-    const now = toIso(nowMs);
-    // Written in start order: each row is checked against the existing entries and the rows before it.
+    const rows: ParsedRow[] = [];
+    const problems: ImportProblem[] = [];
+    entries.forEach((entry, index) => {
+      try {
+        const span: EntrySpan = {
+          startMs: parseInstant(String(entry.start_at), 'start_at'),
+          endMs: entry.end_at === null ? null : parseInstant(String(entry.end_at), 'end_at'),
+          note: normalizeNote(entry.note ?? ''),
+        };
+        checkSpan(span, nowMs);
+        rows.push({ line: index + 1, span });
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        problems.push({ line: index + 1, message: error.message });
+      }
+    });
+    if (problems.length > 0) return { entries: [], applied: false, problems, writeLockMs: 0, skipped: 0 };
+    return importRows(userId, rows, options);
+  }
+
+  async function importRows(userId: number, rows: ParsedRow[], options: ImportOptions): Promise<ImportResult> {
+    const progress = options.onProgress ?? (() => {});
+    const skipSame = Boolean(options.skipExisting);
+    const nowMs = clock.now().getTime();
+    const skipped = new Set<ParsedRow>();
     const ordered = [...rows].sort((a, b) => a.span.startMs - b.span.startMs);
-    try {
-      await db.transaction().execute(async (trx) => {
-        const { timezone } = await settings.getSettingsInTransaction(trx, userId);
-        await assertRoomForEntries(trx, userId, ordered.length);
-        const lineOfEntry = new Map<number, number>();
-        for (const row of ordered) {
-          try {
-            await assertSpanIsFree(trx, userId, row.span);
-            const inserted = await insertEntry(trx, userId, timezone, row.span, now);
-            lineOfEntry.set(inserted.id, row.line);
-          } catch (error) {
-            if (!(error instanceof EntryConflictError)) throw error;
-            problems.push({ line: row.line, message: describeConflict(error, lineOfEntry) });
-          }
-        }
-        if (problems.length > 0 || !options.apply) throw new ImportRejected();
-      });
-    } catch (error) {
-      if (!(error instanceof ImportRejected)) throw error;
-    }
-    problems.sort((a, b) => a.line - b.line);
-    if (problems.length > 0) return { entries: [], applied: false, problems };
-    const entries = ordered.map(({ line, span }) => ({
+    const conflicts = await conflictsWithStored(db, userId, ordered, skipSame, skipped);
+    progress('checked', ordered.length, ordered.length);
+    if (conflicts.length > 0) return { entries: [], applied: false, problems: conflicts.sort((a, b) => a.line - b.line), writeLockMs: 0, skipped: 0 };
+    const toWrite = ordered.filter((row) => !skipped.has(row));
+    const entries = toWrite.map(({ line, span }) => ({
       line,
       start_at: toIso(span.startMs),
       end_at: span.endMs === null ? null : toIso(span.endMs),
       note: span.note,
     }));
-    return { entries, applied: options.apply, problems };
+    if (!options.apply) return { entries, applied: false, problems: [], writeLockMs: 0, skipped: skipped.size };
+
+    const finished = toWrite.flatMap(({ span }) => (span.endMs === null ? [] : [[span.startMs, span.endMs] as [number, number]]));
+    const { timezone } = await settings.getSettings(userId);
+    const totals = totalsOfSpans(finished, timezone);
+    const now = toIso(nowMs);
+    const values = entries.map((entry) => ({ user_id: userId, start_at: entry.start_at, end_at: entry.end_at, note: entry.note, created_at: now, updated_at: now }));
+    const lockedAt = performance.now();
+    const lateConflicts = await db.transaction().execute(async (trx) => {
+      // Rows skipped in the first check stay skipped; anything written since then is checked again.
+      const found = await conflictsWithStored(trx, userId, toWrite, skipSame, new Set());
+      if (found.length > 0) return found;
+      await assertRoomForEntries(trx, userId, values.length);
+      for (let index = 0; index < values.length; index += ROWS_PER_INSERT) {
+        await trx.insertInto('time_entries').values(values.slice(index, index + ROWS_PER_INSERT)).execute();
+        progress('written', Math.min(index + ROWS_PER_INSERT, values.length), values.length);
+      }
+      // The zone may have changed since it was read: the day boundaries then move.
+      const stored = await settings.getSettingsInTransaction(trx, userId);
+      await addToDailyTotals(trx, userId, stored.timezone === timezone ? totals : totalsOfSpans(finished, stored.timezone));
+      return [];
+    });
+    const writeLockMs = performance.now() - lockedAt;
+    if (lateConflicts.length > 0) return { entries: [], applied: false, problems: lateConflicts.sort((a, b) => a.line - b.line), writeLockMs, skipped: 0 };
+    return { entries, applied: true, problems: [], writeLockMs, skipped: skipped.size };
   }
 
-  /** A conflict with a row of the same file names that row's line rather than a temporary id. */
-  function describeConflict(error: EntryConflictError, lineOfEntry: Map<number, number>): string {
-    const line = lineOfEntry.get(error.entryId);
-    if (line === undefined) return error.message;
-    return error.code === 'OVERLAP' ? `overlaps the entry on line ${line}` : `a second running entry (the one on line ${line} runs too)`;
-  }
-
-  return { exportCsv, importCsv };
+  return { exportCsv, importCsv, importEntries };
 }
+
+export type EntryCsvService = ReturnType<typeof createEntryCsvService>;

@@ -90,6 +90,33 @@ export async function rebuildDailyTotals(executor: Transaction<Database>, userId
   await writeTotals(executor, userId, totals);
 }
 
+/** Worked ms per local day of finished spans, in memory (no database). */
+export function totalsOfSpans(spans: Array<[number, number]>, zone: string): Map<LocalDate, number> {
+  const totals = new Map<LocalDate, number>();
+  for (const [startMs, endMs] of spans) {
+    for (const piece of splitByLocalDay(startMs, endMs, zone)) totals.set(piece.date, (totals.get(piece.date) ?? 0) + piece.ms);
+  }
+  return totals;
+}
+
+/** Rows per multi-row statement: well under SQLite's limit of bound parameters. */
+const ROWS_PER_STATEMENT = 500;
+
+/**
+ * Adds worked ms to the per-day totals, a few hundred days per statement. Only for entries that
+ * overlap no existing entry (a bulk import checked for that): their time adds to what is there.
+ */
+export async function addToDailyTotals(executor: Transaction<Database>, userId: number, totals: Map<LocalDate, number>): Promise<void> {
+  const rows = [...totals].filter(([, ms]) => ms > 0).map(([date, workedMs]) => ({ user_id: userId, date, worked_ms: workedMs }));
+  for (let index = 0; index < rows.length; index += ROWS_PER_STATEMENT) {
+    await executor
+      .insertInto('daily_totals')
+      .values(rows.slice(index, index + ROWS_PER_STATEMENT))
+      .onConflict((conflict) => conflict.columns(['user_id', 'date']).doUpdateSet({ worked_ms: sql`daily_totals.worked_ms + excluded.worked_ms` }))
+      .execute();
+  }
+}
+
 /** Worked ms of finished entries per local day, from `from` through `through`. */
 export async function dailyTotals(executor: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, number>> {
   const rows = await executor

@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/server.js';
 import { cli, expectFailure, tempDb, tempDbPath } from '../support/cli-accounts.js';
 
-const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index', '004_daily_totals_by_first_instant_of_day', '005_failed_login_identifiers_hashed'];
+const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index', '004_daily_totals_by_first_instant_of_day', '005_failed_login_identifiers_hashed', '006_audit_and_session_details'];
 
 describe('timetrack migrate', () => {
   it('lists pending migrations by name, applies them, then lists them as applied', async () => {
     const db = tempDbPath();
     const pending = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ name: string; state: string }> };
-    expect(pending.migrations).toEqual(MIGRATIONS.map((name) => ({ name, state: 'pending', executedAt: null })));
+    expect(pending.migrations).toEqual(MIGRATIONS.map((name) => ({ name, state: 'pending', executed_at: null })));
     const table = await cli(db, ['migrate', '--status']);
     expect(table.stdout).toMatch(/001_accounts_and_sessions\s+pending/);
 
@@ -19,14 +19,14 @@ describe('timetrack migrate', () => {
     expect(applied.stdout).toBe(`applied ${MIGRATIONS.length} migration(s): ${MIGRATIONS.join(', ')}\ndatabase: ${db}`);
     expect((await cli(db, ['migrate'])).stdout).toBe(`database is up to date\ndatabase: ${db}`);
 
-    const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ state: string; executedAt: string }> };
-    expect(status.migrations.every((m) => m.state === 'applied' && !Number.isNaN(Date.parse(m.executedAt)))).toBe(true);
+    const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ state: string; executed_at: string }> };
+    expect(status.migrations.every((m) => m.state === 'applied' && !Number.isNaN(Date.parse(m.executed_at)))).toBe(true);
   });
 
   it('serve applies pending migrations at start and logs each; --no-migrate refuses a database that needs one', async () => {
     const untouched = tempDbPath();
     await cli(untouched, ['migrate', '--status']);
-    expectFailure(await cli(untouched, ['serve', '--no-migrate', '--port', '0']), 1, /needs 3 migration\(s\).*run `timetrack migrate` first/);
+    expectFailure(await cli(untouched, ['serve', '--no-migrate', '--port', '0']), 1, new RegExp(`needs ${MIGRATIONS.length} migration\\(s\\).*run \`timetrack migrate\` first`));
 
     const migrated = tempDbPath();
     const running = await startServer(migrated);
@@ -35,7 +35,7 @@ describe('timetrack migrate', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     for (const name of MIGRATIONS) expect(running.output()).toMatch(new RegExp(`"migration":"${name}".*"msg":"migration applied"`));
-    expect(running.output()).toMatch(/"version":"\d+\.\d+\.\d+.*"msg":"timetrack starting"/);
+    expect(running.output()).toMatch(/"version":"\d+\.\d+\.\d+.*"msg":"timetrack started"/);
     const sqlite = new Database(migrated, { readonly: true });
     const tables = (sqlite.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>).map((t) => t.name);
     sqlite.close();

@@ -67,7 +67,7 @@ describe('admin commands against a running server', () => {
 
     const listed = JSON.parse((await cli(db, ['--json', 'token', 'list', '--user', 'revoke@example.com'])).stdout as string) as { sessions: Array<Record<string, unknown>> };
     expect(listed.sessions).toHaveLength(2);
-    expect(Object.keys(listed.sessions[0]!).sort()).toEqual(['created_at', 'expires_at', 'id']);
+    expect(Object.keys(listed.sessions[0]!).sort()).toEqual(['client_address', 'created_at', 'expires_at', 'id', 'user_agent']);
 
     const byToken = await cli(db, ['--json', 'token', 'revoke', '--token', first]);
     expect(JSON.parse(byToken.stdout as string)).toEqual({ revoked: 1 });

@@ -63,7 +63,8 @@ describe('CSV export', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout + '\n').toBe(http.body);
     const unknown = await cli('entries', 'export', '--user', 'nobody@example.com');
-    expect(unknown.exitCode).toBe(1);
+    // Not found has its own exit code (docs/cli.md).
+    expect(unknown.exitCode).toBe(3);
     expect(unknown.stderr).toMatch(/no account/);
     expect((await cli('entries', 'export')).exitCode).toBe(2);
   });

@@ -6,6 +6,8 @@ import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../auth/account-field
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-policy.js';
 import { requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
+import { identifierDigest, securityEvent } from '../../auth/audit.js';
+import { ServiceError } from '../../shared/errors.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
 
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
@@ -23,7 +25,9 @@ export interface AuthRouteOptions {
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, { ctx, rateLimited }) => {
-  const { accounts, authentication, resets, sessions } = ctx.services;
+  const { accounts, audit, authentication, resets, sessions } = ctx.services;
+  /** Refused logins, by the code the client gets: the security event each one logs. */
+  const refusedLogin = { INVALID_CREDENTIALS: 'login_failed', ACCOUNT_LOCKED: 'login_locked', ACCOUNT_DISABLED: 'login_disabled' } as const;
   const authenticated = { onRequest: requireSession(sessions) };
   const bearer = [{ bearerAuth: [] }];
 
@@ -65,7 +69,17 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       },
     },
   }, async (request) => {
-    const result = await authentication.login(request.body.email, request.body.password);
+    let result: Awaited<ReturnType<typeof authentication.login>>;
+    try {
+      result = await authentication.login(request.body.email, request.body.password);
+    } catch (error) {
+      if (error instanceof ServiceError && error.code in refusedLogin) {
+        // What was typed is logged only as a digest: it may be an address without an account, or a password.
+        securityEvent(request.log, refusedLogin[error.code as keyof typeof refusedLogin], { client: request.ip, identifier_sha256: identifierDigest(request.body.email) });
+      }
+      throw error;
+    }
+    await sessions.recordClient(result.token, { clientAddress: request.ip, userAgent: request.headers['user-agent'] });
     return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
   });
 
@@ -122,6 +136,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     },
   }, async (request) => {
     await resets.resetPassword(request.body.token, request.body.new_password);
+    securityEvent(request.log, 'password_reset', { client: request.ip });
+    await audit.record({ action: 'password_reset', actor: 'reset link', detail: { client: request.ip } });
     return { message: 'Password changed; sign in with the new password' };
   });
 
@@ -136,7 +152,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       response: { 200: MessageSchema, ...errorResponses(400, 401, 403, 423, 429, 503) },
     },
   }, async (request) => {
+    const { user } = sessionOf(request);
     await authentication.changePassword(sessionOf(request), request.body.old_password, request.body.new_password);
+    securityEvent(request.log, 'password_changed', { user_id: user.id, client: request.ip });
+    await audit.record({ action: 'password_changed', actor: `user:${user.id}`, user, detail: { client: request.ip, other_sessions: 'revoked' } });
     return { message: 'Password changed; other sessions have been signed out' };
   });
 };

@@ -29,6 +29,15 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   });
   const security = [{ bearerAuth: [] }];
 
+  // Data portability: the signed-in person's whole account as one JSON document (docs/api.md),
+  // the same document as `timetrack user export`.
+  app.get('/export', {
+    schema: { tags: ['settings'], security, response: { 200: Type.Unknown({ description: 'the account document (docs/api.md)' }), ...errorResponses(401) } },
+  }, async (request, reply) => {
+    const document = await ctx.services.accountData.exportAccount(sessionOf(request).user.id);
+    return reply.header('Content-Disposition', 'attachment; filename="timetrack-account.json"').send(document);
+  });
+
   app.get('/', {
     schema: { tags: ['settings'], security, response: { 200: SettingsSchema, ...errorResponses(401) } },
   }, async (request) => settings.getSettings(sessionOf(request).user.id));

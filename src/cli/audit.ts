@@ -1,0 +1,42 @@
+// `timetrack audit list`: what admin commands and security events changed, newest first.
+import type { Command } from 'commander';
+import { DateTime } from 'luxon';
+import { runAdminCommand } from './command-context.js';
+import { UsageError } from './errors.js';
+
+interface ListOptions {
+  user?: string;
+  since?: string;
+  limit: string;
+}
+
+/** An ISO instant, or a date (midnight UTC). */
+function parseSince(since: string): string {
+  const parsed = DateTime.fromISO(since, { zone: 'utc' });
+  if (!parsed.isValid) throw new UsageError(`--since: "${since}" is not an ISO 8601 date or instant (e.g. 2026-03-01 or 2026-03-01T08:00:00Z)`);
+  return parsed.toUTC().toISO() ?? since;
+}
+
+export function registerAuditCommand(program: Command): void {
+  const audit = program.command('audit').description('the audit trail of admin commands and security events');
+
+  audit
+    .command('list')
+    .description('what admin commands and security events changed, newest first')
+    .option('--user <email>', 'only events about this account (deleted accounts too)')
+    .option('--since <when>', 'only events at or after this ISO date or instant')
+    .option('--limit <n>', 'at most this many events', '100')
+    .addHelpText('after', '\nExample:\n  timetrack audit list --user ann@example.com --since 2026-03-01 --json')
+    .action((options: ListOptions, command: Command) => {
+      const limit = Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number of at least 1');
+      const since = options.since === undefined ? undefined : parseSince(options.since);
+      return runAdminCommand(command, async (ctx) => {
+        const events = await ctx.services.audit.list({ email: options.user, since, limit });
+        const text = events.length === 0
+          ? ['no audit events']
+          : events.map((event) => `${event.at}  ${event.action}  by ${event.actor}${event.user_email ? `  ${event.user_email}` : ''}${Object.keys(event.detail).length > 0 ? `  ${JSON.stringify(event.detail)}` : ''}`);
+        return { json: { events }, text };
+      });
+    });
+}

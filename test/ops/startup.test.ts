@@ -1,0 +1,49 @@
+// What `serve` says at start, from a real process: one line with version, database path, secret
+// source and mode; on a terminal, colours unless NO_COLOR is set.
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../support/cli.js';
+import { cli, tempDb } from '../support/cli-accounts.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+async function untilLogged(server: RunningServer, text: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!server.output().includes(text) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+const SECRET = 'a signing secret from the environment, long enough';
+
+describe('serve at start', () => {
+  it('logs version, database path, secret source and mode in one line', async () => {
+    const db = tempDb();
+    const server = await startServer(db, { JWT_SECRET: SECRET });
+    await untilLogged(server, 'timetrack started');
+    await server.stop();
+    const started = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"timetrack started"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(started).toEqual([expect.objectContaining({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), db, secret_source: 'environment (JWT_SECRET)', mode: 'production' })]);
+    const withFile = await startServer(db);
+    await untilLogged(withFile, 'timetrack started');
+    await withFile.stop();
+    expect(withFile.output()).toContain(`"secret_source":"file ${db}.jwt-secret"`);
+  });
+
+  it('colours its lines on a terminal, and not with NO_COLOR', async () => {
+    const db = tempDb();
+    await cli(db, ['migrate']);
+    const run = async (env: Record<string, string>) => {
+      const command = `node '${BIN}' --db '${db}' serve --port 0 & pid=$!; sleep 2; kill $pid; wait $pid`;
+      const result = await execa('script', ['-qfec', command, '/dev/null'], { env: cleanEnv({ LOG_LEVEL: 'info', ...env }), extendEnv: false, reject: false, stdin: 'ignore' });
+      return String(result.stdout);
+    };
+    const coloured = await run({});
+    expect(coloured).toMatch(/timetrack started/);
+    expect(coloured).toMatch(/\x1b\[\d+m/);
+    const plain = await run({ NO_COLOR: '1' });
+    expect(plain).toMatch(/timetrack started/);
+    expect(plain).not.toMatch(/\x1b\[\d+m/);
+  });
+});
