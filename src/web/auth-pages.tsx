@@ -25,7 +25,7 @@ function useSubmit() {
 }
 
 export function LoginPage() {
-  const [identifier, setIdentifier] = useState(history.state?.email ?? '');
+  const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const { error, busy, run } = useSubmit();
   const submit = (event: Event) =>

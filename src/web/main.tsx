@@ -55,8 +55,9 @@ function App() {
     document.title = `${title ?? 'timetrack'} · timetrack`;
   }, [path]);
   if (publicPage) return publicPage();
-  if (!user || target) return <Notice info="Loading…" />;
+  if (user === undefined || target) return <Notice info="Loading…" />;
   if (signedOutPage) return signedOutPage();
+  if (!user) return <Notice info="Loading…" />;
   loadTracker();
   const Tracker = tracker.value?.Tracker;
   return Tracker ? <Tracker userName={user.full_name} /> : <Notice info="Loading…" />;
