@@ -61,9 +61,23 @@ async function send(method: string, path: string, body?: unknown): Promise<Respo
   throw new ApiError(failure);
 }
 
+/** The statistics routes never answer 401: a token they did not accept shows as an answer without user data. */
+function isAnonymousStats(path: string, answer: unknown): boolean {
+  if (!path.startsWith('/api/stats/') || typeof answer !== 'object' || answer === null) return false;
+  const stats = answer as { authenticated?: boolean; totals?: { target_minutes: number | null } };
+  return stats.authenticated === false || stats.totals?.target_minutes === null;
+}
+
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const response = await send(method, path, body);
-  return (await response.json()) as T;
+  const text = await response.text();
+  const answer: unknown = text ? JSON.parse(text) : undefined;
+  if (isAnonymousStats(path, answer) && storedToken()) {
+    const failure: ApiFailure = { status: 401, code: 'UNAUTHORIZED' };
+    endSession(errorMessage(failure));
+    throw new ApiError(failure);
+  }
+  return answer as T;
 }
 
 /** The CSV export as a file: fetched with the header (a plain link could not carry the token). */

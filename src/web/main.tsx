@@ -1,7 +1,7 @@
 // Entry of the browser client: restores the session, then shows the page of the path. The signed-in
 // part (and luxon with it) is a separate chunk, so the sign-in page loads little.
 import './styles.css';
-import { render } from 'preact';
+import { h, render } from 'preact';
 import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api, currentUser, describe, storedToken, type User } from './api.js';
@@ -54,9 +54,10 @@ function App() {
     const title = publicPage || signedOutPage ? { '/login': 'Sign in', '/register': 'Create account', '/password-forgot': 'Reset your password', '/password-reset': 'Set a new password' }[path] : 'Time tracker';
     document.title = `${title ?? 'timetrack'} · timetrack`;
   }, [path]);
-  if (publicPage) return publicPage();
+  // Pages render as components (not called), so each keeps its own hooks.
+  if (publicPage) return h(publicPage, null);
   if (user === undefined || target) return <Notice info="Loading…" />;
-  if (signedOutPage) return signedOutPage();
+  if (signedOutPage) return h(signedOutPage, null);
   if (!user) return <Notice info="Loading…" />;
   loadTracker();
   const Tracker = tracker.value?.Tracker;

@@ -489,6 +489,8 @@ const VIEWS: Record<Tab, () => preact.JSX.Element> = { today: TodayView, week: W
 export function Tracker(props: { userName: string }) {
   const [error, setError] = useState<string>();
   useEffect(() => {
+    // Signing out and in again changes the path without a hashchange event: read the section anew.
+    tab.value = tabOfHash();
     api<Settings>('GET', '/api/settings').then(
       (value) => {
         settings.value = value;

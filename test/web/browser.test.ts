@@ -284,7 +284,17 @@ describe.runIf(browserAvailable)('the browser client', () => {
 
     const revoke = await runCli(['token', 'revoke', '--user', who.email, '--db', dbPath]);
     expect(revoke.exitCode).toBe(0);
+    // The statistics routes answer a revoked token without user data (never 401): that signs out too.
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Week' }).click();
+    await page.waitForURL(`${baseUrl}/login`);
+    await page.getByText('Your session has ended. Sign in again.').waitFor();
+    expect(await token(page)).toBeNull();
+
+    // The same through a strict route, which answers 401 itself.
+    await signIn(page, who.email);
+    await button(page, 'Start').waitFor();
+    expect((await runCli(['token', 'revoke', '--user', who.email, '--db', dbPath])).exitCode).toBe(0);
+    await button(page, 'Start').click();
     await page.waitForURL(`${baseUrl}/login`);
     await page.getByText('Your session has ended. Sign in again.').waitFor();
     expect(await token(page)).toBeNull();
