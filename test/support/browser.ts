@@ -20,7 +20,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** Everything a context requested, and every CSP violation its pages reported. */
-export interface RecordedContext {
+interface RecordedContext {
   context: BrowserContext;
   requests: string[];
   cspViolations: string[];

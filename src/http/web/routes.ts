@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendNotFound } from '../error-handler.js';
 
 /** The token lives in localStorage, so script injection must be impossible: only this origin's files run. */
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
@@ -25,8 +25,8 @@ const HASHED_ASSETS = /^\/assets\/[\w.-]+$/;
 const ROOT_FILES = new Set(['/manifest.webmanifest', '/icon.svg', '/icon-192.png', '/icon-512.png']);
 
 /** dist/web of the package, found from this module whether it runs from src/, dist/src/ or the dist/cli bundle. */
-export function findWebRoot(from = path.dirname(fileURLToPath(import.meta.url))): string | undefined {
-  for (let dir = from; ; dir = path.dirname(dir)) {
+function findWebRoot(): string | undefined {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, 'package.json'))) return path.join(dir, 'dist', 'web');
     if (path.dirname(dir) === dir) return undefined;
   }
