@@ -74,6 +74,9 @@ describe('the built client (npm run build wrote dist/web)', () => {
       expect(response.json()).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
     }
     expect((await t.app.inject({ method: 'GET', url: '/api' })).json()).toMatchObject({ code: 'NOT_FOUND' });
+    // Only GET (and HEAD) answers the client: another method on a client path is the JSON 404.
+    expect((await t.app.inject({ method: 'POST', url: '/login' })).json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await t.app.inject({ method: 'HEAD', url: '/login' })).statusCode).toBe(200);
   });
 
   it('a path outside the asset folder is never read from disk', async () => {
