@@ -278,7 +278,14 @@ describe.runIf(browserAvailable)('the browser client', () => {
     const page = await context.newPage();
     const who = person();
     await register(page, baseUrl, who);
-    await signIn(page, who.email);
+    // Keyboard only: the fields and the button in tab order, Enter submits.
+    await field(page, 'E-mail or username').focus();
+    await page.keyboard.type(who.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Sign in');
+    await page.keyboard.press('Enter');
     await button(page, 'Start').waitFor();
     expect(await token(page)).toBeTruthy();
 
