@@ -14,6 +14,7 @@ import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { statsRoutes } from './stats/routes.js';
 import { timeEntryRoutes } from './time-entries/routes.js';
+import { webRoutes } from './web/routes.js';
 
 /** Small on purpose: no body of this API comes near it, and a flood of large bodies costs memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -77,6 +78,7 @@ export async function buildApp(ctx: AppContext) {
   await app.register(settingsRoutes, { prefix: '/api/settings', ctx });
   await app.register(statsRoutes, { prefix: '/api/stats', ctx });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(webRoutes);
 
   return app;
 }

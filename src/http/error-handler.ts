@@ -16,14 +16,12 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
 };
 
-/** The 404 of an unknown route (also set inside route groups whose hooks must apply to it). */
+/** The 404 of an unknown route: the root's not-found handler (src/http/web) answers it outside the client's paths; route groups whose hooks must apply to it set it too. */
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply): void {
   reply.code(404).send(errorBody(404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
 }
 
 export function registerErrorHandling(app: FastifyInstance, health: HealthService): void {
-  app.setNotFoundHandler(sendNotFound);
-
   app.setErrorHandler((error: FastifyError & { retryAfterSeconds?: number }, request, reply) => {
     if (error instanceof ServiceError) {
       const status = STATUS_OF_CODE[error.code];

@@ -75,7 +75,7 @@ describe('request bodies', () => {
 describe('error shape beyond the routes', () => {
   it('answers an unknown route with 404 NOT_FOUND in the error shape', async () => {
     const t = await app();
-    for (const url of ['/api/nothing', '/api/auth/nothing', '/']) {
+    for (const url of ['/api/nothing', '/api/auth/nothing', '/api']) {
       const response = await get(t.app, url);
       expectError(response, 404, 'NOT_FOUND');
     }

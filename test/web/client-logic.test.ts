@@ -1,0 +1,105 @@
+// The browser client's pure logic: durations, week arithmetic, error sentences.
+import { describe, expect, it } from 'vitest';
+import { formatBalance, formatMinutes, formatTimer, parseDuration } from '../../src/web/duration.js';
+import { errorMessage } from '../../src/web/messages.js';
+import { fromLocalInput, shiftWeek, toLocalInput, todayIn, weekDates, weekStartOf } from '../../src/web/week.js';
+
+describe('durations', () => {
+  it('shows minutes as h:mm', () => {
+    expect(formatMinutes(0)).toBe('0:00');
+    expect(formatMinutes(5)).toBe('0:05');
+    expect(formatMinutes(90)).toBe('1:30');
+    expect(formatMinutes(600)).toBe('10:00');
+    expect(formatMinutes(-65)).toBe('-1:05');
+  });
+  it('signs balances', () => {
+    expect(formatBalance(30)).toBe('+0:30');
+    expect(formatBalance(-30)).toBe('-0:30');
+    expect(formatBalance(0)).toBe('0:00');
+  });
+  it('ticks the running timer by the second', () => {
+    expect(formatTimer(0)).toBe('0:00:00');
+    expect(formatTimer(3_723_999)).toBe('1:02:03');
+    expect(formatTimer(-5)).toBe('0:00:00');
+  });
+  it('reads h:mm, signed offsets and whole hours, and refuses the rest', () => {
+    expect(parseDuration('7:30')).toBe(450);
+    expect(parseDuration(' 8 ')).toBe(480);
+    expect(parseDuration('-1:15')).toBe(-75);
+    expect(parseDuration('+0:45')).toBe(45);
+    for (const text of ['', '7:60', '7.5', 'abc', '1:5']) expect(parseDuration(text)).toBeUndefined();
+  });
+  it('round-trips every displayed value', () => {
+    for (const minutes of [0, 1, 59, 60, 479, 480, 12_345, -1, -480]) expect(parseDuration(formatMinutes(minutes))).toBe(minutes);
+  });
+});
+
+describe('weeks', () => {
+  it('start on Monday', () => {
+    expect(weekStartOf('2026-03-04')).toBe('2026-03-02'); // a Wednesday
+    expect(weekStartOf('2026-03-02')).toBe('2026-03-02');
+    expect(weekStartOf('2026-03-08')).toBe('2026-03-02'); // the Sunday
+    expect(weekStartOf('2027-01-01')).toBe('2026-12-28'); // across a year
+  });
+  it('move by whole weeks to a Monday', () => {
+    expect(shiftWeek('2026-03-04', 1)).toBe('2026-03-09');
+    expect(shiftWeek('2026-03-04', -1)).toBe('2026-02-23');
+    expect(shiftWeek('2026-03-30', 1)).toBe('2026-04-06'); // over the switch to summer time in Europe
+  });
+  it('list Monday to Sunday', () => {
+    expect(weekDates('2026-02-26')).toEqual(['2026-02-23', '2026-02-24', '2026-02-25', '2026-02-26', '2026-02-27', '2026-02-28', '2026-03-01']);
+  });
+  it("take today's date in the user's zone, not the browser's", () => {
+    const instant = new Date('2026-03-01T23:30:00Z');
+    expect(todayIn('UTC', instant)).toBe('2026-03-01');
+    expect(todayIn('Europe/Berlin', instant)).toBe('2026-03-02');
+    expect(todayIn('America/Los_Angeles', instant)).toBe('2026-03-01');
+  });
+  it("read and show date-time fields in the user's zone", () => {
+    expect(fromLocalInput('2026-03-02T08:00', 'Europe/Berlin')).toBe('2026-03-02T07:00:00.000Z');
+    expect(fromLocalInput('2026-07-02T08:00', 'Europe/Berlin')).toBe('2026-07-02T06:00:00.000Z');
+    expect(toLocalInput('2026-03-02T07:00:00Z', 'Europe/Berlin')).toBe('2026-03-02T08:00');
+    expect(fromLocalInput('', 'UTC')).toBeUndefined();
+    expect(fromLocalInput('not a date', 'UTC')).toBeUndefined();
+  });
+});
+
+describe('error sentences', () => {
+  it('give the lock time in minutes from Retry-After', () => {
+    expect(errorMessage({ status: 423, code: 'ACCOUNT_LOCKED', retryAfterSeconds: 900 })).toBe(
+      'Too many failed sign-ins: this account is locked. Try again in 15 minutes.',
+    );
+    expect(errorMessage({ status: 423, code: 'ACCOUNT_LOCKED', retryAfterSeconds: 61 })).toMatch(/in 2 minutes/);
+    expect(errorMessage({ status: 423, code: 'ACCOUNT_LOCKED', retryAfterSeconds: 60 })).toMatch(/in 1 minute\./);
+    expect(errorMessage({ status: 423, code: 'ACCOUNT_LOCKED' })).toMatch(/in a few minutes/);
+  });
+  it('say when to retry a rate-limited request', () => {
+    expect(errorMessage({ status: 429, code: 'RATE_LIMITED', retryAfterSeconds: 42 })).toBe('Too many attempts from this address. Try again in 42 seconds.');
+  });
+  it.each([
+    ['WEAK_PASSWORD', 400, /too common/],
+    ['EMAIL_TAKEN', 409, /already exists/],
+    ['USERNAME_TAKEN', 409, /username is taken/],
+    ['INVALID_RESET_TOKEN', 400, /invalid, expired or already used/],
+    ['INVALID_CREDENTIALS', 401, /not right/],
+    ['ACCOUNT_DISABLED', 403, /disabled/],
+    ['INVALID_PASSWORD', 403, /current password/],
+    ['OVERLAP', 409, /overlaps another entry/],
+    ['ALREADY_RUNNING', 409, /already running/],
+    ['ABSENCE_EXISTS', 409, /already an absence/],
+    ['BUSY', 503, /busy/],
+    ['DATABASE_UNAVAILABLE', 503, /busy/],
+    ['VALIDATION_ERROR', 400, /not valid/],
+    ['NETWORK', 0, /cannot be reached/],
+  ])('%s is a sentence', (code, status, sentence) => {
+    const message = errorMessage({ status, code });
+    expect(message).toMatch(sentence);
+    expect(message).toMatch(/^[A-Z].*\.$/);
+    expect(message).not.toContain(code);
+  });
+  it('an unknown code still gets a sentence, by its status', () => {
+    expect(errorMessage({ status: 500, code: 'INTERNAL_ERROR' })).toMatch(/Try again/);
+    expect(errorMessage({ status: 418, code: '' })).toMatch(/did not work/);
+    expect(errorMessage({ status: 429, code: '', retryAfterSeconds: 120 })).toMatch(/in 2 minutes/);
+  });
+});
