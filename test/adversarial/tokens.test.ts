@@ -6,8 +6,9 @@ import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/sessions.js';
-import { account, bearer, createTestApp, login, register, type TestApp } from '../support/app.js';
-import { expectError, get, type InjectedResponse } from '../support/expectations.js';
+import { account, createTestApp, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { bearer, get, login, register, type TestResponse } from '../support/requests.js';
 
 const SECRET = 'adversarial-test-secret-0123456789-abcdefghijkl';
 let t: TestApp;
@@ -52,7 +53,7 @@ async function plantRecord(forged: string): Promise<void> {
 
 const me = (authorization: string) => get(t.app, '/api/auth/me', { authorization });
 
-function expectUnauthorized(response: InjectedResponse): void {
+function expectUnauthorized(response: TestResponse): void {
   expectError(response, 401, 'UNAUTHORIZED');
   expect(response.headers['www-authenticate']).toBe('Bearer');
 }

@@ -2,8 +2,9 @@
 // and the session routes logout, me and validate. Forged tokens: test/adversarial/tokens.test.ts.
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, register, type TestApp } from '../support/app.js';
-import { expectError, get, post, type InjectedResponse } from '../support/expectations.js';
+import { account, createTestApp, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { bearer, get, login, post, register, type TestResponse } from '../support/requests.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 let t: TestApp;
@@ -18,7 +19,7 @@ afterEach(async () => {
   await t.close();
 });
 
-function expectUnauthorized(response: InjectedResponse): void {
+function expectUnauthorized(response: TestResponse): void {
   expectError(response, 401, 'UNAUTHORIZED');
   expect(response.headers['www-authenticate']).toBe('Bearer');
 }
@@ -197,8 +198,8 @@ describe('route groups', () => {
       expect(response.headers['www-authenticate']).toBeUndefined();
       return response;
     };
-    const withToken = await anonymous(bearer(token));
-    expect(withToken.json()).not.toEqual((await anonymous({})).json());
+    const asUser = await anonymous(bearer(token));
+    expect(asUser.json()).not.toEqual((await anonymous({})).json());
     const anonymousBody = (await anonymous({})).json();
     expect((await anonymous({ authorization: 'Bearer not.a.token' })).json()).toEqual(anonymousBody);
     expect((await anonymous({ authorization: 'Basic abc' })).json()).toEqual(anonymousBody);
