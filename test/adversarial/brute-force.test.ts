@@ -1,7 +1,8 @@
 // Guessing passwords: one failure count per account whatever identifier is used, wrong old passwords
 // included, and a per-address rate limit on top that does not spill over to other addresses.
 import { afterEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { bearer, login, register } from '../support/requests.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {

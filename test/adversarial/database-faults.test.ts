@@ -2,7 +2,8 @@
 // 503s with the error shape, a log line, health reporting it, and nothing half-written.
 import { afterEach, describe, expect, it } from 'vitest';
 import { WRITE_FAILURE_HOLD_SECONDS } from '../../src/shared/health.js';
-import { account, createTestApp, PASSWORD, register, type TestApp } from '../support/app.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { register } from '../support/requests.js';
 
 let t: TestApp;
 afterEach(async () => {

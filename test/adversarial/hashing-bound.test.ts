@@ -2,7 +2,8 @@
 // HASH_QUEUE_LIMIT waiting, and the rest answered 503 BUSY with Retry-After at once.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultHashConcurrency } from '../../src/config.js';
-import { createTestApp, PASSWORD, register, type TestApp } from '../support/app.js';
+import { createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { register } from '../support/requests.js';
 
 let t: TestApp;
 afterEach(async () => {

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, login, makeTempDir, register, type TestApp } from '../support/app.js';
+import { createTestApp, makeTempDir, type TestApp } from '../support/app.js';
+import { login, register } from '../support/requests.js';
 import { startServer } from '../support/server.js';
 
 let t: TestApp | undefined;

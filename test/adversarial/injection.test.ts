@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../support/cli.js';
-import { bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
+import { createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { bearer, login, register } from '../support/requests.js';
 
 let t: TestApp;
 beforeEach(async () => {

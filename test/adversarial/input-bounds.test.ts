@@ -1,7 +1,8 @@
 // Size and shape limits of request bodies, and a fuzz run over every route: malformed input gets a
 // 4xx with the contract's error shape, never a 5xx, and the server stays healthy.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, login, register, type TestApp } from '../support/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { bearer, login, register } from '../support/requests.js';
 
 let t: TestApp;
 let token: string;

@@ -2,7 +2,8 @@
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
+import { createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { login, register } from '../support/requests.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {

@@ -1,7 +1,8 @@
 // POST /api/auth/change-password (docs/api.md, Sessions and accounts: the rules).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
-import { expectError, get, post } from '../support/expectations.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { bearer, get, login, post, register } from '../support/requests.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 let t: TestApp;

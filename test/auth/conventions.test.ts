@@ -1,7 +1,8 @@
 // Conventions of every route (docs/api.md, Conventions), the rate limit, GET /api/health and /api/openapi.json.
 import { afterEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
-import { expectError, expectNoInternals, get, post } from '../support/expectations.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { expectError, expectNoInternals } from '../support/expectations.js';
+import { bearer, get, login, post, register } from '../support/requests.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

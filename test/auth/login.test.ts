@@ -1,8 +1,9 @@
 // POST /api/auth/login and the lockout (docs/api.md, rules 1 and 2).
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
-import { expectError, get, post, type InjectedResponse } from '../support/expectations.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { bearer, get, login, post, register, type TestResponse } from '../support/requests.js';
 
 let t: TestApp;
 let userId: number;
@@ -21,7 +22,7 @@ async function authInfo() {
   return t.ctx.db.selectFrom('auth_info').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
 }
 
-function expectLocked(response: InjectedResponse): void {
+function expectLocked(response: TestResponse): void {
   expectError(response, 423, 'ACCOUNT_LOCKED');
   const retryAfter = Number(response.headers['retry-after']);
   expect(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 15 * 60).toBe(true);
@@ -138,8 +139,8 @@ describe('lockout', () => {
   });
 
   it('locks an unknown e-mail the same way (same statuses, same bodies, Retry-After)', async () => {
-    const known: InjectedResponse[] = [];
-    const unknown: InjectedResponse[] = [];
+    const known: TestResponse[] = [];
+    const unknown: TestResponse[] = [];
     for (let i = 0; i < 6; i += 1) {
       known.push(await wrong());
       unknown.push(await wrong('Nobody@Example.com'));

@@ -2,8 +2,8 @@
 // These tests hash with the real argon2id (the rest of the suite uses a fast stand-in).
 import argon2 from 'argon2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { account, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
-import { post } from '../support/expectations.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { login, post, register } from '../support/requests.js';
 
 let t: TestApp;
 let userId: number;

@@ -1,7 +1,8 @@
 // POST /api/auth/register (docs/api.md) and the field conventions of every route (docs/api.md, Conventions).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { account, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
-import { expectError, post } from '../support/expectations.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { login, post, register } from '../support/requests.js';
 
 let t: TestApp;
 beforeEach(async () => {

@@ -1,9 +1,10 @@
 // request-reset and reset-password (docs/api.md, Password reset), with a real SMTP server.
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { bearer, get, login, post, register } from '../support/requests.js';
 import { resetLinkOf, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
-import { expectError, get, post } from '../support/expectations.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 const cleanups: Array<() => Promise<void>> = [];

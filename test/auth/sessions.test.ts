@@ -1,9 +1,10 @@
-// Authentication (docs/api.md, Authentication), and the session routes logout, me and validate.
+// Authentication (docs/api.md, Authentication): where the token is read, its expiry and revocation,
+// and the session routes logout, me and validate. Forged tokens: test/adversarial/tokens.test.ts.
 import { createHash } from 'node:crypto';
-import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, register, type TestApp } from '../support/app.js';
-import { expectError, get, post, type InjectedResponse } from '../support/expectations.js';
+import { account, createTestApp, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { bearer, get, login, post, register, type TestResponse } from '../support/requests.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 let t: TestApp;
@@ -18,7 +19,7 @@ afterEach(async () => {
   await t.close();
 });
 
-function expectUnauthorized(response: InjectedResponse): void {
+function expectUnauthorized(response: TestResponse): void {
   expectError(response, 401, 'UNAUTHORIZED');
   expect(response.headers['www-authenticate']).toBe('Bearer');
 }
@@ -37,11 +38,6 @@ async function storeRecord(jwt: string): Promise<void> {
       expires_at: new Date(t.clock.now().getTime() + 3600_000).toISOString(),
     })
     .execute();
-}
-
-function claims(): { iat: number; exp: number } {
-  const iat = Math.floor(t.clock.now().getTime() / 1000);
-  return { iat, exp: iat + 3600 };
 }
 
 const PROTECTED = [
@@ -113,6 +109,15 @@ describe('protected routes: every failure is 401 UNAUTHORIZED with WWW-Authentic
     ['a truncated token', (jwt: string) => `Bearer ${jwt.slice(0, -2)}`],
     ['garbage', () => 'Bearer not.a.jwt'],
     ['a huge token', () => `Bearer ${'a'.repeat(5000)}.${'b'.repeat(5000)}.c`],
+    ['a 100 kB token', () => `Bearer ${'A'.repeat(100_000)}.${'B'.repeat(10)}.${'C'.repeat(10)}`],
+    ['two spaces', (jwt: string) => `Bearer  ${jwt}`],
+    ['a leading space', (jwt: string) => ` Bearer ${jwt}`],
+    ['a trailing space', (jwt: string) => `Bearer ${jwt} `],
+    ['the scheme in capitals', (jwt: string) => `BEARER ${jwt}`],
+    ['Token instead of Bearer', (jwt: string) => `Token ${jwt}`],
+    ['two tokens joined by a dot', (jwt: string) => `Bearer ${jwt}.${jwt}`],
+    ['the scheme alone', () => 'Bearer'],
+    ['a NUL byte', () => 'Bearer \u0000'],
   ])('rejects %s', async (_label, header) => {
     expectUnauthorized(await get(t.app, '/api/auth/me', { authorization: header(token) }));
   });
@@ -121,59 +126,6 @@ describe('protected routes: every failure is 401 UNAUTHORIZED with WWW-Authentic
   it('accepts only the scheme written as the contract writes it', async () => {
     expectUnauthorized(await get(t.app, '/api/auth/me', { authorization: `bearer ${token}` }));
     expect((await get(t.app, '/api/auth/me', { authorization: `Bearer ${token}` })).statusCode).toBe(200);
-  });
-
-  it('rejects alg none even with a stored record', async () => {
-    const unsecured = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(
-      JSON.stringify({ sub: String(userId), ...claims(), jti: 'x1' }),
-    ).toString('base64url')}.`;
-    await storeRecord(unsecured);
-    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(unsecured)));
-  });
-
-  it.each(['HS384', 'HS512'])('rejects a token signed with the right secret but alg %s', async (alg) => {
-    const other = await new SignJWT({ jti: 'other-alg' })
-      .setProtectedHeader({ alg })
-      .setSubject(String(userId))
-      .setIssuedAt(claims().iat)
-      .setExpirationTime(claims().exp)
-      .sign(new TextEncoder().encode(SECRET));
-    await storeRecord(other);
-    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(other)));
-  });
-
-  it.each(['sub', 'iat', 'exp', 'jti'])('rejects a validly signed HS256 token without %s', async (missing) => {
-    const { iat, exp } = claims();
-    const all: Record<string, unknown> = { sub: String(userId), iat, exp, jti: `no-${missing}` };
-    delete all[missing];
-    const jwt = await new SignJWT(all).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
-    await storeRecord(jwt);
-    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(jwt)));
-  });
-
-  it('accepts a hand-made token only when it is complete and has a record (the checks are the ones above)', async () => {
-    const { iat, exp } = claims();
-    const jwt = await new SignJWT({ sub: String(userId), iat, exp, jti: 'complete' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
-    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(jwt)));
-    await storeRecord(jwt);
-    expect((await get(t.app, '/api/auth/me', bearer(jwt))).statusCode).toBe(200);
-  });
-
-  it('rejects a token whose sub is another account', async () => {
-    const other = (await register(t.app, account({ email: 'bob@example.com' }))).user.id;
-    const { iat, exp } = claims();
-    const jwt = await new SignJWT({ sub: String(other), iat, exp, jti: 'swap' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
-    await storeRecord(jwt); // the record says Ann, the token says Bob
-    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(jwt)));
-  });
-
-  it('rejects a token signed with another secret', async () => {
-    const { iat, exp } = claims();
-    const jwt = await new SignJWT({ sub: String(userId), iat, exp, jti: 'other-secret' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .sign(new TextEncoder().encode('another-secret-that-is-long-enough-987654321'));
-    await storeRecord(jwt);
-    expectUnauthorized(await get(t.app, '/api/auth/me', bearer(jwt)));
   });
 
   it('rejects an expired token (24h by default), also after it was accepted once', async () => {
@@ -246,8 +198,8 @@ describe('route groups', () => {
       expect(response.headers['www-authenticate']).toBeUndefined();
       return response;
     };
-    const withToken = await anonymous(bearer(token));
-    expect(withToken.json()).not.toEqual((await anonymous({})).json());
+    const asUser = await anonymous(bearer(token));
+    expect(asUser.json()).not.toEqual((await anonymous({})).json());
     const anonymousBody = (await anonymous({})).json();
     expect((await anonymous({ authorization: 'Bearer not.a.token' })).json()).toEqual(anonymousBody);
     expect((await anonymous({ authorization: 'Basic abc' })).json()).toEqual(anonymousBody);

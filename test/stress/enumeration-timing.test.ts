@@ -1,7 +1,8 @@
 // Whether an account exists must not show in the time of an answer. Benchmark-style: 20 tries of
 // each case, medians compared with a wide margin (25%), run on a quiet machine by `npm run test:stress`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, createTestApp, PASSWORD, register, type TestApp } from '../support/app.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { register } from '../support/requests.js';
 
 const TRIES = 20;
 const MARGIN = 0.25;

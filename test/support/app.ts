@@ -117,19 +117,3 @@ export interface Account {
 export function account(overrides: Partial<Account> = {}): Account {
   return { email: 'ann@example.com', password: PASSWORD, full_name: 'Ann Example', ...overrides };
 }
-
-export async function register(app: App, body: Account = account()) {
-  const response = await app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
-  if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
-  return response.json() as { user: { id: number; email: string } };
-}
-
-export async function login(app: App, email = 'ann@example.com', password = PASSWORD) {
-  const response = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
-  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
-  return (response.json() as { token: string }).token;
-}
-
-export function bearer(token: string) {
-  return { authorization: `Bearer ${token}` };
-}

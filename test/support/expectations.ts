@@ -1,24 +1,9 @@
-// Small helpers shared by the auth suites: requests by inject and assertions on the error shape.
+// Assertions on answers: the one error shape, and nothing internal in a body.
 import { expect } from 'vitest';
-import type { App } from '../../src/http/app.js';
-
-export interface InjectedResponse {
-  statusCode: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  body: string;
-  json: () => any;
-}
-
-export function post(app: App, url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<InjectedResponse> {
-  return app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-}
-
-export function get(app: App, url: string, headers: Record<string, string> = {}): Promise<InjectedResponse> {
-  return app.inject({ method: 'GET', url, headers });
-}
+import type { TestResponse } from './requests.js';
 
 /** The contract's error shape (docs/api.md, Conventions), with nothing that could leak internals. */
-export function expectError(response: InjectedResponse, status: number, code: string): any {
+export function expectError(response: TestResponse, status: number, code: string): any {
   expect({ status: response.statusCode, body: response.body }).toMatchObject({ status });
   const body = response.json();
   expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'statusCode']);

@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, createTestApp, makeTempDir, PASSWORD } from '../support/app.js';
+import { signIn } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
-import { signIn } from '../support/users.js';
 
 /** How many answers had each status (and error code), e.g. {"201": 1, "409 OVERLAP": 15}. */
 function countBy(answers: Array<[number, string | undefined]>): Record<string, number> {

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { addEntry, type SignedIn, signIn } from '../support/requests.js';
 import { runCli } from '../support/cli.js';
-import { addEntry, signIn, type SignedIn } from '../support/users.js';
 
 let t: TestApp;
 let ann: SignedIn;

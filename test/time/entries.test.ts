@@ -1,7 +1,7 @@
 // /api/time-entries: every route and error code (docs/time-model.md, docs/api.md), and isolation between users.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, login, type TestApp } from '../support/app.js';
-import { addEntry, signIn, withToken, type SignedIn } from '../support/users.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { addEntry, asUser, login, type SignedIn, signIn } from '../support/requests.js';
 
 let t: TestApp;
 let ann: SignedIn;
@@ -304,7 +304,7 @@ describe('a timer forgotten for more than 31 days', () => {
     const started = (await ann.call('POST', '/api/time-entries/start')).json().entry;
     t.clock.advance(32 * 86_400);
     // The old session has expired meanwhile.
-    ann = withToken(t, ann.userId, await login(t.app));
+    ann = asUser(t, ann.userId, await login(t.app));
     const stop = await ann.call('POST', '/api/time-entries/stop');
     expect(stop.statusCode).toBe(400);
     expect(stop.json().message).toMatch(/at most 31 days/);

@@ -2,7 +2,7 @@
 // anonymous answers (never 401).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { addEntry, signIn, type SignedIn } from '../support/users.js';
+import { addEntry, type SignedIn, signIn } from '../support/requests.js';
 
 let t: TestApp;
 let ann: SignedIn;
