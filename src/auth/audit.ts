@@ -102,4 +102,3 @@ export function createAuditService(db: Kysely<Database>, clock: Clock, logger: L
   return { record, list };
 }
 
-export type AuditService = ReturnType<typeof createAuditService>;

@@ -113,4 +113,3 @@ function checkDocument(document: unknown): AccountDocument {
   return doc as AccountDocument;
 }
 
-export type AccountDataService = ReturnType<typeof createAccountDataService>;

@@ -486,6 +486,7 @@ function SettingsView() {
 
 const VIEWS: Record<Tab, () => preact.JSX.Element> = { today: TodayView, week: WeekView, entries: EntriesView, absences: AbsencesView, settings: SettingsView };
 
+/** @public Loaded on demand by main.tsx (a separate chunk, so /login stays small). */
 export function Tracker(props: { userName: string }) {
   const [error, setError] = useState<string>();
   useEffect(() => {

@@ -2,8 +2,9 @@
 // a budget per account and per address, and only a share of the hashing queue for account changes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PasswordHasher, type PasswordAlgorithm } from '../../src/auth/password-hasher.js';
-import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
-import { expectError, post } from '../support/expectations.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { bearer, login, post, register } from '../support/requests.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {

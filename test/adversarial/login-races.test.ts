@@ -1,8 +1,9 @@
 // Sign-in racing a revocation, a burst of guesses against the lockout, and reset tokens of disabled
 // accounts (docs/security.md, "Lockout" and "Sessions"). Real argon2id where the race lives in a verification.
 import { afterEach, describe, expect, it } from 'vitest';
-import { account, bearer, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
-import { expectError, get, post, type InjectedResponse } from '../support/expectations.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { bearer, get, login, post, register, type TestResponse } from '../support/requests.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -103,7 +104,7 @@ describe('a burst of guesses', () => {
   });
 });
 
-function expectBurstAnswers(responses: InjectedResponse[]): void {
+function expectBurstAnswers(responses: TestResponse[]): void {
   expect(responses.filter((r) => r.statusCode === 200)).toEqual([]);
   expect(responses.filter((r) => r.statusCode === 401).length).toBeLessThanOrEqual(4);
   const locked = responses.filter((r) => r.statusCode === 423);

@@ -1,8 +1,9 @@
 // E-mail addresses and names refuse invisible characters and fold look-alikes (docs/security.md,
 // "Hostile input"): no second account that looks like the first, no name that reorders a table.
 import { afterEach, describe, expect, it } from 'vitest';
-import { account, createTestApp, login, PASSWORD, register, type TestApp } from '../support/app.js';
-import { expectError, post } from '../support/expectations.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { login, post, register } from '../support/requests.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {

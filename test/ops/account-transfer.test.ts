@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { tempDb } from '../support/cli-accounts.js';
-import { addEntry, signIn, type SignedIn } from '../support/users.js';
+import { addEntry, type SignedIn, signIn } from '../support/requests.js';
 
 let t: TestApp;
 let ann: SignedIn;

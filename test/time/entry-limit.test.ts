@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { MAX_ENTRIES_PER_USER } from '../../src/time/entries.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-import { addEntry, signIn, type SignedIn } from '../support/users.js';
+import { addEntry, type SignedIn, signIn } from '../support/requests.js';
 
 let t: TestApp;
 let ann: SignedIn;

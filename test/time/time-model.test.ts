@@ -4,8 +4,8 @@
 import { Settings as LuxonSettings } from 'luxon';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startOfDay } from '../../src/time/calendar.js';
-import { createTestApp, login, type TestApp } from '../support/app.js';
-import { addEntry, signIn, withToken, type SignedIn } from '../support/users.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { addEntry, asUser, login, type SignedIn, signIn } from '../support/requests.js';
 
 let t: TestApp;
 let ann: SignedIn;
@@ -21,7 +21,7 @@ afterEach(async () => {
 /** Moves the clock (days or months at once) and signs in again: a session lasts a day. */
 async function at(iso: string): Promise<void> {
   t.clock.set(iso);
-  ann = withToken(t, ann.userId, await login(t.app));
+  ann = asUser(t, ann.userId, await login(t.app));
 }
 
 const NO_TARGET = { mon: 0, tue: 0, wed: 0, thu: 0, fri: 0, sat: 0, sun: 0 };
