@@ -48,7 +48,7 @@ describe('timetrack user set-password', () => {
   it('applies the password rules and refuses to wait for a terminal that is not there', async () => {
     expectFailure(await cli(db, ['user', 'set-password', 'bob', '--password-stdin'], { input: 'short\n' }), 1, /password/i);
     expectFailure(await cli(db, ['user', 'set-password', 'bob']), 2, /not a terminal.*--password-stdin/);
-    expectFailure(await cli(db, ['user', 'set-password', 'nobody', '--password-stdin'], { input: `${NEW_PASSWORD}\n` }), 1, /no account with the username nobody/);
+    expectFailure(await cli(db, ['user', 'set-password', 'nobody', '--password-stdin'], { input: `${NEW_PASSWORD}\n` }), 3, /no account with the username nobody/);
   });
 });
 

@@ -53,7 +53,7 @@ describe('errors and exit codes', () => {
 
     const usage = await cli(db, ['--json', 'user', 'show']);
     expect(usage.exitCode).toBe(2);
-    expect(JSON.parse(String(usage.stderr))).toEqual({ error: { code: 'USAGE_ERROR', message: "missing required argument 'email'" } });
+    expect(JSON.parse(String(usage.stderr))).toEqual({ error: { code: 'USAGE_ERROR', message: "missing required argument 'account'" } });
     const refused = await cli(db, ['--json', 'user', 'delete', 'ann@example.com']);
     expect(refused.exitCode).toBe(2);
     expect(JSON.parse(String(refused.stderr)).error.code).toBe('USAGE_ERROR');

@@ -140,7 +140,7 @@ describe('timetrack serve', () => {
   it('answers /api/health and /api/openapi.json', async () => {
     const server = await serve(path.join(makeTempDir(), 'timetrack.db'));
     const health = await request(server, 'GET', '/api/health');
-    expect({ status: health.statusCode, body: health.json() }).toEqual({ status: 200, body: { status: 'ok' } });
+    expect({ status: health.statusCode, body: health.json() }).toEqual({ status: 200, body: { status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) } });
     const doc = await request(server, 'GET', '/api/openapi.json');
     expect(doc.json().openapi).toMatch(/^3\./);
     expect(Object.keys(doc.json().paths)).toContain('/api/auth/login');
