@@ -16,7 +16,7 @@ import { createAuthenticationService } from './auth/authentication.js';
 import { createBackgroundTasks } from './shared/background.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { createEntryCsvService } from './time/entries-csv.js';
-import { createAccountDataService } from './time/account-data.js';
+import { createAccountDataService } from './portability/account-document.js';
 import { createHealthService } from './shared/health.js';
 import { createHousekeeping } from './auth/housekeeping.js';
 import { createLockoutService } from './auth/lockout.js';

@@ -1,7 +1,7 @@
 // `timetrack user …`: accounts from the shell, through the same services as the API.
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { AccountImportError } from '../time/account-data.js';
+import { AccountImportError } from '../portability/account-document.js';
 import type { AccountSummary } from '../auth/users.js';
 import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';

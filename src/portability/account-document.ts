@@ -1,6 +1,7 @@
 // One account as one JSON document, both ways: `timetrack user export|import` moves a person
 // between instances, and GET /api/settings/export hands people their own data. The document holds
-// the account's fields (never a password, hash or token), settings, entries and absences.
+// the account's fields (never a password, hash or token), settings, entries and absences. It joins
+// the two domains (accounts from auth/, the rest from time/), which never import each other.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
@@ -8,10 +9,10 @@ import type { AccountService } from '../auth/accounts.js';
 import type { UserDirectory } from '../auth/users.js';
 import type { Clock } from '../shared/clock.js';
 import { ServiceError, validationError } from '../shared/errors.js';
-import type { AbsenceService } from './absences.js';
-import type { EntryCsvService, ImportProblem } from './entries-csv.js';
-import { entriesOverlapping } from './entries-store.js';
-import type { Settings, SettingsService } from './settings.js';
+import type { AbsenceService } from '../time/absences.js';
+import type { EntryCsvService, ImportProblem } from '../time/entries-csv.js';
+import { entriesOverlapping } from '../time/entries-store.js';
+import type { Settings, SettingsService } from '../time/settings.js';
 
 export const ACCOUNT_DOCUMENT_FORMAT = 'timetrack-account';
 export const ACCOUNT_DOCUMENT_VERSION = 1;
