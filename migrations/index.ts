@@ -7,6 +7,7 @@ import * as dailyTotalsCoveringIndex from './003_daily_totals_covering_index.js'
 import * as dailyTotalsByFirstInstantOfDay from './004_daily_totals_by_first_instant_of_day.js';
 import * as failedLoginIdentifiersHashed from './005_failed_login_identifiers_hashed.js';
 import * as auditAndSessionDetails from './006_audit_and_session_details.js';
+import * as resetTokenOrigin from './007_reset_token_origin.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '004_daily_totals_by_first_instant_of_day': dailyTotalsByFirstInstantOfDay,
   '005_failed_login_identifiers_hashed': failedLoginIdentifiersHashed,
   '006_audit_and_session_details': auditAndSessionDetails,
+  '007_reset_token_origin': resetTokenOrigin,
 };

@@ -56,7 +56,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const loadSecret = () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(config.dbPath));
   const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret });
   const sessions = createSessionService(database, clock, { expirationSeconds: config.jwtExpirationSeconds, loadSecret });
-  const deliverResetLink = createResetLinkDelivery({
+  const resetLinkDelivery = createResetLinkDelivery({
     dev: config.dev,
     smtp: config.smtp,
     logger,
@@ -80,7 +80,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     accountAdmin: createAccountAdminService(db, clock, hasher, users, lockout),
     accounts,
     authentication: createAuthenticationService(db, clock, hasher, lockout, sessions, bestEffort),
-    resets: createResetService(db, clock, hasher, users, background, deliverResetLink, {
+    resets: createResetService(db, clock, hasher, users, background, resetLinkDelivery, {
       ttlSeconds: config.resetTokenTtlSeconds,
       publicUrl: config.publicUrl,
       dev: config.dev,

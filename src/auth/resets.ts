@@ -1,8 +1,9 @@
 // Password reset (docs/api.md, Password reset). A reset token is 32 random bytes (base64url),
-// stored only as its SHA-256, valid for RESET_TOKEN_TTL, used once; a new one voids the older ones.
+// stored only as its SHA-256, valid for RESET_TOKEN_TTL, used once. An administrator's new link voids
+// every pending one; a requested link voids only earlier requested ones, never an administrator's.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/types.js';
+import type { Database, ResetTokenIssuer } from '../db/types.js';
 import type { BackgroundTasks } from '../shared/background.js';
 import { addSeconds, type Clock } from '../shared/clock.js';
 import { ServiceError } from '../shared/errors.js';
@@ -19,8 +20,20 @@ export interface IssuedReset {
   expiresAt: Date;
 }
 
-/** Hands a reset link to its reader: SMTP in production, the terminal in dev mode (src/mail). */
-export type ResetLinkDelivery = (reset: IssuedReset) => void;
+/**
+ * How requested reset links reach their readers (src/mail): by e-mail (SMTP), on the terminal (dev
+ * mode), or not at all (production without SMTP: then no link is issued on request).
+ */
+export type ResetLinkDelivery =
+  | { mode: 'mail' | 'terminal'; deliver(reset: IssuedReset): void }
+  | { mode: 'none'; reportNotSent(): void };
+
+/**
+ * A requested link is mailed at most once per account in this time: more anonymous requests do not
+ * flood the owner's mailbox (the earlier e-mail stays valid; tokens are stored hashed, so it cannot
+ * be sent again). After it, a new request replaces the earlier requested link.
+ */
+export const RESET_REQUEST_INTERVAL_SECONDS = 5 * 60;
 
 function invalidResetToken(): ServiceError {
   return new ServiceError('INVALID_RESET_TOKEN', 'The reset token is unknown, expired or already used');
@@ -32,21 +45,39 @@ export function createResetService(
   hasher: PasswordHasher,
   users: UserDirectory,
   background: BackgroundTasks,
-  deliver: ResetLinkDelivery,
+  delivery: ResetLinkDelivery,
   options: { ttlSeconds: number; publicUrl: string; dev: boolean },
 ) {
-  /** Issues a token for an account (voiding its earlier ones). The link always uses PUBLIC_URL. */
-  async function issueResetForUser(userId: number, email: string): Promise<IssuedReset> {
+  /**
+   * Issues a token for an account, voiding the pending ones an issue of this kind replaces. With
+   * `unlessRequestedSince`, nothing is issued (null) when a requested link was issued after it. The
+   * link always uses PUBLIC_URL.
+   */
+  async function issueResetForUser(userId: number, email: string, issuedBy: ResetTokenIssuer, unlessRequestedSince?: Date): Promise<IssuedReset | null> {
     const token = randomBytes(32).toString('base64url');
     const now = clock.now();
     const expiresAt = addSeconds(now, options.ttlSeconds);
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('reset_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    const issued = await db.transaction().execute(async (trx) => {
+      const pending = trx.deleteFrom('reset_tokens').where('user_id', '=', userId).where('used_at', 'is', null);
+      if (unlessRequestedSince) {
+        const recent = await trx
+          .selectFrom('reset_tokens')
+          .select('id')
+          .where('user_id', '=', userId)
+          .where('issued_by', '=', 'request')
+          .where('used_at', 'is', null)
+          .where('created_at', '>', unlessRequestedSince.toISOString())
+          .executeTakeFirst();
+        if (recent) return false;
+      }
+      await (issuedBy === 'admin' ? pending : pending.where('issued_by', '=', 'request')).execute();
       await trx
         .insertInto('reset_tokens')
-        .values({ user_id: userId, token_hash: hashToken(token), created_at: now.toISOString(), expires_at: expiresAt.toISOString(), used_at: null })
+        .values({ user_id: userId, token_hash: hashToken(token), created_at: now.toISOString(), expires_at: expiresAt.toISOString(), used_at: null, issued_by: issuedBy })
         .execute();
+      return true;
     });
+    if (!issued) return null;
     const url = `${options.publicUrl}/password-reset?token=${encodeURIComponent(token)}`;
     return { email, token, url, expiresAt };
   }
@@ -56,7 +87,7 @@ export function createResetService(
     const user = await users.requireUser(identifier);
     const { status } = await db.selectFrom('auth_info').select('status').where('user_id', '=', user.id).executeTakeFirstOrThrow();
     if (status !== 'active') throw new ServiceError('ACCOUNT_DISABLED', 'This account is disabled; enable it first (`timetrack user enable`)');
-    return issueResetForUser(user.id, user.email);
+    return (await issueResetForUser(user.id, user.email, 'admin'))!;
   }
 
   async function issueAndDeliver(email: string): Promise<IssuedReset | null> {
@@ -67,8 +98,14 @@ export function createResetService(
       .where('users.email', '=', email)
       .executeTakeFirst();
     if (!account || account.status !== 'active') return null;
-    const issued = await issueResetForUser(account.id, account.email);
-    deliver(issued);
+    if (delivery.mode === 'none') {
+      delivery.reportNotSent();
+      return null;
+    }
+    // Dev mode shows every link to the requester; only mail is limited per account.
+    const since = delivery.mode === 'mail' ? addSeconds(clock.now(), -RESET_REQUEST_INTERVAL_SECONDS) : undefined;
+    const issued = await issueResetForUser(account.id, account.email, 'request', since);
+    if (issued) delivery.deliver(issued);
     return issued;
   }
 

@@ -1,5 +1,5 @@
 // Table types of the current schema. Migrations never import these: they are frozen in time.
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** ISO 8601 instant in UTC with milliseconds, e.g. 2026-11-22T08:00:00.000Z (sorts as text). */
 export type Instant = string;
@@ -60,7 +60,11 @@ export interface ResetTokensTable {
   created_at: Instant;
   expires_at: Instant;
   used_at: Instant | null;
+  /** `request` (POST /api/auth/request-reset) or `admin` (`timetrack reset issue`). */
+  issued_by: ColumnType<ResetTokenIssuer, ResetTokenIssuer | undefined, never>;
 }
+
+export type ResetTokenIssuer = 'request' | 'admin';
 
 /** Failed logins against identifiers that match no account, so that lockout does not reveal which exist. */
 export interface UnknownLoginFailuresTable {

@@ -1,6 +1,6 @@
 // How a reset link reaches its reader. Production: an e-mail through SMTP, sent off the request path
-// and retried with backoff for a bounded time. Production without SMTP settings: a warning in the log
-// (the link itself is never logged) and `timetrack reset issue` as the way out. Dev mode: the link is
+// and retried with backoff for a bounded time. Production without SMTP settings: nothing can reach
+// anyone, so no link is issued on request; a warning in the log points to `timetrack reset issue`. Dev mode: the link is
 // printed to the terminal, outside the log.
 import type { Logger } from 'pino';
 import type { SmtpConfig } from '../config.js';
@@ -35,14 +35,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function createResetLinkDelivery(options: ResetDeliveryOptions): ResetLinkDelivery {
   const { logger } = options;
   if (options.dev) {
-    return (reset) => {
-      options.terminal.write(`\n[dev] password reset for ${reset.email}\n[dev]   token: ${reset.token}\n[dev]   link:  ${reset.url}\n\n`);
+    return {
+      mode: 'terminal',
+      deliver(reset) {
+        options.terminal.write(`\n[dev] password reset for ${reset.email}\n[dev]   token: ${reset.token}\n[dev]   link:  ${reset.url}\n\n`);
+      },
     };
   }
   const smtp = options.smtp;
   if (!smtp) {
-    return () => {
-      logger.warn('reset e-mail not sent: no SMTP settings (set SMTP_HOST and SMTP_FROM, or run `timetrack reset issue <email>`)');
+    return {
+      mode: 'none',
+      reportNotSent() {
+        logger.warn('reset requested but no link issued: no SMTP settings (set SMTP_HOST and SMTP_FROM, or run `timetrack reset issue <email>`)');
+      },
     };
   }
   const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
@@ -83,5 +89,5 @@ export function createResetLinkDelivery(options: ResetDeliveryOptions): ResetLin
     }
   }
 
-  return (reset) => options.background.run('reset e-mail', () => sendWithRetries(reset));
+  return { mode: 'mail', deliver: (reset) => options.background.run('reset e-mail', () => sendWithRetries(reset)) };
 }

@@ -100,20 +100,21 @@ describe('POST /api/auth/request-reset in production', () => {
       return rest;
     };
     expect(headersOf(known)).toEqual(headersOf(unknown));
-    // The token is issued off the request path.
     await t.ctx.services.background.drain(10_000);
-    expect(await resetTokens(t)).toHaveLength(1);
   });
 
-  it('without SMTP settings logs a warning (never the link) and `reset issue` is the way out', async () => {
+  it('without SMTP settings issues no link (nobody could receive it), logs a warning and keeps the link an administrator issued', async () => {
     const t = await app();
     await register(t.app);
+    const issued = await t.ctx.services.resets.issueResetForEmail('ann@example.com');
     await post(t.app, '/api/auth/request-reset', { email: 'ann@example.com' });
     await t.ctx.services.background.drain(10_000);
-    expect(t.logs()).toMatch(/reset e-mail not sent: no SMTP settings/);
+    expect(await resetTokens(t)).toEqual([expect.objectContaining({ issued_by: 'admin', token_hash: createHash('sha256').update(issued.token).digest('hex') })]);
+    expect(t.logs()).toMatch(/no link issued: no SMTP settings/);
     expect(t.logs()).toContain('timetrack reset issue');
     expect(t.logs()).not.toMatch(/password-reset\?token=/);
     expect(t.terminal()).toBe('');
+    expect((await reset(t, issued.token)).statusCode).toBe(200);
   });
 
   describe('with SMTP', () => {
@@ -140,6 +141,27 @@ describe('POST /api/auth/request-reset in production', () => {
       await login(t.app, 'ann@example.com', NEW_PASSWORD);
       expectError(await reset(t, token, 'yet another passphrase'), 400, 'INVALID_RESET_TOKEN');
       expect(t.logs()).not.toContain(token);
+    });
+
+    it('mails at most one link per account in 5 minutes; a later request replaces it, but never an administrator\'s link', async () => {
+      const t = await smtpApp();
+      await register(t.app);
+      const byAdmin = await t.ctx.services.resets.issueResetForEmail('ann@example.com');
+      for (let i = 0; i < 3; i++) await post(t.app, '/api/auth/request-reset', { email: 'ann@example.com' });
+      await t.ctx.services.background.drain(10_000);
+      expect(smtp.messages).toHaveLength(1);
+      const first = resetLinkOf(await smtp.waitForMessage(1)).searchParams.get('token')!;
+
+      t.clock.advance(5 * 60 + 1);
+      await post(t.app, '/api/auth/request-reset', { email: 'ann@example.com' });
+      const second = resetLinkOf(await smtp.waitForMessage(2)).searchParams.get('token')!;
+      await t.ctx.services.background.drain(10_000);
+      expect(smtp.messages).toHaveLength(2);
+      expect((await resetTokens(t)).map((row) => row.issued_by).sort()).toEqual(['admin', 'request']);
+      expectError(await reset(t, first), 400, 'INVALID_RESET_TOKEN');
+      expect((await reset(t, byAdmin.token)).statusCode).toBe(200);
+      // A successful reset voids every other pending link, the requested one included.
+      expectError(await reset(t, second, 'yet another passphrase'), 400, 'INVALID_RESET_TOKEN');
     });
 
     it('sends nothing for an unknown address', async () => {
