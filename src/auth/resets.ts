@@ -122,11 +122,11 @@ export function createResetService(
   }
 
   /**
-   * Sets a new password with a reset token. Consuming the token, storing the hash, revoking every
-   * session and clearing the lock happen in one transaction; the UPDATE ... WHERE used_at IS NULL
-   * makes parallel uses of one token succeed exactly once.
+   * Sets a new password with a reset token and answers whose account it was. Consuming the token,
+   * storing the hash, revoking every session and clearing the lock happen in one transaction; the
+   * UPDATE ... WHERE used_at IS NULL makes parallel uses of one token succeed exactly once.
    */
-  async function resetPassword(token: string, newPassword: string): Promise<void> {
+  async function resetPassword(token: string, newPassword: string): Promise<{ id: number; email: string }> {
     await checkNewPassword(newPassword, 'new_password');
     const tokenHash = hashToken(token);
     const isUsable = async () =>
@@ -141,7 +141,7 @@ export function createResetService(
     if (!(await isUsable())) throw invalidResetToken();
     const newHash = await hasher.hash(newPassword);
 
-    await db.transaction().execute(async (trx) => {
+    return db.transaction().execute(async (trx) => {
       const now = clock.now().toISOString();
       const consumed = await trx
         .updateTable('reset_tokens')
@@ -163,6 +163,7 @@ export function createResetService(
       if (!changed) throw invalidResetToken();
       await trx.deleteFrom('auth_tokens').where('user_id', '=', consumed.user_id).execute();
       await trx.deleteFrom('reset_tokens').where('user_id', '=', consumed.user_id).where('used_at', 'is', null).execute();
+      return trx.selectFrom('users').select(['id', 'email']).where('id', '=', consumed.user_id).executeTakeFirstOrThrow();
     });
   }
 

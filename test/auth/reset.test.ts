@@ -207,6 +207,9 @@ describe('POST /api/auth/reset-password', () => {
     expectError(await post(t.app, '/api/auth/login', { email: 'ann@example.com', password: PASSWORD }), 401, 'INVALID_CREDENTIALS');
     await login(t.app, 'ann@example.com', NEW_PASSWORD);
     expectError(await reset(t, token, 'another new passphrase'), 400, 'INVALID_RESET_TOKEN');
+    // The audit trail names the account whose password was reset.
+    const audit = await t.ctx.db.selectFrom('audit_events').selectAll().where('action', '=', 'password_reset').execute();
+    expect(audit).toEqual([expect.objectContaining({ user_id: user.id, user_email: 'ann@example.com', actor: 'reset link' })]);
   });
 
   it('answers 400 INVALID_RESET_TOKEN for an unknown token', async () => {

@@ -135,9 +135,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       response: { 200: MessageSchema, ...errorResponses(400, 429, 503) },
     },
   }, async (request) => {
-    await resets.resetPassword(request.body.token, request.body.new_password);
-    securityEvent(request.log, 'password_reset', { client: request.ip });
-    await audit.record({ action: 'password_reset', actor: 'reset link', detail: { client: request.ip } });
+    const account = await resets.resetPassword(request.body.token, request.body.new_password);
+    securityEvent(request.log, 'password_reset', { user_id: account.id, client: request.ip });
+    await audit.record({ action: 'password_reset', actor: 'reset link', user: account, detail: { client: request.ip } });
     return { message: 'Password changed; sign in with the new password' };
   });
 
