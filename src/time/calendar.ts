@@ -159,8 +159,14 @@ function loadHolidays(): Promise<typeof HolidaysClass> {
 // date-holidays parses its rule data per country: build each region's calendar once, and each year
 // once. Bounded (least recently used out): anyone may ask for any region and year (/api/stats/week;
 // dates are 1970 to 2099, so at most 130 years of each region could be asked for).
-const calendars = new LRUCache<string, HolidaysClass>({ max: 64 });
-const holidaysByYear = new LRUCache<string, Map<LocalDate, string>>({ max: 512 });
+export const HOLIDAY_CACHE_LIMITS = { calendars: 64, regionYears: 512 } as const;
+const calendars = new LRUCache<string, HolidaysClass>({ max: HOLIDAY_CACHE_LIMITS.calendars });
+const holidaysByYear = new LRUCache<string, Map<LocalDate, string>>({ max: HOLIDAY_CACHE_LIMITS.regionYears });
+
+/** How many region calendars and region-years are kept now (what the bounds above hold down). */
+export function cachedHolidayEntries(): { calendars: number; regionYears: number } {
+  return { calendars: calendars.size, regionYears: holidaysByYear.size };
+}
 
 function splitRegion(region: string): { country: string; state: string | undefined } {
   const [country = '', state] = region.split('-', 2);

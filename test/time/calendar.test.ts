@@ -1,7 +1,9 @@
 // Day splitting in a time zone and public holidays: the pieces every statistic is built from.
 import { describe, expect, it } from 'vitest';
 import {
+  cachedHolidayEntries,
   datesFromThrough,
+  HOLIDAY_CACHE_LIMITS,
   mondayOf,
   normalizeHolidayRegion,
   normalizeTimezone,
@@ -78,5 +80,19 @@ describe('dates, instants, zones and regions', () => {
       const counted = weekdayCounts(from, through);
       for (const [weekday, count] of counted) expect(count, `${from}..${through} ${weekday}`).toBe(walked.get(weekday) ?? 0);
     }
+  });
+});
+
+describe('holiday caches', () => {
+  it('stay bounded however many regions and years are asked for (anyone may ask, through /api/stats/week)', async () => {
+    const countries = ['DE', 'FR', 'US', 'GB', 'IT', 'ES', 'AT', 'CH', 'NL', 'BE', 'PL', 'SE', 'NO', 'DK', 'FI', 'PT', 'IE', 'CZ', 'HU', 'GR'];
+    const states = ['BW', 'BY', 'BE', 'BB', 'HB', 'HH', 'HE', 'MV', 'NI', 'NW', 'RP', 'SL', 'SN', 'ST', 'SH', 'TH'];
+    const regions = [...countries, ...states.map((state) => `DE-${state}`), ...['CA', 'NY', 'TX', 'FL', 'WA', 'IL', 'MA', 'OR', 'CO', 'AZ'].map((state) => `US-${state}`), ...['VD', 'ZH', 'GE', 'BE', 'TI', 'LU', 'BS', 'SG', 'AG', 'VS', 'FR', 'NE', 'GR', 'JU', 'SO', 'TG', 'ZG', 'SH', 'AR', 'AI'].map((canton) => `CH-${canton}`)];
+    expect(regions.length).toBeGreaterThan(HOLIDAY_CACHE_LIMITS.calendars);
+    for (const region of regions) {
+      for (let year = 2000; year < 2010; year += 1) await publicHolidays(region, `${year}-12-20`, `${year}-12-31`);
+    }
+    expect(regions.length * 10).toBeGreaterThan(HOLIDAY_CACHE_LIMITS.regionYears);
+    expect(cachedHolidayEntries()).toEqual({ calendars: HOLIDAY_CACHE_LIMITS.calendars, regionYears: HOLIDAY_CACHE_LIMITS.regionYears });
   });
 });
