@@ -9,7 +9,7 @@ const MARGIN = 0.25;
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { LOCKOUT_ATTEMPTS: '1000' } });
+  t = await createTestApp({ realHashing: true, env: { LOCKOUT_ATTEMPTS: '1000' } });
   await register(t.app, account({ email: 'known@example.com', username: 'known' }));
   await t.ctx.services.hasher.warmUp();
 });

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { migrations } from '../../migrations/index.js';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { cleanEnv, PROJECT_ROOT } from '../support/cli.js';
 
@@ -16,7 +17,7 @@ describe('the packed release', () => {
     await execa('npm', ['pack', '--pack-destination', dir], { cwd: PROJECT_ROOT });
     const tarball = path.join(dir, `timetrack-${manifest.version}.tgz`);
     const listing = (await execa('tar', ['tzf', tarball])).stdout.split('\n');
-    expect(listing).toEqual(expect.arrayContaining(['package/bin/timetrack.cjs', 'package/dist/cli/main.js', 'package/dist/cli/launch.cjs', 'package/config/timetrack.service', 'package/LICENSE', 'package/CHANGELOG.md']));
+    expect(listing).toEqual(expect.arrayContaining(['package/bin/timetrack.cjs', 'package/dist/cli/main.js', 'package/dist/web/index.html', 'package/config/timetrack.service', 'package/LICENSE', 'package/CHANGELOG.md']));
     expect(listing.some((file) => file.startsWith('package/src/') || file.startsWith('package/test/'))).toBe(false);
 
     const prefix = path.join(dir, 'prefix');
@@ -32,7 +33,7 @@ describe('the packed release', () => {
     const run = (args: string[], input?: string) =>
       execa(timetrack, ['--db', db, ...args], { env: cleanEnv(), extendEnv: false, cwd: dir, ...(input ? { input } : { stdin: 'ignore' }) });
     expect((await run(['--version'])).stdout).toBe(manifest.version);
-    expect((await run(['migrate'])).stdout).toMatch(/^applied 3 migration\(s\)/);
+    expect((await run(['migrate'])).stdout).toMatch(new RegExp(`^applied ${Object.keys(migrations).length} migration\\(s\\)`));
     expect((await run(['user', 'create', '--email', 'admin@example.com', '--name', 'Admin', '--password-stdin'], `${PASSWORD}\n`)).stdout).toMatch(/^created account admin@example\.com/);
 
     const server = execa(timetrack, ['--db', db, 'serve', '--port', '0'], { env: cleanEnv({ LOG_LEVEL: 'info' }), extendEnv: false, reject: false, all: true });
@@ -49,6 +50,10 @@ describe('the packed release', () => {
       const health = await fetch(`${baseUrl}/api/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok', version: manifest.version });
+      // The browser client ships in the release too.
+      const page = await fetch(`${baseUrl}/login`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     } finally {
       server.kill('SIGTERM');
       await server;
