@@ -2,7 +2,7 @@
 // tokens answers 401 on every server process that uses the database.
 import type { Command } from 'commander';
 import { hashToken } from '../auth/sessions.js';
-import { recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
+import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
 import { ServiceError } from '../shared/errors.js';
 import { printJson, printLines, printTable } from './output.js';
@@ -75,11 +75,12 @@ Exactly one of --id, --token, --user, --all. Examples:
         const user = await ctx.services.users.requireUser(options.user);
         const sessions = await ctx.services.sessions.listSessionsOfUser(user.id);
         if (global.json) return printJson({ sessions });
-        if (sessions.length === 0) return printLines(`${user.email} has no active sessions`);
+        if (sessions.length === 0) return printLines(`${user.email} has no active sessions`, databaseLine(ctx));
         printTable(
           ['id', 'created', 'expires', 'client', 'user agent'],
           sessions.map((s) => [String(s.id), s.created_at, s.expires_at, s.client_address ?? '-', s.user_agent ?? '-']),
         );
+        printLines(databaseLine(ctx));
       });
     });
 }

@@ -30,6 +30,12 @@ describe('deployment as an operator', () => {
     });
     expect(created.stderr).toBe('');
     expect(created.stdout).toMatch(new RegExp(`^created account admin@example\\.com \\(id 1\\)\\ndatabase: ${db.replace(/[.]/g, '\\.')}$`));
+    // Every admin command names the database it acted on.
+    for (const args of [['user', 'list'], ['user', 'show', 'admin@example.com'], ['user', 'unlock', 'admin@example.com'], ['token', 'list', '--user', 'admin@example.com'], ['token', 'revoke', '--user', 'admin@example.com'], ['audit', 'list'], ['migrate', '--status']]) {
+      const result = await runCli(['--env-file', env, ...args], { cwd: elsewhere });
+      expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      expect(String(result.stdout).trimEnd().split('\n').at(-1), args.join(' ')).toBe(`database: ${db}`);
+    }
     // Nothing was made in the folder the command ran from.
     expect(fs.readdirSync(elsewhere)).toEqual([]);
 
