@@ -2,8 +2,8 @@
 // enable, delete. Unlocking is the lockout service's, session revocation the session service's.
 import type { Kysely } from 'kysely';
 import type { AccountStatus, Database } from '../db/types.js';
-import type { Clock } from '../shared/clock.js';
-import { ServiceError } from '../shared/errors.js';
+import type { Clock } from '../common/clock.js';
+import { ServiceError } from '../common/errors.js';
 import { normalizeEmail, normalizeFullName, normalizeUsername } from './account-fields.js';
 import type { LockoutService } from './lockout.js';
 import type { PasswordHasher } from './password-hasher.js';

@@ -1,8 +1,8 @@
 // Creating accounts: a User and its AuthInfo together, in one transaction.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
-import type { Clock } from '../shared/clock.js';
-import { ServiceError } from '../shared/errors.js';
+import type { Clock } from '../common/clock.js';
+import { ServiceError } from '../common/errors.js';
 import { normalizeEmail, normalizeFullName, normalizeUsername } from './account-fields.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { checkNewPassword } from './password-policy.js';

@@ -3,7 +3,7 @@
 // are neither locked nor recent.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
-import { addSeconds, type Clock } from '../shared/clock.js';
+import { addSeconds, type Clock } from '../common/clock.js';
 
 export interface HousekeepingResult {
   sessions: number;

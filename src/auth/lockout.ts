@@ -8,8 +8,8 @@ import { createHmac } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { BestEffortWriter } from '../db/database.js';
 import type { Database } from '../db/types.js';
-import { addSeconds, secondsUntil, type Clock } from '../shared/clock.js';
-import { ServiceError } from '../shared/errors.js';
+import { addSeconds, secondsUntil, type Clock } from '../common/clock.js';
+import { ServiceError } from '../common/errors.js';
 
 /** Whom an attempt counts against: an account, or an identifier that matches none. */
 export type LockoutSubject = { userId: number } | { identifier: string };

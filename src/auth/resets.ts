@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, ResetTokenIssuer } from '../db/types.js';
-import type { BackgroundTasks } from '../shared/background.js';
-import { addSeconds, type Clock } from '../shared/clock.js';
-import { ServiceError } from '../shared/errors.js';
+import type { BackgroundTasks } from '../common/background.js';
+import { addSeconds, type Clock } from '../common/clock.js';
+import { ServiceError } from '../common/errors.js';
 import { normalizeEmail } from './account-fields.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { checkNewPassword } from './password-policy.js';

@@ -8,8 +8,8 @@ import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OpenedDatabase } from '../db/database.js';
 import type { Database } from '../db/types.js';
-import type { Clock } from '../shared/clock.js';
-import { ServiceError } from '../shared/errors.js';
+import type { Clock } from '../common/clock.js';
+import { ServiceError } from '../common/errors.js';
 import { PUBLIC_USER_COLUMNS, type PublicUser } from './users.js';
 
 /** Longer than any token this server issues by far; larger headers are refused unread. */

@@ -2,7 +2,7 @@
 // ever sees a row with a hash: the public shape is built here.
 import type { Kysely } from 'kysely';
 import type { AccountStatus, Database } from '../db/types.js';
-import { ServiceError } from '../shared/errors.js';
+import { ServiceError } from '../common/errors.js';
 import { normalizeLoginIdentifier } from './account-fields.js';
 
 export interface PublicUser {

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { MAX_IMPORT_BYTES } from '../time/entries-csv.js';
-import { ServiceError } from '../shared/errors.js';
+import { ServiceError } from '../common/errors.js';
 import { recordAdminAction, withCommandContext, type GlobalOptions } from './command-context.js';
 import { printJson, printLines } from './output.js';
 

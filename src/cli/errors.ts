@@ -5,7 +5,7 @@ import { isDatabaseBusy, isDatabaseReadOnly } from '../db/database.js';
 import { BackupError } from '../db/backup.js';
 import { MigrationError } from '../db/migrate.js';
 import { SecretFileError } from '../auth/secret.js';
-import { ServiceError } from '../shared/errors.js';
+import { ServiceError } from '../common/errors.js';
 
 /** A command used the wrong way (missing --yes, no target): exit code 2, like commander's own usage errors. */
 export class UsageError extends Error {

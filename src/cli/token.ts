@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { hashToken } from '../auth/sessions.js';
 import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
-import { ServiceError } from '../shared/errors.js';
+import { ServiceError } from '../common/errors.js';
 import { printJson, printLines, printTable } from './output.js';
 
 interface RevokeOptions {

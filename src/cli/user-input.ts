@@ -2,7 +2,7 @@
 // then, only on a terminal, prompts for the rest. Without a terminal a missing field fails at once:
 // a command run from a script must never wait for input that cannot come.
 import type { NewAccountInput } from '../auth/accounts.js';
-import { ServiceError } from '../shared/errors.js';
+import { ServiceError } from '../common/errors.js';
 import { checkNewPassword } from '../auth/password-policy.js';
 import { normalizeEmail, normalizeFullName, normalizeUsername } from '../auth/account-fields.js';
 import { UsageError } from './errors.js';

@@ -5,7 +5,7 @@ import { AccountImportError } from '../portability/account-document.js';
 import type { AccountSummary } from '../auth/users.js';
 import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
-import { ServiceError } from '../shared/errors.js';
+import { ServiceError } from '../common/errors.js';
 import { printJson, printLines, printTable } from './output.js';
 import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from './user-input.js';
 

@@ -4,7 +4,7 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { AuthenticatedSession, SessionService } from '../auth/sessions.js';
 import { unauthorized } from '../auth/sessions.js';
-import { ServiceError } from '../shared/errors.js';
+import { ServiceError } from '../common/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

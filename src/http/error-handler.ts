@@ -2,9 +2,9 @@
 // "internal error": Fastify's default would echo error.message, which can carry SQL or a constraint
 // name. The detail goes to the log.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError } from '../shared/errors.js';
+import { ServiceError } from '../common/errors.js';
 import { isDatabaseUnavailable } from '../db/database.js';
-import type { HealthService } from '../shared/health.js';
+import type { HealthService } from '../common/health.js';
 import { errorBody, STATUS_OF_CODE } from './errors.js';
 
 // Fastify's own errors that are the client's fault, with the contract's code for each.

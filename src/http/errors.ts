@@ -1,6 +1,6 @@
 // The one place where a service error code becomes an HTTP status.
 import { STATUS_CODES } from 'node:http';
-import type { ServiceErrorCode } from '../shared/errors.js';
+import type { ServiceErrorCode } from '../common/errors.js';
 
 export const STATUS_OF_CODE: Record<ServiceErrorCode, number> = {
   VALIDATION_ERROR: 400,

@@ -4,7 +4,7 @@
 // printed to the terminal, outside the log.
 import type { Logger } from 'pino';
 import type { SmtpConfig } from '../config.js';
-import type { BackgroundTasks } from '../shared/background.js';
+import type { BackgroundTasks } from '../common/background.js';
 import type { IssuedReset, ResetLinkDelivery } from '../auth/resets.js';
 
 export const DEFAULT_RETRY_DELAYS_MS = [2_000, 10_000, 30_000, 60_000];

@@ -4,8 +4,8 @@
 import type { Kysely } from 'kysely';
 import type { AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
 import { addDays, localDateOf, parseDate, parseInstantOrDate, startOfDay } from './calendar.js';
-import type { Clock } from '../shared/clock.js';
-import { ServiceError, validationError } from '../shared/errors.js';
+import type { Clock } from '../common/clock.js';
+import { ServiceError, validationError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
 import { normalizeNote, type RangeQuery } from './entries.js';
 

@@ -5,7 +5,7 @@ import type HolidaysClass from 'date-holidays';
 import { LRUCache } from 'lru-cache';
 import { DateTime, IANAZone } from 'luxon';
 import type { LocalDate } from '../db/types.js';
-import { validationError } from '../shared/errors.js';
+import { validationError } from '../common/errors.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];

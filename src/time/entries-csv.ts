@@ -10,9 +10,9 @@ import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import type { Database, TimeEntryRow } from '../db/types.js';
 import { localDateTimeOf, parseInstant, toIso } from './calendar.js';
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../common/clock.js';
 import { addToDailyTotals, entriesOverlapping, runningEntry, totalsOfSpans, type InstantRange } from './entries-store.js';
-import { ServiceError } from '../shared/errors.js';
+import { ServiceError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
 import {
   assertRoomForEntries,

@@ -4,9 +4,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, TimeEntryRow } from '../db/types.js';
 import { parseInstant, parseInstantOrDate, toIso } from './calendar.js';
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../common/clock.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './entries-store.js';
-import { ServiceError, validationError } from '../shared/errors.js';
+import { ServiceError, validationError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
 
 export const NOTE_MAX_LENGTH = 1000;

@@ -4,9 +4,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, LocalDate } from '../db/types.js';
 import { localDateOf, normalizeHolidayRegion, normalizeTimezone, parseDate, WEEKDAYS, type Weekday } from './calendar.js';
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../common/clock.js';
 import { rebuildDailyTotals } from './entries-store.js';
-import { ServiceError, validationError } from '../shared/errors.js';
+import { ServiceError, validationError } from '../common/errors.js';
 
 export const MAX_DAILY_TARGET_MINUTES = 24 * 60;
 /** Ten years of full-time overtime: anything beyond is a typo. */

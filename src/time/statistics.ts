@@ -22,7 +22,7 @@ import {
   weekdayOf,
   type Weekday,
 } from './calendar.js';
-import type { Clock } from '../shared/clock.js';
+import type { Clock } from '../common/clock.js';
 import { dailyTotals, runningEntry } from './entries-store.js';
 import type { Settings, SettingsService } from './settings.js';
 

@@ -1,7 +1,7 @@
 // The database cannot take writes (full disk, read-only file) or is held by another process: clear
 // 503s with the error shape, a log line, health reporting it, and nothing half-written.
 import { afterEach, describe, expect, it } from 'vitest';
-import { WRITE_FAILURE_HOLD_SECONDS } from '../../src/shared/health.js';
+import { WRITE_FAILURE_HOLD_SECONDS } from '../../src/common/health.js';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { register } from '../support/requests.js';
 

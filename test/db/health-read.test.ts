@@ -6,8 +6,8 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { systemClock } from '../../src/shared/clock.js';
-import { createHealthService } from '../../src/shared/health.js';
+import { systemClock } from '../../src/common/clock.js';
+import { createHealthService } from '../../src/common/health.js';
 import { makeTempDir } from '../support/app.js';
 
 describe('health', () => {

@@ -8,7 +8,7 @@ import type { Env } from '../../src/config.js';
 import { createContext, type AppContext } from '../../src/composition-root.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import type { PasswordAlgorithm } from '../../src/auth/password-hasher.js';
-import type { Clock } from '../../src/shared/clock.js';
+import type { Clock } from '../../src/common/clock.js';
 
 export class TestClock implements Clock {
   constructor(public current = new Date('2026-03-02T09:00:00.000Z')) {}

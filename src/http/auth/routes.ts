@@ -7,7 +7,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-po
 import { requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { identifierDigest, securityEvent } from '../../auth/audit.js';
-import { ServiceError } from '../../shared/errors.js';
+import { ServiceError } from '../../common/errors.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
 
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
