@@ -19,7 +19,7 @@ export async function entriesOverlapping(
   executor: Kysely<Database>,
   userId: number,
   range: InstantRange,
-  options: { excludeId?: number; limit?: number } = {},
+  options: { excludeId?: number; limit?: number; after?: Pick<TimeEntryRow, 'start_at' | 'id'> } = {},
 ): Promise<TimeEntryRow[]> {
   let query = executor.selectFrom('time_entries').selectAll().where('user_id', '=', userId);
   const { from, to } = range;
@@ -29,9 +29,29 @@ export async function entriesOverlapping(
   }
   if (to !== undefined) query = query.where('start_at', '<', to);
   if (options.excludeId !== undefined) query = query.where('id', '!=', options.excludeId);
-  query = query.orderBy('start_at');
+  // Keyset paging: the rows after `after` in (start_at, id) order, one seek on the index.
+  const { after } = options;
+  if (after !== undefined) {
+    query = query.where((eb) => eb.or([eb('start_at', '>', after.start_at), eb.and([eb('start_at', '=', after.start_at), eb('id', '>', after.id)])]));
+  }
+  query = query.orderBy('start_at').orderBy('id');
   if (options.limit !== undefined) query = query.limit(options.limit);
   return query.execute();
+}
+
+/**
+ * The entries overlapping the range, in start order, read `batchSize` at a time: each batch is its own
+ * short read, so other requests go on between them and no more than one batch is held in memory. The
+ * batches are not one snapshot: an entry written or moved while they are read may be missed or seen twice.
+ */
+export async function* entryBatchesOverlapping(executor: Kysely<Database>, userId: number, range: InstantRange, batchSize: number): AsyncGenerator<TimeEntryRow[]> {
+  let after: TimeEntryRow | undefined;
+  for (;;) {
+    const batch = await entriesOverlapping(executor, userId, range, { limit: batchSize, ...(after ? { after } : {}) });
+    if (batch.length > 0) yield batch;
+    if (batch.length < batchSize) return;
+    after = batch[batch.length - 1];
+  }
 }
 
 export async function runningEntry(executor: Kysely<Database>, userId: number): Promise<TimeEntryRow | undefined> {
