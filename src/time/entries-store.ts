@@ -1,5 +1,5 @@
 // Queries on time entries and the per-day totals kept beside them, shared by the entry rules, the
-// settings (a new time zone rebuilds the totals) and the statistics.
+// settings (a new time zone replaces all the totals), the export and the statistics.
 //
 // Range queries rely on one invariant the entry rules keep: a user's entries never overlap. So, in
 // start order, the entries that overlap [from, to) are the last one that started at or before `from`

@@ -19,8 +19,7 @@ export const MAX_ENTRY_DAYS = 31;
 const MAX_ENTRY_MS = MAX_ENTRY_DAYS * 86_400_000;
 /**
  * The most entries a user may keep: twenty years of ten entries every working day. A change of time
- * zone rebuilds every per-day total in one transaction, which must stay short (a few seconds at this
- * bound), and lists without a range answer all of a user's entries.
+ * zone rereads and compares all of them inside its write transaction, which must stay short.
  */
 export const MAX_ENTRIES_PER_USER = 50_000;
 /**
