@@ -1,5 +1,6 @@
 // `timetrack entries export|import`: time entries of one account as CSV (the format of
 // GET /api/time-entries/export, built by the same service function).
+import { once } from 'node:events';
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { MAX_IMPORT_BYTES } from '../time/entries-csv.js';
@@ -49,7 +50,9 @@ export function registerEntriesCommand(program: Command): void {
       await withCommandContext(global, async (ctx) => {
         const user = await ctx.services.users.requireUser(options.user);
         const csv = await ctx.services.entriesCsv.exportCsv(user.id, { from: options.from, to: options.to });
-        process.stdout.write(csv);
+        for await (const piece of csv) {
+          if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
+        }
       });
     });
 

@@ -10,6 +10,8 @@ import type { SettingsService } from './settings.js';
 import { normalizeNote, type RangeQuery } from './entries.js';
 
 export const ABSENCE_TYPES: readonly AbsenceType[] = ['vacation', 'sick', 'holiday'];
+/** The most absences one list answers (over five years of days); a range with more is refused, as for entries. */
+export const MAX_LISTED_ABSENCES = 2000;
 
 export interface Absence {
   id: number;
@@ -43,7 +45,11 @@ export function createAbsenceService(db: Kysely<Database>, clock: Clock, setting
       const firstExcluded = startOfDay(toDate, timezone) === toMs ? toDate : addDays(toDate, 1);
       select = select.where('date', '<', firstExcluded);
     }
-    const rows = await select.orderBy('date').execute();
+    // One row more than the cap tells that the range holds too many, without reading them all.
+    const rows = await select.orderBy('date').limit(MAX_LISTED_ABSENCES + 1).execute();
+    if (rows.length > MAX_LISTED_ABSENCES) {
+      throw validationError(`The range holds more than ${MAX_LISTED_ABSENCES} absences; ask again with a shorter from/to range`);
+    }
     return rows.map(publicAbsence);
   }
 

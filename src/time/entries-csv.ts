@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Database, TimeEntryRow } from '../db/types.js';
 import { localDateTimeOf, parseInstant, toIso } from './calendar.js';
 import type { Clock } from '../common/clock.js';
-import { addToDailyTotals, entriesOverlapping, runningEntry, totalsOfSpans, type InstantRange } from './entries-store.js';
+import { addToDailyTotals, entriesOverlapping, entryBatchesOverlapping, runningEntry, totalsOfSpans, type InstantRange } from './entries-store.js';
 import { ServiceError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
 import {
@@ -28,6 +28,8 @@ import {
 export const CSV_COLUMNS = ['id', 'start_at', 'end_at', 'start_local', 'end_local', 'note'] as const;
 /** A file bigger than this is refused before parsing (ten years of entries fit many times over). */
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+/** Rows per read of an export: one short read each, one piece of text each. */
+export const EXPORT_BATCH_ROWS = 1000;
 
 const FORMULA_START = /^[=+\-@\t\r']/;
 
@@ -175,15 +177,29 @@ function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: 
 }
 
 export function createEntryCsvService(db: Kysely<Database>, clock: Clock, settings: SettingsService, timeEntries: TimeEntryService) {
-  /** The user's entries overlapping the range as CSV text (header included). */
-  async function exportCsv(userId: number, query: RangeQuery): Promise<string> {
+  /**
+   * The user's entries overlapping the range as CSV text (header included), in pieces of
+   * EXPORT_BATCH_ROWS rows read one batch at a time, so no export holds the whole file in memory or the
+   * database for long. A bad range is refused before the first piece.
+   */
+  async function exportCsv(userId: number, query: RangeQuery): Promise<AsyncIterable<string>> {
     const { timezone } = await settings.getSettings(userId);
-    const rows = await entriesOverlapping(db, userId, await timeEntries.resolveRange(userId, query));
+    const range = await timeEntries.resolveRange(userId, query);
     const local = (iso: string | null) => (iso === null ? '' : localDateTimeOf(Date.parse(iso), timezone));
-    return stringify(
-      rows.map(publicEntry).map((entry: TimeEntry) => [entry.id, entry.start_at, entry.end_at ?? '', local(entry.start_at), local(entry.end_at), escapeNote(entry.note)]),
-      { header: true, columns: [...CSV_COLUMNS] },
-    );
+    const csvOf = (rows: TimeEntryRow[], header: boolean) =>
+      stringify(
+        rows.map(publicEntry).map((entry: TimeEntry) => [entry.id, entry.start_at, entry.end_at ?? '', local(entry.start_at), local(entry.end_at), escapeNote(entry.note)]),
+        { header, columns: [...CSV_COLUMNS] },
+      );
+    return (async function* () {
+      // Each record is written on its own, so the pieces joined are the text of all rows at once.
+      let header = true;
+      for await (const batch of entryBatchesOverlapping(db, userId, range, EXPORT_BATCH_ROWS)) {
+        yield csvOf(batch, header);
+        header = false;
+      }
+      if (header) yield csvOf([], true);
+    })();
   }
 
   /** Existing entries that rows in start order could overlap, and the running one. */

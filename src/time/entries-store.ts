@@ -1,5 +1,5 @@
 // Queries on time entries and the per-day totals kept beside them, shared by the entry rules, the
-// settings (a new time zone rebuilds the totals) and the statistics.
+// settings (a new time zone replaces all the totals), the export and the statistics.
 //
 // Range queries rely on one invariant the entry rules keep: a user's entries never overlap. So, in
 // start order, the entries that overlap [from, to) are the last one that started at or before `from`
@@ -19,7 +19,7 @@ export async function entriesOverlapping(
   executor: Kysely<Database>,
   userId: number,
   range: InstantRange,
-  options: { excludeId?: number; limit?: number } = {},
+  options: { excludeId?: number; limit?: number; after?: Pick<TimeEntryRow, 'start_at' | 'id'> } = {},
 ): Promise<TimeEntryRow[]> {
   let query = executor.selectFrom('time_entries').selectAll().where('user_id', '=', userId);
   const { from, to } = range;
@@ -29,9 +29,29 @@ export async function entriesOverlapping(
   }
   if (to !== undefined) query = query.where('start_at', '<', to);
   if (options.excludeId !== undefined) query = query.where('id', '!=', options.excludeId);
-  query = query.orderBy('start_at');
+  // Keyset paging: the rows after `after` in (start_at, id) order, one seek on the index.
+  const { after } = options;
+  if (after !== undefined) {
+    query = query.where((eb) => eb.or([eb('start_at', '>', after.start_at), eb.and([eb('start_at', '=', after.start_at), eb('id', '>', after.id)])]));
+  }
+  query = query.orderBy('start_at').orderBy('id');
   if (options.limit !== undefined) query = query.limit(options.limit);
   return query.execute();
+}
+
+/**
+ * The entries overlapping the range, in start order, read `batchSize` at a time: each batch is its own
+ * short read, so other requests go on between them and no more than one batch is held in memory. The
+ * batches are not one snapshot: an entry written or moved while they are read may be missed or seen twice.
+ */
+export async function* entryBatchesOverlapping(executor: Kysely<Database>, userId: number, range: InstantRange, batchSize: number): AsyncGenerator<TimeEntryRow[]> {
+  let after: TimeEntryRow | undefined;
+  for (;;) {
+    const batch = await entriesOverlapping(executor, userId, range, { limit: batchSize, ...(after ? { after } : {}) });
+    if (batch.length > 0) yield batch;
+    if (batch.length < batchSize) return;
+    after = batch[batch.length - 1];
+  }
 }
 
 export async function runningEntry(executor: Kysely<Database>, userId: number): Promise<TimeEntryRow | undefined> {
@@ -77,17 +97,51 @@ export async function refreshDailyTotals(executor: Transaction<Database>, userId
   await writeTotals(executor, userId, totals);
 }
 
-/** Recomputes every total of a user (after a change of time zone moved all day boundaries). */
-export async function rebuildDailyTotals(executor: Transaction<Database>, userId: number, zone: string): Promise<void> {
-  await executor.deleteFrom('daily_totals').where('user_id', '=', userId).execute();
-  const totals = new Map<LocalDate, number>();
-  const entries = await executor.selectFrom('time_entries').select(['start_at', 'end_at']).where('user_id', '=', userId).where('end_at', 'is not', null).execute();
-  for (const entry of entries) {
-    for (const piece of splitByLocalDay(Date.parse(entry.start_at), Date.parse(entry.end_at as string), zone)) {
-      totals.set(piece.date, (totals.get(piece.date) ?? 0) + piece.ms);
+/** Entries read per batch while new totals are worked out before a change of time zone. */
+const REBUILD_BATCH_ROWS = 1000;
+
+/** New per-day totals of a user for another zone, and the entries they were worked out from. */
+export interface PreparedTotals {
+  zone: string;
+  /** Every entry read, as "id start end" in (start_at, id) order: what the totals stand for. */
+  entries: string[];
+  totals: Map<LocalDate, number>;
+}
+
+const entryKey = (entry: Pick<TimeEntryRow, 'id' | 'start_at' | 'end_at'>) => `${entry.id} ${entry.start_at} ${entry.end_at}`;
+
+/**
+ * Works out every per-day total of a user in `zone` outside any transaction: entries read a batch at
+ * a time, the event loop free between batches, so the server keeps answering during the slow part
+ * (splitting each entry at the new day boundaries).
+ */
+export async function prepareDailyTotals(executor: Kysely<Database>, userId: number, zone: string): Promise<PreparedTotals> {
+  const prepared: PreparedTotals = { zone, entries: [], totals: new Map() };
+  for await (const batch of entryBatchesOverlapping(executor, userId, {}, REBUILD_BATCH_ROWS)) {
+    for (const entry of batch) {
+      prepared.entries.push(entryKey(entry));
+      if (entry.end_at === null) continue;
+      for (const piece of splitByLocalDay(Date.parse(entry.start_at), Date.parse(entry.end_at), zone)) {
+        prepared.totals.set(piece.date, (prepared.totals.get(piece.date) ?? 0) + piece.ms);
+      }
     }
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  await writeTotals(executor, userId, totals);
+  return prepared;
+}
+
+/**
+ * Replaces every total of a user by totals in the new zone, inside the transaction that stores the
+ * zone, so a reader sees all old or all new day boundaries, never a mix. The prepared totals are used
+ * only if the entries are still exactly those they were worked out from (one indexed read and a
+ * comparison, no time-zone arithmetic); an entry written in between makes this recompute them here.
+ */
+export async function replaceDailyTotals(trx: Transaction<Database>, userId: number, prepared: PreparedTotals): Promise<void> {
+  const entries = await trx.selectFrom('time_entries').select(['id', 'start_at', 'end_at']).where('user_id', '=', userId).orderBy('start_at').orderBy('id').execute();
+  const unchanged = entries.length === prepared.entries.length && entries.every((entry, index) => entryKey(entry) === prepared.entries[index]);
+  const finished = entries.flatMap((entry) => (entry.end_at === null ? [] : [[Date.parse(entry.start_at), Date.parse(entry.end_at)] as [number, number]]));
+  await trx.deleteFrom('daily_totals').where('user_id', '=', userId).execute();
+  await addToDailyTotals(trx, userId, unchanged ? prepared.totals : totalsOfSpans(finished, prepared.zone));
 }
 
 /** Worked ms per local day of finished spans, in memory (no database). */

@@ -19,10 +19,14 @@ export const MAX_ENTRY_DAYS = 31;
 const MAX_ENTRY_MS = MAX_ENTRY_DAYS * 86_400_000;
 /**
  * The most entries a user may keep: twenty years of ten entries every working day. A change of time
- * zone rebuilds every per-day total in one transaction, which must stay short (a few seconds at this
- * bound), and lists without a range answer all of a user's entries.
+ * zone rereads and compares all of them inside its write transaction, which must stay short.
  */
 export const MAX_ENTRIES_PER_USER = 50_000;
+/**
+ * The most entries one list answers. A range that holds more is refused (never cut short silently):
+ * the client asks again with a shorter from/to range. The export streams and has no such bound.
+ */
+export const MAX_LISTED_ENTRIES = 2000;
 
 export interface TimeEntry {
   id: number;
@@ -137,7 +141,11 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
   }
 
   async function listEntries(userId: number, query: RangeQuery): Promise<TimeEntry[]> {
-    const rows = await entriesOverlapping(db, userId, await resolveRange(userId, query));
+    // One row more than the cap tells that the range holds too many, without reading them all.
+    const rows = await entriesOverlapping(db, userId, await resolveRange(userId, query), { limit: MAX_LISTED_ENTRIES + 1 });
+    if (rows.length > MAX_LISTED_ENTRIES) {
+      throw validationError(`The range holds more than ${MAX_LISTED_ENTRIES} entries; ask again with a shorter from/to range`);
+    }
     return rows.map(publicEntry);
   }
 

@@ -1,11 +1,11 @@
 // Per-user time-tracking settings (docs/time-model.md). A user without a stored row has the defaults;
-// the first PATCH stores one. Changing the time zone moves every day boundary, so the per-day totals
-// are rebuilt in the same transaction.
+// the first PATCH stores one. Changing the time zone moves every day boundary: the new per-day totals
+// are worked out before the transaction and written in the one that stores the zone.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, LocalDate } from '../db/types.js';
 import { localDateOf, normalizeHolidayRegion, normalizeTimezone, parseDate, WEEKDAYS, type Weekday } from './calendar.js';
 import type { Clock } from '../common/clock.js';
-import { rebuildDailyTotals } from './entries-store.js';
+import { prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries-store.js';
 import { ServiceError, validationError } from '../common/errors.js';
 
 export const MAX_DAILY_TARGET_MINUTES = 24 * 60;
@@ -107,6 +107,12 @@ export function createSettingsService(db: Kysely<Database>, clock: Clock) {
       if (minutes !== undefined) values[targetColumn(day as Weekday)] = checkTarget(day, minutes);
     }
 
+    // The slow part of a change of zone happens before the write lock is taken (docs/time-model.md).
+    let prepared: PreparedTotals | undefined;
+    if (values.timezone !== undefined && values.timezone !== (await getSettings(userId)).timezone) {
+      prepared = await prepareDailyTotals(db, userId, values.timezone);
+    }
+
     return db.transaction().execute(async (trx) => {
       const before = await getSettingsInTransaction(trx, userId);
       const now = clock.now().toISOString();
@@ -116,7 +122,9 @@ export function createSettingsService(db: Kysely<Database>, clock: Clock) {
         .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ ...values, updated_at: now }))
         .execute();
       const after = await getSettingsInTransaction(trx, userId);
-      if (after.timezone !== before.timezone) await rebuildDailyTotals(trx, userId, after.timezone);
+      if (after.timezone !== before.timezone) {
+        await replaceDailyTotals(trx, userId, prepared?.zone === after.timezone ? prepared : { zone: after.timezone, entries: [], totals: new Map() });
+      }
       return after;
     });
   }

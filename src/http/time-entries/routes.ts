@@ -1,5 +1,6 @@
 // /api/time-entries (docs/time-model.md): strict authentication. Each handler parses, calls one service
 // function, shapes the answer. Static paths come before /:id.
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
@@ -80,7 +81,9 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
     },
   }, async (request, reply) => {
     const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
-    return reply.type('text/csv; charset=utf-8').header('Content-Disposition', 'attachment; filename="time-entries.csv"').send(csv);
+    // The schema documents the body as CSV text; Fastify sends a stream as it comes (chunked), unserialized.
+    const body = Readable.from(csv) as unknown as string;
+    return reply.type('text/csv; charset=utf-8').header('Content-Disposition', 'attachment; filename="time-entries.csv"').send(body);
   });
 
   app.get('/:id', {
