@@ -4,8 +4,12 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/stress/**', 'test/bench/**', 'node_modules/**'],
-    // Each file gets its own process: servers, signals and SQLite files never leak between files.
+    // Files run in worker processes (signals and native modules behave as in production), and a
+    // worker runs file after file without loading the modules again (isolate: false; ~50 s less on 2
+    // cores). Each test builds its own app, database, servers and clock, so nothing a test depends on
+    // lives in module state.
     pool: 'forks',
+    isolate: false,
     // Most files wait on real processes, sockets and timers rather than compute: three files at a
     // time keep two cores busy (the default, cores − 1, runs one file at a time on this machine).
     maxWorkers: 3,
