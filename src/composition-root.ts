@@ -83,7 +83,6 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     resets: createResetService(db, clock, hasher, users, background, resetLinkDelivery, {
       ttlSeconds: config.resetTokenTtlSeconds,
       publicUrl: config.publicUrl,
-      dev: config.dev,
     }),
     health: createHealthService(database, clock),
     housekeeping: createHousekeeping(db, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),

@@ -46,7 +46,7 @@ export function createResetService(
   users: UserDirectory,
   background: BackgroundTasks,
   delivery: ResetLinkDelivery,
-  options: { ttlSeconds: number; publicUrl: string; dev: boolean },
+  options: { ttlSeconds: number; publicUrl: string },
 ) {
   /**
    * Issues a token for an account, voiding the pending ones an issue of this kind replaces. With
@@ -112,11 +112,11 @@ export function createResetService(
   /**
    * POST /api/auth/request-reset. In production the work is done off the request path, so the
    * answer is the same, and as fast, for known and unknown addresses; the result is then null.
-   * In dev mode the issued token is returned for an existing account.
+   * In dev mode (links shown on the terminal) the issued token is returned for an existing account.
    */
   async function requestReset(rawEmail: string): Promise<IssuedReset | null> {
     const email = normalizeEmail(rawEmail);
-    if (options.dev) return issueAndDeliver(email);
+    if (delivery.mode === 'terminal') return issueAndDeliver(email);
     background.run('password reset request', () => issueAndDeliver(email));
     return null;
   }

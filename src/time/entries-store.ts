@@ -118,13 +118,8 @@ const entryKey = (entry: Pick<TimeEntryRow, 'id' | 'start_at' | 'end_at'>) => `$
 export async function prepareDailyTotals(executor: Kysely<Database>, userId: number, zone: string): Promise<PreparedTotals> {
   const prepared: PreparedTotals = { zone, entries: [], totals: new Map() };
   for await (const batch of entryBatchesOverlapping(executor, userId, {}, REBUILD_BATCH_ROWS)) {
-    for (const entry of batch) {
-      prepared.entries.push(entryKey(entry));
-      if (entry.end_at === null) continue;
-      for (const piece of splitByLocalDay(Date.parse(entry.start_at), Date.parse(entry.end_at), zone)) {
-        prepared.totals.set(piece.date, (prepared.totals.get(piece.date) ?? 0) + piece.ms);
-      }
-    }
+    for (const entry of batch) prepared.entries.push(entryKey(entry));
+    totalsOfSpans(finishedSpans(batch), zone, prepared.totals);
     await new Promise((resolve) => setImmediate(resolve));
   }
   return prepared;
@@ -139,14 +134,17 @@ export async function prepareDailyTotals(executor: Kysely<Database>, userId: num
 export async function replaceDailyTotals(trx: Transaction<Database>, userId: number, prepared: PreparedTotals): Promise<void> {
   const entries = await trx.selectFrom('time_entries').select(['id', 'start_at', 'end_at']).where('user_id', '=', userId).orderBy('start_at').orderBy('id').execute();
   const unchanged = entries.length === prepared.entries.length && entries.every((entry, index) => entryKey(entry) === prepared.entries[index]);
-  const finished = entries.flatMap((entry) => (entry.end_at === null ? [] : [[Date.parse(entry.start_at), Date.parse(entry.end_at)] as [number, number]]));
   await trx.deleteFrom('daily_totals').where('user_id', '=', userId).execute();
-  await addToDailyTotals(trx, userId, unchanged ? prepared.totals : totalsOfSpans(finished, prepared.zone));
+  await addToDailyTotals(trx, userId, unchanged ? prepared.totals : totalsOfSpans(finishedSpans(entries), prepared.zone));
 }
 
-/** Worked ms per local day of finished spans, in memory (no database). */
-export function totalsOfSpans(spans: Array<[number, number]>, zone: string): Map<LocalDate, number> {
-  const totals = new Map<LocalDate, number>();
+/** The [start, end) spans in ms of the finished entries (a running one has no end yet). */
+function finishedSpans(entries: Array<Pick<TimeEntryRow, 'start_at' | 'end_at'>>): Array<[number, number]> {
+  return entries.flatMap((entry) => (entry.end_at === null ? [] : [[Date.parse(entry.start_at), Date.parse(entry.end_at)] as [number, number]]));
+}
+
+/** Worked ms per local day of finished spans, in memory (no database), added to `totals` if given. */
+export function totalsOfSpans(spans: Array<[number, number]>, zone: string, totals = new Map<LocalDate, number>()): Map<LocalDate, number> {
   for (const [startMs, endMs] of spans) {
     for (const piece of splitByLocalDay(startMs, endMs, zone)) totals.set(piece.date, (totals.get(piece.date) ?? 0) + piece.ms);
   }
