@@ -3,12 +3,13 @@
 // lost phone from the laptop) and the key id of the secret that signed it (so sessions of a secret
 // that is no longer configured can be deleted at start).
 import { sql, type Kysely } from 'kysely';
+import { generatedId, instantType } from './dialect.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('audit_events')
-    .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
-    .addColumn('at', 'text', (col) => col.notNull())
+    .addColumn('id', 'integer', generatedId(db))
+    .addColumn('at', instantType(db), (col) => col.notNull())
     .addColumn('actor', 'text', (col) => col.notNull())
     .addColumn('action', 'text', (col) => col.notNull())
     // No foreign key: the record of a deleted account must outlive it.

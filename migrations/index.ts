@@ -8,6 +8,7 @@ import * as dailyTotalsByFirstInstantOfDay from './004_daily_totals_by_first_ins
 import * as failedLoginIdentifiersHashed from './005_failed_login_identifiers_hashed.js';
 import * as auditAndSessionDetails from './006_audit_and_session_details.js';
 import * as resetTokenOrigin from './007_reset_token_origin.js';
+import * as usernameLookupByLower from './008_username_lookup_by_lower.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '005_failed_login_identifiers_hashed': failedLoginIdentifiersHashed,
   '006_audit_and_session_details': auditAndSessionDetails,
   '007_reset_token_origin': resetTokenOrigin,
+  '008_username_lookup_by_lower': usernameLookupByLower,
 };

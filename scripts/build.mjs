@@ -20,7 +20,7 @@ await build({
   splitting: true,
   minifyWhitespace: true,
   minifySyntax: true,
-  external: ['better-sqlite3', 'argon2', 'pino-pretty'],
+  external: ['better-sqlite3', 'argon2', 'pino-pretty', 'pg-native'],
   // Bundled CommonJS dependencies call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   logLevel: 'warning',

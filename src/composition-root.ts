@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config, type ConfigOverrides, type Env } from './config.js';
-import { openDatabase, type OpenedDatabase, type SqliteHandle } from './db/database.js';
+import { openDatabase, type OpenedDatabase } from './db/database.js';
 import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
@@ -53,7 +53,8 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const background = createBackgroundTasks(logger);
   const hasher = new PasswordHasher({ concurrency: config.hashConcurrency, queueLimit: config.hashQueueLimit, algorithm: options.passwordAlgorithm });
   const users = createUserDirectory(db);
-  const loadSecret = () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(config.dbPath));
+  // On PostgreSQL JWT_SECRET is required (config.ts): a secret file cannot be shared between machines.
+  const loadSecret = () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(sqlitePathOf(config)));
   const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret });
   const sessions = createSessionService(database, clock, { expirationSeconds: config.jwtExpirationSeconds, loadSecret });
   const resetLinkDelivery = createResetLinkDelivery({
@@ -64,11 +65,11 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     terminal: options.terminal ?? process.stdout,
     retryDelaysMs: options.mailRetryDelaysMs,
   });
-  const settings = createSettingsService(db, clock);
-  const timeEntries = createTimeEntryService(db, clock, settings);
-  const absences = createAbsenceService(db, clock, settings);
-  const accounts = createAccountService(db, clock, hasher, { registrationOpen: config.registrationOpen });
-  const entriesCsv = createEntryCsvService(db, clock, settings, timeEntries);
+  const settings = createSettingsService(database, clock);
+  const timeEntries = createTimeEntryService(database, clock, settings);
+  const absences = createAbsenceService(database, clock, settings);
+  const accounts = createAccountService(database, clock, hasher, { registrationOpen: config.registrationOpen });
+  const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries);
   return {
     background,
     /** What admin commands and security events changed: every command that changes something records it here. */
@@ -77,15 +78,15 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     users,
     lockout,
     sessions,
-    accountAdmin: createAccountAdminService(db, clock, hasher, users, lockout),
+    accountAdmin: createAccountAdminService(database, clock, hasher, users, lockout),
     accounts,
-    authentication: createAuthenticationService(db, clock, hasher, lockout, sessions, bestEffort),
-    resets: createResetService(db, clock, hasher, users, background, resetLinkDelivery, {
+    authentication: createAuthenticationService(database, clock, hasher, lockout, sessions, bestEffort),
+    resets: createResetService(database, clock, hasher, users, background, resetLinkDelivery, {
       ttlSeconds: config.resetTokenTtlSeconds,
       publicUrl: config.publicUrl,
     }),
     health: createHealthService(database, clock),
-    housekeeping: createHousekeeping(db, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),
+    housekeeping: createHousekeeping(database, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),
     settings,
     timeEntries,
     absences,
@@ -97,13 +98,17 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
 
 export type Services = ReturnType<typeof createServices>;
 
+/** The SQLite file of the configuration; only for what exists on SQLite alone (the generated secret file). */
+export function sqlitePathOf(config: Config): string {
+  if (config.database.engine !== 'sqlite') throw new ConfigError('this needs a SQLite database (TIMETRACK_DB); DATABASE_URL names a PostgreSQL one');
+  return config.database.path;
+}
+
 export interface AppContext {
   config: Config;
   db: Kysely<Database>;
-  /** The database folder lets its group or others in (serve warns about it). */
-  databaseFolderAccessibleToOthers: boolean;
-  /** The raw SQLite handle, for tests that inspect or break the file. */
-  sqlite: SqliteHandle;
+  /** The engine behind the port (src/db/database.ts): backups, checks, the engine's name and location. */
+  database: OpenedDatabase;
   logger: Logger;
   clock: Clock;
   services: Services;
@@ -111,13 +116,19 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
-/** A database file that cannot be opened is a bad TIMETRACK_DB (or --db): one line naming it, not a stack. */
-function openConfiguredDatabase(dbPath: string): OpenedDatabase {
+/**
+ * A database file that cannot be opened is a bad TIMETRACK_DB (or --db): one line naming it, not a
+ * stack. A PostgreSQL pool connects on first use; an outage then is DATABASE_UNAVAILABLE.
+ */
+async function openConfiguredDatabase(config: Config, logger: Logger): Promise<OpenedDatabase> {
+  const { database } = config;
   try {
-    return openDatabase(dbPath);
+    return await openDatabase(database, {
+      onBackgroundError: (error) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'database connection lost'),
+    });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(`TIMETRACK_DB: cannot open ${dbPath} (${reason})`);
+    throw new ConfigError(database.engine === 'sqlite' ? `TIMETRACK_DB: cannot open ${database.path} (${reason})` : `DATABASE_URL: cannot open the database (${reason})`);
   }
 }
 
@@ -133,33 +144,32 @@ export async function createContext(options: ContextOptions = {}): Promise<AppCo
     destination,
   });
   const clock = options.clock ?? systemClock;
-  const database = openConfiguredDatabase(config.dbPath);
-  const { db, sqlite } = database;
+  const database = await openConfiguredDatabase(config, logger);
+  const { db } = database;
   try {
     if (options.migrate) {
       for (const migration of await migrateToLatest(db)) {
-        logger.info({ migration, db: config.dbPath, at: clock.now().toISOString() }, 'migration applied');
+        logger.info({ migration, db: database.location, at: clock.now().toISOString() }, 'migration applied');
       }
     } else if (!options.skipSchemaCheck) {
       await assertSchemaCurrent(db);
     }
   } catch (error) {
-    await db.destroy();
+    await database.close();
     throw error;
   }
   const services = createServices(config, database, clock, logger, options);
   return {
     config,
     db,
-    databaseFolderAccessibleToOthers: database.folderAccessibleToOthers,
-    sqlite,
+    database,
     logger,
     clock,
     services,
     async close() {
       const unfinished = await services.background.drain(10_000);
       if (unfinished > 0) logger.warn({ unfinished }, 'stopped with background work unfinished');
-      await db.destroy();
+      await database.close();
     },
   };
 }

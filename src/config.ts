@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { closest, distance } from 'fastest-levenshtein';
 import ipaddr from 'ipaddr.js';
+import type { DatabaseTarget } from './db/database.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -22,8 +23,9 @@ export interface Config {
   dev: boolean;
   host: string;
   port: number;
-  dbPath: string;
-  /** Explicit JWT_SECRET as bytes; undefined means "generate and keep beside the database". */
+  /** A SQLite file (TIMETRACK_DB, --db; the default) or a PostgreSQL database (DATABASE_URL, --database-url). */
+  database: DatabaseTarget;
+  /** Explicit JWT_SECRET as bytes; undefined means "generate and keep beside the database" (SQLite only). */
   jwtSecret: Uint8Array | undefined;
   jwtExpirationSeconds: number;
   lockoutAttempts: number;
@@ -48,7 +50,8 @@ export type Env = Record<string, string | undefined>;
 
 /** Every setting timetrack reads (docs/configuration.md), in the order `timetrack config` shows them. */
 export const SETTING_NAMES = [
-  'NODE_ENV', 'HOST', 'PORT', 'TIMETRACK_DB', 'JWT_SECRET', 'JWT_EXPIRATION', 'LOCKOUT_ATTEMPTS', 'LOCKOUT_DURATION',
+  'NODE_ENV', 'HOST', 'PORT', 'TIMETRACK_DB', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'DATABASE_CONNECT_TIMEOUT',
+  'DATABASE_STATEMENT_TIMEOUT', 'DATABASE_LOCK_TIMEOUT', 'JWT_SECRET', 'JWT_EXPIRATION', 'LOCKOUT_ATTEMPTS', 'LOCKOUT_DURATION',
   'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'TRUST_PROXY', 'REGISTRATION', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
   'SMTP_PASSWORD', 'SMTP_FROM', 'LOG_LEVEL', 'HASH_CONCURRENCY', 'HASH_QUEUE_LIMIT', 'HOUSEKEEPING_INTERVAL',
 ] as const;
@@ -67,6 +70,7 @@ export interface ConfigOverrides {
   host?: string;
   port?: number;
   dbPath?: string;
+  databaseUrl?: string;
 }
 
 const MIN_SECRET_BYTES = 32;
@@ -203,6 +207,58 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
   return value.replace(/\/+$/, '');
 }
 
+/** A PostgreSQL URL: postgres:// or postgresql://, with a host and a database name. */
+function parsePostgresUrl(raw: string, name: string): string {
+  const value = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    fail(name, 'is not a URL (postgres://user:password@host:5432/database)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') fail(name, `must start with postgres:// (got ${url.protocol}//)`);
+  if (!url.hostname && !url.searchParams.get('host')) fail(name, 'names no host (postgres://user:password@host:5432/database)');
+  if (url.pathname.replace(/^\//, '') === '') fail(name, 'names no database (postgres://user:password@host:5432/database)');
+  return value;
+}
+
+/**
+ * TIMETRACK_DB (or --db) names a SQLite file, DATABASE_URL (or --database-url) a PostgreSQL
+ * database; both at once is refused, since either could be the one meant.
+ */
+function parseDatabase(env: Env, overrides: ConfigOverrides): DatabaseTarget {
+  const file = overrides.dbPath ?? valueOf(env, 'TIMETRACK_DB')?.trim();
+  const urlSource = overrides.databaseUrl !== undefined ? '--database-url' : 'DATABASE_URL';
+  const url = overrides.databaseUrl ?? valueOf(env, 'DATABASE_URL');
+  if (file !== undefined && url !== undefined) {
+    const fileSource = overrides.dbPath !== undefined ? '--db' : 'TIMETRACK_DB';
+    fail(urlSource, `and ${fileSource} are both set: ${fileSource} names a SQLite file, ${urlSource} a PostgreSQL database; keep the one you mean`);
+  }
+  if (url === undefined) return { engine: 'sqlite', path: path.resolve(file ?? './data/timetrack.db') };
+  const problems: string[] = [];
+  const read = <T>(setting: () => T): T => {
+    try {
+      return setting();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return undefined as T;
+    }
+  };
+  const target: DatabaseTarget = {
+    engine: 'postgres',
+    url: read(() => parsePostgresUrl(url, urlSource)),
+    pool: {
+      max: read(() => integerSetting(env, 'DATABASE_POOL_SIZE', 10, 1, 1000)),
+      connectTimeoutMs: read(() => durationSetting(env, 'DATABASE_CONNECT_TIMEOUT', '5s', 3600)) * 1000,
+      statementTimeoutMs: read(() => durationSetting(env, 'DATABASE_STATEMENT_TIMEOUT', '30s', DAY)) * 1000,
+      lockTimeoutMs: read(() => durationSetting(env, 'DATABASE_LOCK_TIMEOUT', '5s', 3600)) * 1000,
+    },
+  };
+  if (problems.length > 0) throw new ConfigError(problems.join('; '));
+  return target;
+}
+
 /**
  * One argon2 computation fewer than there are cores (at least one): a login flood then always
  * leaves a core to the event loop, so signed-in users are still served (docs/performance.md).
@@ -242,7 +298,13 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
       fail('HOST', `dev mode (NODE_ENV=development or --dev) only listens on a loopback address (127.0.0.1, ::1, localhost), not "${host}"`);
     }
   });
-  const dbPath = path.resolve(overrides.dbPath ?? (valueOf(env, 'TIMETRACK_DB')?.trim() || './data/timetrack.db'));
+  const database = checked(() => parseDatabase(env, overrides));
+  const jwtSecret = checked(() => parseSecret(valueOf(env, 'JWT_SECRET')));
+  checked(() => {
+    if (database?.engine === 'postgres' && jwtSecret === undefined && valueOf(env, 'JWT_SECRET') === undefined) {
+      fail('JWT_SECRET', 'must be set with DATABASE_URL: every process signs and checks sessions with one secret, and a generated secret file cannot be shared between machines');
+    }
+  });
 
   const registrationOpen = checked(() => {
     const registration = (valueOf(env, 'REGISTRATION') ?? 'open').trim().toLowerCase();
@@ -260,8 +322,8 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     dev,
     host,
     port,
-    dbPath,
-    jwtSecret: checked(() => parseSecret(valueOf(env, 'JWT_SECRET'))),
+    database,
+    jwtSecret,
     jwtExpirationSeconds: checked(() => durationSetting(env, 'JWT_EXPIRATION', '24h', 365 * DAY)),
     lockoutAttempts: checked(() => integerSetting(env, 'LOCKOUT_ATTEMPTS', 5, 1, 1000)),
     lockoutDurationSeconds: checked(() => durationSetting(env, 'LOCKOUT_DURATION', '15m', 365 * DAY)),

@@ -1,14 +1,14 @@
 // What an operator does to accounts from the shell (docs/cli.md): list, show, set a password, update, disable,
 // enable, delete. Unlocking is the lockout service's, session revocation the session service's.
-import type { Kysely } from 'kysely';
-import type { AccountStatus, Database } from '../db/types.js';
+import type { TransactionalDatabase } from '../db/database.js';
+import type { AccountStatus } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
-import { ServiceError } from '../common/errors.js';
 import { normalizeEmail, normalizeFullName, normalizeUsername } from './account-fields.js';
 import type { LockoutService } from './lockout.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { checkNewPassword } from './password-policy.js';
-import { PUBLIC_USER_COLUMNS, type AccountSummary, type PublicUser, type UserDirectory } from './users.js';
+import { emailTaken, rethrowTaken, usernameTaken } from './accounts.js';
+import { identifierMatches, PUBLIC_USER_COLUMNS, type AccountSummary, type PublicUser, type UserDirectory } from './users.js';
 
 export interface AccountChanges {
   email?: string;
@@ -17,7 +17,8 @@ export interface AccountChanges {
   username?: string | null;
 }
 
-export function createAccountAdminService(db: Kysely<Database>, clock: Clock, hasher: PasswordHasher, users: UserDirectory, lockout: LockoutService) {
+export function createAccountAdminService(database: TransactionalDatabase, clock: Clock, hasher: PasswordHasher, users: UserDirectory, lockout: LockoutService) {
+  const { db } = database;
   async function summaries(email?: string): Promise<AccountSummary[]> {
     const now = clock.now().toISOString();
     let query = db
@@ -74,7 +75,7 @@ export function createAccountAdminService(db: Kysely<Database>, clock: Clock, ha
     await checkNewPassword(newPassword);
     // Outside the transaction, which must never wait for argon2.
     const passwordHash = await hasher.hash(newPassword);
-    return db.transaction().execute(async (trx) => {
+    return database.transact(async (trx) => {
       const now = clock.now().toISOString();
       await trx
         .updateTable('auth_info')
@@ -93,14 +94,14 @@ export function createAccountAdminService(db: Kysely<Database>, clock: Clock, ha
     const email = changes.email === undefined ? undefined : normalizeEmail(changes.email);
     const fullName = changes.full_name === undefined ? undefined : normalizeFullName(changes.full_name);
     const username = changes.username === undefined ? undefined : normalizeUsername(changes.username);
-    return db.transaction().execute(async (trx) => {
+    return rethrowTaken(database.transact(async (trx) => {
       if (email !== undefined) {
         const owner = await trx.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', user.id).executeTakeFirst();
-        if (owner) throw new ServiceError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
+        if (owner) throw emailTaken();
       }
       if (username !== undefined && username !== null) {
-        const owner = await trx.selectFrom('users').select('id').where('username', '=', username).where('id', '!=', user.id).executeTakeFirst();
-        if (owner) throw new ServiceError('USERNAME_TAKEN', 'This username is already taken');
+        const owner = await trx.selectFrom('users').select('id').where(identifierMatches('username', username)).where('id', '!=', user.id).executeTakeFirst();
+        if (owner) throw usernameTaken();
       }
       return trx
         .updateTable('users')
@@ -112,7 +113,7 @@ export function createAccountAdminService(db: Kysely<Database>, clock: Clock, ha
         .where('id', '=', user.id)
         .returning(['id', 'email', 'full_name', 'username', 'created_at'])
         .executeTakeFirstOrThrow();
-    });
+    }));
   }
 
   /**
@@ -121,7 +122,7 @@ export function createAccountAdminService(db: Kysely<Database>, clock: Clock, ha
    */
   async function setAccountStatus(identifier: string, status: AccountStatus): Promise<{ user: PublicUser; revokedSessions: number }> {
     const user = await users.requireUser(identifier);
-    return db.transaction().execute(async (trx) => {
+    return database.transact(async (trx) => {
       await trx.updateTable('auth_info').set({ status, updated_at: clock.now().toISOString() }).where('user_id', '=', user.id).execute();
       if (status === 'active') return { user, revokedSessions: 0 };
       const revoked = await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).executeTakeFirst();

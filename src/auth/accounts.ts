@@ -1,12 +1,31 @@
 // Creating accounts: a User and its AuthInfo together, in one transaction.
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/types.js';
+import { violatedRule, type TransactionalDatabase } from '../db/database.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError } from '../common/errors.js';
 import { normalizeEmail, normalizeFullName, normalizeUsername } from './account-fields.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { checkNewPassword } from './password-policy.js';
-import type { PublicUser } from './users.js';
+import { identifierMatches, type PublicUser } from './users.js';
+
+export function emailTaken(): ServiceError {
+  return new ServiceError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
+}
+
+export function usernameTaken(): ServiceError {
+  return new ServiceError('USERNAME_TAKEN', 'This username is already taken');
+}
+
+/** A write that met the unique index of the e-mail address or the username answers as the check before it would. */
+export async function rethrowTaken<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    const rule = violatedRule(error);
+    if (rule === 'email') throw emailTaken();
+    if (rule === 'username') throw usernameTaken();
+    throw error;
+  }
+}
 
 export interface NewAccountInput {
   email: string;
@@ -16,7 +35,7 @@ export interface NewAccountInput {
 }
 
 export function createAccountService(
-  db: Kysely<Database>,
+  database: TransactionalDatabase,
   clock: Clock,
   hasher: PasswordHasher,
   options: { registrationOpen: boolean },
@@ -31,12 +50,14 @@ export function createAccountService(
     // and outside the transaction, which must never wait for argon2.
     const passwordHash = await hasher.hash(input.password);
 
-    return db.transaction().execute(async (trx) => {
+    // The checks answer the usual case; two registrations racing past them (two processes on
+    // PostgreSQL) meet the unique indexes, whose violation means the same.
+    return rethrowTaken(database.transact(async (trx) => {
       const emailOwner = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-      if (emailOwner) throw new ServiceError('EMAIL_TAKEN', 'An account with this e-mail address already exists');
+      if (emailOwner) throw emailTaken();
       if (username !== null) {
-        const usernameOwner = await trx.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
-        if (usernameOwner) throw new ServiceError('USERNAME_TAKEN', 'This username is already taken');
+        const usernameOwner = await trx.selectFrom('users').select('id').where(identifierMatches('username', username)).executeTakeFirst();
+        if (usernameOwner) throw usernameTaken();
       }
       const now = clock.now().toISOString();
       const user = await trx
@@ -49,7 +70,7 @@ export function createAccountService(
         .values({ user_id: user.id, password_hash: passwordHash, failed_attempts: 0, locked_until: null, status: 'active', updated_at: now })
         .execute();
       return user;
-    });
+    }));
   }
 
   /** POST /api/auth/register: like createAccount, unless registration is closed. */

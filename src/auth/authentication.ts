@@ -1,7 +1,7 @@
 // Login and password change (docs/api.md, "Sessions and accounts: the rules", rules 1, 2 and 5).
 import type { Kysely, Transaction } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { BestEffortWriter } from '../db/database.js';
+import type { BestEffortWriter, TransactionalDatabase } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { secondsUntil, type Clock } from '../common/clock.js';
 import { ServiceError } from '../common/errors.js';
@@ -10,7 +10,7 @@ import { accountLockedError, type AttemptReservation, type LockoutService, type 
 import type { PasswordHasher } from './password-hasher.js';
 import { checkNewPassword } from './password-policy.js';
 import { unauthorized, type AuthenticatedSession, type SessionService } from './sessions.js';
-import { PUBLIC_USER_COLUMNS, type PublicUser } from './users.js';
+import { identifierMatches, PUBLIC_USER_COLUMNS, type PublicUser } from './users.js';
 
 export interface LoginResult {
   token: string;
@@ -28,20 +28,21 @@ function invalidCredentials(): ServiceError {
 }
 
 export function createAuthenticationService(
-  db: Kysely<Database>,
+  database: TransactionalDatabase,
   clock: Clock,
   hasher: PasswordHasher,
   lockout: LockoutService,
   sessions: SessionService,
   bestEffort: BestEffortWriter,
 ) {
+  const { db } = database;
   async function findAccount(identifier: string) {
     const { kind, value } = normalizeLoginIdentifier(identifier);
     return db
       .selectFrom('users')
       .innerJoin('auth_info', 'auth_info.user_id', 'users.id')
       .select([...PUBLIC_USER_COLUMNS, 'auth_info.password_hash', 'auth_info.status'])
-      .where(kind === 'email' ? 'users.email' : 'users.username', '=', value)
+      .where(identifierMatches(kind, value))
       .executeTakeFirst();
   }
 
@@ -150,7 +151,7 @@ export function createAuthenticationService(
     const locked = await lockout.lockedSince(reservation);
     if (locked) throw locked;
     const newHash = await hasher.hash(newPassword, 'account');
-    await db.transaction().execute(async (trx) => {
+    await database.transact(async (trx) => {
       const nowIso = clock.now().toISOString();
       const changed = await trx
         .updateTable('auth_info')

@@ -1,8 +1,7 @@
 // Deletes records that can no longer be used, so the database does not grow without bound:
 // expired sessions, expired or used reset tokens, and failure counts of unknown identifiers that
 // are neither locked nor recent.
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/types.js';
+import type { TransactionalDatabase } from '../db/database.js';
 import { addSeconds, type Clock } from '../common/clock.js';
 
 export interface HousekeepingResult {
@@ -11,13 +10,13 @@ export interface HousekeepingResult {
   unknownLoginFailures: number;
 }
 
-export function createHousekeeping(db: Kysely<Database>, clock: Clock, options: { lockoutDurationSeconds: number }) {
+export function createHousekeeping(database: TransactionalDatabase, clock: Clock, options: { lockoutDurationSeconds: number }) {
   async function deleteExpiredRecords(): Promise<HousekeepingResult> {
     const now = clock.now();
     const nowIso = now.toISOString();
     // A failure count matters only until it could have locked: older ones are stale.
     const staleBefore = addSeconds(now, -options.lockoutDurationSeconds).toISOString();
-    return db.transaction().execute(async (trx) => {
+    return database.transact(async (trx) => {
       const sessions = await trx.deleteFrom('auth_tokens').where('expires_at', '<=', nowIso).executeTakeFirst();
       const resetTokens = await trx
         .deleteFrom('reset_tokens')

@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { BestEffortWriter } from '../db/database.js';
+import { instantValue } from '../db/sql.js';
 import type { Database } from '../db/types.js';
 import { addSeconds, secondsUntil, type Clock } from '../common/clock.js';
 import { ServiceError } from '../common/errors.js';
@@ -68,7 +69,7 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
         const lockEnd = addSeconds(now, settings.durationSeconds).toISOString();
         // Old values on the right-hand side: a row with a (necessarily expired) lock restarts at 1.
         const nextCount = sql<number>`case when locked_until is not null then 1 else failed_attempts + 1 end`;
-        const nextLock = sql<string | null>`case when (${nextCount}) >= ${settings.attempts} then ${lockEnd} else null end`;
+        const nextLock = sql<string | null>`case when (${nextCount}) >= ${settings.attempts} then ${instantValue(trx, lockEnd)} else null end`;
         const reserved =
           'userId' in subject
             ? await trx
@@ -134,7 +135,7 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
    */
   async function releaseAttempt(reservation: AttemptReservation): Promise<void> {
     const released = {
-      failed_attempts: sql<number>`max(failed_attempts - 1, 0)`,
+      failed_attempts: sql<number>`case when failed_attempts > 0 then failed_attempts - 1 else 0 end`,
       locked_until:
         reservation.lockedUntil === null
           ? sql<string | null>`locked_until`

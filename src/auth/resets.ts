@@ -2,8 +2,8 @@
 // stored only as its SHA-256, valid for RESET_TOKEN_TTL, used once. An administrator's new link voids
 // every pending one; a requested link voids only earlier requested ones, never an administrator's.
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database, ResetTokenIssuer } from '../db/types.js';
+import type { TransactionalDatabase } from '../db/database.js';
+import type { ResetTokenIssuer } from '../db/types.js';
 import type { BackgroundTasks } from '../common/background.js';
 import { addSeconds, type Clock } from '../common/clock.js';
 import { ServiceError } from '../common/errors.js';
@@ -40,7 +40,7 @@ function invalidResetToken(): ServiceError {
 }
 
 export function createResetService(
-  db: Kysely<Database>,
+  database: TransactionalDatabase,
   clock: Clock,
   hasher: PasswordHasher,
   users: UserDirectory,
@@ -48,6 +48,7 @@ export function createResetService(
   delivery: ResetLinkDelivery,
   options: { ttlSeconds: number; publicUrl: string },
 ) {
+  const { db } = database;
   /**
    * Issues a token for an account, voiding the pending ones an issue of this kind replaces. With
    * `unlessRequestedSince`, nothing is issued (null) when a requested link was issued after it. The
@@ -57,7 +58,9 @@ export function createResetService(
     const token = randomBytes(32).toString('base64url');
     const now = clock.now();
     const expiresAt = addSeconds(now, options.ttlSeconds);
-    const issued = await db.transaction().execute(async (trx) => {
+    const issued = await database.transact(async (trx) => {
+      // Read, then write: two requests for one account (two processes) take turns.
+      await database.lockUser(trx, userId);
       const pending = trx.deleteFrom('reset_tokens').where('user_id', '=', userId).where('used_at', 'is', null);
       if (unlessRequestedSince) {
         const recent = await trx
@@ -141,7 +144,7 @@ export function createResetService(
     if (!(await isUsable())) throw invalidResetToken();
     const newHash = await hasher.hash(newPassword);
 
-    return db.transaction().execute(async (trx) => {
+    return database.transact(async (trx) => {
       const now = clock.now().toISOString();
       const consumed = await trx
         .updateTable('reset_tokens')

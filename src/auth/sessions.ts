@@ -174,7 +174,7 @@ export function createSessionService(
     if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw unauthorized();
     const tokenHash = hashToken(token);
     const now = clock.now();
-    const record = lookupRecord(tokenHash);
+    const record = await lookupRecord(tokenHash);
     if (!record || new Date(record.expires_at) <= now) throw unauthorized();
 
     if (!verifiedSignatures.has(tokenHash)) {

@@ -1,6 +1,6 @@
 // Reading accounts and shaping the public User object (docs/api.md, Conventions). No route or command
 // ever sees a row with a hash: the public shape is built here.
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { AccountStatus, Database } from '../db/types.js';
 import { ServiceError } from '../common/errors.js';
 import { normalizeLoginIdentifier } from './account-fields.js';
@@ -24,6 +24,14 @@ export interface AccountSummary {
 /** The columns of the public User object: every query that answers a User selects exactly these. */
 export const PUBLIC_USER_COLUMNS = ['users.id', 'users.email', 'users.full_name', 'users.username', 'users.created_at'] as const;
 
+/**
+ * The condition "this account has that e-mail address or username": the identifier is already
+ * lower-cased (normalizeLoginIdentifier); usernames compare through lower(), as their unique index does.
+ */
+export function identifierMatches(kind: 'email' | 'username', value: string) {
+  return (eb: ExpressionBuilder<Database, 'users'>) => (kind === 'email' ? eb('users.email', '=', value) : eb(eb.fn('lower', ['users.username']), '=', value.toLowerCase()));
+}
+
 export function createUserDirectory(db: Kysely<Database>) {
   /**
    * The account of an e-mail address or a username (admin commands take either, like the login
@@ -31,7 +39,7 @@ export function createUserDirectory(db: Kysely<Database>) {
    */
   async function requireUser(identifier: string): Promise<PublicUser> {
     const { kind, value } = normalizeLoginIdentifier(identifier);
-    const user = await db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where(kind === 'email' ? 'users.email' : 'users.username', '=', value).executeTakeFirst();
+    const user = await db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where(identifierMatches(kind, value)).executeTakeFirst();
     if (!user) throw new ServiceError('USER_NOT_FOUND', `no account with the ${kind === 'email' ? 'e-mail address' : 'username'} ${value}`);
     return user;
   }

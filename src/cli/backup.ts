@@ -1,8 +1,9 @@
 // `timetrack backup <file>` and `timetrack restore <file>`.
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config.js';
-import { backupDatabase, restoreDatabase } from '../db/backup.js';
-import { databaseLine, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
+import { BackupError, restoreDatabase } from '../db/backup.js';
+import { maskDatabaseUrl } from '../db/database.js';
+import { databaseLine, databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
 import { assertOwnerOrForced } from './file-owner.js';
 import { printOutput } from './output.js';
 import { runningServerPid, serverPidFile } from './server-pid.js';
@@ -18,10 +19,11 @@ Example (a daily copy; keep them off the server too):
     .action(async (file: string, _options: object, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const output = await withCommandContext(global, async (ctx) => {
-        const result = await backupDatabase(ctx.sqlite, file);
+        const result = await ctx.database.backup(file);
+        const checked = ctx.database.engine === 'sqlite' ? '; integrity check ok' : ' (pg_dump, custom format)';
         return {
           json: { path: result.path, bytes: result.bytes, duration_ms: result.durationMs },
-          text: [`backed up to ${result.path} (${result.bytes} bytes, ${result.durationMs} ms); integrity check ok`, databaseLine(ctx)],
+          text: [`backed up to ${result.path} (${result.bytes} bytes, ${result.durationMs} ms)${checked}`, databaseLine(ctx)],
         };
       }, { skipSchemaCheck: true });
       printOutput(output, global.json);
@@ -38,7 +40,16 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
   $ systemctl start timetrack`)
     .action(async (file: string, _options: object, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
-      const { dbPath } = loadConfig(readEnvironment(global.envFile), global.db ? { dbPath: global.db } : {});
+      const { database } = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
+      if (database.engine === 'postgres') {
+        // Other processes, on other machines too, may be using the database: only the operator can stop them all.
+        const url = new URL(database.url);
+        url.password = '';
+        throw new BackupError(
+          `on PostgreSQL, stop every serve process, then restore with pg_restore: pg_restore --clean --if-exists --no-owner --single-transaction --dbname "${maskDatabaseUrl(url.toString())}" ${file} (docs/operations.md)`,
+        );
+      }
+      const dbPath = database.path;
       assertOwnerOrForced(dbPath, global.force);
       const pid = runningServerPid(dbPath);
       if (pid !== undefined) {

@@ -4,9 +4,8 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { secretFilePath } from '../auth/secret.js';
-import { quickCheck } from '../db/backup.js';
 import { migrationStatus } from '../db/migrate.js';
-import { readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
+import { databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
 import { ownerMismatch } from './file-owner.js';
 import { printJson, printLines } from './output.js';
 
@@ -46,28 +45,33 @@ async function smtpCheck(config: Config): Promise<CheckResult> {
 async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Promise<CheckResult[]> {
   let config: Config;
   try {
-    config = loadConfig(readEnvironment(global.envFile), global.db ? { dbPath: global.db } : {});
+    config = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
   } catch (error) {
     if (error instanceof ConfigError) return [{ check: 'configuration', ok: false, detail: error.message }];
     throw error;
   }
   const results: CheckResult[] = [{ check: 'configuration', ok: true, detail: 'every setting is valid' }];
-  if (!fs.existsSync(config.dbPath)) {
-    results.push({ check: 'database', ok: false, detail: `no database at ${config.dbPath}; is TIMETRACK_DB right?` });
+  const { database } = config;
+  const dbPath = database.engine === 'sqlite' ? database.path : undefined;
+  if (dbPath !== undefined && !fs.existsSync(dbPath)) {
+    results.push({ check: 'database', ok: false, detail: `no database at ${dbPath}; is TIMETRACK_DB right?` });
   } else {
     // Files first: opening the database may create -wal and -shm.
-    const files = [
-      fileCheck(config.dbPath, 'database file'),
-      fileCheck(`${config.dbPath}-wal`, 'WAL file'),
-      fileCheck(`${config.dbPath}-shm`, 'shared-memory file'),
-      fileCheck(secretFilePath(config.dbPath), 'secret file'),
-    ];
-    results.push(...files.filter((result): result is CheckResult => result !== undefined));
+    if (dbPath !== undefined) {
+      const files = [
+        fileCheck(dbPath, 'database file'),
+        fileCheck(`${dbPath}-wal`, 'WAL file'),
+        fileCheck(`${dbPath}-shm`, 'shared-memory file'),
+        fileCheck(secretFilePath(dbPath), 'secret file'),
+      ];
+      results.push(...files.filter((result): result is CheckResult => result !== undefined));
+    }
     await withCommandContext(
       { ...global, force: true },
       async (ctx) => {
-        const integrity = quickCheck(ctx.sqlite);
-        results.push({ check: 'integrity', ok: integrity === 'ok', detail: integrity === 'ok' ? 'quick_check ok' : integrity });
+        const integrity = await ctx.database.quickCheck();
+        const done = ctx.database.engine === 'sqlite' ? 'quick_check ok' : 'every table readable';
+        results.push({ check: 'integrity', ok: integrity === 'ok', detail: integrity === 'ok' ? done : integrity });
         const states = await migrationStatus(ctx.db);
         const pending = states.filter((m) => m.state === 'pending').map((m) => m.name);
         const unknown = states.filter((m) => m.state === 'unknown').map((m) => m.name);
@@ -83,7 +87,7 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
   results.push({
     check: 'secret',
     ok: true,
-    detail: config.jwtSecret ? 'JWT_SECRET from the settings' : `generated, kept in ${secretFilePath(config.dbPath)}`,
+    detail: config.jwtSecret ? 'JWT_SECRET from the settings' : `generated, kept in ${secretFilePath(dbPath ?? '')}`,
   });
   if (options.smtp) results.push(await smtpCheck(config));
   return results;

@@ -12,6 +12,7 @@ import { printOutput, type CommandOutput } from './output.js';
 
 export interface GlobalOptions {
   db?: string;
+  databaseUrl?: string;
   envFile?: string;
   json?: boolean;
   verbose?: boolean;
@@ -30,6 +31,11 @@ export function readEnvironment(envFile: string | undefined): Env {
   return { ...readEnvFile(envFile), ...process.env };
 }
 
+/** The global options that choose the database (--db, --database-url) as configuration overrides. */
+export function databaseOverrides(global: GlobalOptions): ConfigOverrides {
+  return { ...(global.db ? { dbPath: global.db } : {}), ...(global.databaseUrl ? { databaseUrl: global.databaseUrl } : {}) };
+}
+
 export interface CommandContextOptions {
   overrides?: ConfigOverrides;
   /** Apply pending migrations first (serve, migrate); every other command refuses a schema that is not this build's. */
@@ -46,10 +52,13 @@ export interface CommandContextOptions {
 
 export async function openCommandContext(global: GlobalOptions, options: CommandContextOptions = {}): Promise<AppContext> {
   const env = readEnvironment(global.envFile);
-  const overrides = { ...options.overrides, ...(global.db ? { dbPath: global.db } : {}) };
-  const { dbPath } = loadConfig(env, overrides);
-  if (!options.createDatabase && !fs.existsSync(dbPath)) throw new ConfigError(`no database at ${dbPath}; is TIMETRACK_DB right?`);
-  assertOwnerOrForced(dbPath, global.force);
+  const overrides = { ...options.overrides, ...databaseOverrides(global) };
+  const { database } = loadConfig(env, overrides);
+  // A PostgreSQL database is made by its administrator (createdb), never by timetrack.
+  if (database.engine === 'sqlite') {
+    if (!options.createDatabase && !fs.existsSync(database.path)) throw new ConfigError(`no database at ${database.path}; is TIMETRACK_DB right?`);
+    assertOwnerOrForced(database.path, global.force);
+  }
   return createContext({
     env,
     overrides,
@@ -75,7 +84,7 @@ export async function withCommandContext<T>(
 
 /** The last line of an admin command's text output: which database it acted on. */
 export function databaseLine(ctx: AppContext): string {
-  return `database: ${ctx.config.dbPath}`;
+  return `database: ${ctx.database.location}`;
 }
 
 /**

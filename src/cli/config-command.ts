@@ -1,8 +1,9 @@
 // `timetrack config`: the settings in effect, each with where it came from, secrets masked.
 import type { Command } from 'commander';
 import { loadConfig, SETTING_NAMES, type Config } from '../config.js';
+import { maskDatabaseUrl } from '../db/database.js';
 import { secretFilePath } from '../auth/secret.js';
-import type { GlobalOptions } from './command-context.js';
+import { databaseOverrides, type GlobalOptions } from './command-context.js';
 import { readEnvFile } from './env-file.js';
 import { printJson, printTable } from './output.js';
 
@@ -12,12 +13,18 @@ const SECRET = '******** (set)';
 
 /** The effective value of each setting, as the service uses it. */
 function effectiveValues(config: Config): Record<(typeof SETTING_NAMES)[number], string> {
+  const pool = config.database.engine === 'postgres' ? config.database.pool : undefined;
   return {
     NODE_ENV: config.dev ? 'development' : 'production',
     HOST: config.host,
     PORT: String(config.port),
-    TIMETRACK_DB: config.dbPath,
-    JWT_SECRET: config.jwtSecret ? SECRET : `(generated, kept in ${secretFilePath(config.dbPath)})`,
+    TIMETRACK_DB: config.database.engine === 'sqlite' ? config.database.path : '- (PostgreSQL: DATABASE_URL)',
+    DATABASE_URL: config.database.engine === 'postgres' ? maskDatabaseUrl(config.database.url) : '- (SQLite: TIMETRACK_DB)',
+    DATABASE_POOL_SIZE: pool ? String(pool.max) : '-',
+    DATABASE_CONNECT_TIMEOUT: pool ? `${pool.connectTimeoutMs / 1000}s` : '-',
+    DATABASE_STATEMENT_TIMEOUT: pool ? `${pool.statementTimeoutMs / 1000}s` : '-',
+    DATABASE_LOCK_TIMEOUT: pool ? `${pool.lockTimeoutMs / 1000}s` : '-',
+    JWT_SECRET: config.jwtSecret ? SECRET : config.database.engine === 'sqlite' ? `(generated, kept in ${secretFilePath(config.database.path)})` : '-',
     JWT_EXPIRATION: `${config.jwtExpirationSeconds}s`,
     LOCKOUT_ATTEMPTS: String(config.lockoutAttempts),
     LOCKOUT_DURATION: `${config.lockoutDurationSeconds}s`,
@@ -46,11 +53,11 @@ export function registerConfigCommand(program: Command): void {
       const global = command.optsWithGlobals<GlobalOptions>();
       const file = global.envFile ? readEnvFile(global.envFile) : {};
       const isSet = (value: string | undefined) => value !== undefined && value.trim() !== '';
-      const config = loadConfig({ ...file, ...process.env }, global.db ? { dbPath: global.db } : {});
+      const config = loadConfig({ ...file, ...process.env }, databaseOverrides(global));
       const values = effectiveValues(config);
       const settings = SETTING_NAMES.map((name) => {
         const source: Source =
-          name === 'TIMETRACK_DB' && global.db ? 'option' : isSet(process.env[name]) ? 'environment' : isSet(file[name]) ? 'file' : 'default';
+          (name === 'TIMETRACK_DB' && global.db) || (name === 'DATABASE_URL' && global.databaseUrl) ? 'option' : isSet(process.env[name]) ? 'environment' : isSet(file[name]) ? 'file' : 'default';
         return { name, value: values[name], source };
       });
       if (global.json) return printJson({ settings });

@@ -20,6 +20,7 @@ export function buildProgram(): Command {
     .description('Self-hosted time tracking: the HTTP API (serve) and the admin commands that share its database')
     .version(packageVersion(), '-V, --version')
     .option('--db <path>', 'SQLite database file (env TIMETRACK_DB, default ./data/timetrack.db)')
+    .option('--database-url <url>', 'PostgreSQL database instead of a SQLite file: postgres://user:password@host:5432/db (env DATABASE_URL)')
     .option('--env-file <path>', 'read settings from this file (the environment wins over it)')
     .option('--json', 'machine-readable output on stdout')
     .option('--force', 'act on a database file owned by another user than the one running the command')

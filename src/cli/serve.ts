@@ -37,11 +37,13 @@ export function registerServeCommand(program: Command): void {
       process.on('SIGHUP', () => ctx.logger.warn('SIGHUP received and ignored: settings are read at start only; restart to change them'));
       // Loaded here only: no other command pays for Fastify.
       const { runServer } = await import('../http/server.js');
-      writeServerPid(ctx.config.dbPath);
+      // Several processes share a PostgreSQL database on purpose; a SQLite file has one server.
+      const pidOf = ctx.config.database.engine === 'sqlite' ? ctx.config.database.path : undefined;
+      if (pidOf) writeServerPid(pidOf);
       try {
         await runServer(ctx, { version: packageVersion() });
       } finally {
-        removeServerPid(ctx.config.dbPath);
+        if (pidOf) removeServerPid(pidOf);
       }
     });
 }

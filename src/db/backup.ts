@@ -6,16 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { migrations } from '../../migrations/index.js';
-import type { SqliteHandle } from './database.js';
+import type { BackupResult } from './database.js';
+import type { SqliteHandle } from './sqlite.js';
 
 export class BackupError extends Error {
   override name = 'BackupError';
-}
-
-export interface BackupResult {
-  path: string;
-  bytes: number;
-  durationMs: number;
 }
 
 /** `pragma integrity_check` of a file, opened read-only; throws a BackupError naming the first problem. */

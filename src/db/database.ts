@@ -1,199 +1,184 @@
-// Opens the SQLite file the way every process of timetrack shares it: WAL so that readers and one
-// writer run side by side (serve and admin commands at once), a busy timeout so that a writer waits for
-// another instead of failing, synchronous=FULL so that an acknowledged write (a revoked session
-// above all) survives a power loss, and foreign keys so that deleting a user deletes what is its own.
-import fs from 'node:fs';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import {
-  CompiledQuery,
-  Kysely,
-  sql,
-  SqliteDialect,
-  SqliteDriver,
-  type DatabaseConnection,
-  type Driver,
-  type SqliteDatabase,
-  type SqliteDialectConfig,
-} from 'kysely';
+// The one place that knows there are two engines. The domains speak Kysely and consume this narrow
+// port through Pick<> (docs/database.md): `transact` for every transaction, `lockUser` first in every
+// read-then-write transaction of one account, prepared lookups for the hot path, and the error
+// classification below. SQLite (src/db/sqlite.ts) is the embedded default; PostgreSQL
+// (src/db/postgres.ts) carries several `serve` processes on one database.
+import type { CompiledQuery, Kysely, Transaction } from 'kysely';
 import type { Database } from './types.js';
 
-export const BUSY_TIMEOUT_MS = 5000;
+export type Engine = 'sqlite' | 'postgres';
 
-/** The raw better-sqlite3 handle: for tests and this folder only. */
-export type SqliteHandle = SQLite.Database;
+/** Where the data lives, as the settings say (TIMETRACK_DB or DATABASE_URL). */
+export type DatabaseTarget =
+  | { engine: 'sqlite'; path: string }
+  | { engine: 'postgres'; url: string; pool: PostgresPoolSettings };
 
-/** A query compiled once by Kysely and run as a prepared statement: a few µs instead of ~60 µs. */
-export type PreparedLookup<P extends unknown[], R> = (...params: P) => R | undefined;
-
-export interface OpenedDatabase {
-  db: Kysely<Database>;
-  /** The folder of the file lets its group or others in (see prepareDatabaseFile). */
-  folderAccessibleToOthers: boolean;
-  sqlite: SqliteHandle;
-  bestEffort: BestEffortWriter;
-  /**
-   * Prepares `build`'s query on first use (after the migrations have run) and runs it with the
-   * parameters in order.
-   */
-  prepareLookup<P extends unknown[], R>(build: () => CompiledQuery<R>): PreparedLookup<P, R>;
-  /** Reads the file (its schema version, under a read transaction); throws when it cannot. */
-  probe(): Promise<void>;
+export interface PostgresPoolSettings {
+  /** Connections per process. */
+  max: number;
+  /** How long a request waits for a connection (a new one, or a free one of the pool). */
+  connectTimeoutMs: number;
+  /** The longest a statement may run (statement_timeout). */
+  statementTimeoutMs: number;
+  /** How long a statement waits for a row lock (lock_timeout): then the request answers 503, as a busy SQLite file does. */
+  lockTimeoutMs: number;
 }
+
+/** A query compiled once by Kysely and run as a prepared statement (synchronous on SQLite). */
+export type PreparedLookup<P extends unknown[], R> = (...params: P) => R | undefined | Promise<R | undefined>;
 
 /**
- * Creates the folder (0700) and the file (0600) before SQLite does, so neither is ever world-readable,
- * and narrows the file and its -wal/-shm to 0600 when they are wider (a restore from a backup, a copy).
- * Returns whether the folder lets its group or others in (worth a warning: they could read a
- * -wal that SQLite creates later, or replace the files).
- */
-export function prepareDatabaseFile(dbPath: string): { folderAccessibleToOthers: boolean } {
-  const dir = path.dirname(dbPath);
-  if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const fd = fs.openSync(dbPath, fs.constants.O_CREAT | fs.constants.O_RDWR, 0o600);
-  fs.closeSync(fd);
-  for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (stat && (stat.mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
-  }
-  return { folderAccessibleToOthers: (fs.statSync(dir).mode & 0o077) !== 0 };
-}
-
-/**
- * Every transaction starts with BEGIN IMMEDIATE: the write lock is taken up front, so a
- * read-then-write cannot interleave with another process's write, and a second writer waits for the
- * busy timeout instead of failing with SQLITE_BUSY when a deferred transaction tries to upgrade.
- * Kysely's SQLite driver has one connection: never await slow work (argon2, mail) inside a transaction.
- */
-class ImmediateTransactionSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateTransactionSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
-    super(config);
-    this.#config = config;
-  }
-  override createDriver(): Driver {
-    return new ImmediateTransactionSqliteDriver(this.#config);
-  }
-}
-
-/**
- * Runs writes that may be lost on a power loss (never on a crash) without waiting for the disk:
- * synchronous=NORMAL for their commit only. Used for the frequent, low-value writes of sign-in (a
- * new session, a failed-attempt count), so that a login flood does not stall every request on
- * fsync. Every other write keeps synchronous=FULL, and the next one also makes these durable (the
- * WAL is synced as a whole). The pragma is switched while holding Kysely's single connection, so no
- * other query runs in between: `fn` must use the executor it is given, never the outer `db`.
+ * Runs writes that may be lost on a power loss (never on a crash) without waiting for the disk, on
+ * SQLite; on PostgreSQL the commit is the usual one. `fn` must use the executor it is given.
  */
 export type BestEffortWriter = <T>(fn: (connection: Kysely<Database>) => Promise<T>) => Promise<T>;
 
-function createBestEffortWriter(db: Kysely<Database>, sqlite: SQLite.Database): BestEffortWriter {
-  return (fn) =>
-    db.connection().execute(async (connection) => {
-      sqlite.pragma('synchronous = NORMAL');
-      try {
-        return await fn(connection);
-      } finally {
-        sqlite.pragma('synchronous = FULL');
-      }
-    });
+export interface BackupResult {
+  path: string;
+  bytes: number;
+  durationMs: number;
 }
 
-/** Enough for every query shape of the application; a few KiB each. */
-const STATEMENT_CACHE_SIZE = 200;
-
-/** A statement that may change the schema: the cached statements were prepared against the old one. */
-const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
-
-export interface CachingSqliteDatabase extends SqliteDatabase {
-  readonly cachedStatements: number;
+export interface OpenedDatabase {
+  engine: Engine;
+  /** The file, or the URL with its password masked: what the logs, health and admin commands name. */
+  location: string;
+  db: Kysely<Database>;
+  /**
+   * Runs `fn` in one transaction: BEGIN IMMEDIATE on SQLite (the one write lock up front); on
+   * PostgreSQL READ COMMITTED, retried a few times on a serialization failure or deadlock, so `fn`
+   * must do nothing but database work (no mail, no hashing) and may run more than once.
+   */
+  transact<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Serializes the read-then-write transactions of one account across processes: called first in
+   * each of them. A no-op on SQLite (BEGIN IMMEDIATE already holds the only write lock); on
+   * PostgreSQL `select … for no key update` of the account's users row.
+   */
+  lockUser(trx: Transaction<Database>, userId: number): Promise<void>;
+  bestEffort: BestEffortWriter;
+  /** Prepares `build`'s query on first use (after the migrations have run) and runs it with the parameters in order. */
+  prepareLookup<P extends unknown[], R>(build: () => CompiledQuery<R>): PreparedLookup<P, R>;
+  /** Reads the database (its schema, under a read transaction); throws when it cannot. */
+  probe(): Promise<void>;
+  /** 'ok', or the problems found: SQLite's quick_check; on PostgreSQL a read of every table. */
+  quickCheck(): Promise<string>;
+  /** A consistent copy while the server runs: SQLite's backup API; on PostgreSQL pg_dump. */
+  backup(destination: string): Promise<BackupResult>;
+  /**
+   * Runs `fn` unless another process runs the job of this name right now (then undefined): a
+   * PostgreSQL advisory lock; on SQLite `fn` always runs (one server per file).
+   */
+  exclusively<T>(job: string, fn: () => Promise<T>): Promise<T | undefined>;
+  /** The database folder lets its group or others in (SQLite; false on PostgreSQL). */
+  folderAccessibleToOthers: boolean;
+  close(): Promise<void>;
 }
 
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|PROTOCOL|NOLFS)/;
+const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)/;
 /**
- * What Kysely prepares its statements with: the last STATEMENT_CACHE_SIZE prepared statements, by
- * their SQL (Kysely's SQLite driver would prepare every statement anew, which costs more than running
- * most of the queries here). A schema change (migrations) empties the cache, and a statement still
- * being iterated is never handed out twice.
+ * PostgreSQL SQLSTATEs of an outage: connection exceptions (08), insufficient resources (53), the
+ * server shutting down or starting (57P01-57P03), system errors (58), a read-only standby (25006).
  */
-export function cachePreparedStatements(sqlite: SQLite.Database, capacity = STATEMENT_CACHE_SIZE): CachingSqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    get cachedStatements() {
-      return statements.size;
-    },
-    close: () => sqlite.close(),
-    prepare(sqlText: string) {
-      const cached = statements.get(sqlText);
-      if (cached && !cached.busy) {
-        // Most recently used last, so that the first entry is the one to evict.
-        statements.delete(sqlText);
-        statements.set(sqlText, cached);
-        return cached;
-      }
-      // Checked on a miss only: a schema change is never cached, so a hit never is one.
-      if (SCHEMA_CHANGE.test(sqlText)) {
-        statements.clear();
-        return sqlite.prepare(sqlText);
-      }
-      const statement = sqlite.prepare(sqlText);
-      if (!cached) {
-        statements.set(sqlText, statement);
-        if (statements.size > capacity) statements.delete(statements.keys().next().value!);
-      }
-      return statement;
-    },
-  };
-}
+const PG_UNAVAILABLE = /^(08...|53...|57P0[1-3]|58...|25006)$/;
+/** lock_not_available (lock_timeout passed), query_canceled (statement_timeout passed). */
+const PG_BUSY = /^(55P03|57014)$/;
+/** serialization_failure, deadlock_detected: the transaction may simply be run again. */
+const PG_RETRY = /^(40001|40P01)$/;
+/** Errors of the socket or the pool rather than of a query. */
+const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/;
+const PG_CLIENT_MESSAGES = /Connection terminated|connection timeout|not queryable|Client was closed|Connection ended|server closed the connection/i;
+const POOL_WAIT = /timeout exceeded when trying to connect/i;
 
-export function openDatabase(dbPath: string): OpenedDatabase {
-  const { folderAccessibleToOthers } = prepareDatabaseFile(dbPath);
-  const sqlite = new SQLite(dbPath, { timeout: BUSY_TIMEOUT_MS });
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  const db = new Kysely<Database>({ dialect: new ImmediateTransactionSqliteDialect({ database: cachePreparedStatements(sqlite) }) });
-  return {
-    db,
-    folderAccessibleToOthers,
-    sqlite,
-    bestEffort: createBestEffortWriter(db, sqlite),
-    prepareLookup<P extends unknown[], R>(build: () => CompiledQuery<R>): PreparedLookup<P, R> {
-      let statement: SQLite.Statement<P, R> | undefined;
-      return (...params) => (statement ??= sqlite.prepare<P, R>(build().sql)).get(...params);
-    },
-    async probe() {
-      // `select 1` is answered by the SQLite library alone and would say "ok" for a file that cannot be read.
-      await sql`pragma schema_version`.execute(db);
-    },
-  };
-}
-
-/** SQLite result codes that mean "the database cannot serve now", not a bug in a query. */
-const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|READONLY|IOERR|CANTOPEN|PROTOCOL|NOLFS)/;
-const WAIT_CODES = /^SQLITE_(BUSY|LOCKED)/;
-
-function sqliteCode(error: unknown): string {
+function codeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : '';
 }
 
-/** The database is unavailable (busy, locked, full, read-only, failing): an outage, not a bug. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : '';
+}
+
+/** The pool waited too long for a free connection: every connection is busy. */
+function isPoolWait(error: unknown): boolean {
+  return codeOf(error) === '' && POOL_WAIT.test(messageOf(error));
+}
+
+/** The database cannot serve now (down, restarting, busy, full, read-only, failing): an outage, not a bug. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return UNAVAILABLE_CODES.test(sqliteCode(error));
+  const code = codeOf(error);
+  if (SQLITE_UNAVAILABLE.test(code) || PG_UNAVAILABLE.test(code) || PG_BUSY.test(code) || NETWORK_CODES.test(code)) return true;
+  return code === '' && (PG_CLIENT_MESSAGES.test(messageOf(error)) || isPoolWait(error));
 }
 
-/** Another writer holds the database past the busy timeout: a wait, not a broken database. */
+/** Another writer held what this one needed past the wait limit: a wait, not a broken database. */
 export function isDatabaseBusy(error: unknown): boolean {
-  return WAIT_CODES.test(sqliteCode(error));
+  const code = codeOf(error);
+  return SQLITE_BUSY.test(code) || PG_BUSY.test(code) || isPoolWait(error);
 }
 
-/** The file or its folder cannot be written by this process (owner, mode, read-only mount). */
+/** The file or its folder cannot be written by this process (owner, mode, read-only mount). SQLite only. */
 export function isDatabaseReadOnly(error: unknown): boolean {
-  return /^SQLITE_(READONLY|PERM|CANTOPEN)/.test(sqliteCode(error));
+  return /^SQLITE_(READONLY|PERM|CANTOPEN)/.test(codeOf(error));
 }
+
+/** A PostgreSQL transaction that lost a race and may be run again as it is. */
+export function isRetryableTransactionError(error: unknown): boolean {
+  return PG_RETRY.test(codeOf(error));
+}
+
+/** The rules the schema states as unique indexes or constraints, by the names the services know. */
+export type StoredRule = 'email' | 'username' | 'absence_day' | 'running_entry' | 'entry_overlap';
+
+/** PostgreSQL constraint and index names (migrations), and SQLite's "UNIQUE constraint failed: …" subjects. */
+const RULES: Record<StoredRule, { postgres: string; sqlite: string[] }> = {
+  email: { postgres: 'users_email_unique', sqlite: ['users.email'] },
+  username: { postgres: 'users_username_lower_unique', sqlite: ['users.username', "index 'users_username_lower_unique'"] },
+  absence_day: { postgres: 'absences_one_per_user_and_day', sqlite: ['absences.user_id, absences.date'] },
+  running_entry: { postgres: 'time_entries_one_running_per_user', sqlite: ['time_entries.user_id'] },
+  entry_overlap: { postgres: 'time_entries_no_overlap', sqlite: [] },
+};
+
+/** Which of the stored rules a failed write broke (a unique or exclusion violation), if any. */
+export function violatedRule(error: unknown): StoredRule | undefined {
+  const code = codeOf(error);
+  if (code === '23505' || code === '23P01') {
+    const constraint = (error as { constraint?: unknown }).constraint;
+    return (Object.keys(RULES) as StoredRule[]).find((rule) => RULES[rule].postgres === constraint);
+  }
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    const subject = /constraint failed: (.*)$/.exec(messageOf(error))?.[1]?.trim();
+    return (Object.keys(RULES) as StoredRule[]).find((rule) => subject !== undefined && RULES[rule].sqlite.includes(subject));
+  }
+  return undefined;
+}
+
+/** A PostgreSQL URL with its password replaced by "****" (for logs, `config`, health). */
+export function maskDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '****';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+export interface OpenOptions {
+  /** Errors of idle pooled connections (the server went away between queries): logged, never thrown. */
+  onBackgroundError?: (error: unknown) => void;
+}
+
+/** Opens the configured database. PostgreSQL's code (and `pg`) is loaded only when it is the engine. */
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<OpenedDatabase> {
+  if (target.engine === 'sqlite') {
+    const { openSqliteDatabase } = await import('./sqlite.js');
+    return openSqliteDatabase(target.path);
+  }
+  const { openPostgresDatabase } = await import('./postgres.js');
+  return openPostgresDatabase(target.url, target.pool, options);
+}
+
+/** What a domain service that writes needs of the port. */
+export type TransactionalDatabase = Pick<OpenedDatabase, 'db' | 'transact' | 'lockUser'>;

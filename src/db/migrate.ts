@@ -1,7 +1,9 @@
 // Schema changes come only from the files in migrations/ (listed in migrations/index.ts), applied in
 // name order by Kysely's Migrator. A database that records a migration this build does not know was
-// written by a newer version: it is refused, never migrated or served.
-import { Migrator, sql, type Kysely, type MigrationResultSet } from 'kysely';
+// written by a newer version: it is refused, never migrated or served. On PostgreSQL the Migrator
+// applies them in one transaction under an advisory lock, so of several `serve` processes starting
+// together one migrates and the others find the schema current.
+import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
 import { migrations } from '../../migrations/index.js';
 
 export interface MigrationState {
@@ -26,8 +28,8 @@ export class MigrationError extends Error {
 
 /** The migrations recorded in the database (none for a new file). */
 async function recordedMigrations(db: Kysely<any>): Promise<Map<string, string>> {
-  const table = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = ${MIGRATION_TABLE}`.execute(db);
-  if (table.rows.length === 0) return new Map();
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  if (!tables.some((table) => table.name === MIGRATION_TABLE)) return new Map();
   const rows = await db.selectFrom(MIGRATION_TABLE).select(['name', 'timestamp']).orderBy('name').execute();
   return new Map(rows.map((row: { name: string; timestamp: string }) => [row.name, row.timestamp]));
 }

@@ -2,7 +2,7 @@
 // (answer every request that reached the server, stop accepting, finish requests in flight, wait
 // for background mail, close the database).
 import path from 'node:path';
-import type { AppContext } from '../composition-root.js';
+import { sqlitePathOf, type AppContext } from '../composition-root.js';
 import { buildApp } from './app.js';
 import { secretFilePath } from '../auth/secret.js';
 
@@ -44,8 +44,8 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
   }, config.housekeepingIntervalSeconds * 1000);
   housekeeping.unref();
 
-  if (ctx.databaseFolderAccessibleToOthers) {
-    logger.warn({ folder: path.dirname(config.dbPath) }, 'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)');
+  if (ctx.database.folderAccessibleToOthers && config.database.engine === 'sqlite') {
+    logger.warn({ folder: path.dirname(config.database.path) }, 'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)');
   }
   if (!config.dev && !config.smtp) {
     logger.warn('no SMTP settings: reset e-mails are not sent; use `timetrack reset issue <email>`');
@@ -64,8 +64,9 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
   logger.info(
     {
       version: about.version,
-      db: config.dbPath,
-      secret_source: config.jwtSecret ? 'environment (JWT_SECRET)' : `file ${secretFilePath(config.dbPath)}`,
+      engine: ctx.database.engine,
+      db: ctx.database.location,
+      secret_source: config.jwtSecret ? 'environment (JWT_SECRET)' : `file ${secretFilePath(sqlitePathOf(config))}`,
       mode: config.dev ? 'development' : 'production',
     },
     'timetrack started',

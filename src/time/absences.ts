@@ -1,8 +1,8 @@
 // Absences: whole days of vacation, sickness or a holiday of one's own (docs/time-model.md). A day with
 // an absence has target 0. One absence per user and day: checked in the transaction, and a unique
 // constraint stands behind the check.
-import type { Kysely } from 'kysely';
-import type { AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
+import { violatedRule, type TransactionalDatabase } from '../db/database.js';
+import type { AbsenceRow, AbsenceType, LocalDate } from '../db/types.js';
 import { addDays, localDateOf, parseDate, parseInstantOrDate, startOfDay } from './calendar.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
@@ -30,7 +30,22 @@ function publicAbsence(row: Pick<AbsenceRow, 'id' | 'date' | 'type' | 'note'>): 
   return { id: row.id, date: row.date, type: row.type, note: row.note };
 }
 
-export function createAbsenceService(db: Kysely<Database>, clock: Clock, settings: SettingsService) {
+function absenceExists(date: LocalDate, id?: number): ServiceError {
+  return new ServiceError('ABSENCE_EXISTS', `There is already an absence on ${date}${id === undefined ? '' : ` (id ${id})`}`);
+}
+
+/** Two writers racing past the check (two processes) meet the unique index: the same answer. */
+async function rethrowExisting<T>(date: LocalDate, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (violatedRule(error) === 'absence_day') throw absenceExists(date);
+    throw error;
+  }
+}
+
+export function createAbsenceService(database: TransactionalDatabase, clock: Clock, settings: SettingsService) {
+  const { db } = database;
   /** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */
   async function listAbsences(userId: number, query: RangeQuery): Promise<Absence[]> {
     const { timezone } = await settings.getSettings(userId);
@@ -57,16 +72,17 @@ export function createAbsenceService(db: Kysely<Database>, clock: Clock, setting
     const date = parseDate(input.date, 'date');
     if (!(ABSENCE_TYPES as readonly string[]).includes(input.type)) throw validationError(`type must be one of ${ABSENCE_TYPES.join(', ')}`);
     const note = normalizeNote(input.note);
-    return db.transaction().execute(async (trx) => {
+    return rethrowExisting(date, database.transact(async (trx) => {
+      await database.lockUser(trx, userId);
       const existing = await trx.selectFrom('absences').select('id').where('user_id', '=', userId).where('date', '=', date).executeTakeFirst();
-      if (existing) throw new ServiceError('ABSENCE_EXISTS', `There is already an absence on ${date} (id ${existing.id})`);
+      if (existing) throw absenceExists(date, existing.id);
       const row = await trx
         .insertInto('absences')
         .values({ user_id: userId, date, type: input.type as AbsenceType, note, created_at: clock.now().toISOString() })
         .returning(['id', 'date', 'type', 'note'])
         .executeTakeFirstOrThrow();
       return publicAbsence(row);
-    });
+    }));
   }
 
   /** Deletes one of the user's absences; another user's is NOT_FOUND, like a missing one. */

@@ -8,6 +8,7 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
+import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, TimeEntryRow } from '../db/types.js';
 import { localDateTimeOf, parseInstant, toIso } from './calendar.js';
 import type { Clock } from '../common/clock.js';
@@ -176,7 +177,8 @@ function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: 
   return conflicts;
 }
 
-export function createEntryCsvService(db: Kysely<Database>, clock: Clock, settings: SettingsService, timeEntries: TimeEntryService) {
+export function createEntryCsvService(database: TransactionalDatabase, clock: Clock, settings: SettingsService, timeEntries: TimeEntryService) {
+  const { db } = database;
   /**
    * The user's entries overlapping the range as CSV text (header included), in pieces of
    * EXPORT_BATCH_ROWS rows read one batch at a time, so no export holds the whole file in memory or the
@@ -276,7 +278,8 @@ export function createEntryCsvService(db: Kysely<Database>, clock: Clock, settin
     const now = toIso(nowMs);
     const values = entries.map((entry) => ({ user_id: userId, start_at: entry.start_at, end_at: entry.end_at, note: entry.note, created_at: now, updated_at: now }));
     const lockedAt = performance.now();
-    const lateConflicts = await db.transaction().execute(async (trx) => {
+    const lateConflicts = await database.transact(async (trx) => {
+      await database.lockUser(trx, userId);
       // Rows skipped in the first check stay skipped; anything written since then is checked again.
       const found = await conflictsWithStored(trx, userId, toWrite, skipSame, new Set());
       if (found.length > 0) return found;

@@ -2,6 +2,7 @@
 // transaction (BEGIN IMMEDIATE), so two parallel requests, even from two processes, cannot both pass
 // the overlap or the single-running check. A running entry occupies [start, ∞) until it is stopped.
 import type { Kysely, Transaction } from 'kysely';
+import { violatedRule, type TransactionalDatabase } from '../db/database.js';
 import type { Database, TimeEntryRow } from '../db/types.js';
 import { parseInstant, parseInstantOrDate, toIso } from './calendar.js';
 import type { Clock } from '../common/clock.js';
@@ -129,7 +130,33 @@ export async function insertEntry(trx: Transaction<Database>, userId: number, zo
   return row;
 }
 
-export function createTimeEntryService(db: Kysely<Database>, clock: Clock, settings: SettingsService) {
+/**
+ * The checks above answer the usual case with the entry in the way; a write that still meets the
+ * database's own rule (the exclusion constraint or the one-running index: on PostgreSQL they hold
+ * whatever any process does) answers the same codes.
+ */
+async function rethrowConflicts<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    const rule = violatedRule(error);
+    if (rule === 'running_entry') throw new ServiceError('ALREADY_RUNNING', 'Another entry is already running; stop it first');
+    if (rule === 'entry_overlap') throw new ServiceError('OVERLAP', 'The entry would overlap another entry');
+    throw error;
+  }
+}
+
+export function createTimeEntryService(database: TransactionalDatabase, clock: Clock, settings: SettingsService) {
+  const { db } = database;
+  /** One write of an account's entries: the account's turn first (lockUser), then read and write. */
+  const writeEntries = <T>(userId: number, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+    rethrowConflicts(
+      database.transact(async (trx) => {
+        await database.lockUser(trx, userId);
+        return fn(trx);
+      }),
+    );
+
   /** Parses from/to of a query into an instant range in the user's zone. */
   async function resolveRange(userId: number, query: RangeQuery): Promise<InstantRange> {
     const { timezone } = await settings.getSettings(userId);
@@ -168,7 +195,7 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
     };
     const now = clock.now();
     checkSpan(span, now.getTime());
-    return db.transaction().execute(async (trx) => {
+    return writeEntries(userId, async (trx) => {
       const { timezone } = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
       await assertRoomForEntries(trx, userId, 1);
@@ -178,7 +205,7 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
 
   async function updateEntry(userId: number, id: number, patch: TimeEntryPatch): Promise<TimeEntry> {
     const now = clock.now();
-    return db.transaction().execute(async (trx) => {
+    return writeEntries(userId, async (trx) => {
       const row = await findOwnRow(trx, userId, id);
       const { timezone } = await settings.getSettingsInTransaction(trx, userId);
       const oldSpan: EntrySpan = { startMs: Date.parse(row.start_at), endMs: row.end_at === null ? null : Date.parse(row.end_at), note: row.note };
@@ -204,7 +231,7 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
   }
 
   async function deleteEntry(userId: number, id: number): Promise<void> {
-    await db.transaction().execute(async (trx) => {
+    await writeEntries(userId, async (trx) => {
       const row = await findOwnRow(trx, userId, id);
       const { timezone } = await settings.getSettingsInTransaction(trx, userId);
       await trx.deleteFrom('time_entries').where('id', '=', id).execute();
@@ -215,7 +242,7 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
   /** Starts the timer now: 409 ALREADY_RUNNING if one runs, OVERLAP if a finished entry reaches past now. */
   async function startTimer(userId: number, note?: string): Promise<TimeEntry> {
     const span: EntrySpan = { startMs: clock.now().getTime(), endMs: null, note: normalizeNote(note) };
-    return db.transaction().execute(async (trx) => {
+    return writeEntries(userId, async (trx) => {
       const { timezone } = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
       await assertRoomForEntries(trx, userId, 1);
@@ -226,7 +253,7 @@ export function createTimeEntryService(db: Kysely<Database>, clock: Clock, setti
   /** Stops the running entry now (409 NOT_RUNNING if none runs). */
   async function stopTimer(userId: number): Promise<TimeEntry> {
     const now = clock.now();
-    return db.transaction().execute(async (trx) => {
+    return writeEntries(userId, async (trx) => {
       const running = await runningEntry(trx, userId);
       if (!running) throw new ServiceError('NOT_RUNNING', 'No time entry is running');
       const startMs = Date.parse(running.start_at);

@@ -2,6 +2,7 @@
 // the first PATCH stores one. Changing the time zone moves every day boundary: the new per-day totals
 // are worked out before the transaction and written in the one that stores the zone.
 import type { Kysely, Transaction } from 'kysely';
+import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, LocalDate } from '../db/types.js';
 import { localDateOf, normalizeHolidayRegion, normalizeTimezone, parseDate, WEEKDAYS, type Weekday } from './calendar.js';
 import type { Clock } from '../common/clock.js';
@@ -43,7 +44,8 @@ function checkTarget(day: string, minutes: number): number {
   return minutes;
 }
 
-export function createSettingsService(db: Kysely<Database>, clock: Clock) {
+export function createSettingsService(database: TransactionalDatabase, clock: Clock) {
+  const { db } = database;
   /** The settings of a user (defaults where nothing is stored); NOT_FOUND if the account is gone. */
   function getSettings(userId: number): Promise<Settings> {
     return selectSettings(db, userId);
@@ -113,7 +115,8 @@ export function createSettingsService(db: Kysely<Database>, clock: Clock) {
       prepared = await prepareDailyTotals(db, userId, values.timezone);
     }
 
-    return db.transaction().execute(async (trx) => {
+    return database.transact(async (trx) => {
+      await database.lockUser(trx, userId);
       const before = await getSettingsInTransaction(trx, userId);
       const now = clock.now().toISOString();
       await trx

@@ -2,7 +2,7 @@
 // 503s with the error shape, a log line, health reporting it, and nothing half-written.
 import { afterEach, describe, expect, it } from 'vitest';
 import { WRITE_FAILURE_HOLD_SECONDS } from '../../src/common/health.js';
-import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { account, createTestApp, PASSWORD, type TestApp, sqliteOf } from '../support/app.js';
 import { register } from '../support/requests.js';
 
 let t: TestApp;
@@ -15,7 +15,7 @@ const countUsers = async () => (await t.ctx.db.selectFrom('users').select('id').
 describe('database faults', () => {
   it('keeps synchronous=FULL, WAL and foreign keys, also after the best-effort writes of sign-in', async () => {
     t = await createTestApp();
-    expect(t.ctx.sqlite.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    expect(sqliteOf(t.ctx).pragma('synchronous', { simple: true })).toBe(2); // FULL
     await register(t.app);
     const attempts = await Promise.all([
       t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ann@example.com', password: PASSWORD } }),
@@ -24,17 +24,17 @@ describe('database faults', () => {
     ]);
     expect(attempts.map((response) => response.statusCode)).toEqual([200, 401, 401]);
     // The session and the counts were written with NORMAL; the connection is back to FULL.
-    expect(t.ctx.sqlite.pragma('synchronous', { simple: true })).toBe(2);
-    expect(t.ctx.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(t.ctx.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(sqliteOf(t.ctx).pragma('synchronous', { simple: true })).toBe(2);
+    expect(sqliteOf(t.ctx).pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(sqliteOf(t.ctx).pragma('foreign_keys', { simple: true })).toBe(1);
   });
 
   it('answers 503 DATABASE_UNAVAILABLE when the disk is full, reports it in health, and writes nothing', async () => {
     t = await createTestApp();
     await register(t.app);
-    const pages = t.ctx.sqlite.pragma('page_count', { simple: true }) as number;
+    const pages = sqliteOf(t.ctx).pragma('page_count', { simple: true }) as number;
     // No room for one more page: every write that needs one fails with SQLITE_FULL.
-    t.ctx.sqlite.pragma(`max_page_count = ${pages}`);
+    sqliteOf(t.ctx).pragma(`max_page_count = ${pages}`);
     const users = await countUsers();
     const responses = [];
     for (let i = 0; i < 20; i++) {
@@ -57,7 +57,7 @@ describe('database faults', () => {
     expect(health.json()).toEqual({ status: 'unavailable', version: expect.any(String) });
 
     // Room again, and time passes: health recovers, writes work.
-    t.ctx.sqlite.pragma('max_page_count = 1073741823');
+    sqliteOf(t.ctx).pragma('max_page_count = 1073741823');
     t.clock.advance(WRITE_FAILURE_HOLD_SECONDS + 1);
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: account({ email: 'after@example.com' }) })).statusCode).toBe(201);
@@ -67,12 +67,12 @@ describe('database faults', () => {
     t = await createTestApp();
     await register(t.app);
     const token = (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ann@example.com', password: PASSWORD } })).json().token as string;
-    t.ctx.sqlite.pragma('query_only = ON');
+    sqliteOf(t.ctx).pragma('query_only = ON');
     const refused = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: account({ email: 'ro@example.com' }) });
     expect(refused.statusCode).toBe(503);
     expect(refused.json().code).toBe('DATABASE_UNAVAILABLE');
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(503);
-    t.ctx.sqlite.pragma('query_only = OFF');
+    sqliteOf(t.ctx).pragma('query_only = OFF');
   });
 });

@@ -47,7 +47,7 @@ describe('loadConfig', () => {
       smtp: undefined,
       logLevel: 'info',
     });
-    expect(config.dbPath).toBe(path.resolve('./data/timetrack.db'));
+    expect(config.database).toEqual({ engine: 'sqlite', path: path.resolve('./data/timetrack.db') });
   });
 
   it.each([

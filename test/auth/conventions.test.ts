@@ -1,6 +1,6 @@
 // Conventions of every route (docs/api.md, Conventions), the rate limit, GET /api/health and /api/openapi.json.
 import { afterEach, describe, expect, it } from 'vitest';
-import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
+import { account, createTestApp, PASSWORD, type TestApp, sqliteOf } from '../support/app.js';
 import { expectError, expectNoInternals } from '../support/expectations.js';
 import { bearer, get, login, post, register } from '../support/requests.js';
 
@@ -86,7 +86,7 @@ describe('error shape beyond the routes', () => {
   it('answers a 500 with a generic message: no SQL, no stack; the detail goes to the log', async () => {
     const t = await app();
     await register(t.app);
-    t.ctx.sqlite.exec('drop table auth_tokens');
+    sqliteOf(t.ctx).exec('drop table auth_tokens');
     const response = await post(t.app, '/api/auth/login', { email: 'ann@example.com', password: PASSWORD });
     const body = expectError(response, 500, 'INTERNAL_ERROR');
     expect(body.message).toBe('Internal server error');
@@ -173,7 +173,7 @@ describe('GET /api/health', () => {
 
   it('answers 503 when the database does not answer', async () => {
     const t = await app();
-    t.ctx.sqlite.close();
+    sqliteOf(t.ctx).close();
     const response = await get(t.app, '/api/health');
     expect(response.statusCode).toBe(503);
     cleanups.pop();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
+import { openSqliteDatabase } from '../../src/db/sqlite.js';
 import { systemClock } from '../../src/common/clock.js';
 import { createHealthService } from '../../src/common/health.js';
 import { makeTempDir } from '../support/app.js';
@@ -13,7 +13,7 @@ import { makeTempDir } from '../support/app.js';
 describe('health', () => {
   it('is unhealthy while another connection holds the database, though a cached `select 1` still answers', async () => {
     const file = path.join(makeTempDir(), 'locked.db');
-    const database = openDatabase(file);
+    const database = openSqliteDatabase(file);
     database.sqlite.pragma('busy_timeout = 0');
     database.sqlite.pragma('journal_mode = delete'); // in WAL mode a reader is never blocked by a writer
     database.sqlite.exec('create table items (id integer primary key)');

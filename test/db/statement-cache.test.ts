@@ -2,7 +2,7 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachePreparedStatements } from '../../src/db/database.js';
+import { cachePreparedStatements } from '../../src/db/sqlite.js';
 import { makeTempDir } from '../support/app.js';
 
 const open: SQLite.Database[] = [];

@@ -1,4 +1,5 @@
-// A real context on a real SQLite file in a temp folder, with a clock the test moves.
+// A real context on a real SQLite file in a temp folder (or, with TIMETRACK_TEST_DATABASE_URL, on a
+// PostgreSQL database of its own: test/support/database.ts), with a clock the test moves.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +10,14 @@ import { createContext, type AppContext } from '../../src/composition-root.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import type { PasswordAlgorithm } from '../../src/auth/password-hasher.js';
 import type { Clock } from '../../src/common/clock.js';
+import type { OpenedSqliteDatabase } from '../../src/db/sqlite.js';
+import { databaseEnv } from './database.js';
+
+/** The raw SQLite handle of a context, for tests that inspect or break the file (SQLite runs only). */
+export function sqliteOf(ctx: AppContext): OpenedSqliteDatabase['sqlite'] {
+  if (ctx.database.engine !== 'sqlite') throw new Error('this test needs SQLite (it is skipped on PostgreSQL)');
+  return (ctx.database as OpenedSqliteDatabase).sqlite;
+}
 
 export class TestClock implements Clock {
   constructor(public current = new Date('2026-03-02T09:00:00.000Z')) {}
@@ -80,7 +89,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   logStream.on('data', (chunk: Buffer) => (logText += chunk.toString()));
   terminalStream.on('data', (chunk: Buffer) => (terminalText += chunk.toString()));
   const ctx = await createContext({
-    env: { TIMETRACK_DB: dbPath, RATE_LIMIT_AUTH: '0', LOG_LEVEL: 'info', ...options.env },
+    env: { ...databaseEnv(dbPath), RATE_LIMIT_AUTH: '0', LOG_LEVEL: 'info', ...options.env },
     clock,
     migrate: true,
     logDestination: logStream,

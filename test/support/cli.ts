@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options } from 'execa';
+import { forEngine } from './database.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(PROJECT_ROOT, 'bin/timetrack.cjs');
@@ -11,10 +12,11 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...extra };
 }
 
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}) {
+export function runCli(givenArgs: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}) {
+  const { args, env } = forEngine(givenArgs, options.env ?? {});
   const execaOptions: Options = {
     reject: false,
-    env: cleanEnv(options.env),
+    env: cleanEnv(env),
     extendEnv: false,
     cwd: options.cwd,
     timeout: 60_000,

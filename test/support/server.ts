@@ -1,6 +1,7 @@
 // Starts a real `timetrack serve` process on a free port and reads its address from the log.
 import { execa, type ResultPromise } from 'execa';
 import { BIN, cleanEnv } from './cli.js';
+import { forEngine } from './database.js';
 
 export interface RunningServer {
   baseUrl: string;
@@ -10,8 +11,9 @@ export interface RunningServer {
 }
 
 export async function startServer(dbPath: string, env: Record<string, string> = {}, args: string[] = []): Promise<RunningServer> {
-  const child = execa('node', [BIN, 'serve', '--port', '0', '--db', dbPath, ...args], {
-    env: cleanEnv({ LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0', ...env }),
+  const engine = forEngine(['serve', '--port', '0', '--db', dbPath, ...args], { LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0', ...env });
+  const child = execa('node', [BIN, ...engine.args], {
+    env: cleanEnv(engine.env),
     extendEnv: false,
     reject: false,
     stdin: 'ignore',

@@ -77,7 +77,7 @@ it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at 
     },
   };
   const { settings, timeEntries } = t.ctx.services;
-  const csv = await createEntryCsvService(t.ctx.db.withPlugin(watch), t.clock, settings, timeEntries).exportCsv(ann.userId, {});
+  const csv = await createEntryCsvService({ ...t.ctx.database, db: t.ctx.db.withPlugin(watch) }, t.clock, settings, timeEntries).exportCsv(ann.userId, {});
   const pieces: string[] = [];
   for await (const piece of csv) pieces.push(piece);
   expect(pieces.join('')).toBe(expected);

@@ -98,7 +98,7 @@ it('reads at most one row more than the cap to refuse a range, never all of them
   await fillAbsences(MAX_LISTED_ABSENCES * 2);
   const { seen, db } = largestAnswer();
   const settings = t.ctx.services.settings;
-  await expect(createTimeEntryService(db, t.clock, settings).listEntries(ann.userId, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-  await expect(createAbsenceService(db, t.clock, settings).listAbsences(ann.userId, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  await expect(createTimeEntryService({ ...t.ctx.database, db }, t.clock, settings).listEntries(ann.userId, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  await expect(createAbsenceService({ ...t.ctx.database, db }, t.clock, settings).listAbsences(ann.userId, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   expect(seen.rows).toBe(Math.max(MAX_LISTED_ENTRIES, MAX_LISTED_ABSENCES) + 1);
 });

@@ -54,7 +54,7 @@ function watchedSettings() {
       return args.result;
     },
   };
-  return { settings: createSettingsService(t.ctx.db.withPlugin(watch), t.clock), batchRead };
+  return { settings: createSettingsService({ ...t.ctx.database, db: t.ctx.db.withPlugin(watch) }, t.clock), batchRead };
 }
 
 it('answers other requests while the new totals are worked out', async () => {
