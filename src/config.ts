@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { closest, distance } from 'fastest-levenshtein';
 import ipaddr from 'ipaddr.js';
-import type { DatabaseTarget } from './db/database.js';
+import type { DatabaseTarget, PostgresPoolSettings } from './db/database.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -208,7 +208,7 @@ function parsePublicUrl(raw: string | undefined, host: string, port: number): st
 }
 
 /** A PostgreSQL URL: postgres:// or postgresql://, with a host and a database name. */
-function parsePostgresUrl(raw: string, name: string): string {
+export function parsePostgresUrl(raw: string, name: string): string {
   const value = raw.trim();
   let url: URL;
   try {
@@ -235,6 +235,11 @@ function parseDatabase(env: Env, overrides: ConfigOverrides): DatabaseTarget {
     fail(urlSource, `and ${fileSource} are both set: ${fileSource} names a SQLite file, ${urlSource} a PostgreSQL database; keep the one you mean`);
   }
   if (url === undefined) return { engine: 'sqlite', path: path.resolve(file ?? './data/timetrack.db') };
+  return { engine: 'postgres', url: parsePostgresUrl(url, urlSource), pool: postgresPoolSettings(env) };
+}
+
+/** DATABASE_POOL_SIZE and the DATABASE_*_TIMEOUT settings (all bad ones in one ConfigError). */
+export function postgresPoolSettings(env: Env): PostgresPoolSettings {
   const problems: string[] = [];
   const read = <T>(setting: () => T): T => {
     try {
@@ -245,18 +250,14 @@ function parseDatabase(env: Env, overrides: ConfigOverrides): DatabaseTarget {
       return undefined as T;
     }
   };
-  const target: DatabaseTarget = {
-    engine: 'postgres',
-    url: read(() => parsePostgresUrl(url, urlSource)),
-    pool: {
-      max: read(() => integerSetting(env, 'DATABASE_POOL_SIZE', 10, 1, 1000)),
-      connectTimeoutMs: read(() => durationSetting(env, 'DATABASE_CONNECT_TIMEOUT', '5s', 3600)) * 1000,
-      statementTimeoutMs: read(() => durationSetting(env, 'DATABASE_STATEMENT_TIMEOUT', '30s', DAY)) * 1000,
-      lockTimeoutMs: read(() => durationSetting(env, 'DATABASE_LOCK_TIMEOUT', '5s', 3600)) * 1000,
-    },
+  const pool: PostgresPoolSettings = {
+    max: read(() => integerSetting(env, 'DATABASE_POOL_SIZE', 10, 1, 1000)),
+    connectTimeoutMs: read(() => durationSetting(env, 'DATABASE_CONNECT_TIMEOUT', '5s', 3600)) * 1000,
+    statementTimeoutMs: read(() => durationSetting(env, 'DATABASE_STATEMENT_TIMEOUT', '30s', DAY)) * 1000,
+    lockTimeoutMs: read(() => durationSetting(env, 'DATABASE_LOCK_TIMEOUT', '5s', 3600)) * 1000,
   };
   if (problems.length > 0) throw new ConfigError(problems.join('; '));
-  return target;
+  return pool;
 }
 
 /**

@@ -70,6 +70,9 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
         // Old values on the right-hand side: a row with a (necessarily expired) lock restarts at 1.
         const nextCount = sql<number>`case when locked_until is not null then 1 else failed_attempts + 1 end`;
         const nextLock = sql<string | null>`case when (${nextCount}) >= ${settings.attempts} then ${instantValue(trx, lockEnd)} else null end`;
+        // In an upsert the inserted row (`excluded`) is in scope too: the stored row's columns are named in full.
+        const nextStoredCount = sql<number>`case when unknown_login_failures.locked_until is not null then 1 else unknown_login_failures.failed_attempts + 1 end`;
+        const nextStoredLock = sql<string | null>`case when (${nextStoredCount}) >= ${settings.attempts} then ${instantValue(trx, lockEnd)} else null end`;
         const reserved =
           'userId' in subject
             ? await trx
@@ -90,7 +93,7 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
                 .onConflict((conflict) =>
                   conflict
                     .column('identifier')
-                    .doUpdateSet({ failed_attempts: nextCount, locked_until: nextLock, updated_at: nowIso })
+                    .doUpdateSet({ failed_attempts: nextStoredCount, locked_until: nextStoredLock, updated_at: nowIso })
                     .where(sql<boolean>`(unknown_login_failures.locked_until is null or unknown_login_failures.locked_until <= ${nowIso})`),
                 )
                 .returning(['locked_until'])

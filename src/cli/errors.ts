@@ -1,8 +1,9 @@
 // How a failed command ends: a documented exit code, a stable error code and one sentence (on
 // stderr; as `{"error": {"code", "message"}}` with --json). docs/cli.md lists the codes.
 import { ConfigError } from '../config.js';
-import { isDatabaseBusy, isDatabaseReadOnly } from '../db/database.js';
+import { isDatabaseBusy, isDatabaseReadOnly, isDatabaseUnavailable, isUnstorableText } from '../db/database.js';
 import { BackupError } from '../db/backup.js';
+import { CopyError } from '../db/copy.js';
 import { MigrationError } from '../db/migrate.js';
 import { SecretFileError } from '../auth/secret.js';
 import { ServiceError } from '../common/errors.js';
@@ -48,12 +49,23 @@ export function describeFailure(error: unknown): Failure | undefined {
   if (error instanceof MigrationError) return { exitCode: EXIT_CODES.failure, code: 'MIGRATION_ERROR', message: error.message };
   if (error instanceof SecretFileError) return { exitCode: EXIT_CODES.failure, code: 'SECRET_FILE_ERROR', message: error.message };
   if (error instanceof BackupError) return { exitCode: EXIT_CODES.failure, code: 'BACKUP_ERROR', message: error.message };
+  if (error instanceof CopyError) return { exitCode: EXIT_CODES.failure, code: 'COPY_ERROR', message: error.message };
   if (isDatabaseBusy(error)) {
     return {
       exitCode: EXIT_CODES.databaseBusy,
       code: 'DATABASE_BUSY',
       message: 'the database is busy: another process held its write lock for more than 5 seconds; try again',
     };
+  }
+  if (isUnstorableText(error)) return { exitCode: EXIT_CODES.failure, code: 'VALIDATION_ERROR', message: 'text must not contain NUL characters' };
+  if (isDatabaseUnavailable(error)) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { exitCode: EXIT_CODES.databaseBusy, code: 'DATABASE_UNAVAILABLE', message: `the database cannot be reached or cannot serve now (${reason}); try again` };
+  }
+  const sqlState = (error as { code?: unknown } | null)?.code;
+  if (typeof sqlState === 'string' && /^(28|3D)/.test(sqlState)) {
+    // PostgreSQL refused the login or has no such database: a setting to fix, not a crash.
+    return { exitCode: EXIT_CODES.failure, code: 'CONFIG_ERROR', message: `DATABASE_URL: PostgreSQL refused it (${error instanceof Error ? error.message : String(error)})` };
   }
   if (isDatabaseReadOnly(error)) {
     return { exitCode: EXIT_CODES.failure, code: 'PERMISSION_DENIED', message: 'the database file or its folder is not writable by this user (check owner and mode)' };

@@ -6,6 +6,7 @@ import { registerAuditCommand } from './audit.js';
 import { registerBackupCommands } from './backup.js';
 import { registerCheckCommand } from './check.js';
 import { registerConfigCommand } from './config-command.js';
+import { registerDbCommand } from './db.js';
 import { registerEntriesCommand } from './entries.js';
 import { describeFailure, EXIT_CODES } from './errors.js';
 import { registerMigrateCommand } from './migrate.js';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerBackupCommands(program);
   registerConfigCommand(program);
   registerCheckCommand(program);
+  registerDbCommand(program);
   registerAuditCommand(program);
   for (const [name, example] of Object.entries(EXAMPLES)) {
     const [group, leaf] = name.split(' ');

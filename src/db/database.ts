@@ -112,6 +112,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return code === '' && (PG_CLIENT_MESSAGES.test(messageOf(error)) || isPoolWait(error));
 }
 
+/**
+ * The server cannot be reached or is going down or starting (PostgreSQL): unlike a full disk, a
+ * probe of health sees this by itself, and it ends when the server is back.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  const code = codeOf(error);
+  return NETWORK_CODES.test(code) || /^(08...|57P0[1-3])$/.test(code) || (code === '' && PG_CLIENT_MESSAGES.test(messageOf(error)));
+}
+
 /** Another writer held what this one needed past the wait limit: a wait, not a broken database. */
 export function isDatabaseBusy(error: unknown): boolean {
   const code = codeOf(error);
@@ -121,6 +130,14 @@ export function isDatabaseBusy(error: unknown): boolean {
 /** The file or its folder cannot be written by this process (owner, mode, read-only mount). SQLite only. */
 export function isDatabaseReadOnly(error: unknown): boolean {
   return /^SQLITE_(READONLY|PERM|CANTOPEN)/.test(codeOf(error));
+}
+
+/**
+ * PostgreSQL refused a text value it cannot store (a NUL character: `22021`, or one its encoding
+ * lacks: `22P05`). SQLite stores such text; the client sent something no field allows.
+ */
+export function isUnstorableText(error: unknown): boolean {
+  return /^(22021|22P05)$/.test(codeOf(error));
 }
 
 /** A PostgreSQL transaction that lost a race and may be run again as it is. */

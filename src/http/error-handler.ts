@@ -3,7 +3,7 @@
 // name. The detail goes to the log.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../common/errors.js';
-import { isDatabaseUnavailable } from '../db/database.js';
+import { isDatabaseUnavailable, isUnstorableText } from '../db/database.js';
 import type { HealthService } from '../common/health.js';
 import { errorBody, STATUS_OF_CODE } from './errors.js';
 
@@ -41,6 +41,9 @@ export function registerErrorHandling(app: FastifyInstance, health: HealthServic
     }
     if (error instanceof SyntaxError || error.statusCode === 400) {
       return reply.code(400).send(errorBody(400, 'INVALID_JSON', 'The request body is not valid JSON'));
+    }
+    if (isUnstorableText(error)) {
+      return reply.code(400).send(errorBody(400, 'VALIDATION_ERROR', 'Text must not contain NUL characters'));
     }
     if (isDatabaseUnavailable(error)) {
       // A busy, full, read-only or failing database is an outage, not a bug: 503, and health reports it.

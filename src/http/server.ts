@@ -37,9 +37,10 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
     if (draining) reply.header('Connection', 'close');
   });
   const housekeeping = setInterval(() => {
-    services.housekeeping
-      .deleteExpiredRecords()
-      .then((deleted) => logger.debug({ deleted }, 'housekeeping done'))
+    // On PostgreSQL one process at a time does it; the others skip this round.
+    ctx.database
+      .exclusively('housekeeping', () => services.housekeeping.deleteExpiredRecords())
+      .then((deleted) => logger.debug({ deleted: deleted ?? 'done by another process' }, 'housekeeping done'))
       .catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed'));
   }, config.housekeepingIntervalSeconds * 1000);
   housekeeping.unref();

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WRITE_FAILURE_HOLD_SECONDS } from '../../src/common/health.js';
 import { account, createTestApp, PASSWORD, type TestApp, sqliteOf } from '../support/app.js';
 import { register } from '../support/requests.js';
+import { onPostgres } from '../support/database.js';
 
 let t: TestApp;
 afterEach(async () => {
@@ -12,7 +13,7 @@ afterEach(async () => {
 
 const countUsers = async () => (await t.ctx.db.selectFrom('users').select('id').execute()).length;
 
-describe('database faults', () => {
+describe.skipIf(onPostgres)('SQLite file: database faults', () => {
   it('keeps synchronous=FULL, WAL and foreign keys, also after the best-effort writes of sign-in', async () => {
     t = await createTestApp();
     expect(sqliteOf(t.ctx).pragma('synchronous', { simple: true })).toBe(2); // FULL

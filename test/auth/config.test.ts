@@ -19,12 +19,43 @@ describe('config/timetrack.example.env', () => {
   });
 
   it('is all defaults but the service\'s database when used as is, and valid with its examples switched on', () => {
-    expect(loadConfig(parseEnv(exampleFile))).toEqual({ ...loadConfig({}), dbPath: '/var/lib/timetrack/timetrack.db' });
-    const uncommented = exampleFile.replace(/^#([A-Z_]+=.+)$/gm, '$1');
+    expect(loadConfig(parseEnv(exampleFile))).toEqual({ ...loadConfig({}), database: { engine: 'sqlite', path: '/var/lib/timetrack/timetrack.db' } });
+    // Every example but the PostgreSQL ones (DATABASE_URL and TIMETRACK_DB at once are refused).
+    const uncommented = exampleFile.replace(/^#((?!DATABASE_)[A-Z_]+=.+)$/gm, '$1');
     const config = loadConfig(parseEnv(uncommented));
     expect(config.smtp).toMatchObject({ host: 'smtp.example.org', port: 587, from: 'timetrack <timetrack@example.org>' });
     expect(config.publicUrl).toBe('https://time.example.org');
     expect(config.jwtSecret).toBeUndefined();
+    // The PostgreSQL examples, with TIMETRACK_DB commented out and a JWT_SECRET, as the file says.
+    const postgres = loadConfig({ ...parseEnv(exampleFile.replace(/^#(DATABASE_[A-Z_]+=.+)$/gm, '$1').replace(/^TIMETRACK_DB=.*$/m, '')), JWT_SECRET: STRONG_SECRET });
+    expect(postgres.database).toEqual({
+      engine: 'postgres',
+      url: 'postgres://timetrack:password@127.0.0.1:5432/timetrack',
+      pool: { max: 10, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, lockTimeoutMs: 5000 },
+    });
+  });
+});
+
+const STRONG_SECRET = 'k3J9v7QpX2mZr8Lw5Ns1Tb6Yc4Hd0Gf-e';
+
+describe('the database setting', () => {
+  it('TIMETRACK_DB (or --db) and DATABASE_URL (or --database-url) at once are refused with one sentence naming both', () => {
+    expect(() => loadConfig({ TIMETRACK_DB: '/tmp/a.db', DATABASE_URL: 'postgres://u:p@localhost/db', JWT_SECRET: STRONG_SECRET })).toThrow(/DATABASE_URL: and TIMETRACK_DB are both set/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/db', JWT_SECRET: STRONG_SECRET }, { dbPath: '/tmp/a.db' })).toThrow(/DATABASE_URL: and --db are both set/);
+    expect(() => loadConfig({ TIMETRACK_DB: '/tmp/a.db', JWT_SECRET: STRONG_SECRET }, { databaseUrl: 'postgres://u:p@localhost/db' })).toThrow(/--database-url: and TIMETRACK_DB are both set/);
+  });
+
+  it('PostgreSQL needs JWT_SECRET: a generated secret file cannot be shared between machines', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/db' })).toThrow(/JWT_SECRET: must be set with DATABASE_URL/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/db', JWT_SECRET: STRONG_SECRET }).database.engine).toBe('postgres');
+  });
+
+  it('refuses a DATABASE_URL that is not a PostgreSQL URL, and bad pool settings, naming each', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u@h/db', JWT_SECRET: STRONG_SECRET })).toThrow(/DATABASE_URL: must start with postgres:\/\//);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h', JWT_SECRET: STRONG_SECRET })).toThrow(/DATABASE_URL: names no database/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db', JWT_SECRET: STRONG_SECRET, DATABASE_POOL_SIZE: '0', DATABASE_LOCK_TIMEOUT: 'soon' })).toThrow(
+      /DATABASE_POOL_SIZE: 0 is out of range.*DATABASE_LOCK_TIMEOUT: "soon" is not a duration/,
+    );
   });
 });
 

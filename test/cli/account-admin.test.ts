@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { databaseLine } from '../support/database.js';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 let db: string;
@@ -37,7 +38,7 @@ describe('timetrack user set-password', () => {
 
     const result = await cli(db, ['user', 'set-password', 'ann', '--password-stdin'], { input: `${NEW_PASSWORD}\n` });
     expect(result.stderr).toBe('');
-    expect(result.stdout).toBe(`set the password of ann@example.com; revoked 1 session(s) and any pending reset token; lock cleared\ndatabase: ${db}`);
+    expect(result.stdout).toBe(`set the password of ann@example.com; revoked 1 session(s) and any pending reset token; lock cleared\n${databaseLine(db)}`);
 
     expect(await me(session)).toBe(401);
     expect((await post('/api/auth/reset-password', { token: reset.reset_token, new_password: 'yet another passphrase' })).status).toBe(400);

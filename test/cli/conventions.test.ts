@@ -11,14 +11,16 @@ import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv, runCli } from '../support/cli.js';
 import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { forEngineCommand, onPostgres } from '../support/database.js';
 
 function quote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Runs a shell command line on a pty (util-linux `script`); `answer` waits for a prompt and types. */
-function onTerminal(commandLine: string) {
-  const child = execa('script', ['-qfec', commandLine, '/dev/null'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'pipe', all: true });
+function onTerminal(givenCommandLine: string) {
+  const { command: commandLine, env } = forEngineCommand(givenCommandLine);
+  const child = execa('script', ['-qfec', commandLine, '/dev/null'], { env: cleanEnv(env), extendEnv: false, reject: false, stdin: 'pipe', all: true });
   let screen = '';
   let consumed = 0;
   child.all?.on('data', (chunk: Buffer) => (screen += chunk.toString()));
@@ -59,7 +61,7 @@ describe('errors and exit codes', () => {
     expect(JSON.parse(String(refused.stderr)).error.code).toBe('USAGE_ERROR');
   });
 
-  it('a database held by another writer past the busy timeout exits 4 with its own sentence', async () => {
+  it.skipIf(onPostgres)('a database held by another writer past the busy timeout exits 4 with its own sentence (SQLite: skipped on PostgreSQL)', async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     const holder = new Database(db);
@@ -94,7 +96,7 @@ describe('errors and exit codes', () => {
     );
   });
 
-  it('a database file this user cannot write gets a sentence about permissions', async () => {
+  it.skipIf(onPostgres)('a database file this user cannot write gets a sentence about permissions (SQLite: skipped on PostgreSQL)', async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     if (process.getuid?.() === 0) {

@@ -1,11 +1,11 @@
 // The interactive `user create`, driven through a real pseudo-terminal: util-linux `script` runs the
 // binary on a pty, and the test types into it like a person would, answer by answer.
 import { execa } from 'execa';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { PASSWORD } from '../support/app.js';
 import { cli, tempDb } from '../support/cli-accounts.js';
+import { forEngineCommand, queryRows } from '../support/database.js';
 
 function quote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
@@ -13,8 +13,8 @@ function quote(value: string): string {
 
 /** Starts a command on a pty; `answer(prompt, text)` waits for the prompt, then types the text and Enter. */
 function onTerminal(args: string[]) {
-  const command = ['node', BIN, ...args].map(quote).join(' ');
-  const child = execa('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'pipe', all: true });
+  const { command, env } = forEngineCommand(['node', BIN, ...args].map(quote).join(' '));
+  const child = execa('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(env), extendEnv: false, reject: false, stdin: 'pipe', all: true });
   let screen = '';
   let consumed = 0;
   child.all?.on('data', (chunk: Buffer) => (screen += chunk.toString()));
@@ -48,9 +48,7 @@ describe('timetrack user create on a terminal', () => {
     // The password never appears on the screen.
     expect(session.screen()).not.toContain(PASSWORD);
 
-    const sqlite = new Database(db, { readonly: true });
-    const user = sqlite.prepare('select email, full_name, username from users').get();
-    sqlite.close();
+    const [user] = await queryRows(db, 'select email, full_name, username from users');
     expect(user).toEqual({ email: 'ann@example.com', full_name: 'Ann Example', username: 'ann' });
     const login = await cli(db, ['--json', 'user', 'show', 'ann@example.com']);
     expect(login.exitCode).toBe(0);

@@ -1,8 +1,8 @@
 // `timetrack migrate` and `serve --no-migrate`: the schema changes only through migrations/.
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/server.js';
 import { cli, expectFailure, tempDb, tempDbPath } from '../support/cli-accounts.js';
+import { databaseLine, queryRows, tableNames } from '../support/database.js';
 
 const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index', '004_daily_totals_by_first_instant_of_day', '005_failed_login_identifiers_hashed', '006_audit_and_session_details', '007_reset_token_origin', '008_username_lookup_by_lower'];
 
@@ -16,8 +16,8 @@ describe('timetrack migrate', () => {
 
     const applied = await cli(db, ['migrate']);
     expect(applied.exitCode).toBe(0);
-    expect(applied.stdout).toBe(`applied ${MIGRATIONS.length} migration(s): ${MIGRATIONS.join(', ')}\ndatabase: ${db}`);
-    expect((await cli(db, ['migrate'])).stdout).toBe(`database is up to date\ndatabase: ${db}`);
+    expect(applied.stdout).toBe(`applied ${MIGRATIONS.length} migration(s): ${MIGRATIONS.join(', ')}\n${databaseLine(db)}`);
+    expect((await cli(db, ['migrate'])).stdout).toBe(`database is up to date\n${databaseLine(db)}`);
 
     const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ state: string; executed_at: string }> };
     expect(status.migrations.every((m) => m.state === 'applied' && !Number.isNaN(Date.parse(m.executed_at)))).toBe(true);
@@ -36,17 +36,13 @@ describe('timetrack migrate', () => {
     expect(await health.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     for (const name of MIGRATIONS) expect(running.output()).toMatch(new RegExp(`"migration":"${name}".*"msg":"migration applied"`));
     expect(running.output()).toMatch(/"version":"\d+\.\d+\.\d+.*"msg":"timetrack started"/);
-    const sqlite = new Database(migrated, { readonly: true });
-    const tables = (sqlite.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>).map((t) => t.name);
-    sqlite.close();
+    const tables = await tableNames(migrated);
     expect(tables).toEqual(expect.arrayContaining(['users', 'auth_info', 'auth_tokens', 'reset_tokens', 'time_entries', 'absences', 'kysely_migration']));
   });
 
   it('read-only commands never migrate: they say a migration is pending and stop', async () => {
     const db = tempDb();
-    const sqlite = new Database(db);
-    sqlite.prepare('delete from kysely_migration where name = ?').run(MIGRATIONS[2]);
-    sqlite.close();
+    await queryRows(db, 'delete from kysely_migration where name = ?', [MIGRATIONS[2]]);
     for (const args of [['user', 'list'], ['user', 'show', 'ann@example.com'], ['token', 'list', '--user', 'ann@example.com']]) {
       expectFailure(await cli(db, args), 1, new RegExp(`needs 1 migration\\(s\\) \\(${MIGRATIONS[2]}\\); run \`timetrack migrate\` first`));
     }
@@ -56,9 +52,7 @@ describe('timetrack migrate', () => {
 
   it('a database written by a newer version is refused by every command, and migrate --status lists what it does not know', async () => {
     const db = tempDb();
-    const sqlite = new Database(db);
-    sqlite.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('099_from_the_future', new Date().toISOString());
-    sqlite.close();
+    await queryRows(db, 'insert into kysely_migration (name, timestamp) values (?, ?)', ['099_from_the_future', new Date().toISOString()]);
     const newer = /written by a newer version of timetrack \(migrations this version does not know: 099_from_the_future\)/;
     expectFailure(await cli(db, ['migrate']), 1, newer);
     expectFailure(await cli(db, ['user', 'list']), 1, newer);

@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { databaseLine, queryRows, tableNames } from '../support/database.js';
 
 describe('timetrack user create', () => {
   it('creates an account from flags and a password on stdin, with the same rules as registration', async () => {
@@ -13,10 +13,8 @@ describe('timetrack user create', () => {
     expect(body.user).toMatchObject({ id: 1, email: 'ann@example.com', full_name: 'Ann', username: 'ann' });
     expect(created.stdout).not.toMatch(/argon2|password/i);
 
-    const sqlite = new Database(db, { readonly: true });
-    const row = sqlite.prepare('select password_hash from auth_info where user_id = 1').get() as { password_hash: string };
-    sqlite.close();
-    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const [row] = await queryRows<{ password_hash: string }>(db, 'select password_hash from auth_info where user_id = 1');
+    expect(row!.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
   it('refuses a duplicate e-mail, a taken username, a weak password and a bad e-mail with exit 1 and one line', async () => {
@@ -78,7 +76,7 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     const disabled = await cli(db, ['user', 'disable', 'ann@example.com']);
-    expect(disabled.stdout).toBe(`disabled ann@example.com; revoked 0 session(s)\ndatabase: ${db}`);
+    expect(disabled.stdout).toBe(`disabled ann@example.com; revoked 0 session(s)\n${databaseLine(db)}`);
     expect(JSON.parse((await cli(db, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user.status).toBe('disabled');
     const enabled = JSON.parse((await cli(db, ['--json', 'user', 'enable', 'ann@example.com'])).stdout as string) as { user: { status: string } };
     expect(enabled.user.status).toBe('active');
@@ -92,26 +90,22 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
 
     // Give Ann a reset token, time entries and an absence, so every kind of row exists.
     expect((await cli(db, ['reset', 'issue', 'ann@example.com'])).exitCode).toBe(0);
-    const sqlite = new Database(db);
     const now = new Date().toISOString();
-    sqlite.prepare('insert into auth_tokens (user_id, token_hash, created_at, expires_at) values (1, ?, ?, ?)').run('a'.repeat(64), now, '2999-01-01T00:00:00.000Z');
-    sqlite.prepare("insert into time_entries (user_id, start_at, end_at, note, created_at, updated_at) values (1, '2026-01-05T08:00:00.000Z', '2026-01-05T12:00:00.000Z', '', ?, ?)").run(now, now);
-    sqlite.prepare("insert into absences (user_id, date, type, note, created_at) values (1, '2026-01-06', 'vacation', '', ?)").run(now);
-    sqlite.close();
+    await queryRows(db, 'insert into auth_tokens (user_id, token_hash, created_at, expires_at) values (1, ?, ?, ?)', ['a'.repeat(64), now, '2999-01-01T00:00:00.000Z']);
+    await queryRows(db, "insert into time_entries (user_id, start_at, end_at, note, created_at, updated_at) values (1, '2026-01-05T08:00:00.000Z', '2026-01-05T12:00:00.000Z', '', ?, ?)", [now, now]);
+    await queryRows(db, "insert into absences (user_id, date, type, note, created_at) values (1, '2026-01-06', 'vacation', '', ?)", [now]);
 
     const deleted = await cli(db, ['--json', 'user', 'delete', 'ann@example.com', '--yes']);
     expect(deleted.exitCode).toBe(0);
     expect(JSON.parse(deleted.stdout as string).deleted.email).toBe('ann@example.com');
 
-    const check = new Database(db, { readonly: true });
-    const tables = check.prepare("select name from sqlite_master where type = 'table' and sql like '%user_id%'").all() as Array<{ name: string }>;
-    expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['auth_info', 'auth_tokens', 'reset_tokens', 'time_entries', 'absences']));
+    const tables = (await tableNames(db)).filter((name) => !['users', 'unknown_login_failures'].includes(name) && !name.startsWith('kysely_'));
+    expect(tables).toEqual(expect.arrayContaining(['auth_info', 'auth_tokens', 'reset_tokens', 'time_entries', 'absences', 'daily_totals', 'user_settings']));
     // The audit trail is the exception: who created, changed and deleted the account outlives it.
-    for (const { name } of tables.filter((table) => table.name !== 'audit_events')) {
-      expect((check.prepare(`select count(*) as n from ${name} where user_id = 1`).get() as { n: number }).n, name).toBe(0);
+    for (const name of tables.filter((table) => table !== 'audit_events')) {
+      expect((await queryRows<{ n: number }>(db, `select count(*) as n from ${name} where user_id = 1`))[0]!.n, name).toBe(0);
     }
-    expect((check.prepare('select count(*) as n from users').get() as { n: number }).n).toBe(1);
-    check.close();
+    expect((await queryRows<{ n: number }>(db, 'select count(*) as n from users'))[0]!.n).toBe(1);
   });
 });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { databaseLine } from '../support/database.js';
 
 let db: string;
 let server: RunningServer;
@@ -56,7 +57,7 @@ describe('admin commands against a running server', () => {
 
     const unlocked = await cli(db, ['user', 'unlock', 'locked@example.com']);
     expect(unlocked.exitCode).toBe(0);
-    expect(unlocked.stdout).toBe(`unlocked locked@example.com\ndatabase: ${db}`);
+    expect(unlocked.stdout).toBe(`unlocked locked@example.com\n${databaseLine(db)}`);
     expect((await login('locked@example.com')).status).toBe(200);
   });
 
@@ -76,7 +77,7 @@ describe('admin commands against a running server', () => {
 
     const third = await tokenOf('revoke@example.com');
     const byUser = await cli(db, ['token', 'revoke', '--user', 'revoke@example.com']);
-    expect(byUser.stdout).toBe(`revoked 2 session(s)\ndatabase: ${db}`);
+    expect(byUser.stdout).toBe(`revoked 2 session(s)\n${databaseLine(db)}`);
     expect(await me(second)).toBe(401);
     expect(await me(third)).toBe(401);
     expect(await me(other)).toBe(200);

@@ -5,10 +5,11 @@ import { migrations } from '../../migrations/index.js';
 import { describe, expect, it } from 'vitest';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { startServer } from '../support/server.js';
+import { onPostgres } from '../support/database.js';
 
 const isRoot = process.geteuid?.() === 0;
 
-describe('timetrack check', () => {
+describe.skipIf(onPostgres)('SQLite file: timetrack check', () => {
   it('passes on a healthy database and names each problem on its own line', async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
@@ -38,7 +39,7 @@ describe('timetrack check', () => {
   });
 });
 
-describe.runIf(isRoot)('a command run as another user than the database owner', () => {
+describe.runIf(isRoot && !onPostgres)('a command run as another user than the database owner (SQLite file)', () => {
   it('is refused without --force, and warned about with it', async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
@@ -51,7 +52,7 @@ describe.runIf(isRoot)('a command run as another user than the database owner', 
   });
 });
 
-describe('serve and SIGHUP', () => {
+describe.skipIf(onPostgres)('SQLite file: serve and SIGHUP', () => {
   it('logs SIGHUP and goes on serving', async () => {
     const db = tempDb();
     const server = await startServer(db);

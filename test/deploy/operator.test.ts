@@ -7,6 +7,7 @@ import { makeTempDir, PASSWORD } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { expectFailure } from '../support/cli-accounts.js';
 import { startServer } from '../support/server.js';
+import { databaseLine, databaseSettingLines } from '../support/database.js';
 
 function envFile(dir: string, lines: string[]): string {
   const file = path.join(dir, 'timetrack.env');
@@ -20,21 +21,21 @@ describe('deployment as an operator', () => {
     const configDir = makeTempDir('timetrack-etc-');
     const elsewhere = makeTempDir('timetrack-cwd-');
     const db = path.join(stateDir, 'timetrack.db');
-    const env = envFile(configDir, [`TIMETRACK_DB=${db}`, 'REGISTRATION=closed']);
+    const env = envFile(configDir, [...databaseSettingLines(db), 'REGISTRATION=closed']);
 
     const migrated = await runCli(['--env-file', env, 'migrate'], { cwd: elsewhere });
-    expect(migrated.stdout).toContain(`database: ${db}`);
+    expect(migrated.stdout).toContain(databaseLine(db));
     const created = await runCli(['--env-file', env, 'user', 'create', '--email', 'admin@example.com', '--name', 'Admin', '--password-stdin'], {
       cwd: elsewhere,
       input: `${PASSWORD}\n`,
     });
     expect(created.stderr).toBe('');
-    expect(created.stdout).toMatch(new RegExp(`^created account admin@example\\.com \\(id 1\\)\\ndatabase: ${db.replace(/[.]/g, '\\.')}$`));
+    expect(created.stdout).toMatch(new RegExp(`^created account admin@example\\.com \\(id 1\\)\\n${databaseLine(db).replace(/[.*]/g, '\\$&')}$`));
     // Every admin command names the database it acted on.
     for (const args of [['user', 'list'], ['user', 'show', 'admin@example.com'], ['user', 'unlock', 'admin@example.com'], ['token', 'list', '--user', 'admin@example.com'], ['token', 'revoke', '--user', 'admin@example.com'], ['audit', 'list'], ['migrate', '--status']]) {
       const result = await runCli(['--env-file', env, ...args], { cwd: elsewhere });
       expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-      expect(String(result.stdout).trimEnd().split('\n').at(-1), args.join(' ')).toBe(`database: ${db}`);
+      expect(String(result.stdout).trimEnd().split('\n').at(-1), args.join(' ')).toBe(databaseLine(db));
     }
     // Nothing was made in the folder the command ran from.
     expect(fs.readdirSync(elsewhere)).toEqual([]);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { cli, tempDb } from '../support/cli-accounts.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { forEngineCommand } from '../support/database.js';
 
 async function untilLogged(server: RunningServer, text: string): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -35,8 +36,9 @@ describe('serve at start', () => {
     const db = tempDb();
     await cli(db, ['migrate']);
     const run = async (env: Record<string, string>) => {
-      const command = `node '${BIN}' --db '${db}' serve --port 0 & pid=$!; sleep 2; kill $pid; wait $pid`;
-      const result = await execa('script', ['-qfec', command, '/dev/null'], { env: cleanEnv({ LOG_LEVEL: 'info', ...env }), extendEnv: false, reject: false, stdin: 'ignore' });
+      const engine = forEngineCommand(`node '${BIN}' --db '${db}' serve --port 0 & pid=$!; sleep 2; kill $pid; wait $pid`, { LOG_LEVEL: 'info', ...env });
+      const command = engine.command;
+      const result = await execa('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(engine.env), extendEnv: false, reject: false, stdin: 'ignore' });
       return String(result.stdout);
     };
     const coloured = await run({});

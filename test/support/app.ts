@@ -11,7 +11,7 @@ import { buildApp, type App } from '../../src/http/app.js';
 import type { PasswordAlgorithm } from '../../src/auth/password-hasher.js';
 import type { Clock } from '../../src/common/clock.js';
 import type { OpenedSqliteDatabase } from '../../src/db/sqlite.js';
-import { databaseEnv } from './database.js';
+import { bindPostgresDatabase, createMigratedPostgresDatabase, onPostgres, TEST_JWT_SECRET } from './database.js';
 
 /** The raw SQLite handle of a context, for tests that inspect or break the file (SQLite runs only). */
 export function sqliteOf(ctx: AppContext): OpenedSqliteDatabase['sqlite'] {
@@ -78,6 +78,13 @@ export interface TestAppOptions {
   realHashing?: boolean;
 }
 
+/** A migrated PostgreSQL database for a test app, bound to its SQLite path so that CLI runs with `--db` find it. */
+async function migratedPostgresFor(dbPath: string): Promise<Record<string, string>> {
+  const url = await createMigratedPostgresDatabase();
+  bindPostgresDatabase(dbPath, url);
+  return { DATABASE_URL: url, JWT_SECRET: TEST_JWT_SECRET };
+}
+
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = options.dir ?? makeTempDir();
   const dbPath = path.join(dir, 'timetrack.db');
@@ -89,7 +96,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   logStream.on('data', (chunk: Buffer) => (logText += chunk.toString()));
   terminalStream.on('data', (chunk: Buffer) => (terminalText += chunk.toString()));
   const ctx = await createContext({
-    env: { ...databaseEnv(dbPath), RATE_LIMIT_AUTH: '0', LOG_LEVEL: 'info', ...options.env },
+    env: {
+      ...(onPostgres ? await migratedPostgresFor(dbPath) : { TIMETRACK_DB: dbPath }),
+      RATE_LIMIT_AUTH: '0',
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
     clock,
     migrate: true,
     logDestination: logStream,

@@ -32,10 +32,41 @@ export function psql(statement: string, url = TEST_DATABASE_URL!): string {
   return result.stdout.trim();
 }
 
+function uniqueName(label: string): string {
+  return `${label}_${process.pid}_${createHash('sha256').update(`${Math.random()}${Date.now()}`).digest('hex').slice(0, 10)}`;
+}
+
 /** A new, empty database on the test server; its URL. */
 export function createPostgresDatabase(label = 'tt'): string {
-  const name = `${label}_${process.pid}_${createHash('sha256').update(`${Math.random()}${Date.now()}`).digest('hex').slice(0, 10)}`;
+  const name = uniqueName(label);
   psql(`create database ${name}`);
+  return postgresUrlFor(name);
+}
+
+let migratedTemplate: Promise<string> | undefined;
+
+/**
+ * A new database with every migration applied, copied from a template migrated once per process
+ * (CREATE DATABASE … TEMPLATE): test apps start in milliseconds instead of migrating each time.
+ * Tests of the migrations themselves use createPostgresDatabase or postgresDatabaseFor.
+ */
+export async function createMigratedPostgresDatabase(): Promise<string> {
+  migratedTemplate ??= (async () => {
+    const name = uniqueName('tt_template');
+    psql(`create database ${name}`);
+    const { openPostgresDatabase } = await import('../../src/db/postgres.js');
+    const { migrateToLatest } = await import('../../src/db/migrate.js');
+    const database = openPostgresDatabase(postgresUrlFor(name), { max: 1, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, lockTimeoutMs: 10_000 });
+    try {
+      await migrateToLatest(database.db);
+    } finally {
+      await database.close();
+    }
+    return name;
+  })();
+  const template = await migratedTemplate;
+  const name = uniqueName('tt');
+  psql(`create database ${name} template ${template}`);
   return postgresUrlFor(name);
 }
 
@@ -50,9 +81,14 @@ export function postgresDatabaseFor(dbPath: string): string {
   return url;
 }
 
+/** Makes `url` the database that stands for the SQLite file `dbPath` (a test app's, for the CLI runs beside it). */
+export function bindPostgresDatabase(dbPath: string, url: string): void {
+  databases.set(path.resolve(dbPath), url);
+}
+
 /** The settings that point a process at the database of `dbPath`: the file, or its PostgreSQL database. */
-export function databaseEnv(dbPath: string): Record<string, string> {
-  return onPostgres ? { DATABASE_URL: postgresDatabaseFor(dbPath), JWT_SECRET: TEST_JWT_SECRET } : { TIMETRACK_DB: dbPath };
+function databaseEnv(dbPath: string): Record<string, string> {
+  return onPostgres ? { DATABASE_URL: postgresDatabaseFor(dbPath) } : { TIMETRACK_DB: dbPath };
 }
 
 /**
@@ -78,5 +114,73 @@ export function forEngine(args: string[], env: Record<string, string>): { args: 
     Object.assign(translatedEnv, databaseEnv(translatedEnv.TIMETRACK_DB));
     delete translatedEnv.TIMETRACK_DB;
   }
+  // A test that sets its own JWT_SECRET (a bad one, on purpose), or reads settings from an env file
+  // (which may hold one), keeps it.
+  if (!args.includes('--env-file')) translatedEnv.JWT_SECRET ??= TEST_JWT_SECRET;
   return { args: translatedArgs, env: translatedEnv };
+}
+
+/** The line an admin command ends its text output with: the file, or the URL with its password masked. */
+export function databaseLine(dbPath: string): string {
+  if (!onPostgres) return `database: ${dbPath}`;
+  const url = new URL(postgresDatabaseFor(dbPath));
+  if (url.password) url.password = '****';
+  return `database: ${url.toString()}`;
+}
+
+/**
+ * Runs one statement on the database of `dbPath` (either engine) and answers its rows: for tests that
+ * look at or plant rows behind the application's back. `?` placeholders, as in SQLite.
+ */
+export async function queryRows<T = Record<string, unknown>>(dbPath: string, sqlText: string, params: unknown[] = []): Promise<T[]> {
+  if (!onPostgres) {
+    const { default: SQLite } = await import('better-sqlite3');
+    const sqlite = new SQLite(dbPath, { fileMustExist: true });
+    try {
+      const statement = sqlite.prepare(sqlText);
+      return statement.reader ? (statement.all(...params) as T[]) : (statement.run(...params), []);
+    } finally {
+      sqlite.close();
+    }
+  }
+  const { default: pg } = await import('pg');
+  const { isoInstant } = await import('../../src/db/postgres.js');
+  let index = 0;
+  const client = new pg.Client({
+    connectionString: postgresDatabaseFor(dbPath),
+    options: '-c TimeZone=UTC',
+    types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : oid === 1184 ? isoInstant : oid === 1082 ? (text: string) => text : pg.types.getTypeParser(oid, format)) as never },
+  });
+  await client.connect();
+  try {
+    return (await client.query(sqlText.replace(/\?/g, () => `$${(index += 1)}`), params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** The application's tables in the database of `dbPath`. */
+export async function tableNames(dbPath: string): Promise<string[]> {
+  const rows = await queryRows<{ name: string }>(
+    dbPath,
+    onPostgres ? "select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'" : "select name from sqlite_master where type = 'table' and name not like 'sqlite_%'",
+  );
+  return rows.map((row) => row.name).sort();
+}
+
+/**
+ * A shell command line run through `script` (a terminal) as the engine needs it: on PostgreSQL its
+ * `--db <file>` becomes the settings of that file's database.
+ */
+export function forEngineCommand(command: string, env: Record<string, string> = {}): { command: string; env: Record<string, string> } {
+  if (!onPostgres) return { command, env };
+  const match = /'?--db'?\s+'?([^\s']+)'?/.exec(command);
+  if (!match) return { command, env };
+  const translated = forEngine(['--db', match[1]!], env);
+  return { command: command.replace(match[0], ''), env: translated.env };
+}
+
+/** The env-file lines that point at the database of `dbPath`. */
+export function databaseSettingLines(dbPath: string): string[] {
+  return onPostgres ? [`DATABASE_URL=${postgresDatabaseFor(dbPath)}`, `JWT_SECRET=${TEST_JWT_SECRET}`] : [`TIMETRACK_DB=${dbPath}`];
 }

@@ -1,0 +1,103 @@
+// `timetrack db copy --to <postgres url>`: moves an install from its SQLite file to PostgreSQL
+// (docs/database.md, "Moving to PostgreSQL"). The target gets this build's schema, then every row of
+// every table, with its id, in one transaction; the counts are compared before it commits, so the
+// copy is whole or absent. The source is read inside one transaction: a consistent snapshot.
+import { sql, type Kysely } from 'kysely';
+import { migrateToLatest } from './migrate.js';
+import type { OpenedDatabase, PostgresPoolSettings } from './database.js';
+import type { Database } from './types.js';
+
+export class CopyError extends Error {
+  override name = 'CopyError';
+}
+
+/** Every table, parents first (foreign keys), with the column that orders a batch read. */
+const TABLES: ReadonlyArray<{ name: keyof Database; key: string[]; identity: boolean }> = [
+  { name: 'users', key: ['id'], identity: true },
+  { name: 'auth_info', key: ['user_id'], identity: false },
+  { name: 'auth_tokens', key: ['id'], identity: true },
+  { name: 'reset_tokens', key: ['id'], identity: true },
+  { name: 'unknown_login_failures', key: ['identifier'], identity: false },
+  { name: 'audit_events', key: ['id'], identity: true },
+  { name: 'user_settings', key: ['user_id'], identity: false },
+  { name: 'time_entries', key: ['id'], identity: true },
+  { name: 'absences', key: ['id'], identity: true },
+  { name: 'daily_totals', key: ['user_id', 'date'], identity: false },
+];
+
+/** Rows per INSERT: far below PostgreSQL's 65,535 parameters for the widest table. */
+const BATCH_ROWS = 1000;
+
+export interface CopyResult {
+  tables: Array<{ table: string; rows: number }>;
+  durationMs: number;
+}
+
+async function countRows(db: Kysely<Database>, table: keyof Database): Promise<number> {
+  const { count } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/**
+ * Whether the target holds nothing of timetrack's: no table, or this schema with no row at all (a
+ * copy that failed after the schema was made). Anything else is refused.
+ */
+async function assertEmpty(target: Kysely<Database>, location: string): Promise<void> {
+  const tables = await target.introspection.getTables({ withInternalKyselyTables: true });
+  if (tables.length === 0) return;
+  const known = new Set<string>([...TABLES.map((table) => table.name), 'kysely_migration', 'kysely_migration_lock']);
+  const foreign = tables.filter((table) => !known.has(table.name)).map((table) => table.name);
+  if (foreign.length > 0) throw new CopyError(`${location} is not empty (it has the tables ${foreign.slice(0, 5).join(', ')}); copy into a new, empty database`);
+  for (const table of TABLES) {
+    if (tables.some((t) => t.name === table.name) && (await countRows(target, table.name)) > 0) {
+      throw new CopyError(`${location} is not empty (${table.name} has rows); copy into a new, empty database`);
+    }
+  }
+}
+
+export async function copyToPostgres(source: OpenedDatabase, targetUrl: string, pool: PostgresPoolSettings): Promise<CopyResult> {
+  if (source.engine !== 'sqlite') throw new CopyError('db copy reads a SQLite database (TIMETRACK_DB); the configured one is PostgreSQL already');
+  const started = performance.now();
+  const { openPostgresDatabase } = await import('./postgres.js');
+  const target = openPostgresDatabase(targetUrl, pool);
+  try {
+    await assertEmpty(target.db, target.location);
+    await migrateToLatest(target.db);
+    const tables: CopyResult['tables'] = [];
+    await source.transact(async (reader) => {
+      await target.transact(async (writer) => {
+        for (const table of TABLES) {
+          let copied = 0;
+          let offset = 0;
+          for (;;) {
+            // The source is one snapshot (this transaction), so paging by offset in key order is exact.
+            let query = reader.selectFrom(table.name).selectAll();
+            for (const column of table.key) query = query.orderBy(column as never);
+            const rows = (await query.limit(BATCH_ROWS).offset(offset).execute()) as Array<Record<string, unknown>>;
+            if (rows.length === 0) break;
+            await writer.insertInto(table.name).values(rows as never).execute();
+            copied += rows.length;
+            offset += rows.length;
+            if (rows.length < BATCH_ROWS) break;
+          }
+          if (table.identity) {
+            // The next id PostgreSQL hands out follows the largest copied one.
+            const { largest } = await writer
+              .selectFrom(table.name as 'users')
+              .select((eb) => eb.fn.max('id').as('largest'))
+              .executeTakeFirstOrThrow();
+            await sql`select setval(pg_get_serial_sequence(${table.name}, 'id'), ${Number(largest ?? 0) + 1}, false)`.execute(writer);
+          }
+          const stored = await countRows(writer, table.name);
+          if (stored !== copied || stored !== (await countRows(reader, table.name))) {
+            throw new CopyError(`${table.name}: ${copied} rows read, ${stored} stored; nothing was copied`);
+          }
+          tables.push({ table: table.name, rows: stored });
+        }
+      });
+    });
+    return { tables, durationMs: Math.round(performance.now() - started) };
+  } finally {
+    await target.close();
+  }
+}
