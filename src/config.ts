@@ -251,7 +251,8 @@ export function postgresPoolSettings(env: Env): PostgresPoolSettings {
     }
   };
   const pool: PostgresPoolSettings = {
-    max: read(() => integerSetting(env, 'DATABASE_POOL_SIZE', 10, 1, 1000)),
+    // At least 2: a job run `exclusively` holds one connection for its advisory lock while it works on another.
+    max: read(() => integerSetting(env, 'DATABASE_POOL_SIZE', 10, 2, 1000)),
     connectTimeoutMs: read(() => durationSetting(env, 'DATABASE_CONNECT_TIMEOUT', '5s', 3600)) * 1000,
     statementTimeoutMs: read(() => durationSetting(env, 'DATABASE_STATEMENT_TIMEOUT', '30s', DAY)) * 1000,
     lockTimeoutMs: read(() => durationSetting(env, 'DATABASE_LOCK_TIMEOUT', '5s', 3600)) * 1000,

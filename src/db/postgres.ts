@@ -192,9 +192,3 @@ export function openPostgresDatabase(url: string, settings: PostgresPoolSettings
     close: () => db.destroy(),
   };
 }
-
-/** Whether a PostgreSQL database holds no table at all (`db copy` refuses any other). */
-export async function isEmptyPostgresDatabase(db: Kysely<Database>): Promise<boolean> {
-  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
-  return tables.length === 0;
-}

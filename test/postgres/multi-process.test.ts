@@ -96,6 +96,24 @@ describe.skipIf(!onPostgres)('two serve processes on one PostgreSQL database', (
     expect(new Set(locked.map((r) => r.text)).size).toBe(1);
   });
 
+  it('no sign-in on A that overlapped a password change on B keeps a session; the changing session does', async () => {
+    const { a, b } = await twoServers({ LOCKOUT_ATTEMPTS: '1000' });
+    const changer = JSON.parse((await loginOn(b)).text).token as string;
+    const logins: Array<ReturnType<typeof loginOn>> = [];
+    let change: ReturnType<typeof call> | undefined;
+    for (let i = 0; i < 30; i += 1) {
+      logins.push(loginOn(a));
+      if (i === 6) change = call(b, 'POST', '/api/auth/change-password', { old_password: PASSWORD, new_password: 'another fine passphrase' }, changer);
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    expect((await change!).status).toBe(200);
+    const tokens = (await Promise.all(logins)).filter((r) => r.status === 200).map((r) => JSON.parse(r.text).token as string);
+    expect(tokens.length).toBeGreaterThan(0);
+    const survivors = (await Promise.all(tokens.map((token) => call(a, 'GET', '/api/auth/me', undefined, token)))).filter((r) => r.status !== 401);
+    expect(survivors).toEqual([]);
+    expect((await call(a, 'GET', '/api/auth/me', undefined, changer)).status).toBe(200);
+  });
+
   it('10 overlapping entries posted in parallel through A and B store exactly one', async () => {
     const { a, b, token } = await twoServers();
     const responses = await Promise.all(

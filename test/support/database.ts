@@ -56,7 +56,7 @@ export async function createMigratedPostgresDatabase(): Promise<string> {
     psql(`create database ${name}`);
     const { openPostgresDatabase } = await import('../../src/db/postgres.js');
     const { migrateToLatest } = await import('../../src/db/migrate.js');
-    const database = openPostgresDatabase(postgresUrlFor(name), { max: 1, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, lockTimeoutMs: 10_000 });
+    const database = openPostgresDatabase(postgresUrlFor(name), { max: 2, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, lockTimeoutMs: 10_000 });
     try {
       await migrateToLatest(database.db);
     } finally {
