@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
 import { BIN, cleanEnv, PROJECT_ROOT } from '../support/cli.js';
 import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { forEngine } from '../support/database.js';
 
 const HOOK = path.join(PROJECT_ROOT, 'test/support/record-loaded-modules.mjs');
 const BUNDLE = path.join(PROJECT_ROOT, 'dist/cli');
@@ -21,7 +22,8 @@ const SERVER_ONLY = {
 
 async function filesLoadedBy(args: string[]): Promise<string[]> {
   const record = path.join(makeTempDir(), 'loaded.txt');
-  const result = await execa('node', ['--import', HOOK, BIN, ...args], { env: cleanEnv({ LOADED_MODULES_FILE: record }), extendEnv: false, reject: false, stdin: 'ignore' });
+  const engine = forEngine(args, { LOADED_MODULES_FILE: record });
+  const result = await execa('node', ['--import', HOOK, BIN, ...engine.args], { env: cleanEnv(engine.env), extendEnv: false, reject: false, stdin: 'ignore' });
   expect(result.exitCode, result.stderr).toBe(0);
   return fs.readFileSync(record, 'utf8').split('\n').filter((url) => url.startsWith('file:')).map((url) => fileURLToPath(url));
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { cli, tempDb } from '../support/cli-accounts.js';
 import { startServer, type RunningServer } from '../support/server.js';
-import { forEngineCommand } from '../support/database.js';
+import { databaseLine, forEngineCommand, onPostgres } from '../support/database.js';
 
 async function untilLogged(server: RunningServer, text: string): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -25,14 +25,19 @@ describe('serve at start', () => {
       .split('\n')
       .filter((line) => line.includes('"msg":"timetrack started"'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(started).toEqual([expect.objectContaining({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), db, secret_source: 'environment (JWT_SECRET)', mode: 'production' })]);
+    const where = databaseLine(db).slice('database: '.length);
+    expect(started).toEqual([
+      expect.objectContaining({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), engine: onPostgres ? 'postgres' : 'sqlite', db: where, secret_source: 'environment (JWT_SECRET)', mode: 'production' }),
+    ]);
+    // The generated secret file exists on SQLite only (PostgreSQL requires JWT_SECRET).
+    if (onPostgres) return;
     const withFile = await startServer(db);
     await untilLogged(withFile, 'timetrack started');
     await withFile.stop();
     expect(withFile.output()).toContain(`"secret_source":"file ${db}.jwt-secret"`);
   });
 
-  it('colours its lines on a terminal, and not with NO_COLOR', async () => {
+  it.skipIf(onPostgres)('colours its lines on a terminal, and not with NO_COLOR (the engine plays no part: SQLite only)', async () => {
     const db = tempDb();
     await cli(db, ['migrate']);
     const run = async (env: Record<string, string>) => {

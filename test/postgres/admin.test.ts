@@ -31,6 +31,7 @@ describe.skipIf(!onPostgres)('admin commands on PostgreSQL', () => {
     bindPostgresDatabase(dbPath, url);
     const server = await startServer(dbPath);
     running.push(server);
+    while (!server.output().includes('timetrack started')) await new Promise((resolve) => setTimeout(resolve, 20));
     const started = server.output().split('\n').find((line) => line.includes('timetrack started'))!;
     expect(JSON.parse(started)).toMatchObject({ engine: 'postgres' });
     expect(server.output()).not.toContain(serverPassword());

@@ -54,6 +54,7 @@ describe.skipIf(!onPostgres)('two serve processes on one PostgreSQL database', (
   it('both start together on a new database, and only one of them applies the migrations', async () => {
     const dbPath = newDatabase();
     const [a, b] = await Promise.all([serve(dbPath), serve(dbPath)]);
+    for (const server of [a, b]) while (!server.output().includes('timetrack started')) await new Promise((resolve) => setTimeout(resolve, 20));
     const applied = [a, b].map((server) => (server.output().match(/"msg":"migration applied"/g) ?? []).length);
     expect(applied.sort()).toEqual([0, 8]);
     for (const server of [a, b]) expect(server.output()).toMatch(/"engine":"postgres"/);
@@ -97,16 +98,20 @@ describe.skipIf(!onPostgres)('two serve processes on one PostgreSQL database', (
   });
 
   it('no sign-in on A that overlapped a password change on B keeps a session; the changing session does', async () => {
-    const { a, b } = await twoServers({ LOCKOUT_ATTEMPTS: '1000' });
+    const { a, b } = await twoServers({ LOCKOUT_ATTEMPTS: '1000', HASH_CONCURRENCY: '2' });
     const changer = JSON.parse((await loginOn(b)).text).token as string;
     const logins: Array<ReturnType<typeof loginOn>> = [];
-    let change: ReturnType<typeof call> | undefined;
-    for (let i = 0; i < 30; i += 1) {
-      logins.push(loginOn(a));
-      if (i === 6) change = call(b, 'POST', '/api/auth/change-password', { old_password: PASSWORD, new_password: 'another fine passphrase' }, changer);
+    // The change starts once a sign-in has succeeded, while the rest are still queued for their
+    // verification (so that some overlap it, however busy the machine is).
+    let firstSignIn: () => void = () => {};
+    const signedIn = new Promise<void>((resolve) => (firstSignIn = resolve));
+    const changing = signedIn.then(() => call(b, 'POST', '/api/auth/change-password', { old_password: PASSWORD, new_password: 'another fine passphrase' }, changer));
+    for (let i = 0; i < 40; i += 1) {
+      logins.push(loginOn(a).then((r) => (r.status === 200 && firstSignIn(), r)));
       await new Promise((resolve) => setTimeout(resolve, 15));
     }
-    expect((await change!).status).toBe(200);
+    const changed = await changing;
+    expect(changed.status).toBe(200);
     const tokens = (await Promise.all(logins)).filter((r) => r.status === 200).map((r) => JSON.parse(r.text).token as string);
     expect(tokens.length).toBeGreaterThan(0);
     const survivors = (await Promise.all(tokens.map((token) => call(a, 'GET', '/api/auth/me', undefined, token)))).filter((r) => r.status !== 401);

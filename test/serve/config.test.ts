@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { makeTempDir } from '../support/app.js';
 import { startServer } from '../support/server.js';
+import { onPostgres } from '../support/database.js';
 
 const dir = makeTempDir('timetrack-config-');
 const dbPath = path.join(dir, 'timetrack.db');
@@ -82,17 +83,17 @@ describe.concurrent('serve refuses bad settings', () => {
     expect(line).not.toContain('hunter2');
   });
 
-  it('TIMETRACK_DB that is a directory', async () => {
+  it.skipIf(onPostgres)('TIMETRACK_DB that is a directory (SQLite: skipped on PostgreSQL)', async () => {
     expectOneLineNaming(await serveWith({ TIMETRACK_DB: dir }, null), 'TIMETRACK_DB');
   });
 
-  it('TIMETRACK_DB that is not a database', async () => {
+  it.skipIf(onPostgres)('TIMETRACK_DB that is not a database (SQLite: skipped on PostgreSQL)', async () => {
     const notADatabase = path.join(dir, 'notes.txt');
     fs.writeFileSync(notADatabase, 'these are not the pages you are looking for\n'.repeat(200));
     expectOneLineNaming(await serveWith({ TIMETRACK_DB: notADatabase }, null), 'TIMETRACK_DB');
   });
 
-  it('a damaged generated secret file', async () => {
+  it.skipIf(onPostgres)('a damaged generated secret file (SQLite: skipped on PostgreSQL)', async () => {
     const db = path.join(makeTempDir('timetrack-config-'), 'timetrack.db');
     fs.writeFileSync(`${db}.jwt-secret`, 'not hex\n', { mode: 0o600 });
     expectOneLineNaming(await serveWith({}, db), 'secret file');

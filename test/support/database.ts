@@ -5,6 +5,7 @@
 // that pass `--db <file>` to the binary act on that path's PostgreSQL database instead.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export const TEST_DATABASE_URL = process.env.TIMETRACK_TEST_DATABASE_URL?.trim() || undefined;
@@ -116,7 +117,9 @@ export function forEngine(args: string[], env: Record<string, string>): { args: 
   }
   // A test that sets its own JWT_SECRET (a bad one, on purpose), or reads settings from an env file
   // (which may hold one), keeps it.
-  if (!args.includes('--env-file')) translatedEnv.JWT_SECRET ??= TEST_JWT_SECRET;
+  const envFile = args[args.indexOf('--env-file') + 1];
+  const fileHasSecret = args.includes('--env-file') && envFile !== undefined && fs.existsSync(envFile) && /^JWT_SECRET=\S/m.test(fs.readFileSync(envFile, 'utf8'));
+  if (!fileHasSecret) translatedEnv.JWT_SECRET ??= TEST_JWT_SECRET;
   return { args: translatedArgs, env: translatedEnv };
 }
 

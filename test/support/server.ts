@@ -18,6 +18,9 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
     reject: false,
     stdin: 'ignore',
     all: true,
+    // A graceful stop finishes the requests in flight first; on a busy machine that can take longer
+    // than execa's default of 5 s before SIGKILL, which would look like dropped connections.
+    forceKillAfterDelay: 30_000,
   });
   let output = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
