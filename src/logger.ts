@@ -51,7 +51,16 @@ export function createLogger(options: LoggerOptions): Logger {
 /** The message of the per-request line (the fail2ban filter in config/ matches it). */
 export const REQUEST_LOG_MESSAGE = 'request completed';
 
-/** The fields of the per-request line, in the order they are written. */
-export function requestLogLine(method: string, url: string, status: number, client: string, elapsedMs: number) {
-  return { method, path: url.split('?')[0] ?? '', status, client, duration_ms: Math.round(elapsedMs * 10) / 10 };
+/** A request's path: its URL without the query string (which never reaches the log). */
+export function requestPath(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * The fields of the per-request line, in the order they are written. `reqId` first, where a request's
+ * child logger puts it (after `pid` and `hostname`): the line is written from the application's logger.
+ */
+export function requestLogLine(reqId: string, method: string, path: string, status: number, client: string, elapsedMs: number) {
+  return { reqId, method, path, status, client, duration_ms: Math.round(elapsedMs * 10) / 10 };
 }

@@ -33,8 +33,9 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
 
   const app = await buildApp(ctx);
   let draining = false;
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     if (draining) reply.header('Connection', 'close');
+    done();
   });
   const housekeeping = setInterval(() => {
     // On PostgreSQL one process at a time does it; the others skip this round.

@@ -11,6 +11,8 @@ const run = promisify(execFile);
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Answers received in the run. */
+  requests: number;
   p99Ms: number;
   non2xx: number;
 }
@@ -54,8 +56,9 @@ async function withWrk(request: LoadRequest): Promise<LoadResult> {
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(stdout);
   const non2xx = /NON2XX (\d+)/.exec(stdout);
-  if (!rps || !p99) throw new Error(`cannot read wrk output:\n${stdout}`);
-  return { requestsPerSecond: Number(rps[1]), p99Ms: toMs(p99[1]!, p99[2]!), non2xx: Number(non2xx?.[1] ?? 0) };
+  const requests = /(\d+) requests in/.exec(stdout);
+  if (!rps || !p99 || !requests) throw new Error(`cannot read wrk output:\n${stdout}`);
+  return { requestsPerSecond: Number(rps[1]), requests: Number(requests[1]), p99Ms: toMs(p99[1]!, p99[2]!), non2xx: Number(non2xx?.[1] ?? 0) };
 }
 
 async function withAutocannon(request: LoadRequest): Promise<LoadResult> {
@@ -72,11 +75,11 @@ async function withAutocannon(request: LoadRequest): Promise<LoadResult> {
   });
   // autocannon records latency in whole milliseconds: a fast route reads p99 = 0, which would make
   // the storm ratio meaningless. Below its resolution, count one millisecond.
-  return { requestsPerSecond: result.requests.average, p99Ms: Math.max(result.latency.p99, 1), non2xx: result.non2xx };
+  return { requestsPerSecond: result.requests.average, requests: result.requests.total, p99Ms: Math.max(result.latency.p99, 1), non2xx: result.non2xx };
 }
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p99: number };
   non2xx: number;
 }

@@ -1,7 +1,10 @@
-// `npm run bench`: starts a real `timetrack serve` (production mode, temp database), drives it over
-// loopback and prints each figure of docs/performance.md as a ratio measured side by side in this
-// run, with its goal. The table is also written to bench-results/latest.json.
+// `npm run bench`: starts real `timetrack serve` processes (production mode, temp database), drives
+// them over loopback and prints each figure of docs/performance.md as a ratio measured side by side
+// in this run, with its goal. With TIMETRACK_BENCH_DATABASE_URL set (postgres://…) every figure is
+// measured a second time against serve processes on that database, in a column of its own. The table
+// is also written to bench-results/latest.json.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,36 +14,68 @@ import argon2 from 'argon2';
 import { defaultHashConcurrency } from '../../src/config.js';
 import { createContext } from '../../src/composition-root.js';
 import { ARGON2_PARAMETERS } from '../../src/auth/password-hasher.js';
-import { chooseDriver, load, type Driver, type LoadResult } from './load.js';
+import { chooseDriver, load, type Driver, type LoadRequest, type LoadResult } from './load.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const BIN = path.join(ROOT, 'bin/timetrack.cjs');
 const BARE_SERVER = path.join(ROOT, 'dist-bench/test/bench/bare-server.js');
-/** The node flags of the systemd unit's ExecStart (config/timetrack.service): serve runs with them here too. */
+/**
+ * The node flags of the systemd unit's ExecStart (config/timetrack.service), between the node binary
+ * and bin/timetrack.cjs: serve runs with them here too. The unit as shipped runs `timetrack` itself
+ * (its shebang: no flags), so this is empty unless the unit is edited to run node with flags.
+ */
 const UNIT_NODE_FLAGS = (() => {
   const unit = fs.readFileSync(path.join(ROOT, 'config/timetrack.service'), 'utf8');
   const execStart = /^ExecStart=(.*)$/m.exec(unit)?.[1]?.split(/\s+/) ?? [];
-  return execStart.slice(1, execStart.findIndex((word) => word.endsWith('bin/timetrack.cjs')));
+  const script = execStart.findIndex((word) => word.endsWith('bin/timetrack.cjs'));
+  return script === -1 ? [] : execStart.slice(1, script);
 })();
 const PASSWORD = 'a long benchmark passphrase';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 10;
-/** Alternating runs of bare Fastify, a timetrack 404 and /me; as many runs of the bare server for memory. */
+/** Enough for the server, not the load generator, to be the limit: the saturation row checks it. */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** Alternating runs of bare Fastify, a timetrack 404 and /me. */
 const ROUNDS = 3;
 const HASH_CONCURRENCY = defaultHashConcurrency(); // the server's bound at its default
+const PG_URL = process.env.TIMETRACK_BENCH_DATABASE_URL;
 
-interface Figure {
-  figure: string;
+/**
+ * (a) as a self-hoster runs it: production mode, LOG_LEVEL unset (info: one line per request), the
+ * log written to a stream socket read by another process (as systemd's journal reads it), against a
+ * bare Fastify that logs each request to the same kind of sink. (b) LOG_LEVEL=warn against a bare
+ * Fastify without a logger.
+ */
+type Way = 'a' | 'b';
+
+interface Target {
+  name: 'SQLite' | 'PostgreSQL';
+  /** Settings of serve, of the seeding and of the CLI. */
+  env: Record<string, string>;
+  serveArgs: string[];
+  /** Seeded accounts (unique per run: a PostgreSQL database may already hold earlier runs' accounts). */
+  emails: { me: string; stats: string };
+}
+
+interface Cell {
   measured: string;
   ratio: number | null;
-  goal: string;
   met: boolean | null;
-  /** wrk, autocannon, or "wall clock" for the CLI figure. */
+}
+
+interface Row {
+  figure: string;
+  goal: string;
+  /** Goal on PostgreSQL, when it has one of its own. */
+  pgGoal?: string;
+  check?: (ratio: number) => boolean;
+  pgCheck?: (ratio: number) => boolean;
+  cells: Partial<Record<Target['name'], Cell>>;
   driver: string;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -51,17 +86,18 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(baseUrl: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${child.spawnargs.join(' ')} exited ${child.exitCode}:\n${output()}`);
     try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) return;
+      if ((await fetch(url)).ok) return;
     } catch {
       // not listening yet
     }
     await sleep(100);
   }
-  throw new Error(`no answer from ${baseUrl}`);
+  throw new Error(`no answer from ${url}:\n${output()}`);
 }
 
 /** Resident memory of a process now (VmRSS), in MiB. */
@@ -70,10 +106,103 @@ function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU seconds a process has used (user + system, all its threads). */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
 /**
- * Peak RSS of a process while `during` runs, sampled every 20 ms. Not VmHWM: that would also count
- * what happened before the load (start-up, the argon2 hashes of the logins that got the tokens).
+ * A server process whose stdout is a stream socket read and discarded by this process, as the journal
+ * reads a service's: its lines are counted, so a figure can say how many it wrote per request.
  */
+interface Server {
+  child: ChildProcess;
+  url: string;
+  lines: () => number;
+  stop: () => Promise<void>;
+}
+
+function startProcess(args: string[], env: NodeJS.ProcessEnv, port: number, healthPath: string): Promise<Server> {
+  const child = spawn('node', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let lines = 0;
+  child.stdout!.on('data', (chunk: Buffer) => {
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
+  });
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return waitFor(`${url}${healthPath}`, child, () => errors).then(
+    () => ({ child, url, lines: () => lines, stop }),
+    async (error: unknown) => {
+      await stop();
+      throw error;
+    },
+  );
+}
+
+async function startServe(target: Target, way: Way): Promise<Server> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', RATE_LIMIT_AUTH: '0', LOCKOUT_ATTEMPTS: '1000', ...target.env };
+  if (way === 'a') delete env.LOG_LEVEL;
+  else env.LOG_LEVEL = 'warn';
+  return startProcess([...UNIT_NODE_FLAGS, BIN, 'serve', '--port', String(port), ...target.serveArgs], env, port, '/api/health');
+}
+
+async function startBare(way: Way): Promise<Server> {
+  const port = await freePort();
+  return startProcess([BARE_SERVER, String(port), way === 'a' ? 'log' : 'quiet'], process.env, port, '/');
+}
+
+/**
+ * A round-robin TCP proxy: each new connection goes to the next backend. The scale-out figure puts
+ * one serve process and two behind the same proxy, so the proxy's own cost is in both.
+ */
+async function roundRobinProxy(backendPorts: number[]): Promise<{ port: number; close: () => Promise<void> }> {
+  let next = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const backend = net.connect(backendPorts[next++ % backendPorts.length]!, '127.0.0.1');
+    for (const socket of [client, backend]) {
+      socket.setNoDelay(true);
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    }
+    client.pipe(backend).pipe(client);
+    client.once('error', () => backend.destroy());
+    backend.once('error', () => client.destroy());
+  });
+  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+  const close = () => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { port, close };
+}
+
+/** busyPercent: the server's CPU use during the run, in % of one core; cpuUs: its CPU time per answer, in µs. */
+type Measured = LoadResult & { busyPercent: number; cpuUs: number; lines: number };
+
+/** A load run with the server's CPU use beside it (its share of one core, in %): near 100, the server is the limit. */
+async function measure(driver: Driver, server: Server, request: LoadRequest): Promise<Measured> {
+  const cpuBefore = cpuSeconds(server.child.pid!);
+  const linesBefore = server.lines();
+  const started = performance.now();
+  const result = await load(driver, request);
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
+  return { ...result, busyPercent: (100 * cpu) / elapsed, cpuUs: (cpu * 1e6) / Math.max(result.requests, 1), lines: server.lines() - linesBefore };
+}
+
+/** Peak RSS of a process while `during` runs, sampled every 20 ms (not VmHWM, which counts start-up and logins too). */
 async function peakRssDuring<T>(pid: number, during: Promise<T>): Promise<{ result: T; peakMiB: number }> {
   let peakMiB = rssMiB(pid);
   const sampler = setInterval(() => (peakMiB = Math.max(peakMiB, rssMiB(pid))), 20);
@@ -84,17 +213,11 @@ async function peakRssDuring<T>(pid: number, during: Promise<T>): Promise<{ resu
   }
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function seed(dbPath: string): Promise<void> {
-  const ctx = await createContext({ env: { TIMETRACK_DB: dbPath, LOG_LEVEL: 'warn' }, migrate: true, logDestination: process.stderr });
+async function seed(target: Target): Promise<void> {
+  const ctx = await createContext({ env: { ...target.env, LOG_LEVEL: 'warn' }, migrate: true, logDestination: process.stderr });
   const { accounts, settings, timeEntries } = ctx.services;
-  await accounts.createAccount({ email: 'bench@example.com', password: PASSWORD, full_name: 'Bench' });
-  const stats = await accounts.createAccount({ email: 'stats@example.com', password: PASSWORD, full_name: 'Stats' });
+  await accounts.createAccount({ email: target.emails.me, password: PASSWORD, full_name: 'Bench' });
+  const stats = await accounts.createAccount({ email: target.emails.stats, password: PASSWORD, full_name: 'Stats' });
   const start = new Date(Date.now() - 5 * 365 * 86_400_000);
   const startDate = start.toISOString().slice(0, 10);
   await settings.updateSettings(stats.id, { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: startDate });
@@ -128,142 +251,217 @@ async function rawVerificationsPerSecond(seconds: number): Promise<number> {
   return done / ((performance.now() - started) / 1000);
 }
 
-function wallTimeMs(command: string, args: string[]): number {
+/** Wall time of one `node <args>` run, in ms. */
+function wallTimeMs(args: string[], env: Record<string, string>): number {
   const started = process.hrtime.bigint();
-  const result = spawnSync(command, args, { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn' } });
-  if (result.status !== 0 && command !== 'node') throw new Error(`${command} ${args.join(' ')} exited ${result.status}`);
+  const result = spawnSync('node', args, { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}`);
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-/** Peak RSS of a bare Fastify server under the load serve's /me got: ROUNDS runs of SECONDS. */
-async function bareFastifyPeakRss(driver: Driver, withTimetrackV8Settings: boolean): Promise<number> {
-  const port = await freePort();
-  const bare = spawn('node', [...(withTimetrackV8Settings ? UNIT_NODE_FLAGS : []), BARE_SERVER, String(port)], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100 && !(await fetch(url).then((r) => r.ok).catch(() => false)); i++) await sleep(100);
-  let peakMiB = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    peakMiB = Math.max(peakMiB, (await peakRssDuring(bare.pid!, load(driver, { url, connections: CONNECTIONS, seconds: SECONDS }))).peakMiB);
+const rps = (value: number) => `${value.toFixed(0)} req/s`;
+const busy = (runs: { busyPercent: number }[]) => `${median(runs.map((r) => r.busyPercent)).toFixed(0)}%`;
+const cpuPerAnswer = (runs: { cpuUs: number }[]) => `${median(runs.map((r) => r.cpuUs)).toFixed(0)} µs`;
+/** "x ÷ y req/s; busy …; CPU per answer …": the throughputs, then the two readings that say whether the server was the limit. */
+const sideBySide = (left: Measured[], right: Measured[]) =>
+  `${rps(median(left.map((r) => r.requestsPerSecond)))} ÷ ${rps(median(right.map((r) => r.requestsPerSecond)))}; busy ${busy(left)} ÷ ${busy(right)}; CPU ${cpuPerAnswer(left)} ÷ ${cpuPerAnswer(right)} an answer`;
+
+/** Every figure of one database. `put` records a cell of a row (rows are shared by the two columns). */
+async function measureTarget(driver: Driver, target: Target, put: (figure: string, cell: Omit<Cell, 'met'>) => void): Promise<void> {
+  process.stderr.write(`${target.name}: seeding (2 accounts, 5 years of daily entries)…\n`);
+  await seed(target);
+
+  let meRpsA = 0;
+  let meP99A = 0;
+  for (const way of ['a', 'b'] as const) {
+    const serve = await startServe(target, way);
+    const bare = await startBare(way);
+    try {
+      const meHeaders = { authorization: `Bearer ${await token(serve.url, target.emails.me)}` };
+      const requests = {
+        bare: { url: `${bare.url}/`, connections: CONNECTIONS, seconds: SECONDS },
+        notFound: { url: `${serve.url}/api/no-such-route`, connections: CONNECTIONS, seconds: SECONDS },
+        me: { url: `${serve.url}/api/auth/me`, headers: meHeaders, connections: CONNECTIONS, seconds: SECONDS },
+      };
+      // Warm-up, then alternating runs; each ratio is the median of the rounds' ratios (a round's
+      // runs are seconds apart, so load from elsewhere on the machine moves both sides alike).
+      for (const request of Object.values(requests)) await load(driver, { ...request, seconds: 2 });
+      const runs: Record<keyof typeof requests, Measured[]> = { bare: [], notFound: [], me: [] };
+      let serveRss = 0;
+      for (let round = 0; round < ROUNDS; round++) {
+        runs.bare.push(await measure(driver, bare, requests.bare));
+        runs.notFound.push(await measure(driver, serve, requests.notFound));
+        const measured = await peakRssDuring(serve.child.pid!, measure(driver, serve, requests.me));
+        runs.me.push(measured.result);
+        serveRss = Math.max(serveRss, measured.peakMiB);
+      }
+      if (runs.me.some((r) => r.non2xx > 0)) throw new Error(`${target.name}: /me answered errors under load`);
+      const ratio = (of: Measured[]) => median(of.map((r, i) => r.requestsPerSecond / runs.bare[i]!.requestsPerSecond));
+      const meRps = median(runs.me.map((r) => r.requestsPerSecond));
+      const bareName = way === 'a' ? 'bare Fastify logging each request' : 'bare Fastify without a logger';
+      put(`(${way}) 404 ÷ ${bareName}`, { measured: sideBySide(runs.notFound, runs.bare), ratio: ratio(runs.notFound) });
+      put(`(${way}) /me ÷ ${bareName}`, { measured: sideBySide(runs.me, runs.bare), ratio: ratio(runs.me) });
+
+      if (way === 'a') {
+        // What each side wrote to its log, per answer: serve one line, bare Fastify two (in and out).
+        const perRequest = (of: Measured[]) => of.reduce((sum, r) => sum + r.lines, 0) / of.reduce((sum, r) => sum + r.requests, 0);
+        put('(a) log lines per request: serve ÷ bare Fastify', { measured: `${perRequest(runs.me).toFixed(2)} ÷ ${perRequest(runs.bare).toFixed(2)}`, ratio: null });
+        meRpsA = meRps;
+        meP99A = median(runs.me.map((r) => r.p99Ms));
+        await otherFigures(driver, target, serve, bare, serveRss, meRpsA, meP99A, put);
+      } else {
+        if (target.name === 'SQLite') {
+          // Saturation: twice the connections must not raise bare Fastify's throughput (the server,
+          // not the load generator, is the limit); the busy shares above say the same from the CPU side.
+          const more = await measure(driver, bare, { ...requests.bare, connections: CONNECTIONS * 2 });
+          const again = await measure(driver, bare, requests.bare);
+          put(`saturation: bare Fastify at ${CONNECTIONS * 2} ÷ ${CONNECTIONS} connections`, { measured: sideBySide([more], [again]), ratio: more.requestsPerSecond / again.requestsPerSecond });
+        } else {
+          await scaleOut(driver, target, serve, meHeaders, put);
+        }
+      }
+    } finally {
+      await Promise.all([serve.stop(), bare.stop()]);
+    }
   }
-  await stop(bare);
-  return peakMiB;
+
+  const cliTimes: number[] = [];
+  const nodeTimes: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    nodeTimes.push(wallTimeMs(['-e', '0'], {}));
+    cliTimes.push(wallTimeMs([BIN, ...target.serveArgs, 'user', 'list'], target.env));
+  }
+  put('CLI start: `timetrack user list` ÷ `node -e 0`', { measured: `${median(cliTimes).toFixed(0)} ÷ ${median(nodeTimes).toFixed(0)} ms`, ratio: median(cliTimes) / median(nodeTimes) });
+}
+
+/** Memory, statistics, logins: on the (a) server, as a self-hoster runs it. */
+async function otherFigures(driver: Driver, target: Target, serve: Server, bare: Server, serveRss: number, meRps: number, meP99: number, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+  let bareRss = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    bareRss = Math.max(bareRss, (await peakRssDuring(bare.child.pid!, load(driver, { url: `${bare.url}/`, connections: CONNECTIONS, seconds: SECONDS }))).peakMiB);
+  }
+  put('memory: peak RSS of serve under /me load ÷ bare Fastify', { measured: `${serveRss.toFixed(1)} ÷ ${bareRss.toFixed(1)} MiB`, ratio: serveRss / bareRss });
+
+  const statsHeaders = { authorization: `Bearer ${await token(serve.url, target.emails.stats)}` };
+  const statsRuns: LoadResult[] = [];
+  for (let round = 0; round < 2; round++) statsRuns.push(await load(driver, { url: `${serve.url}/api/stats/overtime`, headers: statsHeaders, connections: CONNECTIONS, seconds: SECONDS }));
+  if (statsRuns.some((r) => r.non2xx > 0)) throw new Error(`${target.name}: /api/stats/overtime answered errors under load`);
+  const statsRps = median(statsRuns.map((r) => r.requestsPerSecond));
+  put('statistics: /stats/overtime (5 years) ÷ /me', { measured: `${rps(statsRps)} ÷ ${rps(meRps)}`, ratio: statsRps / meRps });
+
+  const loginRequest = {
+    url: `${serve.url}/api/auth/login`,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: target.emails.me, password: PASSWORD }),
+    connections: 4,
+    seconds: SECONDS,
+  };
+  const logins = await load(driver, loginRequest);
+  if (logins.non2xx > 0) throw new Error(`${target.name}: ${logins.non2xx} logins failed under load`);
+  const raw = await rawVerificationsPerSecond(SECONDS);
+  put('login efficiency: logins/s ÷ raw argon2 verifications/s', { measured: `${logins.requestsPerSecond.toFixed(1)} ÷ ${raw.toFixed(1)} per s`, ratio: logins.requestsPerSecond / raw });
+
+  // A login flood from 16 connections while /me is measured (at the connections of its idle figure).
+  const meHeaders = { authorization: `Bearer ${await token(serve.url, target.emails.me)}` };
+  const flood = load(driver, { ...loginRequest, connections: 16, seconds: SECONDS + 2 });
+  await sleep(1000);
+  const stormed = await load(driver, { url: `${serve.url}/api/auth/me`, headers: meHeaders, connections: CONNECTIONS, seconds: SECONDS });
+  await flood;
+  put('login storm: /me throughput during flood ÷ idle', { measured: `${rps(stormed.requestsPerSecond)} ÷ ${rps(meRps)}`, ratio: stormed.requestsPerSecond / meRps });
+  put('login storm: /me p99 during flood ÷ idle', { measured: `${stormed.p99Ms.toFixed(2)} ÷ ${meP99.toFixed(2)} ms`, ratio: stormed.p99Ms / meP99 });
+}
+
+/** Two serve processes behind one port ÷ one, on /me, both behind the same round-robin proxy (way b). */
+async function scaleOut(driver: Driver, target: Target, first: Server, meHeaders: Record<string, string>, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+  const second = await startServe(target, 'b');
+  const one = await roundRobinProxy([Number(new URL(first.url).port)]);
+  const two = await roundRobinProxy([Number(new URL(first.url).port), Number(new URL(second.url).port)]);
+  try {
+    const request = (port: number) => ({ url: `http://127.0.0.1:${port}/api/auth/me`, headers: meHeaders, connections: CONNECTIONS, seconds: SECONDS });
+    await load(driver, { ...request(two.port), seconds: 2 });
+    const ones: LoadResult[] = [];
+    const twos: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      ones.push(await load(driver, request(one.port)));
+      twos.push(await load(driver, request(two.port)));
+    }
+    if ([...ones, ...twos].some((r) => r.non2xx > 0)) throw new Error(`${target.name}: /me answered errors behind the proxy`);
+    const ratio = median(twos.map((r, i) => r.requestsPerSecond / ones[i]!.requestsPerSecond));
+    put('scale-out: two serve processes ÷ one, /me behind one port (b)', { measured: `${rps(median(twos.map((r) => r.requestsPerSecond)))} ÷ ${rps(median(ones.map((r) => r.requestsPerSecond)))}`, ratio });
+  } finally {
+    await Promise.all([one.close(), two.close()]);
+    await second.stop();
+  }
 }
 
 async function main(): Promise<void> {
   const driver = chooseDriver();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-bench-'));
   const dbPath = path.join(dir, 'timetrack.db');
-  const figures: Figure[] = [];
-  const add = (figure: string, measured: string, ratio: number | null, goal: string, met: boolean | null, by: string = driver) => {
-    figures.push({ figure, measured, ratio: ratio === null ? null : Math.round(ratio * 100) / 100, goal, met, driver: by });
-    process.stderr.write(`  ${figure}: ${measured}\n`);
-  };
+  const suffix = `${Date.now()}-${randomBytes(3).toString('hex')}`;
+  const emails = { me: `bench-${suffix}@example.com`, stats: `stats-${suffix}@example.com` };
+  const targets: Target[] = [{ name: 'SQLite', env: { TIMETRACK_DB: dbPath }, serveArgs: ['--db', dbPath], emails }];
+  if (PG_URL) targets.push({ name: 'PostgreSQL', env: { DATABASE_URL: PG_URL, JWT_SECRET: randomBytes(32).toString('base64url') }, serveArgs: [], emails });
 
-  process.stderr.write(`seeding ${dbPath} (2 accounts, 5 years of daily entries)…\n`);
-  await seed(dbPath);
+  const ge = (goal: number) => (ratio: number) => ratio >= goal;
+  const le = (goal: number) => (ratio: number) => ratio <= goal;
+  const rows: Row[] = [
+    { figure: '(a) 404 ÷ bare Fastify logging each request', goal: '≥ 0.90', check: ge(0.9), cells: {}, driver },
+    { figure: '(a) /me ÷ bare Fastify logging each request', goal: '≥ 0.60', check: ge(0.6), cells: {}, driver },
+    { figure: '(a) log lines per request: serve ÷ bare Fastify', goal: '(none)', cells: {}, driver },
+    { figure: '(b) 404 ÷ bare Fastify without a logger', goal: '≥ 0.80', check: ge(0.8), cells: {}, driver },
+    { figure: '(b) /me ÷ bare Fastify without a logger', goal: '≥ 0.50', pgGoal: '≥ 0.35', check: ge(0.5), pgCheck: ge(0.35), cells: {}, driver },
+    { figure: `saturation: bare Fastify at ${CONNECTIONS * 2} ÷ ${CONNECTIONS} connections`, goal: '≤ 1.10', check: le(1.1), cells: {}, driver },
+    { figure: 'scale-out: two serve processes ÷ one, /me behind one port (b)', goal: '(none)', cells: {}, driver },
+    { figure: 'memory: peak RSS of serve under /me load ÷ bare Fastify', goal: '≤ 1.5', check: le(1.5), cells: {}, driver },
+    { figure: 'statistics: /stats/overtime (5 years) ÷ /me', goal: '≥ 0.10', check: ge(0.1), cells: {}, driver },
+    { figure: 'login efficiency: logins/s ÷ raw argon2 verifications/s', goal: '≥ 0.85', check: ge(0.85), cells: {}, driver },
+    { figure: 'login storm: /me throughput during flood ÷ idle', goal: '≥ 0.5', check: ge(0.5), cells: {}, driver },
+    { figure: 'login storm: /me p99 during flood ÷ idle', goal: '≤ 3', check: le(3), cells: {}, driver },
+    { figure: 'CLI start: `timetrack user list` ÷ `node -e 0`', goal: '≤ 3', check: le(3), cells: {}, driver: 'wall clock' },
+  ];
 
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn('node', [...UNIT_NODE_FLAGS, BIN, 'serve', '--port', String(port), '--db', dbPath], {
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH: '0', LOCKOUT_ATTEMPTS: '1000' },
-    stdio: 'ignore',
-  });
-  await waitForHealth(baseUrl);
-  const meHeaders = { authorization: `Bearer ${await token(baseUrl, 'bench@example.com')}` };
-  const statsHeaders = { authorization: `Bearer ${await token(baseUrl, 'stats@example.com')}` };
-
-  // The throughput baseline, in the same run: a bare Fastify with one route (Node's defaults, as
-  // anyone would start it), alternated with a timetrack route that does nothing (an unknown /api
-  // path: 404) and /me (all three token checks).
-  const barePort = await freePort();
-  const bare = spawn('node', [BARE_SERVER, String(barePort)], { stdio: 'ignore' });
-  const bareUrl = `http://127.0.0.1:${barePort}/`;
-  for (let i = 0; i < 100 && !(await fetch(bareUrl).then((r) => r.ok).catch(() => false)); i++) await sleep(100);
-  const notFoundUrl = `${baseUrl}/api/no-such-route`;
-
-  // Warm-up, then alternating runs.
-  await load(driver, { url: bareUrl, connections: CONNECTIONS, seconds: 2 });
-  await load(driver, { url: notFoundUrl, connections: CONNECTIONS, seconds: 2 });
-  await load(driver, { url: `${baseUrl}/api/auth/me`, headers: meHeaders, connections: CONNECTIONS, seconds: 2 });
-  const bareRuns: LoadResult[] = [];
-  const notFound: LoadResult[] = [];
-  const me: LoadResult[] = [];
-  let serveRss = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    bareRuns.push(await load(driver, { url: bareUrl, connections: CONNECTIONS, seconds: SECONDS }));
-    notFound.push(await load(driver, { url: notFoundUrl, connections: CONNECTIONS, seconds: SECONDS }));
-    const measured = await peakRssDuring(server.pid!, load(driver, { url: `${baseUrl}/api/auth/me`, headers: meHeaders, connections: CONNECTIONS, seconds: SECONDS }));
-    me.push(measured.result);
-    serveRss = Math.max(serveRss, measured.peakMiB);
+  for (const target of targets) {
+    const put = (figure: string, cell: Omit<Cell, 'met'>) => {
+      const row = rows.find((r) => r.figure === figure);
+      if (!row) throw new Error(`no row ${figure}`);
+      const check = target.name === 'PostgreSQL' && row.pgGoal ? row.pgCheck : target.name === 'PostgreSQL' ? undefined : row.check;
+      row.cells[target.name] = { ...cell, ratio: cell.ratio === null ? null : rounded(cell.ratio), met: cell.ratio === null || !check ? null : check(cell.ratio) };
+      process.stderr.write(`  ${target.name} ${figure}: ${cell.measured}${cell.ratio === null ? '' : ` = ${cell.ratio.toFixed(2)}`}\n`);
+    };
+    await measureTarget(driver, target, put);
   }
-  await stop(bare);
-  if (me.some((result) => result.non2xx > 0)) throw new Error('/me answered errors under load');
-  const bareRps = median(bareRuns.map((r) => r.requestsPerSecond));
-  const notFoundRps = median(notFound.map((r) => r.requestsPerSecond));
-  const meRps = median(me.map((r) => r.requestsPerSecond));
-  const meP99 = median(me.map((r) => r.p99Ms));
-  add('a route that does nothing (404) ÷ bare Fastify throughput', `${notFoundRps.toFixed(0)} ÷ ${bareRps.toFixed(0)} req/s`, notFoundRps / bareRps, '≥ 0.90', notFoundRps / bareRps >= 0.9);
-  add('auth: /me ÷ bare Fastify throughput', `${meRps.toFixed(0)} ÷ ${bareRps.toFixed(0)} req/s`, meRps / bareRps, '≥ 0.60', meRps / bareRps >= 0.6);
 
-  const bareRss = await bareFastifyPeakRss(driver, false);
-  add('memory: peak RSS of serve under /me load ÷ bare Fastify', `${serveRss.toFixed(1)} ÷ ${bareRss.toFixed(1)} MiB`, serveRss / bareRss, '≤ 1.5', serveRss / bareRss <= 1.5);
-  // Information, no goal: how much of the figure is timetrack's V8 settings rather than its code.
-  const bareSameSettingsRss = await bareFastifyPeakRss(driver, true);
-  add('memory, bare Fastify with timetrack\'s V8 settings too', `${serveRss.toFixed(1)} ÷ ${bareSameSettingsRss.toFixed(1)} MiB`, serveRss / bareSameSettingsRss, '(none)', null);
-
-  const statsRuns: LoadResult[] = [];
-  for (let round = 0; round < 2; round++) statsRuns.push(await load(driver, { url: `${baseUrl}/api/stats/overtime`, headers: statsHeaders, connections: CONNECTIONS, seconds: SECONDS }));
-  const statsRps = median(statsRuns.map((r) => r.requestsPerSecond));
-  if (statsRuns.some((r) => r.non2xx > 0)) throw new Error('/api/stats/overtime answered errors under load');
-  add('statistics: /stats/overtime (5 years) ÷ /me throughput', `${statsRps.toFixed(0)} ÷ ${meRps.toFixed(0)} req/s`, statsRps / meRps, '≥ 0.10', statsRps / meRps >= 0.1);
-
-  const loginRequest = {
-    url: `${baseUrl}/api/auth/login`,
-    method: 'POST' as const,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password: PASSWORD }),
-    connections: 4,
-    seconds: SECONDS,
-  };
-  const logins = await load(driver, loginRequest);
-  if (logins.non2xx > 0) throw new Error(`${logins.non2xx} logins failed under load`);
-  const raw = await rawVerificationsPerSecond(SECONDS);
-  add('login efficiency: logins/s ÷ raw argon2 verifications/s', `${logins.requestsPerSecond.toFixed(1)} ÷ ${raw.toFixed(1)} per s`, logins.requestsPerSecond / raw, '≥ 0.85', logins.requestsPerSecond / raw >= 0.85);
-
-  // A login flood from 16 connections while /me is measured.
-  const flood = load(driver, { ...loginRequest, connections: 16, seconds: SECONDS + 2 });
-  await sleep(1000);
-  const stormed = await load(driver, { url: `${baseUrl}/api/auth/me`, headers: meHeaders, connections: CONNECTIONS, seconds: SECONDS });
-  await flood;
-  const throughputRatio = stormed.requestsPerSecond / meRps;
-  const p99Ratio = stormed.p99Ms / meP99;
-  add('login storm: /me throughput during flood ÷ idle', `${stormed.requestsPerSecond.toFixed(0)} ÷ ${meRps.toFixed(0)} req/s`, throughputRatio, '≥ 0.5', throughputRatio >= 0.5);
-  add('login storm: /me p99 during flood ÷ idle', `${stormed.p99Ms.toFixed(2)} ÷ ${meP99.toFixed(2)} ms`, p99Ratio, '≤ 3', p99Ratio <= 3);
-  await stop(server);
-
-  const cliTimes: number[] = [];
-  const nodeTimes: number[] = [];
-  for (let i = 0; i < 11; i++) {
-    nodeTimes.push(wallTimeMs('node', ['-e', '0']));
-    cliTimes.push(wallTimeMs('node', [BIN, '--db', dbPath, 'user', 'list']));
-  }
-  const cli = median(cliTimes);
-  const bareNode = median(nodeTimes);
-  add('CLI start: `timetrack user list` ÷ `node -e 0`', `${cli.toFixed(0)} ÷ ${bareNode.toFixed(0)} ms`, cli / bareNode, '≤ 3', cli / bareNode <= 3, 'wall clock');
-
-  const header = ['figure', 'measured', 'ratio', 'goal', 'met', 'driven by'];
-  const rows = figures.map((f) => [f.figure, f.measured, f.ratio === null ? 'n/a' : f.ratio.toFixed(2), f.goal, f.met === null ? 'n/a' : f.met ? 'yes' : 'NO', f.driver]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const showPg = Boolean(PG_URL);
+  const header = ['figure', 'SQLite: measured', 'ratio', 'goal', 'met', ...(showPg ? ['PostgreSQL: measured', 'ratio', 'goal', 'met'] : []), 'driven by'];
+  const cellText = (cell: Cell | undefined, goal: string) => (cell ? [cell.measured, cell.ratio === null ? 'n/a' : cell.ratio.toFixed(2), goal, cell.met === null ? 'n/a' : cell.met ? 'yes' : 'NO'] : ['(not measured)', 'n/a', goal, 'n/a']);
+  const lines = rows
+    .filter((row) => Object.keys(row.cells).length > 0)
+    .map((row) => [row.figure, ...cellText(row.cells.SQLite, row.goal), ...(showPg ? cellText(row.cells.PostgreSQL, row.pgGoal ?? '(none)') : []), row.driver]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  process.stdout.write(`\n${line(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${rows.map(line).join('\n')}\n`);
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  process.stdout.write(`\n${os.cpus().length} cores (${cpu}), Node ${process.version}, ${SECONDS} s per run, ${CONNECTIONS} connections\n`);
+  process.stdout.write(`\n${line(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${lines.map(line).join('\n')}\n`);
+  const conditions = {
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? 'unknown CPU',
+    node: process.version,
+    driver,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    serveNodeFlags: UNIT_NODE_FLAGS,
+  };
+  process.stdout.write(
+    `\n${conditions.cores} cores (${conditions.cpu}), Node ${conditions.node}, ${driver}, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} alternating rounds, serve's node flags: ${UNIT_NODE_FLAGS.join(' ') || '(none, as the unit\'s ExecStart)'}\n`,
+  );
+  process.stdout.write(showPg ? 'PostgreSQL column: TIMETRACK_BENCH_DATABASE_URL\n' : 'PostgreSQL column skipped: TIMETRACK_BENCH_DATABASE_URL is not set (a postgres:// URL of a database the bench may write to)\n');
 
   const results = path.join(ROOT, 'bench-results');
   fs.mkdirSync(results, { recursive: true });
-  fs.writeFileSync(path.join(results, 'latest.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cores: os.cpus().length, driver, figures }, null, 2)}\n`);
+  fs.writeFileSync(path.join(results, 'latest.json'), `${JSON.stringify({ date: new Date().toISOString(), ...conditions, postgresql: showPg ? 'measured' : 'skipped: TIMETRACK_BENCH_DATABASE_URL not set', rows }, null, 2)}\n`);
   fs.rmSync(dir, { recursive: true, force: true });
-  if (figures.some((f) => f.met === false)) process.exitCode = 1;
+  if (rows.some((row) => Object.values(row.cells).some((cell) => cell?.met === false))) process.exitCode = 1;
 }
 
 await main();

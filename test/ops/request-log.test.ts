@@ -60,6 +60,15 @@ describe('the request log', () => {
     expect(lines[4]).toMatchObject({ method: 'GET', path: '/api/auth/me', status: 401 });
     expect(server.output()).not.toMatch(/in-the-query|incoming request/);
   });
+
+  it('keeps the fields of a request logger\'s line, reqId included, in their order; a request\'s own lines carry the same reqId', () => {
+    const lines = requestLines();
+    for (const line of lines) expect(Object.keys(line)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'path', 'status', 'client', 'duration_ms', 'msg']);
+    expect(new Set(lines.map((line) => line.reqId)).size).toBe(lines.length);
+    // The first failed login's security event, from request.log, names its request like its request line.
+    const events = server.output().split('\n').filter((line) => line.includes('"security":"login_failed"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events[0]?.reqId).toBe(lines[0]?.reqId);
+  });
 });
 
 describe('the fail2ban filter', () => {

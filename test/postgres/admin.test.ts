@@ -53,6 +53,24 @@ describe.skipIf(!onPostgres)('admin commands on PostgreSQL', () => {
     expect(`${restore.stderr}${backup.stdout}`).not.toContain(serverPassword());
   });
 
+  it('check reads every table and the migrations; a server that cannot be reached is one line and exit 4', async () => {
+    const dbPath = path.join(makeTempDir(), 'timetrack.db');
+    expect((await runCli(['--db', dbPath, 'migrate'])).exitCode).toBe(0);
+    const check = await runCli(['--db', dbPath, 'check']);
+    expect(check.stderr).toBe('');
+    expect(check.exitCode).toBe(0);
+    expect(check.stdout).toMatch(/^ok\s+integrity: every table readable$/m);
+    expect(check.stdout).toMatch(/^ok\s+migrations: \d+ applied$/m);
+    // A port nothing listens on.
+    const closed = new URL(TEST_DATABASE_URL!);
+    closed.port = '1';
+    const unreachable = await execa('node', [BIN, '--database-url', closed.toString(), 'user', 'list'], { env: cleanEnv({ JWT_SECRET: TEST_JWT_SECRET }), extendEnv: false, reject: false });
+    expect(unreachable.exitCode).toBe(4);
+    expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unreachable.stderr).toMatch(/^timetrack: the database cannot be reached/);
+    expect(unreachable.stderr).not.toContain(serverPassword());
+  });
+
   it('a reset link sent in parallel to two processes sets the password once', async () => {
     const dbPath = path.join(makeTempDir(), 'timetrack.db');
     bindPostgresDatabase(dbPath, createPostgresDatabase());

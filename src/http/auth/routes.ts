@@ -31,8 +31,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   const authenticated = { onRequest: requireSession(sessions) };
   const bearer = [{ bearerAuth: [] }];
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('Cache-Control', 'no-store');
+    done(null, payload);
   });
   // Unknown /api/auth paths answer here, so that the hook above covers them too.
   app.setNotFoundHandler(sendNotFound);
