@@ -39,7 +39,8 @@ describe('housekeeping', () => {
     const server = await startServer(db, { HOUSEKEEPING_INTERVAL: '1s' });
     try {
       await queryRows(db, "insert into users (email, full_name, created_at) values ('old@example.com', 'Old', '2020-01-01T00:00:00.000Z')");
-      await queryRows(db, "insert into auth_tokens (user_id, token_hash, created_at, expires_at) values (1, ?, '2020-01-01T00:00:00.000Z', '2020-01-02T00:00:00.000Z')", ['f'.repeat(64)]);
+      // Expiring in 2 s: present when counted first, gone some time after (the server's clock is the real one).
+      await queryRows(db, "insert into auth_tokens (user_id, token_hash, created_at, expires_at) values (1, ?, '2020-01-01T00:00:00.000Z', ?)", ['f'.repeat(64), new Date(Date.now() + 2000).toISOString()]);
       const count = async () => (await queryRows<{ n: number }>(db, 'select count(*) as n from auth_tokens'))[0]!.n;
       expect(await count()).toBe(1);
       const deadline = Date.now() + 10_000;
