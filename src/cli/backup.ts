@@ -1,12 +1,14 @@
+import fs from 'node:fs';
+import path from 'node:path';
 // `timetrack backup <file>` and `timetrack restore <file>`.
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { BackupError, restoreDatabase } from '../db/backup.js';
 import { maskDatabaseUrl } from '../db/database.js';
 import { databaseLine, databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
 import { assertOwnerOrForced } from './file-owner.js';
 import { printOutput } from './output.js';
-import { runningServerPid, serverPidFile } from './server-pid.js';
+import { lockDatabaseFile } from '../db/file-lock.js';
 
 export function registerBackupCommands(program: Command): void {
   program
@@ -51,11 +53,15 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
       }
       const dbPath = database.path;
       assertOwnerOrForced(dbPath, global.force);
-      const pid = runningServerPid(dbPath);
-      if (pid !== undefined) {
-        throw new ConfigError(`a server (pid ${pid}) is using ${dbPath}; stop it first (if no server runs, remove ${serverPidFile(dbPath)})`);
+      fs.mkdirSync(path.dirname(dbPath), { recursive: true, mode: 0o700 });
+      // Held while the file is replaced: a server cannot start meanwhile, and none runs now.
+      const lock = await lockDatabaseFile(dbPath, 'restore');
+      let bytes: number;
+      try {
+        ({ bytes } = await restoreDatabase(file, dbPath));
+      } finally {
+        lock.release();
       }
-      const { bytes } = await restoreDatabase(file, dbPath);
       printOutput(
         { json: { restored: file, bytes }, text: [`restored ${file} (${bytes} bytes); integrity check ok`, `database: ${dbPath}`] },
         global.json,

@@ -4,6 +4,7 @@ import { ConfigError } from '../config.js';
 import { isDatabaseBusy, isDatabaseReadOnly } from '../db/database.js';
 import { BackupError } from '../db/backup.js';
 import { MigrationError } from '../db/migrate.js';
+import { DatabaseLockedError } from '../db/file-lock.js';
 import { SecretFileError } from '../auth/secret.js';
 import { ServiceError } from '../common/errors.js';
 
@@ -47,6 +48,7 @@ export function describeFailure(error: unknown): Failure | undefined {
   if (error instanceof ConfigError) return { exitCode: EXIT_CODES.failure, code: 'CONFIG_ERROR', message: error.message };
   if (error instanceof MigrationError) return { exitCode: EXIT_CODES.failure, code: 'MIGRATION_ERROR', message: error.message };
   if (error instanceof SecretFileError) return { exitCode: EXIT_CODES.failure, code: 'SECRET_FILE_ERROR', message: error.message };
+  if (error instanceof DatabaseLockedError) return { exitCode: EXIT_CODES.failure, code: 'DATABASE_IN_USE', message: error.message };
   if (error instanceof BackupError) return { exitCode: EXIT_CODES.failure, code: 'BACKUP_ERROR', message: error.message };
   if (isDatabaseBusy(error)) {
     return {
