@@ -37,7 +37,7 @@ export function registerUserCommand(program: Command): void {
     .option('--email <email>', 'e-mail address (the login)')
     .option('--name <name>', 'full name')
     .option('--username <username>', 'optional username (3-32 letters, digits, . _ -), also accepted at login')
-    .option('--password-stdin', 'read the password from standard input (one line) instead of asking')
+    .option('--password-stdin', 'read the password from standard input: exactly one line (a second line is an error); on a terminal it is asked instead, hidden and twice')
     .addHelpText('after', `
 Examples:
   $ timetrack user create                                   # asks for everything, password hidden, twice
@@ -106,7 +106,7 @@ Examples:
     .command('set-password')
     .description('set a new password (the checks of registration); revokes the sessions and pending reset tokens of the account and clears its lock')
     .argument('<account>', 'e-mail address or username of the account')
-    .option('--password-stdin', 'read the password from standard input (one line) instead of asking')
+    .option('--password-stdin', 'read the password from standard input: exactly one line (a second line is an error); on a terminal it is asked instead, hidden and twice')
     .addHelpText('after', `
 Examples:
   $ timetrack user set-password ann@example.com             # asks twice, input hidden
