@@ -5,6 +5,7 @@ import { AccountImportError } from '../portability/account-document.js';
 import type { AccountSummary } from '../auth/users.js';
 import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
+import { narrowRedirectedOutput } from '../common/private-file.js';
 import { ServiceError } from '../common/errors.js';
 import { printJson, printLines, printTable } from './output.js';
 import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from './user-input.js';
@@ -194,6 +195,8 @@ Examples:
     .action(async (email: string, _options: object, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const document = await withCommandContext(global, async (ctx) => ctx.services.accountData.exportAccount((await ctx.services.users.requireUser(email)).id));
+      // `> ann.json`: the document holds personal data; the file is narrowed to 0600 before it is written.
+      narrowRedirectedOutput();
       printJson(document);
     });
 

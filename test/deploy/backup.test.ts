@@ -53,7 +53,7 @@ describe('timetrack backup', () => {
       const afterBackup = acknowledged.length;
       expect(result.stderr).toBe('');
       const report = JSON.parse(result.stdout as string) as { path: string; bytes: number; duration_ms: number };
-      expect(report).toEqual({ path: copy, bytes: fs.statSync(copy).size, duration_ms: expect.any(Number) });
+      expect(report).toEqual({ path: copy, bytes: fs.statSync(copy).size, duration_ms: expect.any(Number), checksum_file: `${copy}.sha256` });
       expect(afterBackup).toBeGreaterThan(beforeBackup.length); // the load went on during the backup
       expect(fs.statSync(copy).mode & 0o777).toBe(0o600);
       expect(integrityOf(copy)).toBe('ok');
