@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { sqlitePathOf, type AppContext } from '../composition-root.js';
 import { buildApp } from './app.js';
+import { createMetrics, serveMetrics } from './metrics.js';
 import { secretFilePath } from '../auth/secret.js';
 
 /** After this long, connections still open at shutdown are cut so the process can exit. */
@@ -31,7 +32,8 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
   }
   await services.hasher.warmUp();
 
-  const app = await buildApp(ctx);
+  const metrics = config.metricsListen ? createMetrics() : undefined;
+  const app = await buildApp(ctx, { metrics });
   let draining = false;
   app.addHook('onRequest', async (_request, reply) => {
     if (draining) reply.header('Connection', 'close');
@@ -43,6 +45,19 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
       .catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed'));
   }, config.housekeepingIntervalSeconds * 1000);
   housekeeping.unref();
+  // The integrity check (quick_check on SQLite) at start and then periodically, never per request:
+  // /api/health reports a damaged database that still answers reads.
+  const checkIntegrity = () => {
+    services.health
+      .checkIntegrity()
+      .then((result) => {
+        if (result === 'ok') logger.debug('database integrity check ok');
+        else logger.error({ problems: result }, 'database integrity check failed: restore a backup (docs/operations.md, "Backups")');
+      })
+      .catch((error: unknown) => logger.error({ err: error }, 'database integrity check could not run'));
+  };
+  const integrity = setInterval(checkIntegrity, config.integrityCheckIntervalSeconds * 1000);
+  integrity.unref();
 
   if (ctx.database.folderAccessibleToOthers && config.database.engine === 'sqlite') {
     logger.warn({ folder: path.dirname(config.database.path) }, 'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)');
@@ -60,6 +75,9 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   await app.listen({ host: config.host, port: config.port });
+  checkIntegrity();
+  const metricsServer = metrics && config.metricsListen ? await serveMetrics(metrics, config.metricsListen) : undefined;
+  if (metricsServer && config.metricsListen) logger.info({ address: `${config.metricsListen.host}:${config.metricsListen.port}` }, 'metrics listening at /metrics');
   // What an operator checks first after a deploy: which build, which file, which secret, which mode.
   logger.info(
     {
@@ -81,6 +99,8 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
   const signal = await stopSignal;
   logger.info({ signal }, 'shutting down: finishing requests in flight');
   clearInterval(housekeeping);
+  clearInterval(integrity);
+  metricsServer?.close();
   draining = true;
   await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_READ_GRACE_MS));
   // A keep-alive connection whose request finishes during shutdown would otherwise stay open (and

@@ -37,7 +37,7 @@ describe('timetrack migrate', () => {
     const health = await fetch(`${running.baseUrl}/api/health`);
     await running.stop();
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(await health.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.any(String), engine: expect.any(String) });
     for (const name of MIGRATIONS) expect(running.output()).toMatch(new RegExp(`"migration":"${name}".*"msg":"migration applied"`));
     expect(running.output()).toMatch(/"version":"\d+\.\d+\.\d+.*"msg":"timetrack started"/);
     const sqlite = new Database(migrated, { readonly: true });
