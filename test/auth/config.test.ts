@@ -19,8 +19,9 @@ describe('config/timetrack.example.env', () => {
   });
 
   it('is all defaults but the service\'s database when used as is, and valid with its examples switched on', () => {
-    expect(loadConfig(parseEnv(exampleFile))).toEqual({ ...loadConfig({}), dbPath: '/var/lib/timetrack/timetrack.db' });
-    const uncommented = exampleFile.replace(/^#([A-Z_]+=.+)$/gm, '$1');
+    expect(loadConfig(parseEnv(exampleFile))).toEqual({ ...loadConfig({}), database: { engine: 'sqlite', path: '/var/lib/timetrack/timetrack.db' } });
+    // Every example but the PostgreSQL ones (TIMETRACK_DB and DATABASE_URL together are refused).
+    const uncommented = exampleFile.replace(/^#((?!DATABASE_)[A-Z_]+=.+)$/gm, '$1');
     const config = loadConfig(parseEnv(uncommented));
     expect(config.smtp).toMatchObject({ host: 'smtp.example.org', port: 587, from: 'timetrack <timetrack@example.org>' });
     expect(config.publicUrl).toBe('https://time.example.org');
