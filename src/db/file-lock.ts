@@ -39,6 +39,31 @@ function holderOf(file: string): string {
  * holder when another process has it. `what` says who holds it, written into the file for others.
  */
 export async function lockDatabaseFile(dbPath: string, what: string): Promise<HeldLock> {
+  // A holder that just died (kill -9) releases its lock once its flock child has seen the pipe
+  // close: a few milliseconds. While the process named in the file is gone, wait that long, no more.
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await tryLock(dbPath, what);
+    } catch (error) {
+      if (!(error instanceof DatabaseLockedError) || !(error as DatabaseLockedError & { holderGone?: boolean }).holderGone || attempt >= 30) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Whether the process that wrote the lock file no longer exists. */
+function holderGone(file: string): boolean {
+  try {
+    const pid = Number(/^(\d+)/.exec(fs.readFileSync(file, 'utf8'))?.[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+async function tryLock(dbPath: string, what: string): Promise<HeldLock> {
   const file = lockFileOf(dbPath);
   // Created 0600 and never followed through a symlink.
   fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_RDWR | fs.constants.O_NOFOLLOW, 0o600));
@@ -61,7 +86,9 @@ export async function lockDatabaseFile(dbPath: string, what: string): Promise<He
   }
   if (outcome !== 'locked') {
     if (outcome === CONFLICT) {
-      throw new DatabaseLockedError(`${holderOf(file)} is using ${dbPath} (it holds ${file}): one server per database file; stop it first`);
+      const error = new DatabaseLockedError(`${holderOf(file)} is using ${dbPath} (it holds ${file}): one server per database file; stop it first`);
+      Object.assign(error, { holderGone: holderGone(file) });
+      throw error;
     }
     throw new DatabaseLockedError(`cannot lock ${file} (flock exited with ${outcome})`);
   }

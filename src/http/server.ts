@@ -18,6 +18,9 @@ const SHUTDOWN_GRACE_MS = 8_000;
  */
 const SHUTDOWN_READ_GRACE_MS = 500;
 
+/** When the first integrity check runs after the start (then every INTEGRITY_CHECK_INTERVAL). */
+const FIRST_INTEGRITY_CHECK_MS = 10_000;
+
 export async function runServer(ctx: AppContext, about: { version: string }): Promise<void> {
   const { config, logger, services } = ctx;
   // Fail at start, not at the first login, when the secret is unusable; and compute the dummy hash
@@ -45,7 +48,7 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
       .catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed'));
   }, config.housekeepingIntervalSeconds * 1000);
   housekeeping.unref();
-  // The integrity check (quick_check on SQLite) at start and then periodically, never per request:
+  // The integrity check (quick_check on SQLite) soon after the start and then periodically, never per request:
   // /api/health reports a damaged database that still answers reads.
   const checkIntegrity = () => {
     services.health
@@ -75,7 +78,9 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   await app.listen({ host: config.host, port: config.port });
-  checkIntegrity();
+  // The first check soon after the start, not during it (quick_check holds the event loop a moment).
+  const firstIntegrityCheck = setTimeout(checkIntegrity, Math.min(FIRST_INTEGRITY_CHECK_MS, config.integrityCheckIntervalSeconds * 1000));
+  firstIntegrityCheck.unref();
   const metricsServer = metrics && config.metricsListen ? await serveMetrics(metrics, config.metricsListen) : undefined;
   if (metricsServer && config.metricsListen) logger.info({ address: `${config.metricsListen.host}:${config.metricsListen.port}` }, 'metrics listening at /metrics');
   // What an operator checks first after a deploy: which build, which file, which secret, which mode.
@@ -100,6 +105,7 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
   logger.info({ signal }, 'shutting down: finishing requests in flight');
   clearInterval(housekeeping);
   clearInterval(integrity);
+  clearTimeout(firstIntegrityCheck);
   metricsServer?.close();
   draining = true;
   await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_READ_GRACE_MS));
