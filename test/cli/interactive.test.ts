@@ -6,15 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { PASSWORD } from '../support/app.js';
 import { cli, tempDb } from '../support/cli-accounts.js';
+import { forEngine } from '../support/database.js';
 
 function quote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Starts a command on a pty; `answer(prompt, text)` waits for the prompt, then types the text and Enter. */
-function onTerminal(args: string[]) {
+function onTerminal(givenArgs: string[]) {
+  // On PostgreSQL, --db <file> stands for that file's database (test/support/database.ts).
+  const { args, env } = forEngine(givenArgs, {});
   const command = ['node', BIN, ...args].map(quote).join(' ');
-  const child = execa('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'pipe', all: true });
+  const child = execa('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(env), extendEnv: false, reject: false, stdin: 'pipe', all: true });
   let screen = '';
   let consumed = 0;
   child.all?.on('data', (chunk: Buffer) => (screen += chunk.toString()));
