@@ -5,9 +5,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The commit being built, `+dirty` when the checkout has changes; `unknown` outside git. `--version` and /api/health show it. */
+function commitOfCheckout() {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return dirty ? `${commit}+dirty` : commit;
+  } catch {
+    return 'unknown';
+  }
+}
 
 await build({
   absWorkingDir: ROOT,
@@ -23,6 +35,7 @@ await build({
   external: ['better-sqlite3', 'argon2', 'pino-pretty', 'pg-native'],
   // Bundled CommonJS dependencies call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  define: { __TIMETRACK_COMMIT__: JSON.stringify(commitOfCheckout()) },
   logLevel: 'warning',
 });
 

@@ -85,7 +85,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
       ttlSeconds: config.resetTokenTtlSeconds,
       publicUrl: config.publicUrl,
     }),
-    health: createHealthService(database, clock),
+    health: createHealthService(database, clock, () => assertSchemaCurrent(db)),
     housekeeping: createHousekeeping(database, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),
     settings,
     timeEntries,

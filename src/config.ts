@@ -44,6 +44,10 @@ export interface Config {
   hashQueueLimit: number;
   /** How often expired sessions, reset tokens and old failure records are deleted. */
   housekeepingIntervalSeconds: number;
+  /** How often `serve` runs the database's integrity check (quick_check) for /api/health. */
+  integrityCheckIntervalSeconds: number;
+  /** Where Prometheus metrics are served (`/metrics`), apart from the API; undefined: off. */
+  metricsListen: { host: string; port: number } | undefined;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -54,6 +58,7 @@ export const SETTING_NAMES = [
   'DATABASE_STATEMENT_TIMEOUT', 'DATABASE_LOCK_TIMEOUT', 'JWT_SECRET', 'JWT_EXPIRATION', 'LOCKOUT_ATTEMPTS', 'LOCKOUT_DURATION',
   'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'TRUST_PROXY', 'REGISTRATION', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
   'SMTP_PASSWORD', 'SMTP_FROM', 'LOG_LEVEL', 'HASH_CONCURRENCY', 'HASH_QUEUE_LIMIT', 'HOUSEKEEPING_INTERVAL',
+  'INTEGRITY_CHECK_INTERVAL', 'METRICS_LISTEN',
 ] as const;
 
 /** Settings of the Node process or the C library that an env file may also hold (systemd passes them on). */
@@ -149,6 +154,18 @@ function parseTrustProxy(raw: string | undefined): boolean | string[] {
     }
   }
   return addresses;
+}
+
+/** `host:port` (`[::1]:9464` for IPv6) of the metrics listener; unset: no metrics. */
+function parseListen(raw: string | undefined): { host: string; port: number } | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(raw.trim());
+  const host = match?.[1] ?? match?.[2];
+  const port = Number(match?.[3]);
+  if (!match || host === undefined || port > 65535 || (net.isIP(host) === 0 && !HOST_NAME.test(host))) {
+    fail('METRICS_LISTEN', `"${raw}" is not host:port (e.g. 127.0.0.1:9464)`);
+  }
+  return { host, port };
 }
 
 function parseHost(raw: string): string {
@@ -340,6 +357,8 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     hashConcurrency: checked(() => hashConcurrencySetting(env)),
     hashQueueLimit: checked(() => integerSetting(env, 'HASH_QUEUE_LIMIT', 64, 0, 100_000)),
     housekeepingIntervalSeconds: checked(() => durationSetting(env, 'HOUSEKEEPING_INTERVAL', '10m', DAY)),
+    integrityCheckIntervalSeconds: checked(() => durationSetting(env, 'INTEGRITY_CHECK_INTERVAL', '1h', DAY)),
+    metricsListen: checked(() => parseListen(valueOf(env, 'METRICS_LISTEN'))),
   };
   if (problems.length > 0) throw new ConfigError(problems.join('; '));
   return config;

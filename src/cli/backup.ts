@@ -1,12 +1,14 @@
+import fs from 'node:fs';
+import path from 'node:path';
 // `timetrack backup <file>` and `timetrack restore <file>`.
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../config.js';
-import { BackupError, restoreDatabase } from '../db/backup.js';
+import { loadConfig } from '../config.js';
+import { BackupError, checksumFileOf, restoreDatabase } from '../db/backup.js';
 import { maskDatabaseUrl } from '../db/database.js';
 import { databaseLine, databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
 import { assertOwnerOrForced } from './file-owner.js';
 import { printOutput } from './output.js';
-import { runningServerPid, serverPidFile } from './server-pid.js';
+import { lockDatabaseFile } from '../db/file-lock.js';
 
 export function registerBackupCommands(program: Command): void {
   program
@@ -20,9 +22,9 @@ Example (a daily copy; keep them off the server too):
       const global = command.optsWithGlobals<GlobalOptions>();
       const output = await withCommandContext(global, async (ctx) => {
         const result = await ctx.database.backup(file);
-        const checked = ctx.database.engine === 'sqlite' ? '; integrity check ok' : ' (pg_dump, custom format)';
+        const checked = ctx.database.engine === 'sqlite' ? `; integrity check ok; SHA-256 in ${checksumFileOf(result.path)}` : ' (pg_dump, custom format)';
         return {
-          json: { path: result.path, bytes: result.bytes, duration_ms: result.durationMs },
+          json: { path: result.path, bytes: result.bytes, duration_ms: result.durationMs, ...(ctx.database.engine === 'sqlite' ? { checksum_file: checksumFileOf(result.path) } : {}) },
           text: [`backed up to ${result.path} (${result.bytes} bytes, ${result.durationMs} ms)${checked}`, databaseLine(ctx)],
         };
       }, { skipSchemaCheck: true });
@@ -51,13 +53,19 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
       }
       const dbPath = database.path;
       assertOwnerOrForced(dbPath, global.force);
-      const pid = runningServerPid(dbPath);
-      if (pid !== undefined) {
-        throw new ConfigError(`a server (pid ${pid}) is using ${dbPath}; stop it first (if no server runs, remove ${serverPidFile(dbPath)})`);
+      fs.mkdirSync(path.dirname(dbPath), { recursive: true, mode: 0o700 });
+      // Held while the file is replaced: a server cannot start meanwhile, and none runs now.
+      const lock = await lockDatabaseFile(dbPath, 'restore');
+      let result;
+      try {
+        result = await restoreDatabase(file, dbPath);
+      } finally {
+        lock.release();
       }
-      const { bytes } = await restoreDatabase(file, dbPath);
+      const { bytes, checksumVerified } = result;
+      const checksum = checksumVerified ? 'checksum ok' : `no ${checksumFileOf(file)} (a backup made before 0.2.0): checksum not verified`;
       printOutput(
-        { json: { restored: file, bytes }, text: [`restored ${file} (${bytes} bytes); integrity check ok`, `database: ${dbPath}`] },
+        { json: { restored: file, bytes, checksum_verified: checksumVerified }, text: [`restored ${file} (${bytes} bytes); ${checksum}; integrity check ok; schema ok`, `database: ${dbPath}`] },
         global.json,
       );
     });

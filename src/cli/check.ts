@@ -1,12 +1,13 @@
 // `timetrack check`: what an operator wants to know before and after a change. Each check prints one
 // line; any problem makes the command fail, naming how many there were.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { secretFilePath } from '../auth/secret.js';
 import { migrationStatus } from '../db/migrate.js';
 import { databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
-import { ownerMismatch } from './file-owner.js';
+import { describeFailure } from './errors.js';
 import { printJson, printLines } from './output.js';
 
 interface CheckResult {
@@ -15,16 +16,58 @@ interface CheckResult {
   detail: string;
 }
 
-/** Owner and mode of one of the service's files: private to the database's owner. */
-function fileCheck(file: string, label: string): CheckResult | undefined {
-  if (!fs.existsSync(file)) return undefined;
-  const mode = fs.statSync(file).mode & 0o777;
-  const mismatch = ownerMismatch(file);
+/** A user's name from /etc/passwd, or `uid N`. */
+function userName(uid: number): string {
+  try {
+    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.split(':')[2] === String(uid));
+    if (line) return line.split(':')[0]!;
+  } catch {
+    // No passwd file: the number says it.
+  }
+  return `uid ${uid}`;
+}
+
+/**
+ * The service's user: the owner of the database's folder (systemd's StateDirectory= makes it the
+ * service user's), not whoever runs check (root, often).
+ */
+function serviceOwner(dbPath: string): { uid: number; gid: number; name: string } | undefined {
+  const stat = fs.statSync(path.dirname(dbPath), { throwIfNoEntry: false });
+  return stat ? { uid: stat.uid, gid: stat.gid, name: userName(stat.uid) } : undefined;
+}
+
+/** Owner and mode of one of the service's files: private to the service's user; the fix as a command. */
+function fileCheck(file: string, label: string, owner: { uid: number; gid: number; name: string } | undefined): CheckResult | undefined {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  const mode = stat.mode & 0o777;
   const problems = [
-    ...(mode & 0o077 ? [`mode ${mode.toString(8)} lets other users read it (chmod 600 ${file})`] : []),
-    ...(mismatch ? [`owned by another user than the one running check`] : []),
+    ...(mode & 0o077 ? [`mode ${mode.toString(8)} lets other users read it (fix: chmod 600 ${file})`] : []),
+    ...(owner && stat.uid !== owner.uid
+      ? [`owned by ${userName(stat.uid)}, not by ${owner.name} (the owner of its folder, the service's user), who cannot write it (fix: chown ${owner.name}: ${file})`]
+      : []),
   ];
-  return { check: label, ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${file} mode ${mode.toString(8)}` };
+  return { check: label, ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${file} mode ${mode.toString(8)}, owner ${userName(stat.uid)}` };
+}
+
+/** Where the signing secret comes from; a generated one whose file is missing is a problem: every session ends at the next start. */
+function secretCheck(config: Config, dbPath: string | undefined, activeSessions: number | undefined): CheckResult {
+  if (config.jwtSecret) return { check: 'secret', ok: true, detail: 'JWT_SECRET from the settings' };
+  const file = secretFilePath(dbPath ?? '');
+  if (!fs.existsSync(file) && activeSessions === 0) return { check: 'secret', ok: true, detail: `${file} is made at the first start (no session exists yet)` };
+  if (!fs.existsSync(file)) {
+    return { check: 'secret', ok: false, detail: `no JWT_SECRET and no ${file}: the next start generates a new secret and every session ends (restore the file, or set JWT_SECRET)` };
+  }
+  return { check: 'secret', ok: true, detail: `generated, kept in ${file}` };
+}
+
+function access(file: string, mode: number): boolean {
+  try {
+    fs.accessSync(file, mode);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function smtpCheck(config: Config): Promise<CheckResult> {
@@ -51,6 +94,7 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
     throw error;
   }
   const results: CheckResult[] = [{ check: 'configuration', ok: true, detail: 'every setting is valid' }];
+  let activeSessions: number | undefined;
   const { database } = config;
   const dbPath = database.engine === 'sqlite' ? database.path : undefined;
   if (dbPath !== undefined && !fs.existsSync(dbPath)) {
@@ -58,14 +102,20 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
   } else {
     // Files first: opening the database may create -wal and -shm.
     if (dbPath !== undefined) {
+      const owner = serviceOwner(dbPath);
+      const folderProblems = [
+        ...(access(path.dirname(dbPath), fs.constants.W_OK) ? [] : [`${path.dirname(dbPath)} is not writable by ${userName(process.geteuid?.() ?? -1)} (the -wal and -shm files are made there)`]),
+      ];
+      if (folderProblems.length) results.push({ check: 'database folder', ok: false, detail: folderProblems.join('; ') });
       const files = [
-        fileCheck(dbPath, 'database file'),
-        fileCheck(`${dbPath}-wal`, 'WAL file'),
-        fileCheck(`${dbPath}-shm`, 'shared-memory file'),
-        fileCheck(secretFilePath(dbPath), 'secret file'),
+        fileCheck(dbPath, 'database file', owner),
+        fileCheck(`${dbPath}-wal`, 'WAL file', owner),
+        fileCheck(`${dbPath}-shm`, 'shared-memory file', owner),
+        fileCheck(secretFilePath(dbPath), 'secret file', owner),
       ];
       results.push(...files.filter((result): result is CheckResult => result !== undefined));
     }
+    // A database that cannot be opened is one finding more, never the end of the report.
     await withCommandContext(
       { ...global, force: true },
       async (ctx) => {
@@ -80,15 +130,16 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
           ...(unknown.length ? [`written by a newer version: ${unknown.join(', ')}`] : []),
         ];
         results.push({ check: 'migrations', ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${states.length} applied` });
+        if (problems.length === 0) activeSessions = (await ctx.services.accountAdmin.listAccounts()).reduce((sum, account) => sum + account.active_sessions, 0);
       },
       { skipSchemaCheck: true },
-    );
+    ).catch((error: unknown) => {
+      const failure = describeFailure(error);
+      const reason = failure?.message ?? (error instanceof Error ? error.message : String(error));
+      results.push({ check: 'database', ok: false, detail: `cannot be opened by ${userName(process.geteuid?.() ?? -1)}: ${reason}` });
+    });
   }
-  results.push({
-    check: 'secret',
-    ok: true,
-    detail: config.jwtSecret ? 'JWT_SECRET from the settings' : `generated, kept in ${secretFilePath(dbPath ?? '')}`,
-  });
+  results.push(secretCheck(config, dbPath, activeSessions));
   if (options.smtp) results.push(await smtpCheck(config));
   return results;
 }

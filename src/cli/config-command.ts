@@ -42,6 +42,8 @@ function effectiveValues(config: Config): Record<(typeof SETTING_NAMES)[number],
     HASH_CONCURRENCY: String(config.hashConcurrency),
     HASH_QUEUE_LIMIT: String(config.hashQueueLimit),
     HOUSEKEEPING_INTERVAL: `${config.housekeepingIntervalSeconds}s`,
+    INTEGRITY_CHECK_INTERVAL: `${config.integrityCheckIntervalSeconds}s`,
+    METRICS_LISTEN: config.metricsListen ? `${config.metricsListen.host}:${config.metricsListen.port}` : 'off',
   };
 }
 

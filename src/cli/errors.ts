@@ -5,6 +5,7 @@ import { isDatabaseBusy, isDatabaseReadOnly, isDatabaseUnavailable, isUnstorable
 import { BackupError } from '../db/backup.js';
 import { CopyError } from '../db/copy.js';
 import { MigrationError } from '../db/migrate.js';
+import { DatabaseLockedError } from '../db/file-lock.js';
 import { SecretFileError } from '../auth/secret.js';
 import { ServiceError } from '../common/errors.js';
 
@@ -48,6 +49,7 @@ export function describeFailure(error: unknown): Failure | undefined {
   if (error instanceof ConfigError) return { exitCode: EXIT_CODES.failure, code: 'CONFIG_ERROR', message: error.message };
   if (error instanceof MigrationError) return { exitCode: EXIT_CODES.failure, code: 'MIGRATION_ERROR', message: error.message };
   if (error instanceof SecretFileError) return { exitCode: EXIT_CODES.failure, code: 'SECRET_FILE_ERROR', message: error.message };
+  if (error instanceof DatabaseLockedError) return { exitCode: EXIT_CODES.failure, code: 'DATABASE_IN_USE', message: error.message };
   if (error instanceof BackupError) return { exitCode: EXIT_CODES.failure, code: 'BACKUP_ERROR', message: error.message };
   if (error instanceof CopyError) return { exitCode: EXIT_CODES.failure, code: 'COPY_ERROR', message: error.message };
   if (isDatabaseBusy(error)) {

@@ -14,12 +14,12 @@ import { registerResetCommand } from './reset.js';
 import { registerServeCommand } from './serve.js';
 import { registerTokenCommand } from './token.js';
 import { registerUserCommand } from './user.js';
-import { packageVersion } from '../version.js';
+import { versionLine } from '../version.js';
 
 export function buildProgram(): Command {
   const program = new Command('timetrack')
     .description('Self-hosted time tracking: the HTTP API (serve) and the admin commands that share its database')
-    .version(packageVersion(), '-V, --version')
+    .version(versionLine(), '-V, --version', 'print the version and the commit it was built from')
     .option('--db <path>', 'SQLite database file (env TIMETRACK_DB, default ./data/timetrack.db)')
     .option('--database-url <url>', 'PostgreSQL database instead of a SQLite file: postgres://user:password@host:5432/db (env DATABASE_URL)')
     .option('--env-file <path>', 'read settings from this file (the environment wins over it)')

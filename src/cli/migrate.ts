@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { migrateToLatest, migrationStatus } from '../db/migrate.js';
-import { databaseLine, withCommandContext, type GlobalOptions } from './command-context.js';
+import fs from 'node:fs';
+import { loadConfig } from '../config.js';
+import { migrateToLatest, migrationStatus, statusOfNewDatabase, type MigrationState } from '../db/migrate.js';
+import { databaseLine, databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
 import { printJson, printLines, printTable } from './output.js';
 
 export function registerMigrateCommand(program: Command): void {
@@ -11,13 +13,20 @@ export function registerMigrateCommand(program: Command): void {
     .addHelpText('after', '\nExample:\n  timetrack migrate --status --json')
     .action(async (options: { status?: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
-      await withCommandContext(global, async (ctx) => {
-        if (options.status) {
-          const states = await migrationStatus(ctx.db);
-          if (global.json) return printJson({ migrations: states.map((m) => ({ name: m.name, state: m.state, executed_at: m.executedAt })) });
-          printTable(['migration', 'state', 'applied at'], states.map((m) => [m.name, m.state === 'unknown' ? 'unknown (written by a newer version)' : m.state, m.executedAt ?? '']));
-          return printLines(databaseLine(ctx));
+      const printStatus = (states: MigrationState[], database: string) => {
+        if (global.json) return printJson({ migrations: states.map((m) => ({ name: m.name, state: m.state, executed_at: m.executedAt })) });
+        printTable(['migration', 'state', 'applied at'], states.map((m) => [m.name, m.state === 'unknown' ? 'unknown (written by a newer version)' : m.state, m.executedAt ?? '']));
+        printLines(database);
+      };
+      if (options.status) {
+        // Reading only: a SQLite file that does not exist is reported, never created (nor its folder).
+        const { database } = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
+        if (database.engine === 'sqlite' && !fs.existsSync(database.path)) {
+          return printStatus(statusOfNewDatabase(), `database: ${database.path} (does not exist yet; \`timetrack migrate\` creates it)`);
         }
+        return withCommandContext(global, async (ctx) => printStatus(await migrationStatus(ctx.db), databaseLine(ctx)), { skipSchemaCheck: true });
+      }
+      await withCommandContext(global, async (ctx) => {
         const applied = await migrateToLatest(ctx.db);
         if (global.json) return printJson({ applied });
         printLines(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date', databaseLine(ctx));

@@ -1,7 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { packageVersion } from '../version.js';
 import { openCommandContext, type GlobalOptions } from './command-context.js';
-import { removeServerPid, writeServerPid } from './server-pid.js';
+import { loadConfig } from '../config.js';
+import { lockDatabaseFile, type HeldLock } from '../db/file-lock.js';
+import { databaseOverrides, readEnvironment } from './command-context.js';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -26,6 +30,11 @@ export function registerServeCommand(program: Command): void {
     .option('--no-migrate', 'do not apply pending migrations: refuse to start unless the schema is this version\'s')
     .action(async (options: ServeOptions, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
+      // One server per SQLite file (several share a PostgreSQL database on purpose): the lock is
+      // taken before the database is opened or migrated, and held until the process ends.
+      const { database } = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
+      let lock: HeldLock | undefined;
+      if (database.engine === 'sqlite' && fs.existsSync(path.dirname(database.path))) lock = await lockDatabaseFile(database.path, 'serve');
       const ctx = await openCommandContext(global, {
         overrides: { host: options.host, port: options.port, dev: options.dev },
         migrate: options.migrate,
@@ -37,13 +46,12 @@ export function registerServeCommand(program: Command): void {
       process.on('SIGHUP', () => ctx.logger.warn('SIGHUP received and ignored: settings are read at start only; restart to change them'));
       // Loaded here only: no other command pays for Fastify.
       const { runServer } = await import('../http/server.js');
-      // Several processes share a PostgreSQL database on purpose; a SQLite file has one server.
-      const pidOf = ctx.config.database.engine === 'sqlite' ? ctx.config.database.path : undefined;
-      if (pidOf) writeServerPid(pidOf);
+      // A new database's folder exists only now.
+      if (ctx.config.database.engine === 'sqlite' && !lock) lock = await lockDatabaseFile(ctx.config.database.path, 'serve');
       try {
         await runServer(ctx, { version: packageVersion() });
       } finally {
-        if (pidOf) removeServerPid(pidOf);
+        lock?.release();
       }
     });
 }

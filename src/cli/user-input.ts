@@ -33,14 +33,21 @@ async function checked(check: () => unknown): Promise<true | string> {
   }
 }
 
-/** Whether an e-mail address already has an account (asked while the person types, not after the passwords). */
-export type EmailTakenCheck = (email: string) => Promise<boolean>;
+/** Whether an e-mail address or username already names an account (asked while the person types, not after the passwords). */
+export type EmailTakenCheck = (emailOrUsername: string) => Promise<boolean>;
 
+/**
+ * Exactly one line: the trailing newline of `echo` or `printf '%s\n'` is not part of the password,
+ * and anything after it (a second line, an embedded newline) is refused rather than kept.
+ */
 async function readPasswordFromStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  // One line: the trailing newline of `echo` or `printf '%s\n'` is not part of the password.
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const line = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (/[\r\n]/.test(line)) {
+    throw new UsageError('--password-stdin reads exactly one line, and standard input held more: give the password alone, on one line');
+  }
+  return line;
 }
 
 async function promptForPassword(): Promise<string> {
@@ -56,6 +63,8 @@ async function promptForPassword(): Promise<string> {
 
 /** The new password of `user set-password`: from stdin with --password-stdin, else asked (hidden) on a terminal. */
 export async function askForNewPassword(flags: { passwordStdin?: boolean }): Promise<string> {
+  // On a terminal, --password-stdin asks (hidden, twice) instead of echoing what is typed.
+  if (flags.passwordStdin && process.stdin.isTTY) return promptForPassword();
   if (flags.passwordStdin) return readPasswordFromStdin();
   if (!process.stdin.isTTY) {
     throw new UsageError('standard input is not a terminal, so nothing can be asked: give --password-stdin with the password on standard input');
@@ -104,6 +113,18 @@ async function askOnTerminal(flags: AccountFlags, isEmailTaken: EmailTakenCheck,
   const fullName = flags.name ?? (await input({ message: 'Full name:', required: true, validate: (value) => checked(() => normalizeFullName(value)) }, PROMPT_CONTEXT));
   const username =
     flags.username ??
-    ((await input({ message: 'Username (optional, Enter to skip):', validate: (value) => checked(() => normalizeUsername(value.trim() || null)) }, PROMPT_CONTEXT)).trim() || null);
+    ((
+      await input(
+        {
+          message: 'Username (optional, Enter to skip):',
+          validate: (value) =>
+            checked(async () => {
+              const username = normalizeUsername(value.trim() || null);
+              if (username !== null && (await isEmailTaken(username))) throw new ServiceError('USERNAME_TAKEN', 'This username is taken');
+            }),
+        },
+        PROMPT_CONTEXT,
+      )
+    ).trim() || null);
   return { email, full_name: fullName, username, password: await promptForPassword() };
 }

@@ -5,6 +5,7 @@ import { AccountImportError } from '../portability/account-document.js';
 import type { AccountSummary } from '../auth/users.js';
 import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
+import { narrowRedirectedOutput } from '../common/private-file.js';
 import { ServiceError } from '../common/errors.js';
 import { printJson, printLines, printTable } from './output.js';
 import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from './user-input.js';
@@ -37,7 +38,7 @@ export function registerUserCommand(program: Command): void {
     .option('--email <email>', 'e-mail address (the login)')
     .option('--name <name>', 'full name')
     .option('--username <username>', 'optional username (3-32 letters, digits, . _ -), also accepted at login')
-    .option('--password-stdin', 'read the password from standard input (one line) instead of asking')
+    .option('--password-stdin', 'read the password from standard input: exactly one line (a second line is an error); on a terminal it is asked instead, hidden and twice')
     .addHelpText('after', `
 Examples:
   $ timetrack user create                                   # asks for everything, password hidden, twice
@@ -106,7 +107,7 @@ Examples:
     .command('set-password')
     .description('set a new password (the checks of registration); revokes the sessions and pending reset tokens of the account and clears its lock')
     .argument('<account>', 'e-mail address or username of the account')
-    .option('--password-stdin', 'read the password from standard input (one line) instead of asking')
+    .option('--password-stdin', 'read the password from standard input: exactly one line (a second line is an error); on a terminal it is asked instead, hidden and twice')
     .addHelpText('after', `
 Examples:
   $ timetrack user set-password ann@example.com             # asks twice, input hidden
@@ -194,6 +195,8 @@ Examples:
     .action(async (email: string, _options: object, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const document = await withCommandContext(global, async (ctx) => ctx.services.accountData.exportAccount((await ctx.services.users.requireUser(email)).id));
+      // `> ann.json`: the document holds personal data; the file is narrowed to 0600 before it is written.
+      narrowRedirectedOutput();
       printJson(document);
     });
 

@@ -34,6 +34,11 @@ async function recordedMigrations(db: Kysely<any>): Promise<Map<string, string>>
   return new Map(rows.map((row: { name: string; timestamp: string }) => [row.name, row.timestamp]));
 }
 
+/** The status of a database that does not exist yet: every migration pending. */
+export function statusOfNewDatabase(): MigrationState[] {
+  return Object.keys(migrations).sort().map((name) => ({ name, state: 'pending', executedAt: null }));
+}
+
 export async function migrationStatus(db: Kysely<any>): Promise<MigrationState[]> {
   const recorded = await recordedMigrations(db);
   const known = Object.keys(migrations).sort();

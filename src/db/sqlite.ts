@@ -156,7 +156,7 @@ export function openSqliteDatabase(dbPath: string): OpenedSqliteDatabase {
     transact: (fn) => db.transaction().execute(fn),
     lockUser: async () => {},
     bestEffort: createBestEffortWriter(db, sqlite),
-    quickCheck: async () => quickCheck(sqlite),
+    quickCheck: () => quickCheck(sqlite),
     backup: (destination) => backupDatabase(sqlite, destination),
     exclusively: (_job, fn) => fn(),
     close: () => db.destroy(),

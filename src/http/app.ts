@@ -16,11 +16,19 @@ import { settingsRoutes } from './settings/routes.js';
 import { statsRoutes } from './stats/routes.js';
 import { timeEntryRoutes } from './time-entries/routes.js';
 import { webRoutes } from './web/routes.js';
+import type { Metrics } from './metrics.js';
+import { packageVersion } from '../version.js';
 
 /** Small on purpose: no body of this API comes near it, and a flood of large bodies costs memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
-export async function buildApp(ctx: AppContext) {
+export interface AppOptions {
+  /** Prometheus metrics of this process (serve with METRICS_LISTEN). */
+  metrics?: Metrics;
+}
+
+export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
+  const { metrics } = options;
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     trustProxy: ctx.config.trustProxy,
@@ -49,13 +57,29 @@ export async function buildApp(ctx: AppContext) {
   const logger = ctx.logger.child({}, { redact: [] });
   app.addHook('onResponse', (request, reply, done) => {
     const path = requestPath(request.url);
-    const level = path === '/api/health' ? 'debug' : 'info';
+    const level = path === '/api/health' || path === '/api/ready' ? 'debug' : 'info';
     if (logger.isLevelEnabled(level)) {
       logger[level](requestLogLine(request.id, request.method, path, reply.statusCode, request.ip, reply.elapsedTime), REQUEST_LOG_MESSAGE);
     }
+    metrics?.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
-  registerErrorHandling(app, ctx.services.health);
+  // Behind a proxy without TRUST_PROXY every client has the proxy's address: one rate-limit budget
+  // and one lockout address for everybody. Said once per process, on the first such request.
+  if (ctx.config.trustProxy === false) {
+    let warned = false;
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!warned && request.headers['x-forwarded-for'] !== undefined) {
+        warned = true;
+        ctx.logger.warn(
+          { client: request.ip },
+          'requests carry X-Forwarded-For but TRUST_PROXY is off: every client behind the proxy shares its address, one rate-limit budget and lockout; set TRUST_PROXY to the proxy\'s address (docs/operations.md, "Reverse proxy")',
+        );
+      }
+      done();
+    });
+  }
+  registerErrorHandling(app, ctx.services.health, () => metrics?.databaseError());
 
   // JSON only (any other content type is 415). An empty body with a JSON content type (a bodiless POST /logout from fetch) is "no body", not an error.
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -68,7 +92,7 @@ export async function buildApp(ctx: AppContext) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'timetrack', version: '0.1.0', description: 'Self-hosted time tracking: accounts, sessions, time entries and statistics' },
+      info: { title: 'timetrack', version: packageVersion(), description: 'Self-hosted time tracking: accounts, sessions, time entries and statistics' },
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
   });

@@ -21,7 +21,7 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply): void
   reply.code(404).send(errorBody(404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
 }
 
-export function registerErrorHandling(app: FastifyInstance, health: HealthService): void {
+export function registerErrorHandling(app: FastifyInstance, health: HealthService, onDatabaseError: () => void = () => {}): void {
   app.setErrorHandler((error: FastifyError & { retryAfterSeconds?: number }, request, reply) => {
     if (error instanceof ServiceError) {
       const status = STATUS_OF_CODE[error.code];
@@ -48,6 +48,7 @@ export function registerErrorHandling(app: FastifyInstance, health: HealthServic
     if (isDatabaseUnavailable(error)) {
       // A busy, full, read-only or failing database is an outage, not a bug: 503, and health reports it.
       health.recordUnavailable(error);
+      onDatabaseError();
       request.log.error({ err: error }, 'database unavailable');
       reply.header('Retry-After', '5');
       return reply.code(503).send(errorBody(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; try again shortly'));

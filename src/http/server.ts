@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { sqlitePathOf, type AppContext } from '../composition-root.js';
 import { buildApp } from './app.js';
+import { createMetrics, serveMetrics } from './metrics.js';
 import { secretFilePath } from '../auth/secret.js';
 
 /** After this long, connections still open at shutdown are cut so the process can exit. */
@@ -16,6 +17,9 @@ const SHUTDOWN_GRACE_MS = 8_000;
  * would be reset. Meanwhile every answer says `Connection: close`, so keep-alive clients leave.
  */
 const SHUTDOWN_READ_GRACE_MS = 500;
+
+/** When the first integrity check runs after the start (then every INTEGRITY_CHECK_INTERVAL). */
+const FIRST_INTEGRITY_CHECK_MS = 10_000;
 
 export async function runServer(ctx: AppContext, about: { version: string }): Promise<void> {
   const { config, logger, services } = ctx;
@@ -31,7 +35,8 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
   }
   await services.hasher.warmUp();
 
-  const app = await buildApp(ctx);
+  const metrics = config.metricsListen ? createMetrics() : undefined;
+  const app = await buildApp(ctx, { metrics });
   let draining = false;
   app.addHook('onRequest', (_request, reply, done) => {
     if (draining) reply.header('Connection', 'close');
@@ -45,6 +50,19 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
       .catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed'));
   }, config.housekeepingIntervalSeconds * 1000);
   housekeeping.unref();
+  // The integrity check (quick_check on SQLite) soon after the start and then periodically, never per request:
+  // /api/health reports a damaged database that still answers reads.
+  const checkIntegrity = () => {
+    services.health
+      .checkIntegrity()
+      .then((result) => {
+        if (result === 'ok') logger.debug('database integrity check ok');
+        else logger.error({ problems: result }, 'database integrity check failed: restore a backup (docs/operations.md, "Backups")');
+      })
+      .catch((error: unknown) => logger.error({ err: error }, 'database integrity check could not run'));
+  };
+  const integrity = setInterval(checkIntegrity, config.integrityCheckIntervalSeconds * 1000);
+  integrity.unref();
 
   if (ctx.database.folderAccessibleToOthers && config.database.engine === 'sqlite') {
     logger.warn({ folder: path.dirname(config.database.path) }, 'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)');
@@ -62,6 +80,11 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   await app.listen({ host: config.host, port: config.port });
+  // The first check soon after the start, not during it (quick_check holds the event loop a moment).
+  const firstIntegrityCheck = setTimeout(checkIntegrity, Math.min(FIRST_INTEGRITY_CHECK_MS, config.integrityCheckIntervalSeconds * 1000));
+  firstIntegrityCheck.unref();
+  const metricsServer = metrics && config.metricsListen ? await serveMetrics(metrics, config.metricsListen) : undefined;
+  if (metricsServer && config.metricsListen) logger.info({ address: `${config.metricsListen.host}:${config.metricsListen.port}` }, 'metrics listening at /metrics');
   // What an operator checks first after a deploy: which build, which file, which secret, which mode.
   logger.info(
     {
@@ -83,6 +106,9 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
   const signal = await stopSignal;
   logger.info({ signal }, 'shutting down: finishing requests in flight');
   clearInterval(housekeeping);
+  clearInterval(integrity);
+  clearTimeout(firstIntegrityCheck);
+  metricsServer?.close();
   draining = true;
   await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_READ_GRACE_MS));
   // A keep-alive connection whose request finishes during shutdown would otherwise stay open (and

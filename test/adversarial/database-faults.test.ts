@@ -55,7 +55,7 @@ describe.skipIf(onPostgres)('SQLite file: database faults', () => {
 
     const health = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(503);
-    expect(health.json()).toEqual({ status: 'unavailable', version: expect.any(String) });
+    expect(health.json()).toEqual({ status: 'unavailable', reason: expect.any(String), version: expect.any(String), commit: expect.any(String), engine: expect.any(String) });
 
     // Room again, and time passes: health recovers, writes work.
     sqliteOf(t.ctx).pragma('max_page_count = 1073741823');

@@ -98,6 +98,6 @@ describe('fuzz', () => {
       if ((await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(token) })).statusCode === 401) token = await login(t.app);
     }
     expect([...statuses.keys()].some((status) => status < 300)).toBe(true);
-    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok', version: expect.any(String) });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok', version: expect.any(String), commit: expect.any(String), engine: expect.any(String) });
   });
 });

@@ -169,7 +169,7 @@ describe('GET /api/health', () => {
     const t = await app();
     const response = await get(t.app, '/api/health');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', version: expect.any(String) });
+    expect(response.json()).toEqual({ status: 'ok', version: expect.any(String), commit: expect.any(String), engine: expect.any(String) });
   });
 
   it.skipIf(onPostgres)('answers 503 when the database does not answer (SQLite: skipped on PostgreSQL)', async () => {

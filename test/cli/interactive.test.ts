@@ -66,3 +66,41 @@ describe('timetrack user create on a terminal', () => {
     expect(session.screen()).toContain('created account bob@example.com');
   });
 });
+
+describe('passwords from the shell', () => {
+  it('user set-password --password-stdin on a terminal hides the password and asks twice; piped input is exactly one line', async () => {
+    const db = tempDb();
+    const created = await cli(db, ['user', 'create', '--email', 'cat@example.com', '--name', 'Cat', '--password-stdin'], { input: `${PASSWORD}\n` });
+    expect(created.exitCode).toBe(0);
+    const session = onTerminal(['--db', db, 'user', 'set-password', 'cat@example.com', '--password-stdin']);
+    const secret = 'A terminal-typed passphrase 41';
+    await session.answer('Password (8 to 256 characters):', secret);
+    await session.answer('Password again:', secret);
+    const result = await session.child;
+    expect(result.exitCode, session.screen()).toBe(0);
+    expect(session.screen()).not.toContain(secret);
+
+    // Piped: a second line (or an embedded newline) is refused, nothing is changed.
+    for (const input of [`${PASSWORD}\nclear\n`, `${PASSWORD}\r\nsecond`]) {
+      const refused = await cli(db, ['user', 'set-password', 'cat@example.com', '--password-stdin'], { input });
+      expect(refused.exitCode).toBe(2);
+      expect(String(refused.stderr)).toBe('timetrack: --password-stdin reads exactly one line, and standard input held more: give the password alone, on one line');
+    }
+    const twoLines = await cli(db, ['user', 'create', '--email', 'dan@example.com', '--name', 'Dan', '--password-stdin'], { input: `${PASSWORD}\nmore\n` });
+    expect(twoLines.exitCode).toBe(2);
+    expect((await cli(db, ['user', 'set-password', 'cat@example.com', '--password-stdin'], { input: `${PASSWORD}\n` })).exitCode).toBe(0);
+  });
+
+  it('interactive user create refuses a taken username at its prompt', async () => {
+    const db = tempDb();
+    expect((await cli(db, ['user', 'create', '--email', 'eve@example.com', '--name', 'Eve', '--username', 'eve', '--password-stdin'], { input: `${PASSWORD}\n` })).exitCode).toBe(0);
+    const session = onTerminal(['--db', db, 'user', 'create', '--email', 'eva@example.com', '--name', 'Eva']);
+    await session.answer('Username (optional', 'EVE');
+    await session.answer('This username is taken', '\u0015eva');
+    await session.answer('Password (8 to 256 characters):', PASSWORD);
+    await session.answer('Password again:', PASSWORD);
+    const result = await session.child;
+    expect(result.exitCode, session.screen()).toBe(0);
+    expect(session.screen()).toContain('created account eva@example.com');
+  });
+});

@@ -1,4 +1,8 @@
 // `timetrack migrate` and `serve --no-migrate`: the schema changes only through migrations/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeTempDir } from '../support/app.js';
+import { onPostgres } from '../support/database.js';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/server.js';
 import { cli, expectFailure, tempDb, tempDbPath } from '../support/cli-accounts.js';
@@ -25,7 +29,7 @@ describe('timetrack migrate', () => {
 
   it('serve applies pending migrations at start and logs each; --no-migrate refuses a database that needs one', async () => {
     const untouched = tempDbPath();
-    await cli(untouched, ['migrate', '--status']);
+    fs.closeSync(fs.openSync(untouched, 'w')); // an empty SQLite file: no migration applied yet
     expectFailure(await cli(untouched, ['serve', '--no-migrate', '--port', '0']), 1, new RegExp(`needs ${MIGRATIONS.length} migration\\(s\\).*run \`timetrack migrate\` first`));
 
     const migrated = tempDbPath();
@@ -33,7 +37,7 @@ describe('timetrack migrate', () => {
     const health = await fetch(`${running.baseUrl}/api/health`);
     await running.stop();
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(await health.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.any(String), engine: expect.any(String) });
     for (const name of MIGRATIONS) expect(running.output()).toMatch(new RegExp(`"migration":"${name}".*"msg":"migration applied"`));
     expect(running.output()).toMatch(/"version":"\d+\.\d+\.\d+.*"msg":"timetrack started"/);
     const tables = await tableNames(migrated);
@@ -60,5 +64,23 @@ describe('timetrack migrate', () => {
     expectFailure(await cli(db, ['serve', '--no-migrate', '--port', '0']), 1, newer);
     const table = await cli(db, ['migrate', '--status']);
     expect(table.stdout).toMatch(/099_from_the_future\s+unknown \(written by a newer version\)/);
+  });
+});
+
+describe.skipIf(onPostgres)('read-only commands on a SQLite file that does not exist (files: SQLite only)', () => {
+  it('migrate --status, check and config report it and create neither the file nor its folders', async () => {
+    const parent = makeTempDir('timetrack-absent-');
+    const db = path.join(parent, 'state', 'deeper', 'timetrack.db');
+    const status = await cli(db, ['migrate', '--status']);
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toMatch(/001_accounts_and_sessions\s+pending/);
+    expect(String(status.stdout).split('\n').at(-1)).toBe(`database: ${db} (does not exist yet; \`timetrack migrate\` creates it)`);
+    const json = JSON.parse(String((await cli(db, ['--json', 'migrate', '--status'])).stdout)) as { migrations: Array<{ state: string }> };
+    expect(json.migrations.every((m) => m.state === 'pending')).toBe(true);
+    const check = await cli(db, ['check']);
+    expect(check.exitCode).toBe(1);
+    expect(check.stdout).toMatch(/^PROBLEM database: no database at /m);
+    expect((await cli(db, ['config'])).exitCode).toBe(0);
+    expect(fs.readdirSync(parent)).toEqual([]);
   });
 });

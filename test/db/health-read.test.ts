@@ -17,7 +17,7 @@ describe('health', () => {
     database.sqlite.pragma('busy_timeout = 0');
     database.sqlite.pragma('journal_mode = delete'); // in WAL mode a reader is never blocked by a writer
     database.sqlite.exec('create table items (id integer primary key)');
-    const health = createHealthService(database, systemClock);
+    const health = createHealthService(database, systemClock, async () => {});
     const other = new SQLite(file);
     try {
       await sql`select 1`.execute(database.db); // prepared and cached while the file is free

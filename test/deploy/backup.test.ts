@@ -54,7 +54,7 @@ describe.skipIf(onPostgres)('SQLite file: timetrack backup', () => {
       const afterBackup = acknowledged.length;
       expect(result.stderr).toBe('');
       const report = JSON.parse(result.stdout as string) as { path: string; bytes: number; duration_ms: number };
-      expect(report).toEqual({ path: copy, bytes: fs.statSync(copy).size, duration_ms: expect.any(Number) });
+      expect(report).toEqual({ path: copy, bytes: fs.statSync(copy).size, duration_ms: expect.any(Number), checksum_file: `${copy}.sha256` });
       expect(afterBackup).toBeGreaterThan(beforeBackup.length); // the load went on during the backup
       expect(fs.statSync(copy).mode & 0o777).toBe(0o600);
       expect(integrityOf(copy)).toBe('ok');
@@ -103,7 +103,7 @@ describe.skipIf(onPostgres)('SQLite file: timetrack restore', () => {
     expect((await cli(db, ['backup', copy])).exitCode).toBe(0);
     const server = await startServer(db);
     try {
-      expectFailure(await cli(db, ['restore', copy]), 1, /a server \(pid \d+\) is using .*; stop it first/);
+      expectFailure(await cli(db, ["restore", copy]), 1, /timetrack serve \(pid \d+\) is using .*; stop it first/);
     } finally {
       await server.stop();
     }

@@ -1,11 +1,15 @@
 // `timetrack check`, the refusal to act on another user's database file, and SIGHUP.
 import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { PASSWORD } from '../support/app.js';
+import { BIN, cleanEnv } from '../support/cli.js';
+import { onPostgres } from '../support/database.js';
 import Database from 'better-sqlite3';
 import { migrations } from '../../migrations/index.js';
 import { describe, expect, it } from 'vitest';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { startServer } from '../support/server.js';
-import { onPostgres } from '../support/database.js';
 
 const isRoot = process.geteuid?.() === 0;
 
@@ -19,7 +23,7 @@ describe.skipIf(onPostgres)('SQLite file: timetrack check', () => {
     expect(healthy.stdout).toMatch(/^ok\s+configuration: every setting is valid$/m);
     expect(healthy.stdout).toMatch(/^ok\s+integrity: quick_check ok$/m);
     expect(healthy.stdout).toMatch(new RegExp(`^ok\\s+migrations: ${Object.keys(migrations).length} applied$`, 'm'));
-    expect(healthy.stdout).toMatch(/^ok\s+database file: .* mode 600$/m);
+    expect(healthy.stdout).toMatch(/^ok\s+database file: .* mode 600, owner \S+$/m);
 
     fs.chmodSync(db, 0o644);
     const sqlite = new Database(db);
@@ -28,7 +32,8 @@ describe.skipIf(onPostgres)('SQLite file: timetrack check', () => {
     sqlite.close();
     const broken = await cli(db, ['check', '--smtp'], { env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: '1', SMTP_FROM: 'tt@example.org' } });
     expect(broken.exitCode).toBe(1);
-    expect(broken.stderr).toBe('timetrack: check found 3 problem(s)');
+    expect(broken.stderr).toBe('timetrack: check found 4 problem(s)');
+    expect(broken.stdout).toMatch(/^PROBLEM secret: no JWT_SECRET and no /m);
     expect(broken.stdout).toMatch(/^PROBLEM database file: mode 644 lets other users read it/m);
     expect(broken.stdout).toMatch(/^PROBLEM migrations: pending: 003_daily_totals_covering_index .*; written by a newer version: 099_from_the_future$/m);
     expect(broken.stdout).toMatch(/^PROBLEM smtp: 127\.0\.0\.1:1: /m);
@@ -64,5 +69,52 @@ describe.skipIf(onPostgres)('SQLite file: serve and SIGHUP', () => {
       const result = await server.stop();
       expect(result.exitCode).toBe(0);
     }
+  });
+});
+
+describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only)', () => {
+  it('a missing secret file is a problem once sessions exist', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    const server = await startServer(db);
+    try {
+      const login = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ann@example.com', password: PASSWORD }) });
+      expect(login.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    expect((await cli(db, ['check'])).stdout).toMatch(/^ok\s+secret: generated, kept in /m);
+    fs.rmSync(`${db}.jwt-secret`);
+    const missing = await cli(db, ['check']);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stdout).toMatch(/^PROBLEM secret: no JWT_SECRET and no .*\.jwt-secret: the next start generates a new secret and every session ends/m);
+  });
+
+  it.runIf(isRoot)('a root-owned database run as the service user: one line per finding, the owner named, the fix as a command', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    const folder = path.dirname(db);
+    fs.chmodSync(path.dirname(folder), 0o755);
+    fs.chownSync(folder, 65534, 65534); // the service's folder, owned by the service's user (nobody here)
+    // As root (the usual mistake): the file stays root's; check judges it against the folder's owner.
+    const asRoot = await cli(db, ['check']);
+    expect(asRoot.exitCode).toBe(1);
+    expect(asRoot.stdout).toMatch(new RegExp(`^PROBLEM database file: owned by root, not by nobody .*\\(fix: chown nobody: ${db.replace(/[.]/g, '\\.')}\\)$`, 'm'));
+    // As the service's user, who cannot open the root-owned file: still a report, line by line.
+    fs.chmodSync(db, 0o600);
+    const asService = await execa('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'node', BIN, '--db', db, 'check'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    expect(asService.exitCode).toBe(1);
+    expect(asService.stdout).toMatch(/^ok\s+configuration: every setting is valid$/m);
+    expect(asService.stdout).toMatch(/^PROBLEM database file: owned by root, not by nobody/m);
+    expect(asService.stdout).toMatch(/^PROBLEM database: cannot be opened by nobody: /m);
+    expect(asService.stdout).toMatch(/^(ok|PROBLEM) secret: /m);
+    expect(String(asService.stderr).split('\n').at(-1)).toMatch(/^timetrack: check found \d+ problem\(s\)$/);
+
+    // A read-only folder: named as such.
+    fs.chownSync(folder, 0, 0);
+    fs.chmodSync(folder, 0o555);
+    const readOnly = await execa('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'node', BIN, '--db', db, 'check'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    expect(readOnly.stdout).toMatch(new RegExp(`^PROBLEM database folder: ${folder} is not writable by nobody`, 'm'));
+    fs.chmodSync(folder, 0o700);
   });
 });

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
+import { onPostgres } from '../support/database.js';
 import { login, register, request } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { resetLinkOf, startSmtpServer } from '../support/smtp.js';
-import { onPostgres } from '../support/database.js';
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -125,7 +125,8 @@ describe('timetrack serve', () => {
     }
   });
 
-  it('a logout on one process takes effect at once on another process using the same database', async () => {
+  // Several serve processes share only a PostgreSQL database: a SQLite file has one server (flock, test/deploy/server-lock.test.ts).
+  it.runIf(onPostgres)('a logout on one process takes effect at once on another process using the same database (several servers: PostgreSQL only)', async () => {
     const dbPath = path.join(makeTempDir(), 'timetrack.db');
     const first = await serve(dbPath);
     const second = await serve(dbPath);
@@ -141,7 +142,7 @@ describe('timetrack serve', () => {
   it('answers /api/health and /api/openapi.json', async () => {
     const server = await serve(path.join(makeTempDir(), 'timetrack.db'));
     const health = await request(server, 'GET', '/api/health');
-    expect({ status: health.statusCode, body: health.json() }).toEqual({ status: 200, body: { status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) } });
+    expect({ status: health.statusCode, body: health.json() }).toEqual({ status: 200, body: { status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.any(String), engine: expect.any(String) } });
     const doc = await request(server, 'GET', '/api/openapi.json');
     expect(doc.json().openapi).toMatch(/^3\./);
     expect(Object.keys(doc.json().paths)).toContain('/api/auth/login');

@@ -32,7 +32,7 @@ describe('the packed release', () => {
     const db = path.join(dir, 'state/timetrack.db');
     const run = (args: string[], input?: string) =>
       execa(timetrack, ['--db', db, ...args], { env: cleanEnv(), extendEnv: false, cwd: dir, ...(input ? { input } : { stdin: 'ignore' }) });
-    expect((await run(['--version'])).stdout).toBe(manifest.version);
+    expect((await run(['--version'])).stdout).toMatch(new RegExp(`^${manifest.version.replace(/[.]/g, "\\.")} \\(commit [0-9a-f]{12}`));
     expect((await run(['migrate'])).stdout).toMatch(new RegExp(`^applied ${Object.keys(migrations).length} migration\\(s\\)`));
     expect((await run(['user', 'create', '--email', 'admin@example.com', '--name', 'Admin', '--password-stdin'], `${PASSWORD}\n`)).stdout).toMatch(/^created account admin@example\.com/);
 
@@ -49,7 +49,7 @@ describe('the packed release', () => {
       });
       const health = await fetch(`${baseUrl}/api/health`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ status: 'ok', version: manifest.version });
+      expect(await health.json()).toEqual({ status: 'ok', version: manifest.version, commit: expect.any(String), engine: 'sqlite' });
       // The browser client ships in the release too.
       const page = await fetch(`${baseUrl}/login`);
       expect(page.status).toBe(200);

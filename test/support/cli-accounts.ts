@@ -14,6 +14,7 @@ export function tempDbPath(): string {
 /** A new, migrated database, as `timetrack migrate` leaves it. */
 export function tempDb(): string {
   const db = tempDbPath();
+  // On PostgreSQL the database that stands for this path is migrated, like every later command's.
   const { args, env } = forEngine(['--db', db, 'migrate'], {});
   execaSync('node', [BIN, ...args], { env: cleanEnv(env), extendEnv: false });
   return db;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, createTestApp, makeTempDir, PASSWORD } from '../support/app.js';
 import { signIn } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { onPostgres } from '../support/database.js';
 
 /** How many answers had each status (and error code), e.g. {"201": 1, "409 OVERLAP": 15}. */
 function countBy(answers: Array<[number, string | undefined]>): Record<string, number> {
@@ -30,7 +31,8 @@ describe('parallel requests in one process', () => {
   });
 });
 
-describe('parallel requests across two server processes', () => {
+// Several serve processes share only a PostgreSQL database: a SQLite file has one server (flock, test/deploy/server-lock.test.ts).
+describe.runIf(onPostgres)('parallel requests across two server processes (several servers: PostgreSQL only)', () => {
   let dir: string;
   let first: RunningServer;
   let second: RunningServer;

@@ -1,21 +1,39 @@
+// Liveness and readiness for monitors and load balancers. /api/health: 200 while the database serves
+// (reads, writes, and the last periodic integrity check), else 503 with the reason; /api/ready: 503
+// also while the schema is not this build's (a migration pending or running). Both name the version,
+// the commit it was built from and the engine, and answer 503, never an error, when the database is down.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
-import { packageVersion } from '../../version.js';
+import type { HealthState } from '../../common/health.js';
+import { buildCommit, packageVersion } from '../../version.js';
+
+const About = {
+  version: Type.String(),
+  commit: Type.String(),
+  /** The engine's name (ctx.database.engine): not spelled out here, so the published schema names no engine. */
+  engine: Type.String(),
+};
+
+const schema = {
+  tags: ['meta'],
+  response: {
+    200: Type.Object({ status: Type.Literal('ok'), ...About }),
+    503: Type.Object({ status: Type.Literal('unavailable'), reason: Type.String(), ...About }),
+  },
+};
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.get('/health', {
-    schema: {
-      tags: ['meta'],
-      response: {
-        200: Type.Object({ status: Type.Literal('ok'), version: Type.String() }),
-        503: Type.Object({ status: Type.Literal('unavailable'), version: Type.String() }),
-      },
-    },
-  }, async (_request, reply) => {
-    // The version tells an operator which build answers, after an upgrade above all.
-    const version = packageVersion();
-    if (await ctx.services.health.isHealthy()) return { status: 'ok' as const, version };
-    return reply.code(503).send({ status: 'unavailable' as const, version });
+  const about = () => ({ version: packageVersion(), commit: buildCommit(), engine: ctx.database.engine });
+  const answer = (state: HealthState) =>
+    state.healthy ? { code: 200 as const, body: { status: 'ok' as const, ...about() } } : { code: 503 as const, body: { status: 'unavailable' as const, reason: state.reason ?? 'unavailable', ...about() } };
+
+  app.get('/health', { schema }, async (_request, reply) => {
+    const { code, body } = answer(await ctx.services.health.state());
+    return reply.code(code).send(body);
+  });
+  app.get('/ready', { schema }, async (_request, reply) => {
+    const { code, body } = answer(await ctx.services.health.readiness());
+    return reply.code(code).send(body);
   });
 };

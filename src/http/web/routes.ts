@@ -40,10 +40,17 @@ function sendHtml(reply: FastifyReply) {
     .sendFile('index.html');
 }
 
+/**
+ * Paths a monitor, a scanner or a habit may ask for (a metrics scrape, a liveness probe, an admin
+ * page): answered 404, never the client's HTML with 200, so a monitor pointed at a conventional
+ * path is not green forever. Monitoring lives at /api/health and /api/ready (metrics: METRICS_LISTEN).
+ */
+const NOT_CLIENT_PATHS = /^\/(metrics|healthz?|readyz?|livez|ready|ping|status|server-status|nginx_status|admin|administrator|actuator|debug|wp-admin|wp-login\.php|phpmyadmin|\.env|\.git)(\/|$|\.)/i;
+
 function isClientPath(request: FastifyRequest): boolean {
   const pathname = request.url.split('?')[0] ?? '/';
   const isApi = pathname === '/api' || pathname.startsWith('/api/');
-  return (request.method === 'GET' || request.method === 'HEAD') && !isApi && !pathname.startsWith('/assets/');
+  return (request.method === 'GET' || request.method === 'HEAD') && !isApi && !pathname.startsWith('/assets/') && !NOT_CLIENT_PATHS.test(pathname);
 }
 
 /**
