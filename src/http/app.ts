@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../composition-root.js';
 import { registerErrorHandling } from './error-handler.js';
 import { REQUEST_LOG_MESSAGE, requestLogLine } from '../logger.js';
+import { loggedPath } from './request-path.js';
 import { rateLimitKey, SharedRateLimitStore } from './rate-limit-store.js';
 import { errorBody } from './errors.js';
 import { answerClientError, registerSecurityHeaders } from './security-headers.js';
@@ -35,11 +36,16 @@ export async function buildApp(ctx: AppContext) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('session', null);
+  // Node reads a socket's peer address lazily and forgets it once the socket is gone: a client that
+  // half-closes right after its request would be logged (and rate-limited) without an address.
+  // Reading it on connection keeps it for every request and log line of that socket.
+  app.server.on('connection', (socket: { remoteAddress?: string }) => void socket.remoteAddress);
   registerSecurityHeaders(app);
-  // The one line per request an operator greps and fail2ban matches: method, path (never the query
-  // string), status, client address, duration. Health probes come every few seconds: debug only.
+  // The one line per request an operator greps: method, route pattern or normalised path (never the
+  // raw target or its query string), status, client address, duration. Health probes come every few
+  // seconds: debug only. fail2ban matches the security event lines instead (config/fail2ban).
   app.addHook('onResponse', async (request, reply) => {
-    const line = requestLogLine(request.method, request.url, reply.statusCode, request.ip, reply.elapsedTime);
+    const line = requestLogLine(request.method, loggedPath(request), reply.statusCode, request.ip, reply.elapsedTime);
     if (line.path === '/api/health') request.log.debug(line, REQUEST_LOG_MESSAGE);
     else request.log.info(line, REQUEST_LOG_MESSAGE);
   });

@@ -6,7 +6,7 @@ import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../auth/account-field
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-policy.js';
 import { requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
-import { identifierDigest, securityEvent } from '../../auth/audit.js';
+import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
 
@@ -25,7 +25,7 @@ export interface AuthRouteOptions {
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, { ctx, rateLimited }) => {
-  const { accounts, audit, authentication, resets, sessions } = ctx.services;
+  const { accounts, audit, authentication, lockout, resets, sessions } = ctx.services;
   /** Refused logins, by the code the client gets: the security event each one logs. */
   const refusedLogin = { INVALID_CREDENTIALS: 'login_failed', ACCOUNT_LOCKED: 'login_locked', ACCOUNT_DISABLED: 'login_disabled' } as const;
   const authenticated = { onRequest: requireSession(sessions) };
@@ -74,8 +74,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       result = await authentication.login(request.body.email, request.body.password);
     } catch (error) {
       if (error instanceof ServiceError && error.code in refusedLogin) {
-        // What was typed is logged only as a digest: it may be an address without an account, or a password.
-        securityEvent(request.log, refusedLogin[error.code as keyof typeof refusedLogin], { client: request.ip, identifier_sha256: identifierDigest(request.body.email) });
+        // What was typed is logged only as a keyed digest: it may be an address without an account, or a password.
+        // fail2ban matches these lines (config/fail2ban): they name the client whatever path reached the route.
+        securityEvent(request.log, refusedLogin[error.code as keyof typeof refusedLogin], { client: request.ip, identifier_hmac: lockout.logDigest(request.body.email) });
       }
       throw error;
     }
