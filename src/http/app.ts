@@ -20,10 +20,15 @@ import { webRoutes } from './web/routes.js';
 /** Small on purpose: no body of this API comes near it, and a flood of large bodies costs memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
+/** TRUST_PROXY=true trusts one hop: the client is the address the nearest proxy added, never the leftmost. */
+function fastifyTrustProxy(setting: boolean | string[]): ((address: string, hop: number) => boolean) | string[] | false {
+  return setting === true ? (_address, hop) => hop < 1 : setting;
+}
+
 export async function buildApp(ctx: AppContext) {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     // Long enough for a slow client, short enough that idle sockets do not pile up.
     requestTimeout: 30_000,

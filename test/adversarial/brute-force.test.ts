@@ -72,6 +72,11 @@ describe('rate limit per client address', () => {
     }
     expect((await attempt(t.app, 'x@example.com', 'whatever pass', '10.0.0.9', { 'x-forwarded-for': '1.1.1.1' })).statusCode).toBe(429);
     expect((await attempt(t.app, 'x@example.com', 'whatever pass', '10.0.0.9', { 'x-forwarded-for': '2.2.2.2' })).statusCode).toBe(401);
+    // The client writes the leftmost entries itself; the nearest proxy appends the address it saw. A
+    // client that picks its own leftmost entry still counts as the address the proxy added.
+    for (const spoofed of ['9.9.9.1', '9.9.9.2', '9.9.9.3']) {
+      expect((await attempt(t.app, 'x@example.com', 'whatever pass', '10.0.0.9', { 'x-forwarded-for': `${spoofed}, 1.1.1.1` })).statusCode, spoofed).toBe(429);
+    }
   });
 
   it('is off with RATE_LIMIT_AUTH=0', async () => {

@@ -18,6 +18,9 @@ const ResetToken = Type.String({ minLength: 1, maxLength: 256 });
 
 const UserResponse = Type.Object({ user: UserSchema });
 
+/** Headers a reverse proxy adds: a request carrying one did not come straight from this machine. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via', 'x-forwarded-host', 'x-forwarded-proto'];
+
 export interface AuthRouteOptions {
   ctx: AppContext;
   /** Route config that applies the per-address rate limit (empty when RATE_LIMIT_AUTH=0). */
@@ -125,6 +128,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   }, async (request) => {
     const issued = await resets.requestReset(request.body.email);
     const message = 'If an account with this e-mail address exists, a reset link has been sent to it';
+    // Dev mode answers the token only to a client on this machine: a request that came through a
+    // proxy (forwarding headers) could come from anywhere; its link is shown on the terminal only.
+    if (issued && FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) {
+      request.log.warn({ client: request.ip }, 'dev mode: a reset request came through a proxy; its token is shown on the terminal only');
+      return { message };
+    }
     return issued ? { message, reset_token: issued.token, reset_url: issued.url } : { message };
   });
 
