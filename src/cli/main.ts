@@ -14,6 +14,7 @@ import { registerServeCommand } from './serve.js';
 import { registerTokenCommand } from './token.js';
 import { registerUserCommand } from './user.js';
 import { packageVersion } from '../version.js';
+import { terminalSafe } from './output.js';
 
 export function buildProgram(): Command {
   const program = new Command('timetrack')
@@ -82,7 +83,7 @@ function wantsJson(argv: string[]): boolean {
 
 function reportFailure(json: boolean, code: string, message: string): void {
   if (json) process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  else process.stderr.write(`timetrack: ${message}\n`);
+  else process.stderr.write(`timetrack: ${terminalSafe(message)}\n`);
 }
 
 export async function main(argv: string[]): Promise<number> {
