@@ -43,9 +43,10 @@ export const argon2id: PasswordAlgorithm = {
 };
 
 /**
- * Who waits for a hash. Sign-in (login, register, reset) goes first; account changes of a signed-in
- * user (change-password) may hold only a share of the queue, so one account cannot starve everyone's
- * sign-in by keeping the queue full.
+ * Who waits for a hash. Sign-in (login, register, reset) and account changes of a signed-in user
+ * (change-password) each have their own share of the queue, and a free slot alternates between the
+ * two lanes when both wait: one account cannot starve everyone's sign-in by keeping the queue full,
+ * and a sign-in flood cannot keep a password change waiting behind the whole flood.
  */
 export type HashLane = 'sign-in' | 'account';
 
@@ -107,9 +108,25 @@ export class PasswordHasher {
     return this.#running;
   }
 
+  /** The lane whose waiter got the last free slot: the next one goes to the other lane if it waits. */
+  #lastServed: HashLane = 'account';
+
   #queueLimit(lane: HashLane): number {
     const { queueLimit } = this.options;
-    return lane === 'sign-in' ? queueLimit : Math.min(queueLimit, Math.max(1, Math.floor(queueLimit * ACCOUNT_LANE_QUEUE_SHARE)));
+    const accountShare = Math.min(queueLimit, Math.max(1, Math.floor(queueLimit * ACCOUNT_LANE_QUEUE_SHARE)));
+    return lane === 'account' ? accountShare : Math.max(queueLimit - accountShare, Math.min(queueLimit, 1));
+  }
+
+  #nextWaiter(): (() => void) | undefined {
+    const order: HashLane[] = this.#lastServed === 'sign-in' ? ['account', 'sign-in'] : ['sign-in', 'account'];
+    for (const lane of order) {
+      const next = this.#waiting[lane].shift();
+      if (next) {
+        this.#lastServed = lane;
+        return next;
+      }
+    }
+    return undefined;
   }
 
   async #bounded<T>(task: () => Promise<T>, lane: HashLane): Promise<T> {
@@ -125,7 +142,7 @@ export class PasswordHasher {
     try {
       return await task();
     } finally {
-      const next = this.#waiting['sign-in'].shift() ?? this.#waiting.account.shift();
+      const next = this.#nextWaiter();
       // A waiter takes over this slot; the count only drops when nobody waits.
       if (next) next();
       else this.#running -= 1;
