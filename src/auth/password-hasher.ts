@@ -50,7 +50,7 @@ export const argon2id: PasswordAlgorithm = {
  */
 export type HashLane = 'sign-in' | 'account';
 
-/** The share of HASH_QUEUE_LIMIT that the account lane may fill (at least one waiter). */
+/** The size of the account lane's own queue, as a share of HASH_QUEUE_LIMIT (at least one waiter). */
 const ACCOUNT_LANE_QUEUE_SHARE = 0.25;
 
 export interface PasswordHasherOptions {
@@ -111,10 +111,10 @@ export class PasswordHasher {
   /** The lane whose waiter got the last free slot: the next one goes to the other lane if it waits. */
   #lastServed: HashLane = 'account';
 
+  /** Sign-in may fill HASH_QUEUE_LIMIT; account changes have their own queue of a quarter of it beside it. */
   #queueLimit(lane: HashLane): number {
     const { queueLimit } = this.options;
-    const accountShare = Math.min(queueLimit, Math.max(1, Math.floor(queueLimit * ACCOUNT_LANE_QUEUE_SHARE)));
-    return lane === 'account' ? accountShare : Math.max(queueLimit - accountShare, Math.min(queueLimit, 1));
+    return lane === 'sign-in' ? queueLimit : Math.min(queueLimit, Math.max(1, Math.floor(queueLimit * ACCOUNT_LANE_QUEUE_SHARE)));
   }
 
   #nextWaiter(): (() => void) | undefined {
@@ -131,8 +131,7 @@ export class PasswordHasher {
 
   async #bounded<T>(task: () => Promise<T>, lane: HashLane): Promise<T> {
     if (this.#running >= this.options.concurrency) {
-      const waiting = this.#waiting['sign-in'].length + this.#waiting.account.length;
-      if (waiting >= this.options.queueLimit || this.#waiting[lane].length >= this.#queueLimit(lane)) {
+      if (this.#waiting[lane].length >= this.#queueLimit(lane)) {
         throw new ServiceError('BUSY', 'The server is busy; try again shortly', 1);
       }
       await new Promise<void>((resolve) => this.#waiting[lane].push(resolve));

@@ -35,7 +35,7 @@ function gatedAlgorithm() {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('hashing lanes', () => {
-  it('account changes get a quarter of the queue; a free slot alternates between the lanes', async () => {
+  it('account changes get a queue of a quarter beside the sign-in queue; a free slot alternates between the lanes', async () => {
     const gate = gatedAlgorithm();
     const hasher = new PasswordHasher({ concurrency: 1, queueLimit: 8, algorithm: gate.algorithm });
     const results: Array<Promise<unknown>> = [];
@@ -45,14 +45,16 @@ describe('hashing lanes', () => {
     results.push(hasher.verify('h', 'account 2', 'account'), hasher.verify('h', 'account 3', 'account'));
     await expect(hasher.verify('h', 'account 4', 'account')).rejects.toMatchObject({ code: 'BUSY' });
     // Sign-in still finds room; the lanes take turns, so neither waits behind the whole other lane.
-    results.push(hasher.verify('h', 'login 1'), hasher.verify('h', 'login 2'));
-    for (let i = 0; i < 5; i += 1) {
+    // Sign-in fills its whole queue (8) beside the account lane's own, and is BUSY past it.
+    for (let i = 1; i <= 8; i += 1) results.push(hasher.verify('h', `login ${i}`));
+    await expect(hasher.verify('h', 'login 9')).rejects.toMatchObject({ code: 'BUSY' });
+    for (let i = 0; i < 11; i += 1) {
       gate.finishOne();
       await tick();
       await tick();
     }
     await Promise.all(results);
-    expect(gate.started).toEqual(['account 1', 'login 1', 'account 2', 'login 2', 'account 3']);
+    expect(gate.started).toEqual(['account 1', 'login 1', 'account 2', 'login 2', 'account 3', 'login 3', 'login 4', 'login 5', 'login 6', 'login 7', 'login 8']);
   });
 });
 
