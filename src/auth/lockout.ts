@@ -82,6 +82,8 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
         // Old values on the right-hand side: a row with a (necessarily expired) lock restarts at 1.
         const nextCount = sql<number>`case when locked_until is not null then 1 else failed_attempts + 1 end`;
         const nextLock = sql<string | null>`case when (${nextCount}) >= ${settings.attempts} then ${instantValue(trx, lockEnd)} else null end`;
+        const unknownNextCount = sql<number>`case when unknown_login_failures.locked_until is not null then 1 else unknown_login_failures.failed_attempts + 1 end`;
+        const unknownNextLock = sql<string | null>`case when (${unknownNextCount}) >= ${settings.attempts} then ${instantValue(trx, lockEnd)} else null end`;
         const reserved =
           'userId' in subject
             ? await trx
@@ -102,7 +104,8 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
                 .onConflict((conflict) =>
                   conflict
                     .column('identifier')
-                    .doUpdateSet({ failed_attempts: nextCount, locked_until: nextLock, updated_at: nowIso })
+                    // Qualified: in an upsert PostgreSQL also sees the proposed row (excluded), so a bare name is ambiguous.
+                    .doUpdateSet({ failed_attempts: unknownNextCount, locked_until: unknownNextLock, updated_at: nowIso })
                     .where(sql<boolean>`(unknown_login_failures.locked_until is null or unknown_login_failures.locked_until <= ${nowIso})`),
                 )
                 .returning(['locked_until'])

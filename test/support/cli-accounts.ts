@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { makeTempDir, PASSWORD } from './app.js';
 import { execaSync } from 'execa';
 import { BIN, cleanEnv, runCli } from './cli.js';
+import { forEngine } from './database.js';
 
 /** A path where no database exists yet (only serve and migrate create one). */
 export function tempDbPath(): string {
@@ -13,7 +14,9 @@ export function tempDbPath(): string {
 /** A new, migrated database, as `timetrack migrate` leaves it. */
 export function tempDb(): string {
   const db = tempDbPath();
-  execaSync('node', [BIN, '--db', db, 'migrate'], { env: cleanEnv(), extendEnv: false });
+  // On PostgreSQL the path stands for a database of its own (test/support/database.ts): migrate that one.
+  const engine = forEngine(['--db', db, 'migrate'], {});
+  execaSync('node', [BIN, ...engine.args], { env: cleanEnv(engine.env), extendEnv: false });
   return db;
 }
 
