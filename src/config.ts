@@ -33,7 +33,11 @@ export interface Config {
   resetTokenTtlSeconds: number;
   /** Requests per minute per client address on the auth routes; 0 turns the limit off. */
   rateLimitAuth: number;
-  /** Fastify's trustProxy: false, true, or a list of proxy addresses. */
+  /**
+   * false, true (one reverse proxy in front: the client is the address that proxy added, the
+   * rightmost of X-Forwarded-For), or a list of proxy addresses (the rightmost address that is not
+   * one of them). Never the leftmost, which the client writes itself.
+   */
   trustProxy: boolean | string[];
   registrationOpen: boolean;
   publicUrl: string;
@@ -307,14 +311,35 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
   const dev = checked(() => {
     const nodeEnv = (valueOf(env, 'NODE_ENV') ?? 'production').trim();
     if (!['production', 'development', 'test'].includes(nodeEnv)) fail('NODE_ENV', `"${nodeEnv}" is not production or development`);
-    return overrides.dev === true || nodeEnv === 'development';
+    // Dev mode answers reset tokens to anyone who asks: it is switched on by the --dev flag of one
+    // command only, never by an environment variable an env file or a shell may carry along.
+    return overrides.dev === true;
   });
   const host = checked(() => parseHost(overrides.host ?? valueOf(env, 'HOST') ?? '127.0.0.1'));
   const port = checked(() => overrides.port ?? integerSetting(env, 'PORT', 8080, 0, 65535));
   // Dev mode answers reset tokens to anyone who asks: an account takeover for whoever reaches the port.
   checked(() => {
     if (dev && host !== undefined && !isLoopback(host)) {
-      fail('HOST', `dev mode (NODE_ENV=development or --dev) only listens on a loopback address (127.0.0.1, ::1, localhost), not "${host}"`);
+      fail('HOST', `dev mode (--dev) only listens on a loopback address (127.0.0.1, ::1, localhost), not "${host}"`);
+    }
+  });
+  checked(() => {
+    if (dev && valueOf(env, 'TRUST_PROXY') !== undefined) {
+      fail('TRUST_PROXY', 'is set, and dev mode (--dev) must not run behind a reverse proxy (it would hand reset tokens to whoever reaches the proxy)');
+    }
+  });
+  checked(() => {
+    const publicUrl = valueOf(env, 'PUBLIC_URL')?.trim();
+    if (!dev || publicUrl === undefined) return;
+    let url: URL | undefined;
+    try {
+      url = new URL(publicUrl);
+    } catch {
+      return; // reported by PUBLIC_URL's own check
+    }
+    const hostname = url.hostname.replace(/^\[|\]$/g, '');
+    if (url.protocol === 'https:' || !isLoopback(hostname)) {
+      fail('PUBLIC_URL', `"${publicUrl}" is not a plain http:// loopback address, and dev mode (--dev) is for this machine only (a public or https address means a reverse proxy in front)`);
     }
   });
   const database = checked(() => parseDatabase(env, overrides));

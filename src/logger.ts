@@ -51,12 +51,6 @@ export function createLogger(options: LoggerOptions): Logger {
 /** The message of the per-request line (the fail2ban filter in config/ matches it). */
 export const REQUEST_LOG_MESSAGE = 'request completed';
 
-/** A request's path: its URL without the query string (which never reaches the log). */
-export function requestPath(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}
-
 /**
  * The fields of the per-request line, in the order they are written. `reqId` first, where a request's
  * child logger puts it (after `pid` and `hostname`): the line is written from the application's logger.

@@ -2,7 +2,6 @@
 // table (`timetrack audit list`) and as a log line each. Security events that change nothing (a
 // failed login) are log lines only: a flood of them must not grow the database.
 import os from 'node:os';
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/types.js';
@@ -52,15 +51,6 @@ export function operatingSystemActor(): string {
   } catch {
     return `os:uid ${process.getuid?.() ?? 'unknown'}`;
   }
-}
-
-/**
- * A login identifier as it may appear in a log: a short hash, so repeated tries at one name can be
- * told apart from a spray over many, without writing what someone typed (often a password typed into
- * the wrong field, or an address of someone without an account).
- */
-export function identifierDigest(identifier: string): string {
-  return createHash('sha256').update(identifier.trim().toLowerCase()).digest('hex').slice(0, 12);
 }
 
 /** A security event as its own log line (`"security":"<name>"`), whatever else the request logs. */

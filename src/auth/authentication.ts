@@ -23,6 +23,13 @@ const CHANGE_PASSWORD_BUDGET = 5;
 const CHANGE_PASSWORD_WINDOW_SECONDS = 15 * 60;
 const CHANGE_PASSWORD_TRACKED_ACCOUNTS = 10_000;
 
+/** Wrong old passwords one session may send to change-password before it is revoked. */
+export const SESSION_PASSWORD_GUESSES = 3;
+
+function tooManyGuesses(): ServiceError {
+  return new ServiceError('UNAUTHORIZED', 'Too many wrong passwords: this session has been signed out');
+}
+
 function invalidCredentials(): ServiceError {
   return new ServiceError('INVALID_CREDENTIALS', 'The e-mail address or username, or the password, is wrong');
 }
@@ -127,39 +134,56 @@ export function createAuthenticationService(
     return new ServiceError('ACCOUNT_DISABLED', 'This account is disabled');
   }
 
+  // Wrong old passwords count against the session that sent them, not the account's sign-in lock: a
+  // stolen token must not be able to lock its owner out of changing the password. A guess is taken
+  // before its password is verified (synchronously, so parallel guesses cannot overtake), and the
+  // session that spends its last guess is revoked. Counted per process (a restart or another process
+  // gives a stolen token at most SESSION_PASSWORD_GUESSES more, and the revocation is in the database).
+  const sessionGuesses = new LRUCache<string, number>({ max: CHANGE_PASSWORD_TRACKED_ACCOUNTS });
+
   /**
-   * Changes the password of the signed-in account. A wrong old password counts as a failed login
-   * attempt (and may lock the account); every other session and every pending reset token is revoked.
-   * The new hash is stored only if the calling session still exists and the verified hash and the
-   * active status are still current.
+   * Changes the password of the signed-in account. A wrong old password counts against the calling
+   * session (revoked at the SESSION_PASSWORD_GUESSES-th); every other session and every pending reset
+   * token is revoked on success. The new hash is stored only if the calling session still exists and
+   * the verified hash and the active status are still current.
    */
   async function changePassword(session: AuthenticatedSession, oldPassword: string, newPassword: string): Promise<void> {
     const userId = session.user.id;
     await checkNewPassword(newPassword, 'new_password');
+    const guesses = sessionGuesses.get(session.tokenHash) ?? 0;
+    if (guesses >= SESSION_PASSWORD_GUESSES) {
+      await sessions.revokeSession(session.tokenHash);
+      throw tooManyGuesses();
+    }
+    spendChangeBudget(userId);
+    sessionGuesses.set(session.tokenHash, guesses + 1);
     const current = await db.selectFrom('auth_info').select('password_hash').where('user_id', '=', userId).executeTakeFirstOrThrow();
-    // The lock first: while locked, every attempt gets the same 423, whatever the budget says.
-    const reservation = await lockout.reserveAttempt({ userId });
+    let matches: boolean;
     try {
-      spendChangeBudget(userId);
+      matches = await hasher.verify(current.password_hash, oldPassword, 'account');
     } catch (error) {
-      await lockout.releaseAttempt(reservation);
+      // The hashing queue was full: nothing was verified, so the guess is given back.
+      if (error instanceof ServiceError && error.code === 'BUSY') sessionGuesses.set(session.tokenHash, Math.max(0, (sessionGuesses.get(session.tokenHash) ?? 1) - 1));
       throw error;
     }
-    if (!(await verifyOrRelease(reservation, () => hasher.verify(current.password_hash, oldPassword, 'account')))) {
-      throw lockout.failureOf(reservation) ?? new ServiceError('INVALID_PASSWORD', 'The old password is wrong');
+    if (!matches) {
+      if ((sessionGuesses.get(session.tokenHash) ?? 0) >= SESSION_PASSWORD_GUESSES) {
+        await sessions.revokeSession(session.tokenHash);
+        throw tooManyGuesses();
+      }
+      throw new ServiceError('INVALID_PASSWORD', 'The old password is wrong');
     }
-    const locked = await lockout.lockedSince(reservation);
-    if (locked) throw locked;
+    sessionGuesses.delete(session.tokenHash);
     const newHash = await hasher.hash(newPassword, 'account');
     await database.transact(async (trx) => {
       const nowIso = clock.now().toISOString();
+      // A lock from sign-in failures does not stop the owner (who knows the password) from changing it.
       const changed = await trx
         .updateTable('auth_info')
         .set({ password_hash: newHash, failed_attempts: 0, locked_until: null, updated_at: nowIso })
         .where('user_id', '=', userId)
         .where('password_hash', '=', current.password_hash)
         .where('status', '=', 'active')
-        .where(lockout.openFor(reservation, nowIso))
         .where((eb) => eb.exists(eb.selectFrom('auth_tokens').select('id').where('token_hash', '=', session.tokenHash)))
         .returning('user_id')
         .executeTakeFirst();
@@ -167,8 +191,9 @@ export function createAuthenticationService(
         const own = await trx.selectFrom('auth_tokens').select('id').where('token_hash', '=', session.tokenHash).executeTakeFirst();
         // The calling session was revoked (or its account disabled) meanwhile: it may no longer act.
         if (!own) throw unauthorized();
-        const refusal = await refusalAfterVerification(trx, userId, current.password_hash);
-        throw refusal.code === 'INVALID_CREDENTIALS' ? new ServiceError('INVALID_PASSWORD', 'The old password is wrong') : refusal.code === 'ACCOUNT_DISABLED' ? unauthorized() : refusal;
+        const now = await trx.selectFrom('auth_info').select(['password_hash']).where('user_id', '=', userId).executeTakeFirst();
+        if (!now || now.password_hash !== current.password_hash) throw new ServiceError('INVALID_PASSWORD', 'The old password is wrong');
+        throw unauthorized();
       }
       await trx.deleteFrom('auth_tokens').where('user_id', '=', userId).where('token_hash', '!=', session.tokenHash).execute();
       await trx.deleteFrom('reset_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();

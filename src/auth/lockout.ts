@@ -47,6 +47,18 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
     return createHmac('sha256', identifierKey).update(identifier).digest('hex');
   }
 
+  let logKey: Buffer | undefined;
+  /**
+   * What a log line may say about a typed identifier: a keyed hash (HMAC-SHA-256 under a key derived
+   * from the server secret, another key than the stored one), so repeated tries at one name can be
+   * told apart from a spray, while a password typed into the e-mail field cannot be recovered from
+   * the log by hashing a dictionary (the key never leaves the server).
+   */
+  function logDigest(identifier: string): string {
+    logKey ??= createHmac('sha256', settings.loadSecret()).update('logged login identifiers').digest();
+    return createHmac('sha256', logKey).update(identifier.trim().toLowerCase()).digest('hex').slice(0, 16);
+  }
+
   async function storedLockEnd(executor: Kysely<Database>, subject: LockoutSubject): Promise<string | null | undefined> {
     const row =
       'userId' in subject
@@ -161,7 +173,7 @@ export function createLockoutService(db: Kysely<Database>, clock: Clock, bestEff
       .execute();
   }
 
-  return { reserveAttempt, releaseAttempt, failureOf, openFor, lockedSince, unlockAccount };
+  return { reserveAttempt, releaseAttempt, failureOf, openFor, lockedSince, unlockAccount, logDigest };
 }
 
 export type LockoutService = ReturnType<typeof createLockoutService>;

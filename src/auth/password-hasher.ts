@@ -43,13 +43,14 @@ export const argon2id: PasswordAlgorithm = {
 };
 
 /**
- * Who waits for a hash. Sign-in (login, register, reset) goes first; account changes of a signed-in
- * user (change-password) may hold only a share of the queue, so one account cannot starve everyone's
- * sign-in by keeping the queue full.
+ * Who waits for a hash. Sign-in (login, register, reset) and account changes of a signed-in user
+ * (change-password) each have their own share of the queue, and a free slot alternates between the
+ * two lanes when both wait: one account cannot starve everyone's sign-in by keeping the queue full,
+ * and a sign-in flood cannot keep a password change waiting behind the whole flood.
  */
 export type HashLane = 'sign-in' | 'account';
 
-/** The share of HASH_QUEUE_LIMIT that the account lane may fill (at least one waiter). */
+/** The size of the account lane's own queue, as a share of HASH_QUEUE_LIMIT (at least one waiter). */
 const ACCOUNT_LANE_QUEUE_SHARE = 0.25;
 
 export interface PasswordHasherOptions {
@@ -107,15 +108,30 @@ export class PasswordHasher {
     return this.#running;
   }
 
+  /** The lane whose waiter got the last free slot: the next one goes to the other lane if it waits. */
+  #lastServed: HashLane = 'account';
+
+  /** Sign-in may fill HASH_QUEUE_LIMIT; account changes have their own queue of a quarter of it beside it. */
   #queueLimit(lane: HashLane): number {
     const { queueLimit } = this.options;
     return lane === 'sign-in' ? queueLimit : Math.min(queueLimit, Math.max(1, Math.floor(queueLimit * ACCOUNT_LANE_QUEUE_SHARE)));
   }
 
+  #nextWaiter(): (() => void) | undefined {
+    const order: HashLane[] = this.#lastServed === 'sign-in' ? ['account', 'sign-in'] : ['sign-in', 'account'];
+    for (const lane of order) {
+      const next = this.#waiting[lane].shift();
+      if (next) {
+        this.#lastServed = lane;
+        return next;
+      }
+    }
+    return undefined;
+  }
+
   async #bounded<T>(task: () => Promise<T>, lane: HashLane): Promise<T> {
     if (this.#running >= this.options.concurrency) {
-      const waiting = this.#waiting['sign-in'].length + this.#waiting.account.length;
-      if (waiting >= this.options.queueLimit || this.#waiting[lane].length >= this.#queueLimit(lane)) {
+      if (this.#waiting[lane].length >= this.#queueLimit(lane)) {
         throw new ServiceError('BUSY', 'The server is busy; try again shortly', 1);
       }
       await new Promise<void>((resolve) => this.#waiting[lane].push(resolve));
@@ -125,7 +141,7 @@ export class PasswordHasher {
     try {
       return await task();
     } finally {
-      const next = this.#waiting['sign-in'].shift() ?? this.#waiting.account.shift();
+      const next = this.#nextWaiter();
       // A waiter takes over this slot; the count only drops when nobody waits.
       if (next) next();
       else this.#running -= 1;

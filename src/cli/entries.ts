@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { MAX_IMPORT_BYTES } from '../time/entries-csv.js';
 import { ServiceError } from '../common/errors.js';
 import { recordAdminAction, withCommandContext, type GlobalOptions } from './command-context.js';
-import { printJson, printLines } from './output.js';
+import { printJson, printLines, terminalSafe } from './output.js';
 
 interface ExportOptions {
   user: string;
@@ -50,8 +50,11 @@ export function registerEntriesCommand(program: Command): void {
       await withCommandContext(global, async (ctx) => {
         const user = await ctx.services.users.requireUser(options.user);
         const csv = await ctx.services.entriesCsv.exportCsv(user.id, { from: options.from, to: options.to });
+        // On a terminal, control characters of notes are shown escaped (they would act on the screen);
+        // into a file or a pipe the CSV is written exactly, so that `entries import` reads it back.
+        const shown = process.stdout.isTTY ? terminalSafe : (text: string) => text;
         for await (const piece of csv) {
-          if (!process.stdout.write(piece)) await once(process.stdout, 'drain');
+          if (!process.stdout.write(shown(piece))) await once(process.stdout, 'drain');
         }
       });
     });
@@ -82,7 +85,7 @@ export function registerEntriesCommand(program: Command): void {
           const lines = result.problems.map((problem) => `line ${problem.line}: ${problem.message}`);
           // With --json, stderr carries one JSON error: the rows go into its message.
           if (global.json) throw new ServiceError('VALIDATION_ERROR', `${lines.length} bad row(s) in ${source}; nothing was written: ${lines.join('; ')}`);
-          for (const line of lines) process.stderr.write(`timetrack: ${source}: ${line}\n`);
+          for (const line of lines) process.stderr.write(`timetrack: ${terminalSafe(`${source}: ${line}`)}\n`);
           throw new ServiceError('VALIDATION_ERROR', `${result.problems.length} bad row(s) in ${source}; nothing was written`);
         }
         if (result.applied) await recordAdminAction(ctx, { action: 'entries_imported', user, detail: { entries: result.entries.length } });

@@ -15,6 +15,7 @@ import { registerServeCommand } from './serve.js';
 import { registerTokenCommand } from './token.js';
 import { registerUserCommand } from './user.js';
 import { versionLine } from '../version.js';
+import { terminalSafe } from './output.js';
 
 export function buildProgram(): Command {
   const program = new Command('timetrack')
@@ -84,7 +85,7 @@ function wantsJson(argv: string[]): boolean {
 
 function reportFailure(json: boolean, code: string, message: string): void {
   if (json) process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  else process.stderr.write(`timetrack: ${message}\n`);
+  else process.stderr.write(`timetrack: ${terminalSafe(message)}\n`);
 }
 
 export async function main(argv: string[]): Promise<number> {

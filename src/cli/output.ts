@@ -1,15 +1,32 @@
 // Output of commands: --json prints one JSON document on stdout; otherwise plain lines or a table.
+// Whatever an account or a client wrote (names, notes, user agents) may hold terminal escapes (ESC,
+// OSC, CSI, C1 controls) that rewrite the screen or the window title of whoever reads the output:
+// every control character but tab and newline is written as a visible escape instead.
+
+/** C0 controls but tab and newline, DEL, and the C1 controls (U+0080–U+009F; U+009B is a CSI of its own). */
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** The text with every control character a terminal would act on written as `\xHH` (`\u{HH}` for C1). */
+export function terminalSafe(text: string): string {
+  return text.replace(TERMINAL_CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0').toUpperCase()}` : `\\u{${code.toString(16).toUpperCase()}}`;
+  });
+}
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  // JSON escapes C0 itself; DEL and C1 it leaves raw, so they are written as \u escapes (still the same JSON).
+  const text = JSON.stringify(value, null, 2).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  process.stdout.write(`${text}\n`);
 }
 
 export function printLines(...lines: string[]): void {
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.map(terminalSafe).join('\n')}\n`);
 }
 
 /** A plain text table with a header row, columns padded to their widest cell. */
 export function printTable(headers: string[], rows: string[][]): void {
+  rows = rows.map((row) => row.map(terminalSafe));
   const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
   const format = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
   printLines(format(headers), ...rows.map(format));

@@ -26,7 +26,7 @@ export function registerServeCommand(program: Command): void {
     .description('run the HTTP API (applies pending migrations first)')
     .option('--host <host>', 'listen address (env HOST, default 127.0.0.1)')
     .option('--port <port>', 'listen port, 0 for any free port (env PORT, default 8080)', parsePort)
-    .option('--dev', 'dev mode: reset tokens in responses and on the terminal, pretty logs (env NODE_ENV=development)')
+    .option('--dev', 'dev mode: reset tokens in responses and on the terminal, pretty logs; loopback only, never behind a proxy')
     .option('--no-migrate', 'do not apply pending migrations: refuse to start unless the schema is this version\'s')
     .action(async (options: ServeOptions, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();

@@ -7,7 +7,7 @@ import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, t
 import { UsageError } from './errors.js';
 import { narrowRedirectedOutput } from '../common/private-file.js';
 import { ServiceError } from '../common/errors.js';
-import { printJson, printLines, printTable } from './output.js';
+import { printJson, printLines, printTable, terminalSafe } from './output.js';
 import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from './user-input.js';
 
 function readJsonDocument(file: string): unknown {
@@ -220,7 +220,7 @@ Example:
           if (error instanceof AccountImportError) {
             // With --json, stderr carries one JSON error: the problems go into its message.
             if (command.optsWithGlobals<GlobalOptions>().json) throw new ServiceError('VALIDATION_ERROR', `${error.message}: ${error.problems.map((p) => p.message).join('; ')}`);
-            for (const problem of error.problems) process.stderr.write(`timetrack: ${problem.message}\n`);
+            for (const problem of error.problems) process.stderr.write(`timetrack: ${terminalSafe(problem.message)}\n`);
           }
           throw error;
         }

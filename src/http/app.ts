@@ -5,8 +5,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../composition-root.js';
 import { registerErrorHandling } from './error-handler.js';
-import { REQUEST_LOG_MESSAGE, requestLogLine, requestPath } from '../logger.js';
+import { REQUEST_LOG_MESSAGE, requestLogLine } from '../logger.js';
 import { requestLoggerFactory } from './request-logger.js';
+import { loggedPath } from './request-path.js';
 import { rateLimitKey, SharedRateLimitStore } from './rate-limit-store.js';
 import { errorBody } from './errors.js';
 import { answerClientError, registerSecurityHeaders } from './security-headers.js';
@@ -22,6 +23,11 @@ import { packageVersion } from '../version.js';
 /** Small on purpose: no body of this API comes near it, and a flood of large bodies costs memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
+/** TRUST_PROXY=true trusts one hop: the client is the address the nearest proxy added, never the leftmost. */
+function fastifyTrustProxy(setting: boolean | string[]): ((address: string, hop: number) => boolean) | string[] | false {
+  return setting === true ? (_address, hop) => hop < 1 : setting;
+}
+
 export interface AppOptions {
   /** Prometheus metrics of this process (serve with METRICS_LISTEN). */
   metrics?: Metrics;
@@ -31,7 +37,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
   const { metrics } = options;
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     // Long enough for a slow client, short enough that idle sockets do not pile up.
     requestTimeout: 30_000,
@@ -46,9 +52,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('session', null);
+  // Node reads a socket's peer address lazily and forgets it once the socket is gone: a client that
+  // half-closes right after its request would be logged (and rate-limited) without an address.
+  // Reading it on connection keeps it for every request and log line of that socket.
+  app.server.on('connection', (socket: { remoteAddress?: string }) => void socket.remoteAddress);
   registerSecurityHeaders(app);
-  // The one line per request an operator greps and fail2ban matches: method, path (never the query
-  // string), status, client address, duration. Health probes come every few seconds: debug only.
+  // The one line per request an operator greps: method, route pattern or normalised path (never the
+  // raw target or its query string), status, client address, duration. Health probes come every few
+  // seconds: debug only. fail2ban matches the security event lines instead (config/fail2ban).
   // Written from the application's logger with the request's reqId, as a child would write it (the
   // same bytes), and not even composed at a level that is off. Without the redaction of credentials:
   // none of these six fields can hold one, and pino's wildcard paths (`*.password`) ran over every
@@ -56,7 +67,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
   // microtask turn per request.
   const logger = ctx.logger.child({}, { redact: [] });
   app.addHook('onResponse', (request, reply, done) => {
-    const path = requestPath(request.url);
+    const path = loggedPath(request);
     const level = path === '/api/health' || path === '/api/ready' ? 'debug' : 'info';
     if (logger.isLevelEnabled(level)) {
       logger[level](requestLogLine(request.id, request.method, path, reply.statusCode, request.ip, reply.elapsedTime), REQUEST_LOG_MESSAGE);

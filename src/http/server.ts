@@ -99,7 +99,7 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
   if (config.dev) {
     logger.warn(
       { host: config.host },
-      'DEV MODE IS ON: request-reset answers a reset token for any account to anyone who can reach this address; never use it with real accounts (unset NODE_ENV=development and --dev)',
+      'DEV MODE IS ON: request-reset answers a reset token for any account to anyone who can reach this address; never use it with real accounts (start without --dev)',
     );
   }
 

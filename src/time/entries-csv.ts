@@ -3,8 +3,9 @@
 //
 // Columns: id, start_at, end_at (UTC, authoritative), start_local, end_local (the user's zone, for
 // reading in a spreadsheet; ignored on import), note. A note that a spreadsheet would run as a
-// formula (starting with = + - @ tab or CR) is written with a leading apostrophe, and so is a note
-// that itself starts with one; import removes one leading apostrophe, so the round trip is exact.
+// formula (= + - @, their fullwidth forms, tab or CR at the start of the note or after a separator a
+// spreadsheet may split at: , ; | tab, line breaks) gets an apostrophe there, and so does an apostrophe
+// already there; import removes exactly those, so the round trip is exact.
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
@@ -32,14 +33,42 @@ export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 /** Rows per read of an export: one short read each, one piece of text each. */
 export const EXPORT_BATCH_ROWS = 1000;
 
-const FORMULA_START = /^[=+\-@\t\r']/;
+// What a spreadsheet evaluates as a formula at the start of a cell (the fullwidth forms too), and
+// the separators a spreadsheet may split a cell at (comma, semicolon in many locales, tab, pipe, line
+// breaks), optionally followed by spaces it trims. A note is escaped at its start and after every
+// separator: one apostrophe before a formula character there (an apostrophe already there included).
+const FORMULA_CHARACTERS = new Set(['=', '+', '-', '@', '\t', '\r', "'", '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']);
+const SEPARATORS = new Set([',', ';', '|', '\t', '\r', '\n']);
+
+/** Whether the character after `character` starts a cell, given whether `character` itself did. */
+function nextStartsCell(character: string, startsCell: boolean): boolean {
+  return SEPARATORS.has(character) || (startsCell && character === ' ');
+}
 
 function escapeNote(note: string): string {
-  return FORMULA_START.test(note) ? `'${note}` : note;
+  let escaped = '';
+  let startsCell = true;
+  for (const character of note) {
+    if (startsCell && FORMULA_CHARACTERS.has(character)) escaped += "'";
+    escaped += character;
+    startsCell = nextStartsCell(character, startsCell);
+  }
+  return escaped;
 }
 
 function unescapeNote(note: string): string {
-  return note.startsWith("'") ? note.slice(1) : note;
+  const characters = [...note];
+  let plain = '';
+  let startsCell = true;
+  for (let i = 0; i < characters.length; i += 1) {
+    const next = characters[i + 1];
+    // An apostrophe escapeNote put here: dropped, and the character it protects is taken as it is.
+    if (startsCell && characters[i] === "'" && next !== undefined && FORMULA_CHARACTERS.has(next)) i += 1;
+    const character = characters[i] ?? '';
+    plain += character;
+    startsCell = nextStartsCell(character, startsCell);
+  }
+  return plain;
 }
 
 export interface ImportProblem {

@@ -30,14 +30,15 @@ describe('reset tokens', () => {
   });
 
   it('builds the link from PUBLIC_URL, never from the Host header of the request', async () => {
-    t = await createTestApp({ env: { NODE_ENV: 'development', PUBLIC_URL: 'https://time.example.com/' } });
+    t = await createTestApp({ env: { NODE_ENV: 'development', PUBLIC_URL: 'http://localhost:8080/' } });
     await register(t.app);
     for (const host of ['evil.example', 'time.example.com.evil.example:8443', 'localhost']) {
       const { reset_url, reset_token } = await devToken(t.app, host);
-      expect(reset_url).toBe(`https://time.example.com/password-reset?token=${reset_token}`);
+      expect(reset_url).toBe(`http://localhost:8080/password-reset?token=${reset_token}`);
     }
     const forwarded = await t.app.inject({ method: 'POST', url: '/api/auth/request-reset', payload: { email: 'ann@example.com' }, headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' } });
-    expect(forwarded.json().reset_url).toMatch(/^https:\/\/time\.example\.com\/password-reset\?token=/);
+    // Forwarding headers mean a proxy: dev mode then answers no token at all (docs/security.md).
+    expect(forwarded.json()).toEqual({ message: expect.any(String) });
   });
 
   it('10 parallel uses of one token give exactly one 200', async () => {

@@ -42,37 +42,39 @@ describe('POST /api/auth/change-password', () => {
     expectError(await post(t.app, '/api/auth/reset-password', { token: resetToken, new_password: 'a third passphrase' }), 400, 'INVALID_RESET_TOKEN');
   });
 
-  it('answers 403 INVALID_PASSWORD (not 401) for a wrong old password, and counts it as a failed attempt', async () => {
+  it('answers 403 INVALID_PASSWORD (not 401) for a wrong old password, counted against the session, not the account lock', async () => {
     const response = await change('not my password');
     expectError(response, 403, 'INVALID_PASSWORD');
     expect(response.headers['www-authenticate']).toBeUndefined();
-    expect((await authInfo()).failed_attempts).toBe(1);
-    // The session survives the wrong answer: the client must not sign out.
+    expect((await authInfo()).failed_attempts).toBe(0);
+    // The session survives a wrong answer: the client must not sign out.
     expect((await get(t.app, '/api/auth/me', bearer(token))).statusCode).toBe(200);
   });
 
-  it('answers 423 ACCOUNT_LOCKED with Retry-After when a wrong old password locks the account', async () => {
-    for (let i = 0; i < 4; i += 1) expectError(await change('not my password'), 403, 'INVALID_PASSWORD');
-    const locking = await change('not my password');
-    expectError(locking, 423, 'ACCOUNT_LOCKED');
-    expect(locking.headers['retry-after']).toBe('900');
-    // While locked, even the right old password is refused unchecked, and login too.
-    expectError(await change(PASSWORD), 423, 'ACCOUNT_LOCKED');
-    expectError(await post(t.app, '/api/auth/login', { email: 'ann@example.com', password: PASSWORD }), 423, 'ACCOUNT_LOCKED');
-    t.clock.advance(900);
-    expect((await change(PASSWORD)).statusCode).toBe(200);
-  });
-
-  it('shares the count with login failures', async () => {
-    for (let i = 0; i < 3; i += 1) await post(t.app, '/api/auth/login', { email: 'ANN@example.com', password: 'wrong password!' });
+  it('revokes the session at its third wrong old password; the account is not locked and its owner can still change it', async () => {
+    const owner = await login(t.app);
     expectError(await change('not my password'), 403, 'INVALID_PASSWORD');
-    expectError(await change('not my password'), 423, 'ACCOUNT_LOCKED');
+    expectError(await change('not my password'), 403, 'INVALID_PASSWORD');
+    expectError(await change('not my password'), 401, 'UNAUTHORIZED');
+    expect((await get(t.app, '/api/auth/me', bearer(token))).statusCode).toBe(401);
+    expect((await authInfo()).locked_until).toBeNull();
+    const changed = await post(t.app, '/api/auth/change-password', { old_password: PASSWORD, new_password: 'a brand new passphrase' }, bearer(owner));
+    expect(changed.statusCode).toBe(200);
   });
 
-  it('parallel wrong old passwords never give more than 4 answers 403', async () => {
+  it('lets the owner change the password while sign-in is locked', async () => {
+    for (let i = 0; i < 5; i += 1) await post(t.app, '/api/auth/login', { email: 'ANN@example.com', password: 'wrong password!' });
+    expectError(await post(t.app, '/api/auth/login', { email: 'ann@example.com', password: PASSWORD }), 423, 'ACCOUNT_LOCKED');
+    expect((await change(PASSWORD)).statusCode).toBe(200);
+    expect((await authInfo()).locked_until).toBeNull();
+  });
+
+  it('parallel wrong old passwords of one session are verified at most 3 times', async () => {
+    const before = t.ctx.services.hasher.verifications;
     const responses = await Promise.all(Array.from({ length: 20 }, () => change('not my password')));
-    expect(responses.filter((r) => r.statusCode === 403).length).toBeLessThanOrEqual(4);
-    expect(responses.every((r) => r.statusCode === 403 || r.statusCode === 423)).toBe(true);
+    expect(t.ctx.services.hasher.verifications - before).toBeLessThanOrEqual(3);
+    expect(responses.filter((r) => r.statusCode === 403).length).toBeLessThanOrEqual(2);
+    expect(responses.every((r) => r.statusCode === 403 || r.statusCode === 401 || r.statusCode === 429)).toBe(true);
   });
 
   it('answers 400 VALIDATION_ERROR / WEAK_PASSWORD for a bad new password, and changes nothing', async () => {

@@ -117,17 +117,25 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://example.org/time/' }).publicUrl).toBe('https://example.org/time');
   });
 
-  it('turns on dev mode with NODE_ENV=development or the --dev override', () => {
-    expect(loadConfig({ NODE_ENV: 'development' }).dev).toBe(true);
+  it('turns on dev mode with the --dev override only, never from NODE_ENV', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).dev).toBe(false);
     expect(loadConfig({}, { dev: true }).dev).toBe(true);
+  });
+
+  it('refuses dev mode with TRUST_PROXY set, or a PUBLIC_URL that is https or not loopback', () => {
+    for (const trust of ['true', '127.0.0.1', 'loopback']) expect(() => loadConfig({ TRUST_PROXY: trust }, { dev: true }), trust).toThrow(/^TRUST_PROXY: is set, and dev mode/);
+    for (const url of ['https://localhost:8080', 'https://time.example.org', 'http://time.example.org', 'http://192.168.1.10:8080']) {
+      expect(() => loadConfig({ PUBLIC_URL: url }, { dev: true }), url).toThrow(/^PUBLIC_URL: .* dev mode/);
+      expect(loadConfig({ PUBLIC_URL: url }).dev).toBe(false);
+    }
+    for (const url of ['http://localhost:8080', 'http://127.0.0.1:9000/time', 'http://[::1]:8080']) expect(loadConfig({ PUBLIC_URL: url }, { dev: true }).dev).toBe(true);
   });
 
   it('refuses dev mode on an address other machines can reach, and allows it on loopback', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.10', 'time.example.org']) {
-      expect(() => loadConfig({ NODE_ENV: 'development', HOST: host }), host).toThrow(/^HOST: dev mode/);
       expect(() => loadConfig({ HOST: host }, { dev: true }), host).toThrow(/^HOST: dev mode/);
       expect(loadConfig({ HOST: host }).dev).toBe(false);
     }
-    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost', '::ffff:127.0.0.1']) expect(loadConfig({ NODE_ENV: 'development', HOST: host }).dev).toBe(true);
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost', '::ffff:127.0.0.1']) expect(loadConfig({ HOST: host }, { dev: true }).dev).toBe(true);
   });
 });

@@ -17,7 +17,7 @@ async function app(env: Record<string, string> = {}): Promise<TestApp> {
   cleanups.push(t.close);
   return t;
 }
-const devApp = () => app({ NODE_ENV: 'development', PUBLIC_URL: 'https://time.example.org/' });
+const devApp = () => app({ NODE_ENV: 'development', PUBLIC_URL: 'http://localhost:8080/' });
 
 async function requestDevToken(t: TestApp, email = 'ann@example.com'): Promise<string> {
   const response = await post(t.app, '/api/auth/request-reset', { email });
@@ -38,7 +38,7 @@ describe('POST /api/auth/request-reset in dev mode', () => {
     const body = response.json();
     expect(Object.keys(body).sort()).toEqual(['message', 'reset_token', 'reset_url']);
     expect(body.reset_token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 random bytes, base64url
-    expect(body.reset_url).toBe(`https://time.example.org/password-reset?token=${body.reset_token}`);
+    expect(body.reset_url).toBe(`http://localhost:8080/password-reset?token=${body.reset_token}`);
     expect(t.terminal()).toContain(body.reset_token);
     expect(t.terminal()).toContain(body.reset_url);
     expect(t.logs()).not.toContain(body.reset_token);

@@ -60,8 +60,13 @@ describe('security events in the server log', () => {
 
     const events = securityLines();
     expect(events.map((event) => event.security)).toEqual(['login_failed', 'login_failed', 'login_locked', 'login_disabled', 'password_changed']);
-    const digest = createHash('sha256').update('nobody-here@example.com').digest('hex').slice(0, 12);
-    expect(events[0]).toMatchObject({ client: '127.0.0.1', identifier_sha256: digest });
+    // A keyed digest (docs/security.md, finding "log digest"): the unkeyed SHA-256 of what was typed,
+    // which a dictionary would invert, is nowhere in the log.
+    const unkeyed = createHash('sha256').update('nobody-here@example.com').digest('hex');
+    expect(events[0]).toMatchObject({ client: '127.0.0.1', identifier_hmac: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(String(events[0]?.identifier_hmac)).not.toBe(unkeyed.slice(0, 16));
+    expect(server.output()).not.toContain(unkeyed.slice(0, 8));
+    expect(server.output()).not.toContain('identifier_sha256');
     expect(server.output()).not.toContain('nobody-here');
     expect(events[4]).toMatchObject({ user_id: expect.any(Number), client: '127.0.0.1' });
 

@@ -111,7 +111,33 @@ describe('dev mode', () => {
   it('refuses to start on a non-loopback address, with one line naming HOST', async () => {
     const result = await runCli(['serve', '--port', '0', '--db', dbPath, '--dev', '--host', '0.0.0.0']);
     expect(expectOneLineNaming(result, 'HOST')).toContain('dev mode');
-    expectOneLineNaming(await runCli(['serve', '--port', '0', '--db', dbPath, '--host', '0.0.0.0'], { env: { NODE_ENV: 'development' } }), 'HOST');
+  });
+
+  it('refuses to start behind a proxy: TRUST_PROXY set, or a PUBLIC_URL that is https or not loopback', async () => {
+    expectOneLineNaming(await runCli(['serve', '--port', '0', '--db', dbPath, '--dev'], { env: { TRUST_PROXY: '127.0.0.1' } }), 'TRUST_PROXY');
+    expectOneLineNaming(await runCli(['serve', '--port', '0', '--db', dbPath, '--dev'], { env: { PUBLIC_URL: 'https://time.example.org' } }), 'PUBLIC_URL');
+  });
+
+  it('answers a reset token only to a request that did not come through a proxy (the documented same-host reverse proxy included)', async () => {
+    const db = path.join(makeTempDir(), 'timetrack.db');
+    const server = await startServer(db, {}, ['--dev']);
+    try {
+      const registered = await fetch(`${server.baseUrl}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ann@example.com', password: 'correct horse battery staple', full_name: 'Ann' }),
+      });
+      expect(registered.status).toBe(201);
+      const ask = async (headers: Record<string, string>) =>
+        (await (await fetch(`${server.baseUrl}/api/auth/request-reset`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"email":"ann@example.com"}' })).json()) as Record<string, unknown>;
+      expect(await ask({})).toHaveProperty('reset_token');
+      const proxied: Array<Record<string, string>> = [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }, { via: '1.1 caddy' }];
+      for (const header of proxied) {
+        expect(await ask(header), JSON.stringify(header)).toEqual({ message: expect.any(String) });
+      }
+    } finally {
+      await server.stop();
+    }
   });
 
   it('warns loudly when it is on', async () => {

@@ -95,13 +95,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let terminalText = '';
   logStream.on('data', (chunk: Buffer) => (logText += chunk.toString()));
   terminalStream.on('data', (chunk: Buffer) => (terminalText += chunk.toString()));
+  // Tests ask for dev mode with NODE_ENV=development in their settings; serve takes it from --dev only
+  // (src/config.ts), so the test context passes that flag, and NODE_ENV itself stays unset.
+  const { NODE_ENV: nodeEnv, ...env } = options.env ?? {};
   const ctx = await createContext({
     env: {
       ...(onPostgres ? await migratedPostgresFor(dbPath) : { TIMETRACK_DB: dbPath }),
       RATE_LIMIT_AUTH: '0',
       LOG_LEVEL: 'info',
-      ...options.env,
+      ...env,
     },
+    overrides: nodeEnv === 'development' ? { dev: true } : {},
     clock,
     migrate: true,
     logDestination: logStream,

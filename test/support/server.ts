@@ -1,4 +1,5 @@
 // Starts a real `timetrack serve` process on a free port and reads its address from the log.
+import net from 'node:net';
 import { execa, type ResultPromise } from 'execa';
 import { BIN, cleanEnv } from './cli.js';
 import { forEngine } from './database.js';
@@ -10,8 +11,20 @@ export interface RunningServer {
   stop: (signal?: NodeJS.Signals) => Promise<{ exitCode?: number }>;
 }
 
+/** A port nobody listens on right now (for a server whose log level hides the "listening" line). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 export async function startServer(dbPath: string, env: Record<string, string> = {}, args: string[] = []): Promise<RunningServer> {
-  const engine = forEngine(['serve', '--port', '0', '--db', dbPath, ...args], { LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0', ...env });
+  // Above info the "Server listening" line is not written: listen on a chosen port and ask health instead.
+  const quiet = env.LOG_LEVEL !== undefined && !['info', 'debug', 'trace'].includes(env.LOG_LEVEL);
+  const port = quiet ? await freePort() : 0;
+  const engine = forEngine(['serve', '--port', String(port), '--db', dbPath, ...args], { LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0', ...env });
   const child = execa('node', [BIN, ...engine.args], {
     env: cleanEnv(engine.env),
     extendEnv: false,
@@ -25,6 +38,17 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
   let output = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    if (quiet) {
+      const poll = async (): Promise<void> => {
+        const url = `http://127.0.0.1:${port}`;
+        const up = await fetch(`${url}/api/health`).then((response) => response.ok, () => false);
+        if (up) {
+          clearTimeout(timer);
+          resolve(url);
+        } else if (child.exitCode === null) setTimeout(() => void poll(), 100);
+      };
+      void poll();
+    }
     child.all?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);

@@ -6,7 +6,7 @@ import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../auth/account-field
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-policy.js';
 import { requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
-import { identifierDigest, securityEvent } from '../../auth/audit.js';
+import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
 
@@ -18,6 +18,9 @@ const ResetToken = Type.String({ minLength: 1, maxLength: 256 });
 
 const UserResponse = Type.Object({ user: UserSchema });
 
+/** Headers a reverse proxy adds: a request carrying one did not come straight from this machine. */
+const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via', 'x-forwarded-host', 'x-forwarded-proto'];
+
 export interface AuthRouteOptions {
   ctx: AppContext;
   /** Route config that applies the per-address rate limit (empty when RATE_LIMIT_AUTH=0). */
@@ -25,7 +28,7 @@ export interface AuthRouteOptions {
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, { ctx, rateLimited }) => {
-  const { accounts, audit, authentication, resets, sessions } = ctx.services;
+  const { accounts, audit, authentication, lockout, resets, sessions } = ctx.services;
   /** Refused logins, by the code the client gets: the security event each one logs. */
   const refusedLogin = { INVALID_CREDENTIALS: 'login_failed', ACCOUNT_LOCKED: 'login_locked', ACCOUNT_DISABLED: 'login_disabled' } as const;
   const authenticated = { onRequest: requireSession(sessions) };
@@ -75,8 +78,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       result = await authentication.login(request.body.email, request.body.password);
     } catch (error) {
       if (error instanceof ServiceError && error.code in refusedLogin) {
-        // What was typed is logged only as a digest: it may be an address without an account, or a password.
-        securityEvent(request.log, refusedLogin[error.code as keyof typeof refusedLogin], { client: request.ip, identifier_sha256: identifierDigest(request.body.email) });
+        // What was typed is logged only as a keyed digest: it may be an address without an account, or a password.
+        // fail2ban matches these lines (config/fail2ban): they name the client whatever path reached the route.
+        securityEvent(request.log, refusedLogin[error.code as keyof typeof refusedLogin], { client: request.ip, identifier_hmac: lockout.logDigest(request.body.email) });
       }
       throw error;
     }
@@ -125,6 +129,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   }, async (request) => {
     const issued = await resets.requestReset(request.body.email);
     const message = 'If an account with this e-mail address exists, a reset link has been sent to it';
+    // Dev mode answers the token only to a client on this machine: a request that came through a
+    // proxy (forwarding headers) could come from anywhere; its link is shown on the terminal only.
+    if (issued && FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) {
+      request.log.warn({ client: request.ip }, 'dev mode: a reset request came through a proxy; its token is shown on the terminal only');
+      return { message };
+    }
     return issued ? { message, reset_token: issued.token, reset_url: issued.url } : { message };
   });
 
