@@ -7,7 +7,7 @@ import { CopyError } from '../db/copy.js';
 import { MigrationError } from '../db/migrate.js';
 import { DatabaseLockedError } from '../db/file-lock.js';
 import { SecretFileError } from '../auth/secret.js';
-import { ServiceError } from '../common/errors.js';
+import { LISTEN_FAILURE, ServiceError } from '../common/errors.js';
 
 /** A command used the wrong way (missing --yes, no target): exit code 2, like commander's own usage errors. */
 export class UsageError extends Error {
@@ -60,7 +60,7 @@ export function describeFailure(error: unknown): Failure | undefined {
     };
   }
   if (isUnstorableText(error)) return { exitCode: EXIT_CODES.failure, code: 'VALIDATION_ERROR', message: 'text must not contain NUL characters' };
-  if (isDatabaseUnavailable(error)) {
+  if (isDatabaseUnavailable(error) && !(error as { [LISTEN_FAILURE]?: boolean })[LISTEN_FAILURE]) {
     const reason = error instanceof Error ? error.message : String(error);
     return { exitCode: EXIT_CODES.databaseBusy, code: 'DATABASE_UNAVAILABLE', message: `the database cannot be reached or cannot serve now (${reason}); try again` };
   }

@@ -23,6 +23,13 @@ export type ServiceErrorCode =
   | 'RATE_LIMITED'
   | 'BUSY';
 
+/**
+ * Set on an error of the server's own listen (a port in use, a HOST that does not resolve): the CLI
+ * tells it from the same system codes of a database connection (a DATABASE_URL host that does not
+ * resolve is the database being unavailable, not HOST).
+ */
+export const LISTEN_FAILURE = Symbol.for('timetrack.listen-failure');
+
 export class ServiceError extends Error {
   override name = 'ServiceError';
   constructor(

@@ -3,6 +3,7 @@
 // for background mail, close the database).
 import path from 'node:path';
 import { sqlitePathOf, type AppContext } from '../composition-root.js';
+import { LISTEN_FAILURE } from '../common/errors.js';
 import { buildApp } from './app.js';
 import { createMetrics, serveMetrics } from './metrics.js';
 import { secretFilePath } from '../auth/secret.js';
@@ -79,7 +80,12 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
-  await app.listen({ host: config.host, port: config.port });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    if (error !== null && typeof error === 'object') Object.assign(error, { [LISTEN_FAILURE]: true });
+    throw error;
+  }
   // The first check soon after the start, not during it (quick_check holds the event loop a moment).
   const firstIntegrityCheck = setTimeout(checkIntegrity, Math.min(FIRST_INTEGRITY_CHECK_MS, config.integrityCheckIntervalSeconds * 1000));
   firstIntegrityCheck.unref();
