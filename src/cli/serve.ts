@@ -50,6 +50,11 @@ export function registerServeCommand(program: Command): void {
       if (ctx.config.database.engine === 'sqlite' && !lock) lock = await lockDatabaseFile(ctx.config.database.path, 'serve');
       try {
         await runServer(ctx, { version: packageVersion() });
+      } catch (error) {
+        // A start that failed (a port in use, say) must not leave the process alive on the database
+        // pool's open connections (PostgreSQL): close it, then report.
+        await ctx.close().catch(() => undefined);
+        throw error;
       } finally {
         lock?.release();
       }

@@ -84,6 +84,7 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     if (error !== null && typeof error === 'object') Object.assign(error, { [LISTEN_FAILURE]: true });
+    await app.close().catch(() => undefined);
     throw error;
   }
   // The first check soon after the start, not during it (quick_check holds the event loop a moment).
