@@ -186,6 +186,17 @@ export async function normalizeHolidayRegion(value: string): Promise<string> {
   return region;
 }
 
+/** Every region the holiday calendar knows (countries and their states), named in `language` (en or de), sorted by name. */
+export async function holidayRegions(language: 'en' | 'de'): Promise<Array<{ code: string; name: string }>> {
+  const known = new (await loadHolidays())();
+  const regions: Array<{ code: string; name: string }> = [];
+  for (const [country, countryName] of Object.entries(known.getCountries(language))) {
+    regions.push({ code: country, name: countryName });
+    for (const [state, stateName] of Object.entries(known.getStates(country, language) ?? {})) regions.push({ code: `${country}-${state}`, name: `${countryName}: ${stateName}` });
+  }
+  return regions.sort((a, b) => a.name.localeCompare(b.name, language));
+}
+
 function calendarOf(Holidays: typeof HolidaysClass, region: string): HolidaysClass {
   let calendar = calendars.get(region);
   if (!calendar) {
