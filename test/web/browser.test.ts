@@ -536,7 +536,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
     const monday = DateTime.now().setZone('Europe/Berlin').startOf('week').setLocale('de-DE').toLocaleString({ weekday: 'short', day: 'numeric', month: 'short' });
     await page.locator('.week-label').getByText(monday, { exact: false }).waitFor();
     await page.getByText('Saldo bis heute').waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'week-de-390.png'), fullPage: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'week-de-1280x800.png'), fullPage: true });
     await page.getByRole('link', { name: 'Konto', exact: true }).click();
     await page.getByLabel('Sprache').selectOption('en');
     await page.getByRole('heading', { name: 'Settings', level: 2 }).waitFor();
@@ -630,6 +630,31 @@ describe.runIf(browserAvailable)('the browser client', () => {
         await context.close();
       }
     }
+  });
+});
+
+describe.runIf(browserAvailable)('the browser client on a server that cannot send mail (production mode, no SMTP)', () => {
+  let browser: Browser;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer(path.join(makeTempDir('timetrack-web-nomail-'), 'timetrack.db'));
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the forgot page says to ask the administrator instead of promising a link', { timeout: FLOW_TIMEOUT }, async () => {
+    const { context } = await recordedContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/password-forgot`);
+    await field(page, 'E-mail').fill('someone@example.com');
+    await button(page, 'Send reset link').click();
+    await page.getByText('This server cannot send e-mail. Ask your administrator to reset your password for you.').waitFor();
+    expect(await page.getByText('a reset link is on its way', { exact: false }).count()).toBe(0);
+    await context.close();
   });
 });
 
