@@ -396,7 +396,6 @@ describe.runIf(browserAvailable)('the browser client', () => {
     for (const request of sent) expect(request.token === undefined || request.token === `Bearer ${carlToken}`, request.url).toBe(true);
     expect(sent.some((request) => request.token === `Bearer ${benToken}`)).toBe(false);
 
-    // A switch without a sign-out (another token written by another tab) is followed too; a hidden tab checks when it is shown again.
     await context.close();
   });
 
