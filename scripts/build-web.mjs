@@ -62,6 +62,7 @@ function indexHtml(script, style, preloads) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="theme-color" content="${THEME}">
+<meta name="description" content="timetrack: track working time, overtime and absences on your own server">
 <title>timetrack</title>
 <link rel="manifest" href="/manifest.webmanifest">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
@@ -94,7 +95,26 @@ const manifest = {
   ],
 };
 
-const COMPRESSIBLE = /\.(html|js|css|svg|webmanifest)$/;
+const COMPRESSIBLE = /\.(html|js|css|svg|webmanifest|txt)$/;
+
+/** favicon.ico for browsers and tools that ask for it: an ICO container holding one 32×32 PNG. */
+function faviconIco() {
+  const png = iconPng(32);
+  const header = Buffer.alloc(22);
+  header.writeUInt16LE(0, 0); // reserved
+  header.writeUInt16LE(1, 2); // type: icon
+  header.writeUInt16LE(1, 4); // one image
+  header[6] = 32; // width
+  header[7] = 32; // height
+  header.writeUInt16LE(1, 10); // colour planes
+  header.writeUInt16LE(32, 12); // bits per pixel
+  header.writeUInt32LE(png.length, 14);
+  header.writeUInt32LE(22, 18); // offset of the image
+  return Buffer.concat([header, png]);
+}
+
+/** A private time tracker has nothing for search engines. */
+const ROBOTS = 'User-agent: *\nDisallow: /\n';
 
 async function filesUnder(dir) {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -136,6 +156,8 @@ export async function buildWeb({ root = ROOT } = {}) {
   await writeFile(path.join(out, 'icon.svg'), await readFile(path.join(root, 'src/web/icon.svg')));
   await writeFile(path.join(out, 'icon-192.png'), iconPng(192));
   await writeFile(path.join(out, 'icon-512.png'), iconPng(512));
+  await writeFile(path.join(out, 'favicon.ico'), faviconIco());
+  await writeFile(path.join(out, 'robots.txt'), ROBOTS);
 
   for (const file of await filesUnder(out)) {
     if (!COMPRESSIBLE.test(file)) continue;

@@ -30,7 +30,7 @@ function canonicalEmail(raw: string): string | undefined {
 export function normalizeEmail(raw: string): string {
   const email = canonicalEmail(raw);
   if (email === undefined || email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email)) {
-    throw validationError('email must be an e-mail address (with a valid domain, without invisible characters)');
+    throw validationError('email must be an e-mail address (with a valid domain, without invisible characters)', 'email');
   }
   return email;
 }
@@ -39,7 +39,7 @@ export function normalizeEmail(raw: string): string {
 export function normalizeFullName(raw: string): string {
   const name = raw.normalize('NFC').trim();
   if (name.length === 0 || name.length > FULL_NAME_MAX_LENGTH || INVISIBLE_CHARACTERS.test(name)) {
-    throw validationError(`full_name must be 1 to ${FULL_NAME_MAX_LENGTH} characters without control or invisible characters`);
+    throw validationError(`full_name must be 1 to ${FULL_NAME_MAX_LENGTH} characters without control or invisible characters`, 'full_name');
   }
   return name;
 }
@@ -48,7 +48,7 @@ export function normalizeUsername(raw: string | null | undefined): string | null
   if (raw === undefined || raw === null) return null;
   const username = raw.trim();
   if (!USERNAME_PATTERN.test(username)) {
-    throw validationError('username must be 3 to 32 letters, digits, dots, dashes or underscores');
+    throw validationError('username must be 3 to 32 letters, digits, dots, dashes or underscores', 'username');
   }
   return username;
 }

@@ -20,7 +20,7 @@ function loadCommonPasswords(): Promise<Set<string>> {
 export function checkPasswordLength(password: string, field = 'password'): void {
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {
-    throw validationError(`${field} must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long`);
+    throw validationError(`${field} must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long`, field);
   }
 }
 

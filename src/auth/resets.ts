@@ -170,5 +170,8 @@ export function createResetService(
     });
   }
 
-  return { requestReset, resetPassword, issueResetForEmail };
+  /** How a requested link would reach its reader; 'none': the requester must ask the administrator. */
+  const deliveryMode = (): ResetLinkDelivery['mode'] => delivery.mode;
+
+  return { requestReset, resetPassword, issueResetForEmail, deliveryMode };
 }

@@ -37,11 +37,14 @@ export class ServiceError extends Error {
     message: string,
     /** Seconds after which a retry can succeed (locked account, spent budget, full hashing queue). */
     readonly retryAfterSeconds?: number,
+    /** The request field at fault (a VALIDATION_ERROR), as a dotted path: "timezone", "weekly_target_minutes.mon". */
+    readonly field?: string,
   ) {
     super(message);
   }
 }
 
-export function validationError(message: string): ServiceError {
-  return new ServiceError('VALIDATION_ERROR', message);
+/** VALIDATION_ERROR; with `field`, the answer names the field at fault (docs/api.md, Errors). */
+export function validationError(message: string, field?: string): ServiceError {
+  return new ServiceError('VALIDATION_ERROR', message, undefined, field);
 }

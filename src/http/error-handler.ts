@@ -5,7 +5,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ServiceError } from '../common/errors.js';
 import { isDatabaseUnavailable, isUnstorableText } from '../db/database.js';
 import type { HealthService } from '../common/health.js';
-import { errorBody, STATUS_OF_CODE } from './errors.js';
+import { EntryConflictError } from '../time/entries.js';
+import { errorBody, STATUS_OF_CODE, type FieldProblem } from './errors.js';
 
 // Fastify's own errors that are the client's fault, with the contract's code for each.
 const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
@@ -15,6 +16,19 @@ const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_CONTENT_LENGTH',
   FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
 };
+
+/** A schema failure as the field it names: "/weekly_target_minutes/mon" → "weekly_target_minutes.mon"; a missing or unknown property by its own name. */
+function fieldProblems(validation: NonNullable<FastifyError['validation']>, context: string | undefined): FieldProblem[] {
+  return validation.map((failure) => {
+    const params = failure.params as { missingProperty?: string; additionalProperty?: string };
+    const path = failure.instancePath.split('/').filter(Boolean);
+    const named = params.missingProperty ?? params.additionalProperty;
+    if (named !== undefined) path.push(named);
+    const field = path.join('.') || (context ?? 'body');
+    const message = params.additionalProperty !== undefined ? `${field} is not a known field` : `${field} ${failure.message ?? 'is not valid'}`;
+    return { field, message };
+  });
+}
 
 /** The 404 of an unknown route: the root's not-found handler (src/http/web) answers it outside the client's paths; route groups whose hooks must apply to it set it too. */
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply): void {
@@ -27,10 +41,12 @@ export function registerErrorHandling(app: FastifyInstance, health: HealthServic
       const status = STATUS_OF_CODE[error.code];
       if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
       if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
-      return reply.code(status).send(errorBody(status, error.code, error.message));
+      const details = error.field !== undefined ? [{ field: error.field, message: error.message }] : undefined;
+      const entry = error instanceof EntryConflictError ? error.entry : undefined;
+      return reply.code(status).send(errorBody(status, error.code, error.message, { ...(details && { details }), ...(entry && { entry }) }));
     }
     if (error.validation) {
-      return reply.code(400).send(errorBody(400, 'VALIDATION_ERROR', error.message));
+      return reply.code(400).send(errorBody(400, 'VALIDATION_ERROR', error.message, { details: fieldProblems(error.validation, error.validationContext) }));
     }
     if (error.statusCode === 429) {
       return reply.code(429).send(errorBody(429, 'RATE_LIMITED', error.message));

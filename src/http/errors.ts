@@ -25,14 +25,22 @@ export const STATUS_OF_CODE: Record<ServiceErrorCode, number> = {
   BUSY: 503,
 };
 
-/** The error body of every route (Fastify's own shape plus a stable `code`). */
+/** One field at fault in a VALIDATION_ERROR. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** The error body of every route (Fastify's own shape plus a stable `code`; `details` and `entry` where they apply). */
 export interface ErrorBody {
   statusCode: number;
   error: string;
   code: string;
   message: string;
+  details?: FieldProblem[];
+  entry?: { id: number; start_at: string; end_at: string | null };
 }
 
-export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
-  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', code, message };
+export function errorBody(statusCode: number, code: string, message: string, extra: Pick<ErrorBody, 'details' | 'entry'> = {}): ErrorBody {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', code, message, ...extra };
 }

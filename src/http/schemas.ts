@@ -18,6 +18,12 @@ export const ErrorSchema = Type.Object(
     error: Type.String(),
     code: Type.String(),
     message: Type.String(),
+    // VALIDATION_ERROR: the fields at fault, as dotted paths of the body or query (docs/api.md, Errors).
+    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    // OVERLAP and ALREADY_RUNNING: the user's entry in the way.
+    entry: Type.Optional(
+      Type.Object({ id: Type.Integer(), start_at: Type.String({ format: 'date-time' }), end_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) }),
+    ),
   },
 );
 

@@ -70,7 +70,7 @@ export function createAbsenceService(database: TransactionalDatabase, clock: Clo
 
   async function createAbsence(userId: number, input: NewAbsence): Promise<Absence> {
     const date = parseDate(input.date, 'date');
-    if (!(ABSENCE_TYPES as readonly string[]).includes(input.type)) throw validationError(`type must be one of ${ABSENCE_TYPES.join(', ')}`);
+    if (!(ABSENCE_TYPES as readonly string[]).includes(input.type)) throw validationError(`type must be one of ${ABSENCE_TYPES.join(', ')}`, 'type');
     const note = normalizeNote(input.note);
     return rethrowExisting(date, database.transact(async (trx) => {
       await database.lockUser(trx, userId);

@@ -23,7 +23,7 @@ export function parseDate(value: string, field: string): LocalDate {
   const match = DATE_PATTERN.exec(value);
   const time = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
   if (!match || Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value || time < EARLIEST || time >= LATEST) {
-    throw validationError(`${field} must be a date YYYY-MM-DD between 1970 and 2099`);
+    throw validationError(`${field} must be a date YYYY-MM-DD between 1970 and 2099`, field);
   }
   return value;
 }
@@ -32,7 +32,7 @@ export function parseDate(value: string, field: string): LocalDate {
 export function parseInstant(value: string, field: string): number {
   const parsed = INSTANT_PATTERN.test(value) ? DateTime.fromISO(value, { setZone: true }) : undefined;
   if (!parsed?.isValid || parsed.toMillis() < EARLIEST || parsed.toMillis() >= LATEST) {
-    throw validationError(`${field} must be an ISO 8601 instant with a zone designator (e.g. 2026-03-02T08:00:00Z) between 1970 and 2099`);
+    throw validationError(`${field} must be an ISO 8601 instant with a zone designator (e.g. 2026-03-02T08:00:00Z) between 1970 and 2099`, field);
   }
   return parsed.toMillis();
 }
@@ -49,7 +49,7 @@ export function toIso(ms: number): string {
 
 /** The canonical IANA name of a time zone, or VALIDATION_ERROR. */
 export function normalizeTimezone(value: string): string {
-  if (!IANAZone.isValidZone(value)) throw validationError('timezone must be an IANA time zone such as Europe/Berlin or UTC');
+  if (!IANAZone.isValidZone(value)) throw validationError('timezone must be an IANA time zone such as Europe/Berlin or UTC', 'timezone');
   return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
 }
 
@@ -181,9 +181,20 @@ export async function normalizeHolidayRegion(value: string): Promise<string> {
   const knownCountry = /^[A-Z]{2}(-[A-Z0-9]{1,3})?$/.test(region) && country in known.getCountries('en');
   const knownState = state === undefined || (knownCountry && state in (known.getStates(country, 'en') ?? {}));
   if (!knownCountry || !knownState) {
-    throw validationError('holiday_region must be a country or country-region code known to the holiday calendar, e.g. DE, DE-BY or US-CA');
+    throw validationError('holiday_region must be a country or country-region code known to the holiday calendar, e.g. DE, DE-BY or US-CA', 'holiday_region');
   }
   return region;
+}
+
+/** Every region the holiday calendar knows (countries and their states), named in `language` (en or de), sorted by name. */
+export async function holidayRegions(language: 'en' | 'de'): Promise<Array<{ code: string; name: string }>> {
+  const known = new (await loadHolidays())();
+  const regions: Array<{ code: string; name: string }> = [];
+  for (const [country, countryName] of Object.entries(known.getCountries(language))) {
+    regions.push({ code: country, name: countryName });
+    for (const [state, stateName] of Object.entries(known.getStates(country, language) ?? {})) regions.push({ code: `${country}-${state}`, name: `${countryName}: ${stateName}` });
+  }
+  return regions.sort((a, b) => a.name.localeCompare(b.name, language));
 }
 
 function calendarOf(Holidays: typeof HolidaysClass, region: string): HolidaysClass {

@@ -70,21 +70,27 @@ export function publicEntry(row: TimeEntryRow): TimeEntry {
 
 export function normalizeNote(note: string | undefined): string {
   const value = (note ?? '').trim();
-  if (value.length > NOTE_MAX_LENGTH) throw validationError(`note must be at most ${NOTE_MAX_LENGTH} characters`);
+  if (value.length > NOTE_MAX_LENGTH) throw validationError(`note must be at most ${NOTE_MAX_LENGTH} characters`, 'note');
   return value;
 }
 
 export function checkSpan(span: EntrySpan, nowMs: number): void {
-  if (span.endMs !== null && span.endMs <= span.startMs) throw validationError('end_at must be after start_at');
-  if (span.endMs === null && span.startMs > nowMs) throw validationError('a running entry (no end_at) cannot start in the future');
+  if (span.endMs !== null && span.endMs <= span.startMs) throw validationError('end_at must be after start_at', 'end_at');
+  if (span.endMs === null && span.startMs > nowMs) throw validationError('a running entry (no end_at) cannot start in the future', 'start_at');
   if ((span.endMs ?? nowMs) - span.startMs > MAX_ENTRY_MS) {
-    throw validationError(`an entry lasts at most ${MAX_ENTRY_DAYS} days; split it, or give a running entry its end_at with PATCH`);
+    throw validationError(`an entry lasts at most ${MAX_ENTRY_DAYS} days; split it, or give a running entry its end_at with PATCH`, 'end_at');
   }
 }
 
 /** OVERLAP or ALREADY_RUNNING, naming the entry in the way (the CSV import reports its line). */
 export class EntryConflictError extends ServiceError {
-  constructor(code: 'OVERLAP' | 'ALREADY_RUNNING', message: string, readonly entryId: number) {
+  constructor(
+    code: 'OVERLAP' | 'ALREADY_RUNNING',
+    message: string,
+    readonly entryId: number,
+    /** The entry in the way, as the API answers it (docs/api.md, Errors). */
+    readonly entry: { id: number; start_at: string; end_at: string | null },
+  ) {
     super(code, message);
   }
 }
@@ -101,13 +107,13 @@ export async function assertSpanIsFree(trx: Transaction<Database>, userId: numbe
   if (span.endMs === null) {
     const running = await runningEntry(trx, userId);
     if (running && running.id !== excludeId) {
-      throw new EntryConflictError('ALREADY_RUNNING', `Entry ${running.id} is already running; stop it first`, running.id);
+      throw new EntryConflictError('ALREADY_RUNNING', `Entry ${running.id} is already running; stop it first`, running.id, { id: running.id, start_at: running.start_at, end_at: null });
     }
   }
   const range: InstantRange = { from: toIso(span.startMs), ...(span.endMs !== null ? { to: toIso(span.endMs) } : {}) };
   const [clash] = await entriesOverlapping(trx, userId, range, { excludeId, limit: 1 });
   if (clash) {
-    throw new EntryConflictError('OVERLAP', `The entry would overlap entry ${clash.id} (${clash.start_at} – ${clash.end_at ?? 'running'})`, clash.id);
+    throw new EntryConflictError('OVERLAP', `The entry would overlap entry ${clash.id} (${clash.start_at} – ${clash.end_at ?? 'running'})`, clash.id, { id: clash.id, start_at: clash.start_at, end_at: clash.end_at });
   }
 }
 
@@ -163,7 +169,7 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
     const range: InstantRange = {};
     if (query.from !== undefined) range.from = toIso(parseInstantOrDate(query.from, timezone, 'from'));
     if (query.to !== undefined) range.to = toIso(parseInstantOrDate(query.to, timezone, 'to'));
-    if (range.from !== undefined && range.to !== undefined && range.to < range.from) throw validationError('to must not be before from');
+    if (range.from !== undefined && range.to !== undefined && range.to < range.from) throw validationError('to must not be before from', 'to');
     return range;
   }
 

@@ -39,7 +39,7 @@ const targetColumn = (day: Weekday): TargetColumn => `target_${day}_minutes`;
 
 function checkTarget(day: string, minutes: number): number {
   if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_DAILY_TARGET_MINUTES) {
-    throw validationError(`weekly_target_minutes.${day} must be a whole number of minutes from 0 to ${MAX_DAILY_TARGET_MINUTES}`);
+    throw validationError(`weekly_target_minutes.${day} must be a whole number of minutes from 0 to ${MAX_DAILY_TARGET_MINUTES}`, `weekly_target_minutes.${day}`);
   }
   return minutes;
 }
@@ -97,7 +97,7 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
     if (patch.overtime_offset_minutes !== undefined) {
       const offset = patch.overtime_offset_minutes;
       if (!Number.isInteger(offset) || Math.abs(offset) > MAX_OFFSET_MINUTES) {
-        throw validationError(`overtime_offset_minutes must be a whole number from -${MAX_OFFSET_MINUTES} to ${MAX_OFFSET_MINUTES}`);
+        throw validationError(`overtime_offset_minutes must be a whole number from -${MAX_OFFSET_MINUTES} to ${MAX_OFFSET_MINUTES}`, 'overtime_offset_minutes');
       }
       values.overtime_offset_minutes = offset;
     }
@@ -105,7 +105,7 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
       values.tracking_start = patch.tracking_start === null ? null : parseDate(patch.tracking_start, 'tracking_start');
     }
     for (const [day, minutes] of Object.entries(patch.weekly_target_minutes ?? {})) {
-      if (!(WEEKDAYS as readonly string[]).includes(day)) throw validationError(`weekly_target_minutes has no day "${day}" (mon … sun)`);
+      if (!(WEEKDAYS as readonly string[]).includes(day)) throw validationError(`weekly_target_minutes has no day "${day}" (mon … sun)`, 'weekly_target_minutes');
       if (minutes !== undefined) values[targetColumn(day as Weekday)] = checkTarget(day, minutes);
     }
 

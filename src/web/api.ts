@@ -1,45 +1,61 @@
 // The one way the client talks to the API: same origin, JSON, the token only in the Authorization header.
 // Any 401 ends the session here: the token is deleted and the client goes to /login.
+//
+// One account per browser: the token lives in localStorage, which every tab shares. The page remembers
+// the token it shows the account of (`pageToken`); a request goes out only with that token, and only
+// while localStorage still holds it. When another tab signs out, in or as someone else (the storage
+// event, and a check when the tab becomes visible), this tab follows at once.
 import { signal } from '@preact/signals';
+import type { User } from '../http/contract.js';
+import { t } from './i18n/index.js';
 import { errorMessage, type ApiFailure } from './messages.js';
 import { navigate } from './router.js';
 
 const TOKEN_KEY = 'timetrack.token';
 
-export interface User {
-  id: number;
-  email: string;
-  full_name: string;
-  username: string | null;
-  created_at: string;
-}
-
 /** The signed-in account; undefined while the session is being restored, null when signed out. */
 export const currentUser = signal<User | null | undefined>(undefined);
+/** Changes whenever the page switches account: the signed-in part remounts, forgetting the other account's data. */
+export const sessionVersion = signal(0);
+
+let pageToken: string | null = null;
 
 export function storedToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
 }
 
-export function keepToken(token: string): void {
+/** A sign-in in this tab: the token is stored for every tab and becomes this page's. */
+export function keepSession(token: string, user: User): void {
   localStorage.setItem(TOKEN_KEY, token);
+  pageToken = token;
+  currentUser.value = user;
+  sessionVersion.value += 1;
 }
 
 export function endSession(message?: string): void {
-  localStorage.removeItem(TOKEN_KEY);
+  if (storedToken() === pageToken) localStorage.removeItem(TOKEN_KEY);
+  pageToken = null;
   currentUser.value = null;
+  sessionVersion.value += 1;
   navigate('/login', { replace: true, message });
 }
 
 export class ApiError extends Error {
   constructor(readonly failure: ApiFailure) {
-    super(errorMessage(failure));
+    super(errorMessage(failure, t()));
   }
+}
+
+/** Another tab changed the account: this request is not sent, and the page follows. */
+function sessionMoved(): ApiError {
+  void followStoredSession();
+  return new ApiError({ status: 0, code: 'SESSION_CHANGED' });
 }
 
 async function send(method: string, path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = {};
-  const token = storedToken();
+  const token = pageToken;
+  if (token !== storedToken()) throw sessionMoved();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
@@ -49,15 +65,21 @@ async function send(method: string, path: string, body?: unknown): Promise<Respo
     throw new ApiError({ status: 0, code: 'NETWORK' });
   }
   if (response.ok) return response;
-  let code = '';
+  let answer: Partial<ApiFailure> = {};
   try {
-    code = String(((await response.json()) as { code?: unknown }).code ?? '');
+    answer = (await response.json()) as Partial<ApiFailure>;
   } catch {
     // A proxy's HTML error page: the status alone decides the sentence.
   }
   const retryAfter = Number(response.headers.get('Retry-After'));
-  const failure: ApiFailure = { status: response.status, code, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined };
-  if (response.status === 401 && token) endSession(errorMessage({ status: 401, code: 'UNAUTHORIZED' }));
+  const failure: ApiFailure = {
+    status: response.status,
+    code: String(answer.code ?? ''),
+    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    details: Array.isArray(answer.details) ? answer.details : undefined,
+    entry: answer.entry ?? undefined,
+  };
+  if (response.status === 401 && token && token === pageToken) endSession(errorMessage({ status: 401, code: 'UNAUTHORIZED' }, t()));
   throw new ApiError(failure);
 }
 
@@ -69,12 +91,14 @@ function isAnonymousStats(path: string, answer: unknown): boolean {
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const sentWith = pageToken;
   const response = await send(method, path, body);
   const text = await response.text();
   const answer: unknown = text ? JSON.parse(text) : undefined;
-  if (isAnonymousStats(path, answer) && storedToken()) {
+  if (sentWith !== pageToken) throw sessionMoved();
+  if (isAnonymousStats(path, answer) && sentWith) {
     const failure: ApiFailure = { status: 401, code: 'UNAUTHORIZED' };
-    endSession(errorMessage(failure));
+    endSession(errorMessage(failure, t()));
     throw new ApiError(failure);
   }
   return answer as T;
@@ -88,5 +112,40 @@ export async function downloadExport(): Promise<{ url: string; name: string }> {
 
 /** A failure as the sentence to show. */
 export function describe(error: unknown): string {
-  return error instanceof ApiError ? error.message : errorMessage({ status: 0, code: 'NETWORK' });
+  return error instanceof ApiError ? error.message : errorMessage({ status: 0, code: 'NETWORK' }, t());
 }
+
+let restoreError: string | undefined;
+export const takeRestoreError = (): string | undefined => restoreError;
+
+/** Makes the page show the account of the token in localStorage (none: signed out). */
+export async function followStoredSession(): Promise<void> {
+  const token = storedToken();
+  if (token === pageToken && currentUser.value !== undefined) return;
+  const wasSignedIn = pageToken !== null;
+  pageToken = token;
+  sessionVersion.value += 1;
+  if (!token) {
+    currentUser.value = null;
+    if (wasSignedIn) navigate('/login', { replace: true, message: t().auth.signedOutElsewhere });
+    return;
+  }
+  currentUser.value = undefined;
+  try {
+    const { user } = await api<{ user: User }>('GET', '/api/auth/me');
+    if (pageToken === token) currentUser.value = user;
+  } catch (error) {
+    // A 401 already signed out; anything else leaves the token for a later try.
+    if (pageToken === token && currentUser.value === undefined) {
+      restoreError = describe(error);
+      currentUser.value = null;
+    }
+  }
+}
+
+addEventListener('storage', (event) => {
+  if (event.key === TOKEN_KEY || event.key === null) void followStoredSession();
+});
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible' && storedToken() !== pageToken) void followStoredSession();
+});

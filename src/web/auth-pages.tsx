@@ -1,50 +1,35 @@
 // The pages before sign-in: login, register, password-forgot, password-reset.
 import { useState } from 'preact/hooks';
-import { api, currentUser, describe, keepToken, type User } from './api.js';
+import type { User } from '../http/contract.js';
+import { api, keepSession } from './api.js';
+import { t } from './i18n/index.js';
 import { flashMessage, navigate } from './router.js';
-import { AuthFrame, Field, Link, Notice } from './ui.js';
+import { AuthFrame, Field, Link, Notice, useAction } from './ui.js';
 
 const go = (href: string) => navigate(href);
+const RESET_TOKEN_KEY = 'timetrack.reset-token';
 
-function useSubmit() {
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const run = async (event: Event, action: () => Promise<void>) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await action();
-    } catch (failure) {
-      setError(describe(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { error, setError, busy, run };
+async function signIn(identifier: string, password: string): Promise<void> {
+  const answer = await api<{ token: string; user: User }>('POST', '/api/auth/login', { email: identifier, password });
+  keepSession(answer.token, answer.user);
+  navigate('/', { replace: true });
 }
 
 export function LoginPage() {
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
-  const { error, busy, run } = useSubmit();
-  const submit = (event: Event) =>
-    run(event, async () => {
-      const answer = await api<{ token: string; user: User }>('POST', '/api/auth/login', { email: identifier, password });
-      keepToken(answer.token);
-      currentUser.value = answer.user;
-      navigate('/', { replace: true });
-    });
+  const action = useAction();
+  const text = t().auth;
   return (
-    <AuthFrame title="Sign in">
-      <Notice error={error} info={flashMessage.value} />
-      <form onSubmit={submit}>
-        <Field label="E-mail or username" value={identifier} onInput={setIdentifier} autocomplete="username" required />
-        <Field label="Password" type="password" value={password} onInput={setPassword} autocomplete="current-password" required />
-        <button type="submit" class="primary" disabled={busy}>Sign in</button>
+    <AuthFrame title={text.signInTitle}>
+      <Notice error={action.error} info={flashMessage.value} errorRef={action.errorRef} />
+      <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), action.run(() => signIn(identifier, password)))}>
+        <Field label={text.identifier} name="email" value={identifier} onInput={setIdentifier} autocomplete="username" required />
+        <Field label={text.password} name="password" type="password" value={password} onInput={setPassword} autocomplete="current-password" required />
+        <button type="submit" class="primary" disabled={action.busy}>{text.signIn}</button>
       </form>
       <p>
-        <Link href="/register" onNavigate={go}>Create an account</Link> · <Link href="/password-forgot" onNavigate={go}>Forgot your password?</Link>
+        <Link href="/register" onNavigate={go}>{text.createAnAccount}</Link> · <Link href="/password-forgot" onNavigate={go}>{text.forgot}</Link>
       </p>
     </AuthFrame>
   );
@@ -55,26 +40,30 @@ export function RegisterPage() {
   const [email, setEmail] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const { error, busy, run } = useSubmit();
-  const submit = (event: Event) =>
-    run(event, async () => {
-      const body: Record<string, string> = { full_name: fullName, email, password };
+  const action = useAction();
+  const text = t().auth;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => {
+      // The account starts in this browser's zone: its days and its tracking start are counted there.
+      const body: Record<string, string> = { full_name: fullName, email, password, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone };
       if (username.trim()) body.username = username.trim();
       await api('POST', '/api/auth/register', body);
-      navigate('/login', { message: 'Your account is ready. Sign in.' });
+      await signIn(email, password);
     });
+  };
   return (
-    <AuthFrame title="Create account">
-      <Notice error={error} />
-      <form onSubmit={submit}>
-        <Field label="Full name" value={fullName} onInput={setFullName} autocomplete="name" required />
-        <Field label="E-mail" type="email" value={email} onInput={setEmail} autocomplete="email" required />
-        <Field label="Username (optional)" value={username} onInput={setUsername} autocomplete="username" />
-        <Field label="Password" type="password" value={password} onInput={setPassword} autocomplete="new-password" required minLength={8} hint="At least 8 characters." />
-        <button type="submit" class="primary" disabled={busy}>Create account</button>
+    <AuthFrame title={text.registerTitle}>
+      <Notice error={action.error} errorRef={action.errorRef} />
+      <form ref={action.formRef} onSubmit={submit}>
+        <Field label={text.fullName} name="full_name" error={action.fieldErrors.full_name} value={fullName} onInput={setFullName} autocomplete="name" required />
+        <Field label={text.email} name="email" error={action.fieldErrors.email} type="email" value={email} onInput={setEmail} autocomplete="email" required />
+        <Field label={text.usernameOptional} name="username" error={action.fieldErrors.username} value={username} onInput={setUsername} autocomplete="username" />
+        <Field label={text.password} name="password" error={action.fieldErrors.password} type="password" value={password} onInput={setPassword} autocomplete="new-password" required minLength={8} hint={text.passwordHint} />
+        <button type="submit" class="primary" disabled={action.busy}>{text.createAccount}</button>
       </form>
       <p>
-        Already registered? <Link href="/login" onNavigate={go}>Sign in instead</Link>
+        {text.alreadyRegistered} <Link href="/login" onNavigate={go}>{text.signInInstead}</Link>
       </p>
     </AuthFrame>
   );
@@ -82,80 +71,94 @@ export function RegisterPage() {
 
 export function PasswordForgotPage() {
   const [email, setEmail] = useState('');
-  const [sent, setSent] = useState<{ message: string; token?: string }>();
-  const { error, busy, run } = useSubmit();
-  const submit = (event: Event) =>
-    run(event, async () => {
-      const answer = await api<{ message: string; reset_token?: string }>('POST', '/api/auth/request-reset', { email });
-      setSent({ message: 'If an account has this address, a reset link is on its way.', token: answer.reset_token });
+  const [sent, setSent] = useState<{ delivery: string; token?: string | undefined }>();
+  const action = useAction();
+  const text = t().auth;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => {
+      const answer = await api<{ delivery: 'mail' | 'terminal' | 'none'; reset_token?: string }>('POST', '/api/auth/request-reset', { email });
+      setSent({ delivery: answer.delivery, token: answer.reset_token });
     });
+  };
   const resetPath = sent?.token ? `/password-reset?token=${encodeURIComponent(sent.token)}` : undefined;
+  const info = sent ? (sent.delivery === 'none' ? text.noMail : text.linkOnItsWay) : undefined;
   return (
-    <AuthFrame title="Reset your password">
-      <Notice error={error} info={sent?.message} />
+    <AuthFrame title={text.forgotTitle}>
+      <Notice error={action.error} info={info} errorRef={action.errorRef} />
       {resetPath && (
         <div class="dev">
-          <p>Development mode: the server answered the reset token.</p>
+          <p>{text.devMode}</p>
           <p>
-            <Link href={resetPath} onNavigate={go}>Open the reset page</Link>
+            <Link href={resetPath} onNavigate={go}>{text.openResetPage}</Link>
           </p>
-          <p class="token">Token: <code>{sent?.token}</code></p>
+          <p class="token">{text.token} <code>{sent?.token}</code></p>
         </div>
       )}
-      <form onSubmit={submit}>
-        <Field label="E-mail" type="email" value={email} onInput={setEmail} autocomplete="email" required />
-        <button type="submit" class="primary" disabled={busy}>Send reset link</button>
-      </form>
+      {sent?.delivery !== 'none' && (
+        <form ref={action.formRef} onSubmit={submit}>
+          <Field label={text.email} name="email" type="email" value={email} onInput={setEmail} autocomplete="email" required />
+          <button type="submit" class="primary" disabled={action.busy}>{text.sendLink}</button>
+        </form>
+      )}
       <p>
-        <Link href="/login" onNavigate={go}>Back to sign in</Link>
+        <Link href="/login" onNavigate={go}>{text.backToSignIn}</Link>
       </p>
     </AuthFrame>
   );
 }
 
-/** Read once and then removed from the address bar, so that it is not left in history or a screenshot. */
+/**
+ * Read once from the address and then removed from it, so that it is not left in history or a
+ * screenshot; kept in this tab's session storage until it is used, so that a reload keeps the page working.
+ */
 function takeResetToken(): string {
-  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const fromAddress = new URLSearchParams(location.search).get('token');
+  if (fromAddress) sessionStorage.setItem(RESET_TOKEN_KEY, fromAddress);
   if (location.search) history.replaceState(null, '', '/password-reset');
-  return token;
+  return fromAddress ?? sessionStorage.getItem(RESET_TOKEN_KEY) ?? '';
 }
 
 export function PasswordResetPage() {
   const [token] = useState(takeResetToken);
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
-  const { error, setError, busy, run } = useSubmit();
+  const action = useAction();
+  const text = t().auth;
   const submit = (event: Event) => {
-    if (password !== repeat) {
-      event.preventDefault();
-      setError('The two passwords are not the same.');
-      return;
-    }
-    return run(event, async () => {
-      await api('POST', '/api/auth/reset-password', { token, new_password: password });
-      navigate('/login', { replace: true, message: 'Your password is changed. Sign in with the new one.' });
+    event.preventDefault();
+    if (password !== repeat) return action.fail(text.notSame, 'repeat');
+    void action.run(async () => {
+      try {
+        await api('POST', '/api/auth/reset-password', { token, new_password: password });
+      } catch (error) {
+        if (error instanceof Error && 'failure' in error && (error as { failure: { code: string } }).failure.code === 'INVALID_RESET_TOKEN') sessionStorage.removeItem(RESET_TOKEN_KEY);
+        throw error;
+      }
+      sessionStorage.removeItem(RESET_TOKEN_KEY);
+      navigate('/login', { replace: true, message: text.passwordChanged });
     });
   };
   if (!token) {
     return (
-      <AuthFrame title="Set a new password">
-        <Notice error="This page needs the link from the reset e-mail. Request a new one." />
+      <AuthFrame title={text.resetTitle}>
+        <Notice error={text.needsLink} />
         <p>
-          <Link href="/password-forgot" onNavigate={go}>Request a reset link</Link>
+          <Link href="/password-forgot" onNavigate={go}>{text.requestLink}</Link>
         </p>
       </AuthFrame>
     );
   }
   return (
-    <AuthFrame title="Set a new password">
-      <Notice error={error} />
-      <form onSubmit={submit}>
-        <Field label="New password" type="password" value={password} onInput={setPassword} autocomplete="new-password" required minLength={8} hint="At least 8 characters." />
-        <Field label="New password again" type="password" value={repeat} onInput={setRepeat} autocomplete="new-password" required minLength={8} />
-        <button type="submit" class="primary" disabled={busy}>Set new password</button>
+    <AuthFrame title={text.resetTitle}>
+      <Notice error={action.error} errorRef={action.errorRef} />
+      <form ref={action.formRef} onSubmit={submit}>
+        <Field label={text.newPassword} name="new_password" error={action.fieldErrors.new_password} type="password" value={password} onInput={setPassword} autocomplete="new-password" required minLength={8} hint={text.passwordHint} />
+        <Field label={text.newPasswordAgain} name="repeat" error={action.fieldErrors.repeat} type="password" value={repeat} onInput={setRepeat} autocomplete="new-password" required minLength={8} />
+        <button type="submit" class="primary" disabled={action.busy}>{text.setNewPassword}</button>
       </form>
       <p>
-        <Link href="/password-forgot" onNavigate={go}>Request a new link</Link> · <Link href="/login" onNavigate={go}>Back to sign in</Link>
+        <Link href="/password-forgot" onNavigate={go}>{text.requestNewLink}</Link> · <Link href="/login" onNavigate={go}>{text.backToSignIn}</Link>
       </p>
     </AuthFrame>
   );

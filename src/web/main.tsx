@@ -1,11 +1,14 @@
 // Entry of the browser client: restores the session, then shows the page of the path. The signed-in
-// part (and luxon with it) is a separate chunk, so the sign-in page loads little.
+// part (and luxon with it) is a separate chunk, so the sign-in page loads little; with a stored token
+// that chunk, the settings and today's figures load alongside /api/auth/me, not after it.
 import './styles.css';
 import { h, render } from 'preact';
 import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { api, currentUser, describe, storedToken, type User } from './api.js';
+import { currentUser, followStoredSession, sessionVersion, storedToken, takeRestoreError } from './api.js';
 import { LoginPage, PasswordForgotPage, PasswordResetPage, RegisterPage } from './auth-pages.js';
+import { t } from './i18n/index.js';
+import { prefetch } from './prefetch.js';
 import { currentPath, navigate } from './router.js';
 import { Notice } from './ui.js';
 
@@ -22,47 +25,45 @@ const PUBLIC_PAGES: Record<string, () => preact.JSX.Element> = {
 };
 const SIGNED_OUT_ONLY: Record<string, () => preact.JSX.Element> = { '/login': LoginPage, '/register': RegisterPage };
 
-let restoreError: string | undefined;
-
-async function restoreSession(): Promise<void> {
-  if (!storedToken()) {
-    currentUser.value = null;
-    return;
-  }
-  try {
-    currentUser.value = (await api<{ user: User }>('GET', '/api/auth/me')).user;
-  } catch (error) {
-    // A 401 already signed out; anything else leaves the token for a later try.
-    if (currentUser.value === undefined) {
-      restoreError = describe(error);
-      currentUser.value = null;
-    }
-  }
-}
-
 function App() {
   const path = currentPath.value;
   const user = currentUser.value;
+  const text = t();
   const publicPage = PUBLIC_PAGES[path];
   const signedOutPage = SIGNED_OUT_ONLY[path];
   const target =
     user && (signedOutPage || (!publicPage && path !== '/')) ? '/' : user === null && !publicPage && !signedOutPage ? '/login' : undefined;
   useEffect(() => {
-    if (target) navigate(target, { replace: true, message: target === '/login' ? restoreError : undefined });
+    if (target) navigate(target, { replace: true, message: target === '/login' ? takeRestoreError() : undefined });
   }, [target]);
   useEffect(() => {
-    const title = publicPage || signedOutPage ? { '/login': 'Sign in', '/register': 'Create account', '/password-forgot': 'Reset your password', '/password-reset': 'Set a new password' }[path] : 'Time tracker';
-    document.title = `${title ?? 'timetrack'} · timetrack`;
-  }, [path]);
+    const titles: Record<string, string> = {
+      '/login': text.auth.signInTitle,
+      '/register': text.auth.registerTitle,
+      '/password-forgot': text.auth.forgotTitle,
+      '/password-reset': text.auth.resetTitle,
+    };
+    if (titles[path]) document.title = `${titles[path]} · timetrack`;
+  }, [path, text]);
   // Pages render as components (not called), so each keeps its own hooks.
   if (publicPage) return h(publicPage, null);
-  if (user === undefined || target) return <Notice info="Loading…" />;
+  if (user === undefined || target) return <main id="content"><Notice info={text.loading} /></main>;
   if (signedOutPage) return h(signedOutPage, null);
-  if (!user) return <Notice info="Loading…" />;
+  if (!user) return <main id="content"><Notice info={text.loading} /></main>;
   loadTracker();
   const Tracker = tracker.value?.Tracker;
-  return Tracker ? <Tracker userName={user.full_name} /> : <Notice info="Loading…" />;
+  // Keyed by the session: another account never sees this one's data.
+  return Tracker ? <Tracker key={sessionVersion.value} user={user} /> : <main id="content"><Notice info={text.loading} /></main>;
 }
 
-void restoreSession();
+void followStoredSession();
+if (storedToken() && currentPath.value === '/') {
+  loadTracker();
+  prefetch('/api/settings');
+  if (location.hash === '' || location.hash === '#today') {
+    prefetch('/api/stats/today');
+    prefetch('/api/time-entries/current');
+    prefetch('/api/stats/overtime');
+  }
+}
 render(<App />, document.getElementById('app') as HTMLElement);

@@ -1,43 +1,57 @@
-// Shared pieces: labelled fields, status messages, the page frame.
-import type { ComponentChildren } from 'preact';
-import { useId } from 'preact/hooks';
+// Shared pieces: labelled fields (with the error beside them), status messages, the page frame, and
+// useAction, the one way a button sends a request (busy while it runs, one request per click, the
+// error beside its field or in the alert, focused).
+import type { ComponentChildren, RefObject } from 'preact';
+import { useId, useRef, useState } from 'preact/hooks';
+import { ApiError, describe } from './api.js';
+import type { FieldName } from './i18n/en.js';
+import { t } from './i18n/index.js';
 
 export function Field(props: {
   label: string;
   value: string;
   onInput: (value: string) => void;
-  type?: 'text' | 'email' | 'password' | 'date' | 'datetime-local';
+  type?: 'text' | 'email' | 'password' | 'date' | 'time' | 'search';
   autocomplete?: string;
   required?: boolean;
   list?: string;
   hint?: string;
   minLength?: number;
+  error?: string | undefined;
+  inputMode?: 'decimal' | 'text';
+  /** Marks the input so that a failed action can focus it (useAction's `fields`). */
+  name?: string;
 }) {
   const id = useId();
+  const described = [props.error ? `${id}-error` : '', props.hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
   return (
-    <div class="field">
+    <div class={props.error ? 'field invalid' : 'field'}>
       <label for={id}>{props.label}</label>
       <input
         id={id}
+        name={props.name}
         type={(props.type ?? 'text') as 'text'}
         value={props.value}
         autocomplete={props.autocomplete}
         required={props.required}
         list={props.list}
         minLength={props.minLength}
-        aria-describedby={props.hint ? `${id}-hint` : undefined}
+        inputMode={props.inputMode}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={described || undefined}
         onInput={(event) => props.onInput(event.currentTarget.value)}
       />
+      {props.error && <p class="field-error" id={`${id}-error`}>{props.error}</p>}
       {props.hint && <small id={`${id}-hint`}>{props.hint}</small>}
     </div>
   );
 }
 
 /** A message that screen readers announce: an error (alert) or a plain status. */
-export function Notice(props: { error?: string | undefined; info?: string | undefined }) {
+export function Notice(props: { error?: string | undefined; info?: string | undefined; errorRef?: RefObject<HTMLDivElement | null> }) {
   return (
     <>
-      <div role="alert" class={props.error ? 'notice error' : 'notice-empty'}>{props.error}</div>
+      <div role="alert" tabIndex={-1} ref={props.errorRef} class={props.error ? 'notice error' : 'notice-empty'}>{props.error}</div>
       <div role="status" class={props.info ? 'notice info' : 'notice-empty'}>{props.info}</div>
     </>
   );
@@ -45,8 +59,8 @@ export function Notice(props: { error?: string | undefined; info?: string | unde
 
 export function AuthFrame(props: { title: string; children: ComponentChildren }) {
   return (
-    <main class="auth">
-      <p class="brand">timetrack</p>
+    <main class="auth" id="content">
+      <p class="brand">{t().brand}</p>
       <h1>{props.title}</h1>
       {props.children}
     </main>
@@ -67,4 +81,75 @@ export function Link(props: { href: string; children: ComponentChildren; onNavig
       {props.children}
     </a>
   );
+}
+
+/** The form field an API field name belongs to ("weekly_target_minutes.mon" → "weekly_target_minutes.mon" input, sentence "weekly_target"). */
+function sentenceOf(field: string): string {
+  const fields = t().fields as Record<FieldName, string>;
+  const base = field.startsWith('weekly_target_minutes') ? 'weekly_target' : field;
+  return (fields as Record<string, string | undefined>)[base] ?? t().errors.VALIDATION_ERROR;
+}
+
+export interface Action {
+  busy: boolean;
+  error: string | undefined;
+  info: string | undefined;
+  /** Error sentences by field name (the input's `name`). */
+  fieldErrors: Record<string, string>;
+  errorRef: RefObject<HTMLDivElement | null>;
+  formRef: RefObject<HTMLFormElement | null>;
+  /** Runs `work` unless a request of this action is still running; the failure shows beside its field or in the alert, focused. */
+  run: (work: () => Promise<string | void>, options?: { describeFailure?: (error: unknown) => string | undefined }) => Promise<boolean>;
+  /** A failure found before any request (the client's own check): beside `field`, or in the alert. */
+  fail: (message: string, field?: string) => void;
+  setInfo: (info: string | undefined) => void;
+}
+
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [info, setInfo] = useState<string>();
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const running = useRef(false);
+  const errorRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const focusFailure = (field?: string) =>
+    requestAnimationFrame(() => {
+      const input = field ? formRef.current?.querySelector<HTMLElement>(`[name="${CSS.escape(field)}"]`) : null;
+      (input ?? errorRef.current)?.focus();
+    });
+
+  const fail = (message: string, field?: string) => {
+    const hasInput = field !== undefined && formRef.current?.querySelector(`[name="${CSS.escape(field)}"]`) != null;
+    setFieldErrors(hasInput ? { [field]: message } : {});
+    setError(hasInput ? undefined : message);
+    setInfo(undefined);
+    focusFailure(hasInput ? field : undefined);
+  };
+
+  const run: Action['run'] = async (work, options = {}) => {
+    if (running.current) return false;
+    running.current = true;
+    setBusy(true);
+    setError(undefined);
+    setFieldErrors({});
+    setInfo(undefined);
+    try {
+      const done = await work();
+      if (done) setInfo(done);
+      return true;
+    } catch (failure) {
+      const special = options.describeFailure?.(failure);
+      const field = failure instanceof ApiError ? failure.failure.details?.[0]?.field : undefined;
+      if (!special && field !== undefined) fail(sentenceOf(field), field);
+      else fail(special ?? describe(failure));
+      return false;
+    } finally {
+      running.current = false;
+      setBusy(false);
+    }
+  };
+
+  return { busy, error, info, fieldErrors, errorRef, formRef, run, fail, setInfo };
 }

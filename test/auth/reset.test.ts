@@ -36,7 +36,7 @@ describe('POST /api/auth/request-reset in dev mode', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const body = response.json();
-    expect(Object.keys(body).sort()).toEqual(['message', 'reset_token', 'reset_url']);
+    expect(Object.keys(body).sort()).toEqual(['delivery', 'message', 'reset_token', 'reset_url']);
     expect(body.reset_token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 random bytes, base64url
     expect(body.reset_url).toBe(`http://localhost:8080/password-reset?token=${body.reset_token}`);
     expect(t.terminal()).toContain(body.reset_token);
@@ -56,7 +56,7 @@ describe('POST /api/auth/request-reset in dev mode', () => {
     const { user } = await register(t.app);
     const unknown = await post(t.app, '/api/auth/request-reset', { email: 'nobody@example.com' });
     expect(unknown.statusCode).toBe(200);
-    expect(Object.keys(unknown.json())).toEqual(['message']);
+    expect(Object.keys(unknown.json())).toEqual(['message', 'delivery']);
     await t.ctx.db.updateTable('auth_info').set({ status: 'disabled' }).where('user_id', '=', user.id).execute();
     const disabled = await post(t.app, '/api/auth/request-reset', { email: 'ann@example.com' });
     expect(disabled.json()).toEqual(unknown.json());
@@ -94,7 +94,7 @@ describe('POST /api/auth/request-reset in production', () => {
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(200);
     expect(known.body).toBe(unknown.body);
-    expect(Object.keys(known.json())).toEqual(['message']);
+    expect(Object.keys(known.json())).toEqual(['message', 'delivery']);
     const headersOf = (response: typeof known) => {
       const { date: _date, ...rest } = response.headers;
       return rest;
@@ -129,7 +129,7 @@ describe('POST /api/auth/request-reset in production', () => {
       const t = await smtpApp();
       await register(t.app);
       const response = await post(t.app, '/api/auth/request-reset', { email: 'Ann@Example.com' });
-      expect(Object.keys(response.json())).toEqual(['message']);
+      expect(Object.keys(response.json())).toEqual(['message', 'delivery']);
       const mail = await smtp.waitForMessage();
       expect(mail.from).toBe('timetrack@example.org');
       expect(mail.to).toEqual(['ann@example.com']);

@@ -98,7 +98,7 @@ describe('timetrack serve', () => {
       const token = await registerAndLogin(server);
       const resetRequest = await request(server, 'POST', '/api/auth/request-reset', { payload: { email: 'ann@example.com' } });
       expect(resetRequest.statusCode).toBe(200);
-      expect(Object.keys(resetRequest.json())).toEqual(['message']);
+      expect(Object.keys(resetRequest.json())).toEqual(['message', 'delivery']);
       const mail = await smtp.waitForMessage();
       expect(mail.to).toEqual(['ann@example.com']);
       const link = resetLinkOf(mail);

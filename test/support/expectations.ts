@@ -6,7 +6,12 @@ import type { TestResponse } from './requests.js';
 export function expectError(response: TestResponse, status: number, code: string): any {
   expect({ status: response.statusCode, body: response.body }).toMatchObject({ status });
   const body = response.json();
-  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'statusCode']);
+  // `details` (a VALIDATION_ERROR's fields) and `entry` (the entry in the way) where they apply.
+  expect(Object.keys(body).filter((key) => key !== 'details' && key !== 'entry').sort()).toEqual(['code', 'error', 'message', 'statusCode']);
+  if (body.details !== undefined) {
+    expect(code).toBe('VALIDATION_ERROR');
+    for (const problem of body.details) expect(Object.keys(problem).sort()).toEqual(['field', 'message']);
+  }
   expect(body).toMatchObject({ statusCode: status, code });
   expect(typeof body.error).toBe('string');
   expect(typeof body.message).toBe('string');

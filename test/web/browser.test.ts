@@ -33,6 +33,7 @@ const button = (page: Page, name: string) => page.getByRole('button', { name, ex
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 const token = (page: Page) => page.evaluate<string | null>("localStorage.getItem('timetrack.token')");
 
+/** Registers from the page's browser; registering signs in (lands on Today). */
 async function register(page: Page, baseUrl: string, who: ReturnType<typeof person>, password = PASSWORD) {
   await page.goto(`${baseUrl}/register`);
   await field(page, 'Full name').fill(who.name);
@@ -40,7 +41,15 @@ async function register(page: Page, baseUrl: string, who: ReturnType<typeof pers
   await field(page, 'Username (optional)').fill(who.username);
   await field(page, 'Password').fill(password);
   await button(page, 'Create account').click();
-  await page.waitForURL(`${baseUrl}/login`);
+  await page.waitForURL(`${baseUrl}/`);
+  await button(page, 'Start').waitFor();
+}
+
+/** Forgets the session in this browser context and opens /login. */
+async function signedOut(page: Page, baseUrl: string) {
+  await page.evaluate('localStorage.clear()');
+  await page.goto(`${baseUrl}/login`);
+  await button(page, 'Sign in').waitFor();
 }
 
 async function signIn(page: Page, identifier: string, password = PASSWORD) {
@@ -94,7 +103,8 @@ describe.runIf(browserAvailable)('the browser client', () => {
     expect(await field(page, 'E-mail').inputValue()).toBe(who.email);
 
     await register(page, baseUrl, who);
-    await page.getByText('Your account is ready. Sign in.').waitFor();
+    expect(await token(page)).toBeTruthy();
+    await signedOut(page, baseUrl);
     await signIn(page, who.username, 'not the password');
     await page.getByText('The e-mail, username or password is not right.').waitFor();
     expect(await field(page, 'E-mail or username').inputValue()).toBe(who.username);
@@ -117,51 +127,70 @@ describe.runIf(browserAvailable)('the browser client', () => {
     await button(page, 'Stop').waitFor();
     await expect.poll(() => page.getByLabel('Running time').textContent()).toMatch(/^0:00:\d\d$/);
     await page.getByText('writing the report').waitFor();
+    // The running time is in the tab's title.
+    await expect.poll(() => page.title()).toMatch(/^0:00:\d\d running · Today · timetrack$/);
     await button(page, 'Stop').click();
     await button(page, 'Start').waitFor();
+    // Shorter than a minute: dropped, with an undo that brings it back.
+    await page.getByText('The timer ran less than a minute, so no entry was kept.').first().waitFor();
+    await button(page, 'Undo').click();
+    await page.getByText('The short entry is back.').waitFor();
 
-    // One entry of 1:30 by hand, in the account's zone (UTC until the settings change it).
-    const now = DateTime.utc().startOf('minute');
+    // One entry of 1:30 by hand: a date, a start and a typed duration, in the account's zone (Europe/Berlin, the browser's).
+    const now = DateTime.now().setZone('Europe/Berlin').startOf('minute');
     const start = now.hour >= 3 ? now.minus({ hours: 3 }) : now.minus({ hours: 26 });
     await openTab(page, 'Entries');
-    if (start.startOf('week').toISODate() !== now.startOf('week').toISODate()) await button(page, 'Previous week').click();
     const addForm = page.locator('form.entry-form').last();
-    await addForm.getByLabel('Start', { exact: true }).fill(start.toFormat("yyyy-LL-dd'T'HH:mm"));
-    await addForm.getByLabel('End (empty while running)', { exact: true }).fill(start.plus({ minutes: 90 }).toFormat("yyyy-LL-dd'T'HH:mm"));
+    // New entries default to today and a time.
+    expect(await addForm.getByLabel('Date', { exact: true }).inputValue()).toBe(now.toISODate());
+    expect(await addForm.getByLabel('Start', { exact: true }).inputValue()).toMatch(/^\d\d:\d\d$/);
+    await addForm.getByLabel('Date', { exact: true }).fill(start.toISODate() as string);
+    await addForm.getByLabel('Start', { exact: true }).fill(start.toFormat('HH:mm'));
+    await addForm.getByLabel('Duration', { exact: true }).fill('1.5h');
     await addForm.getByLabel('Note', { exact: true }).fill('by hand');
     await button(page, 'Add entry').click();
+    const span = `${start.toFormat('HH:mm')}–${start.plus({ minutes: 90 }).toFormat('HH:mm')}`;
+    // Confirmed quietly in the live region.
+    await expect.poll(() => page.locator('main [aria-live=polite][role=status]').textContent()).toBe(`Entry ${span} added.`);
     await page.getByText('by hand').waitFor();
-    await expect.poll(() => page.locator('ul.entries > li').count()).toBeGreaterThanOrEqual(1);
 
-    // An overlapping entry is explained in words, and the form keeps what was typed.
-    await addForm.getByLabel('Start', { exact: true }).fill(start.plus({ minutes: 30 }).toFormat("yyyy-LL-dd'T'HH:mm"));
-    await addForm.getByLabel('End (empty while running)', { exact: true }).fill(start.plus({ minutes: 60 }).toFormat("yyyy-LL-dd'T'HH:mm"));
+    // An overlapping entry names the entry it hits, and the form keeps what was typed.
+    await addForm.getByLabel('Date', { exact: true }).fill(start.toISODate() as string);
+    await addForm.getByLabel('Start', { exact: true }).fill(start.plus({ minutes: 30 }).toFormat('HH:mm'));
+    await addForm.getByLabel('End', { exact: true }).fill(start.plus({ minutes: 60 }).toFormat('HH:mm'));
     await button(page, 'Add entry').click();
-    await addForm.getByText('This time overlaps another entry.', { exact: false }).waitFor();
-    expect(await addForm.getByLabel('Start', { exact: true }).inputValue()).toBe(start.plus({ minutes: 30 }).toFormat("yyyy-LL-dd'T'HH:mm"));
+    await addForm.getByText(`This time overlaps your entry ${DateTime.fromISO(start.toISODate() as string).setLocale('en-GB').toLocaleString({ weekday: 'short', day: 'numeric', month: 'short' })} ${span}.`, { exact: false }).waitFor();
+    expect(await addForm.getByLabel('Start', { exact: true }).inputValue()).toBe(start.plus({ minutes: 30 }).toFormat('HH:mm'));
 
-    // Edit a note; delete the zero-minute timer entry after a confirmation.
-    const handEntry = page.locator('ul.entries > li', { hasText: 'by hand' });
-    await handEntry.getByRole('button', { name: 'Edit' }).click();
+    // Edit a note (the button names its entry); focus comes back to the changed row.
+    await page.getByRole('button', { name: `Edit entry ${span}` }).click();
     await page.locator('ul.entries').getByLabel('Note', { exact: true }).fill('by hand, edited');
     await button(page, 'Save entry').click();
     await page.getByText('by hand, edited').waitFor();
+    await expect.poll(() => page.evaluate<string>('document.activeElement.id')).toMatch(/^entry-\d+$/);
+    // Delete the short timer entry after a confirmation; Escape closes the confirmation.
     if (start.startOf('week').toISODate() !== now.startOf('week').toISODate()) await button(page, 'This week').click();
     const timerEntry = page.locator('ul.entries > li', { hasText: 'writing the report' });
-    await timerEntry.getByRole('button', { name: 'Delete' }).click();
-    await timerEntry.getByRole('button', { name: 'Keep it' }).click();
-    await timerEntry.getByRole('button', { name: 'Delete' }).click();
+    await timerEntry.getByRole('button', { name: /^Delete entry / }).click();
+    await timerEntry.getByRole('button', { name: 'Keep it' }).waitFor();
+    await page.keyboard.press('Escape');
+    await timerEntry.getByRole('button', { name: /^Delete entry / }).click();
     await timerEntry.getByRole('button', { name: 'Yes, delete' }).click();
     await expect.poll(() => page.locator('ul.entries > li', { hasText: 'writing the report' }).count()).toBe(0);
+    await expect.poll(() => page.evaluate<string>('document.activeElement.id')).toBe('view-title');
 
     // The week shows the minutes.
     await openTab(page, 'Week');
     if (start.startOf('week').toISODate() !== now.startOf('week').toISODate()) await button(page, 'Previous week').click();
     await expect.poll(() => page.locator('tfoot td').nth(1).textContent()).toBe('1:30');
+    // The day's bar and the 12-week balance are pictures with their figures as text.
+    await page.getByRole('img', { name: /: 1:30 of / }).waitFor();
+    await expect.poll(() => page.locator('#trend-summary li').count()).toBe(12);
 
     // An absence, marked in the week; the same day twice is refused in words.
     await openTab(page, 'Absences');
     const monday = now.startOf('week').toISODate() as string;
+    expect(await field(page, 'Date').inputValue()).toBe(now.toISODate());
     await field(page, 'Date').fill(monday);
     await page.getByLabel('Type').selectOption('vacation');
     await button(page, 'Add absence').click();
@@ -172,7 +201,8 @@ describe.runIf(browserAvailable)('the browser client', () => {
     await button(page, 'This week').click();
     await page.locator('tbody tr').first().getByText('Vacation').waitFor();
 
-    // The week renders from at most 4 API requests, on a fresh load too.
+    // The week's table renders from 3 API requests on a fresh load (me, settings, the week, together);
+    // the 12-week chart asks for the balance and the 11 weeks before afterwards.
     await page.goto(`${baseUrl}/#week`);
     await page.reload();
     await page.locator('tfoot').waitFor();
@@ -182,20 +212,27 @@ describe.runIf(browserAvailable)('the browser client', () => {
     await page.locator('tfoot').waitFor();
     await page.waitForLoadState('networkidle');
     const weekRequests = requests.slice(before).filter((url) => url.startsWith(`${baseUrl}/api/`));
-    expect(weekRequests.length).toBeLessThanOrEqual(4);
+    expect(weekRequests.slice(0, 3).map((url) => new URL(url).pathname).sort()).toEqual(['/api/auth/me', '/api/settings', '/api/stats/week']);
+    expect(weekRequests.length).toBeLessThanOrEqual(3 + 12);
 
-    // A setting: the time zone list suggests the browser's zone; Monday's target changes.
+    // Settings: the account is in the browser's zone since registration; targets take decimal hours and say they apply to every week.
     await openTab(page, 'Settings');
     expect(await field(page, 'Time zone').inputValue()).toBe('Europe/Berlin');
-    await field(page, 'Monday').fill('7:30');
+    await page.getByText('A change of targets applies to every week, past weeks included', { exact: false }).waitFor();
+    await field(page, 'Monday').fill('7.5');
+    await page.getByLabel('Holiday region').selectOption('DE-BY');
     await button(page, 'Save settings').click();
-    await page.getByText('Settings saved.').waitFor();
+    await page.getByText('Settings saved.').first().waitFor();
+    // A wrong value is marked on its field, explained beside it and focused.
     await field(page, 'Monday').fill('seven');
     await button(page, 'Save settings').click();
-    await page.getByText('The target for Monday must be a duration like 8:00.').waitFor();
+    await page.getByText('The target for Monday must be hours such as 8, 7.5 or 7:30.').waitFor();
+    expect(await field(page, 'Monday').getAttribute('aria-invalid')).toBe('true');
+    expect(await field(page, 'Monday').evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
     await page.reload();
     await button(page, 'Save settings').waitFor();
-    expect(await field(page, 'Monday').inputValue()).toBe('7:30');
+    expect(await field(page, 'Monday').inputValue()).toBe('7.5');
+    expect(await page.getByLabel('Holiday region').inputValue()).toBe('DE-BY');
     expect(await field(page, 'Time zone').inputValue()).toBe('Europe/Berlin');
 
     // Change the password (a wrong current one is said in words).
@@ -214,7 +251,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
     const file = await (await download).path();
     expect(fs.readFileSync(file, 'utf8')).toContain('by hand, edited');
 
-    await button(page, 'Sign out').click();
+    await page.locator('header').getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${baseUrl}/login`);
     await page.getByText('You are signed out.').waitFor();
     expect(await token(page)).toBeNull();
@@ -234,6 +271,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
     const page = await context.newPage();
     const who = person();
     await register(page, baseUrl, who);
+    await signedOut(page, baseUrl);
 
     await page.goto(`${baseUrl}/password-forgot`);
     await field(page, 'E-mail').fill(who.email);
@@ -243,8 +281,10 @@ describe.runIf(browserAvailable)('the browser client', () => {
     expect(resetToken.length).toBeGreaterThan(20);
     await page.getByRole('link', { name: 'Open the reset page' }).click();
 
-    // The token leaves the address bar as soon as the page has read it.
+    // The token leaves the address bar as soon as the page has read it, and survives a reload.
     await page.waitForURL(`${baseUrl}/password-reset`);
+    await page.reload();
+    await button(page, 'Set new password').waitFor();
     await field(page, 'New password').fill(NEW_PASSWORD);
     await field(page, 'New password again').fill('something else entirely');
     await button(page, 'Set new password').click();
@@ -278,6 +318,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
     const page = await context.newPage();
     const who = person();
     await register(page, baseUrl, who);
+    await signedOut(page, baseUrl);
     // Keyboard only: the fields and the button in tab order, Enter submits.
     await field(page, 'E-mail or username').focus();
     await page.keyboard.type(who.email);
@@ -323,39 +364,235 @@ describe.runIf(browserAvailable)('the browser client', () => {
     await context.close();
   });
 
+  it('two tabs, one account: a sign-in, a switch or a sign-out in one tab is followed at once by the other, which never sends the other account\'s token', { timeout: FLOW_TIMEOUT }, async () => {
+    const ben = person();
+    const carl = person();
+    const { context } = await recordedContext(browser);
+    const tabA = await context.newPage();
+    await register(tabA, baseUrl, carl);
+    await signedOut(tabA, baseUrl);
+    await register(tabA, baseUrl, ben);
+    const tabB = await context.newPage();
+    await tabB.goto(`${baseUrl}/#entries`);
+    await tabB.locator('header .user').getByText(ben.name).waitFor();
+    await button(tabB, 'Add entry').waitFor();
+
+    // Tab B sends with the token of the account it shows, and only that one.
+    const sent: { url: string; token: string | undefined }[] = [];
+    tabB.on('request', (request) => request.url().includes('/api/') && sent.push({ url: request.url(), token: request.headers().authorization }));
+    const benToken = await token(tabA);
+
+    // In tab A: sign out, then in as Carl.
+    await tabA.locator('header').getByRole('button', { name: 'Sign out' }).click();
+    await tabA.waitForURL(`${baseUrl}/login`);
+    await tabB.waitForURL(`${baseUrl}/login`);
+    await tabB.getByText('You signed out in another tab.').waitFor();
+    await signIn(tabA, carl.email);
+    await button(tabA, 'Start').waitFor();
+    const carlToken = await token(tabA);
+    // Tab B follows: Carl's name, Carl's data, never Ben's screen with Carl's token.
+    await tabB.locator('header .user').getByText(carl.name).waitFor();
+    expect(await tabB.locator('header .user').textContent()).toBe(carl.name);
+    for (const request of sent) expect(request.token === undefined || request.token === `Bearer ${carlToken}`, request.url).toBe(true);
+    expect(sent.some((request) => request.token === `Bearer ${benToken}`)).toBe(false);
+
+    await context.close();
+  });
+
+  it('a registration from a browser in America/Los_Angeles: the account starts in that zone, Today shows the date and the zone; another zone gets one quiet line offering to switch', { timeout: FLOW_TIMEOUT }, async () => {
+    const who = person();
+    const { context } = await recordedContext(browser, { timezoneId: 'America/Los_Angeles', locale: 'en-US' });
+    const page = await context.newPage();
+    await register(page, baseUrl, who);
+    const la = DateTime.now().setZone('America/Los_Angeles');
+    await page.getByText(`times in America/Los_Angeles`, { exact: false }).waitFor();
+    expect(await page.locator('.subtitle').textContent()).toContain(la.setLocale('en-US').toLocaleString(DateTime.DATE_HUGE));
+    expect(await page.getByText('This device is in').count()).toBe(0);
+    // End of work carries its day when it is not today, and says "reached" once past.
+    const end = (await page.locator('.figures div', { hasText: 'End of work' }).first().locator('dd.value').textContent()) ?? '';
+    expect(end).toMatch(/^(reached at )?((tomorrow|yesterday|[A-Z][a-z]{2}) )?\d{1,2}:\d\d\s?[AP]M$/);
+    await openTab(page, 'Settings');
+    expect(await field(page, 'Time zone').inputValue()).toBe('America/Los_Angeles');
+    expect(await field(page, 'Tracking start').inputValue()).toBe(la.toISODate());
+    await context.close();
+
+    // The same account on a device in Berlin: a quiet line offers the device's zone.
+    const berlin = await recordedContext(browser);
+    const other = await berlin.context.newPage();
+    await other.goto(`${baseUrl}/login`);
+    await signIn(other, who.email);
+    await other.getByText('This device is in Europe/Berlin; your account counts days in America/Los_Angeles.').waitFor();
+    await button(other, 'Use Europe/Berlin').click();
+    await other.getByText('Your account now counts days in Europe/Berlin.').waitFor();
+    await other.getByText('times in Europe/Berlin', { exact: false }).waitFor();
+    await berlin.context.close();
+  });
+
+  it('a week with future days: they show their target but no deficit, and the totals count through today', { timeout: FLOW_TIMEOUT }, async () => {
+    const who = person();
+    const { context } = await recordedContext(browser);
+    const page = await context.newPage();
+    await register(page, baseUrl, who);
+    await page.goto(`${baseUrl}/#week`);
+    await page.locator('tfoot').waitFor();
+    const today = DateTime.now().setZone('Europe/Berlin').toISODate() as string;
+    const dates = DateTime.fromISO(today).startOf('week');
+    const rows = page.locator('tbody tr');
+    for (let index = 0; index < 7; index++) {
+      const date = dates.plus({ days: index }).toISODate() as string;
+      const balance = (await rows.nth(index).locator('td').nth(2).textContent()) ?? '';
+      if (date > today) expect(balance).toBe('not yet');
+      // Before the tracking start (registration today) nothing is owed either.
+      if (date < today) expect(balance).toBe('–');
+    }
+    await page.locator('tfoot').getByText('Balance through today').waitFor();
+    const todayTarget = (await rows.nth(DateTime.fromISO(today).weekday - 1).locator('td').first().textContent()) ?? '';
+    const expected = todayTarget === '0:00' ? '0:00' : `-${todayTarget}`;
+    expect(await page.locator('tfoot .total-balance').textContent()).toBe(expected);
+    // Today's balance agrees with the week's: through now, today counted.
+    await openTab(page, 'Today');
+    expect(await page.locator('.figures div', { hasText: 'Balance through now' }).locator('dd.value').textContent()).toBe(expected);
+    await context.close();
+  });
+
+  it('a double click on Start sends one request and shows no error; focus moves to the heading of a new view, to Stop after Start', { timeout: FLOW_TIMEOUT }, async () => {
+    const who = person();
+    const { context } = await recordedContext(browser);
+    const page = await context.newPage();
+    await register(page, baseUrl, who);
+    const starts: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/api/time-entries/start') && starts.push(request.method()));
+    await button(page, 'Start').dblclick();
+    await button(page, 'Stop').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(starts).toEqual(['POST']);
+    expect(await page.locator('[role=alert]:not(:empty)').count()).toBe(0);
+    await expect.poll(() => page.evaluate<string>('document.activeElement.textContent')).toBe('Stop');
+    const stops: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/api/time-entries/stop') && stops.push(request.method()));
+    await button(page, 'Stop').dblclick();
+    await button(page, 'Start').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(stops).toEqual(['POST']);
+    for (const name of ['Week', 'Entries', 'Absences', 'Settings', 'Today']) {
+      await openTab(page, name);
+      await expect.poll(() => page.evaluate<string>('document.activeElement.id')).toBe('view-title');
+      expect(await page.title()).toBe(`${name} · timetrack`);
+    }
+    // A skip link first in the tab order of a fresh page; it moves focus to the view's heading.
+    await page.reload();
+    await button(page, 'Start').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('view-title');
+    await context.close();
+  });
+
+  it('phones: no horizontal scroll at 320 and 390 px (a long note wraps), the navigation in one row at 360 px', { timeout: FLOW_TIMEOUT }, async () => {
+    const who = person();
+    const setup = await recordedContext(browser);
+    const first = await setup.context.newPage();
+    await register(first, baseUrl, who);
+    await openTab(first, 'Entries');
+    await first.getByLabel('Duration', { exact: true }).fill('0:30');
+    await first.getByLabel('Note', { exact: true }).fill('a-very-long-note-without-any-spaces-'.repeat(6));
+    await first.getByLabel('Start', { exact: true }).fill('00:05');
+    await button(first, 'Add entry').click();
+    await first.getByText('a-very-long-note', { exact: false }).first().waitFor();
+    await setup.context.close();
+    for (const width of [320, 360, 390]) {
+      const { context } = await recordedContext(browser, { viewport: { width, height: 740 } });
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/login`);
+      await signIn(page, who.email);
+      await button(page, 'Start').waitFor();
+      const tops = await page.locator('nav a').evaluateAll((links) => links.map((link) => (link as unknown as { offsetTop: number }).offsetTop));
+      expect(new Set(tops).size, `nav rows at ${width}`).toBe(1);
+      for (const name of ['Today', 'Week', 'Entries', 'Absences', 'Settings']) {
+        await openTab(page, name);
+        await page.waitForLoadState('networkidle');
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth'), `${name} at ${width}`).toBeLessThanOrEqual(width);
+      }
+      await context.close();
+    }
+  });
+
+  it('German: every sentence, date and number in German, and a switch in Settings', { timeout: FLOW_TIMEOUT }, async () => {
+    const who = person();
+    const { context } = await recordedContext(browser, { locale: 'de-DE' });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/register`);
+    await page.getByRole('heading', { name: 'Konto anlegen' }).waitFor();
+    await field(page, 'Vollständiger Name').fill(who.name);
+    await field(page, 'E-Mail').fill(who.email);
+    await field(page, 'Passwort').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Konto anlegen' }).click();
+    await page.getByRole('button', { name: 'Start', exact: true }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('de');
+    await page.getByRole('link', { name: 'Woche', exact: true }).click();
+    await page.getByRole('button', { name: 'Diese Woche' }).waitFor();
+    const monday = DateTime.now().setZone('Europe/Berlin').startOf('week').setLocale('de-DE').toLocaleString({ weekday: 'short', day: 'numeric', month: 'short' });
+    await page.locator('.week-label').getByText(monday, { exact: false }).waitFor();
+    await page.getByText('Saldo bis heute').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'week-de-1280x800.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Konto', exact: true }).click();
+    await page.getByLabel('Sprache').selectOption('en');
+    await page.getByRole('heading', { name: 'Settings', level: 2 }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('en');
+    await context.close();
+  });
+
   it('every page at 1280×800 and 390×844: screenshots, and no serious or critical axe-core finding in light or dark', { timeout: FLOW_TIMEOUT }, async () => {
     const who = person();
+    // Ready when a part of the page is there, whatever the language.
     const pages: [string, string, (page: Page) => Promise<unknown>][] = [
-      ['login', '/login', (page) => button(page, 'Sign in').waitFor()],
-      ['register', '/register', (page) => button(page, 'Create account').waitFor()],
-      ['password-forgot', '/password-forgot', (page) => button(page, 'Send reset link').waitFor()],
-      ['password-reset', '/password-reset?token=example', (page) => button(page, 'Set new password').waitFor()],
-      ['today', '/', (page) => button(page, 'Start').waitFor()],
-      ['week', '/#week', (page) => page.locator('tfoot').waitFor()],
-      ['entries', '/#entries', (page) => button(page, 'Add entry').waitFor()],
-      ['absences', '/#absences', (page) => button(page, 'Add absence').waitFor()],
-      ['settings', '/#settings', (page) => button(page, 'Save settings').waitFor()],
+      ['login', '/login', (page) => page.locator('form button[type=submit]').waitFor()],
+      ['register', '/register', (page) => page.locator('form button[type=submit]').waitFor()],
+      ['password-forgot', '/password-forgot', (page) => page.locator('form button[type=submit]').waitFor()],
+      ['password-reset', '/password-reset?token=example', (page) => page.locator('form button[type=submit]').waitFor()],
+      ['today', '/', (page) => page.locator('button.big').waitFor()],
+      ['week', '/#week', (page) => page.locator('#trend-summary').waitFor({ state: 'attached' })],
+      ['entries', '/#entries', (page) => page.locator('form.entry-form').waitFor()],
+      ['absences', '/#absences', (page) => page.locator('#absence-type').waitFor()],
+      ['settings', '/#settings', (page) => page.locator('#holiday-region option').nth(2).waitFor({ state: 'attached' })],
     ];
     const visitAll = async (page: Page, visit: (name: string) => Promise<void>) => {
       for (const [name, url, ready] of pages) {
         if (name === 'today') {
           await page.goto(`${baseUrl}/login`);
-          await signIn(page, who.email);
+          await page.locator('input[name=email]').fill(who.email);
+          await page.locator('input[name=password]').fill(PASSWORD);
+          await page.locator('form button[type=submit]').click();
         } else {
           await page.goto(`${baseUrl}${url}`);
         }
         await ready(page);
         await visit(name);
       }
+      // A state with an error beside its field.
+      await page.locator('input[name="weekly_target_minutes.mon"]').fill('seven');
+      await page.locator('form button.primary').first().click();
+      await page.locator('.field-error').first().waitFor();
+      await visit('settings-error');
       await page.evaluate('localStorage.clear()');
     };
     const setup = await recordedContext(browser);
-    await register(await setup.context.newPage(), baseUrl, who);
+    const first = await setup.context.newPage();
+    await register(first, baseUrl, who);
+    // Something to show in every view: a finished entry today.
+    await first.goto(`${baseUrl}/#entries`);
+    await first.getByLabel('Start', { exact: true }).fill('00:10');
+    await first.getByLabel('Duration', { exact: true }).fill('1:15');
+    await first.getByLabel('Note', { exact: true }).fill('early start');
+    await button(first, 'Add entry').click();
+    await first.getByText('early start').waitFor();
     await setup.context.close();
 
     for (const viewport of [
       { width: 1280, height: 800 },
       { width: 390, height: 844 },
+      { width: 320, height: 640 },
     ]) {
       const { context, requests, cspViolations } = await recordedContext(browser, { viewport });
       const page = await context.newPage();
@@ -370,12 +607,12 @@ describe.runIf(browserAvailable)('the browser client', () => {
     }
 
     // axe-core is injected as a script, which the CSP forbids: only these contexts bypass it.
-    for (const colorScheme of ['light', 'dark'] as const) {
-      const { context } = await recordedContext(browser, { bypassCSP: true, colorScheme });
+    for (const [colorScheme, width, locale] of [['light', 1280, 'en-GB'], ['dark', 1280, 'en-GB'], ['light', 390, 'de-DE'], ['dark', 390, 'en-US']] as const) {
+      const { context } = await recordedContext(browser, { bypassCSP: true, colorScheme, locale, viewport: { width, height: 844 } });
       const page = await context.newPage();
       const findings: string[] = [];
       await visitAll(page, async (name) => {
-        for (const finding of await seriousAccessibilityViolations(page)) findings.push(`${name} (${colorScheme}): ${finding}`);
+        for (const finding of await seriousAccessibilityViolations(page)) findings.push(`${name} (${colorScheme}, ${width}, ${locale}): ${finding}`);
       });
       expect(findings).toEqual([]);
       await context.close();
@@ -392,6 +629,31 @@ describe.runIf(browserAvailable)('the browser client', () => {
         await context.close();
       }
     }
+  });
+});
+
+describe.runIf(browserAvailable)('the browser client on a server that cannot send mail (production mode, no SMTP)', () => {
+  let browser: Browser;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer(path.join(makeTempDir('timetrack-web-nomail-'), 'timetrack.db'));
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the forgot page says to ask the administrator instead of promising a link', { timeout: FLOW_TIMEOUT }, async () => {
+    const { context } = await recordedContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/password-forgot`);
+    await field(page, 'E-mail').fill('someone@example.com');
+    await button(page, 'Send reset link').click();
+    await page.getByText('This server cannot send e-mail. Ask your administrator to reset your password for you.').waitFor();
+    expect(await page.getByText('a reset link is on its way', { exact: false }).count()).toBe(0);
+    await context.close();
   });
 });
 

@@ -1,8 +1,12 @@
 // The browser client's pure logic: durations, week arithmetic, error sentences.
 import { describe, expect, it } from 'vitest';
-import { formatBalance, formatMinutes, formatTimer, parseDuration } from '../../src/web/duration.js';
-import { errorMessage } from '../../src/web/messages.js';
-import { fromLocalInput, shiftWeek, toLocalInput, todayIn, weekDates, weekStartOf } from '../../src/web/week.js';
+import { formatBalance, formatHours, formatMinutes, formatTimer, parseDuration } from '../../src/web/duration.js';
+import { de } from '../../src/web/i18n/de.js';
+import { en } from '../../src/web/i18n/en.js';
+import { errorMessage as sentence, type ApiFailure } from '../../src/web/messages.js';
+import { datedTime, instantOf, partsOf, shiftWeek, spanLabel, todayIn, weekDates, weekStartOf } from '../../src/web/week.js';
+
+const errorMessage = (failure: ApiFailure) => sentence(failure, en);
 
 describe('durations', () => {
   it('shows minutes as h:mm', () => {
@@ -27,7 +31,7 @@ describe('durations', () => {
     expect(parseDuration(' 8 ')).toBe(480);
     expect(parseDuration('-1:15')).toBe(-75);
     expect(parseDuration('+0:45')).toBe(45);
-    for (const text of ['', '7:60', '7.5', 'abc', '1:5']) expect(parseDuration(text)).toBeUndefined();
+    for (const text of ['', '7:60', '7.555', 'abc', '1:5']) expect(parseDuration(text)).toBeUndefined();
   });
   it('round-trips every displayed value', () => {
     for (const minutes of [0, 1, 59, 60, 479, 480, 12_345, -1, -480]) expect(parseDuration(formatMinutes(minutes))).toBe(minutes);
@@ -55,12 +59,61 @@ describe('weeks', () => {
     expect(todayIn('Europe/Berlin', instant)).toBe('2026-03-02');
     expect(todayIn('America/Los_Angeles', instant)).toBe('2026-03-01');
   });
-  it("read and show date-time fields in the user's zone", () => {
-    expect(fromLocalInput('2026-03-02T08:00', 'Europe/Berlin')).toBe('2026-03-02T07:00:00.000Z');
-    expect(fromLocalInput('2026-07-02T08:00', 'Europe/Berlin')).toBe('2026-07-02T06:00:00.000Z');
-    expect(toLocalInput('2026-03-02T07:00:00Z', 'Europe/Berlin')).toBe('2026-03-02T08:00');
-    expect(fromLocalInput('', 'UTC')).toBeUndefined();
-    expect(fromLocalInput('not a date', 'UTC')).toBeUndefined();
+  it("read and show date and time fields in the user's zone", () => {
+    expect(instantOf('2026-03-02', '08:00', 'Europe/Berlin')).toBe('2026-03-02T07:00:00.000Z');
+    expect(instantOf('2026-07-02', '08:00', 'Europe/Berlin')).toBe('2026-07-02T06:00:00.000Z');
+    expect(partsOf('2026-03-02T07:00:00Z', 'Europe/Berlin')).toEqual({ date: '2026-03-02', time: '08:00' });
+    expect(instantOf('', '08:00', 'UTC')).toBeUndefined();
+    expect(instantOf('2026-03-02', 'not a time', 'UTC')).toBeUndefined();
+  });
+});
+
+describe('instants carry their day unless it is today', () => {
+  const words = en.days;
+  const now = new Date('2026-03-02T16:45:00Z'); // Monday
+  it('today, tomorrow, yesterday, a weekday within the week, a date further away', () => {
+    expect(datedTime('2026-03-02T13:50:00Z', 'UTC', 'en-GB', words, now)).toBe('13:50');
+    expect(datedTime('2026-03-03T01:10:00Z', 'UTC', 'en-US', words, now)).toBe('tomorrow 1:10\u202fAM');
+    expect(datedTime('2026-03-01T23:30:00Z', 'UTC', 'en-US', words, now)).toBe('yesterday 11:30\u202fPM');
+    expect(datedTime('2026-03-05T18:05:00Z', 'UTC', 'en-US', words, now)).toBe('Thu 6:05\u202fPM');
+    expect(datedTime('2026-03-12T18:05:00Z', 'UTC', 'en-GB', words, now)).toBe('Thu 12 Mar 18:05');
+    expect(datedTime('2026-03-03T01:10:00Z', 'UTC', 'de-DE', de.days, now)).toBe('morgen 01:10');
+  });
+  it('in the account zone: 23:30 UTC is already tomorrow in Berlin', () => {
+    expect(datedTime('2026-03-02T23:30:00Z', 'Europe/Berlin', 'en-GB', words, now)).toBe('tomorrow 00:30');
+  });
+  it('entries across midnight and longer than a day show both days', () => {
+    expect(spanLabel('2026-03-02T08:30:00Z', '2026-03-02T12:00:00Z', 'UTC', 'en-GB', 'running')).toBe('08:30–12:00');
+    expect(spanLabel('2026-03-02T22:00:00Z', '2026-03-03T02:30:00Z', 'UTC', 'en-GB', 'running')).toBe('Mon 22:00 – Tue 02:30');
+    expect(spanLabel('2026-03-02T06:00:00Z', '2026-03-03T12:00:00Z', 'UTC', 'en-GB', 'running')).toBe('Mon 2 Mar 06:00 – Tue 3 Mar 12:00');
+    expect(spanLabel('2026-03-02T06:00:00Z', null, 'UTC', 'en-GB', 'running')).toBe('06:00–running');
+  });
+});
+
+describe('typed durations', () => {
+  it('read decimal hours and minutes as well as h:mm', () => {
+    expect(parseDuration('1.5h')).toBe(90);
+    expect(parseDuration('1,5 h')).toBe(90);
+    expect(parseDuration('7.5')).toBe(450);
+    expect(parseDuration('0.25')).toBe(15);
+    expect(parseDuration('90m')).toBe(90);
+    expect(parseDuration('1h30')).toBe(90);
+    expect(parseDuration('1:30')).toBe(90);
+    expect(parseDuration('h')).toBeUndefined();
+    expect(parseDuration('.')).toBeUndefined();
+  });
+  it('show targets as hours', () => {
+    expect(formatHours(480)).toBe('8');
+    expect(formatHours(450)).toBe('7.5');
+    expect(formatHours(450, ',')).toBe('7,5');
+    expect(formatHours(455)).toBe('7:35');
+  });
+});
+
+describe('the catalogs', () => {
+  it('German has a sentence for every code English has, and they differ', () => {
+    expect(Object.keys(de.errors).sort()).toEqual(Object.keys(en.errors).sort());
+    expect(sentence({ status: 409, code: 'OVERLAP' }, de)).toMatch(/überschneidet/);
   });
 });
 

@@ -66,6 +66,28 @@ describe('the built client (npm run build wrote dist/web)', () => {
     for (const icon of icons) expect((await t.app.inject({ method: 'GET', url: icon.src })).statusCode).toBe(200);
   });
 
+  it('robots.txt disallows everything and favicon.ico is an icon: neither is the HTML of the client', async () => {
+    const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(robots.statusCode).toBe(200);
+    expect(robots.headers['content-type']).toMatch(/^text\/plain/);
+    expect(robots.body).toBe('User-agent: *\nDisallow: /\n');
+    const favicon = await t.app.inject({ method: 'GET', url: '/favicon.ico' });
+    expect(favicon.statusCode).toBe(200);
+    expect(favicon.headers['content-type']).toMatch(/icon/);
+    expect(favicon.rawPayload.subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+  });
+
+  it('every file that may be sent precompressed carries Vary: Accept-Encoding', async () => {
+    for (const url of ['/login', assetNamed(/^main-.*\.js$/), assetNamed(/\.css$/), '/manifest.webmanifest', '/robots.txt']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+      expect(response.headers.vary, url).toMatch(/Accept-Encoding/);
+    }
+  });
+
+  it('the HTML has a description', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/login' })).body).toMatch(/<meta name="description" content="[^"]+">/);
+  });
+
   it('an unknown asset is a 404, and /api keeps its JSON 404 for every method', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/assets/main-NOPE.js' })).statusCode).toBe(404);
     for (const method of ['GET', 'POST'] as const) {

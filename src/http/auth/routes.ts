@@ -8,6 +8,7 @@ import { requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
+import { normalizeTimezone } from '../../time/calendar.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
 
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
@@ -52,13 +53,19 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
           full_name: Type.String({ minLength: 1, maxLength: FULL_NAME_MAX_LENGTH + 64 }),
           // Null first: Ajv's type coercion would otherwise turn null into "" for the string branch.
           username: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
+          timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA zone the account starts in (the browser sends its own); default UTC' })),
         },
         { additionalProperties: false },
       ),
       response: { 201: UserResponse, ...errorResponses(400, 403, 409, 429) },
     },
   }, async (request, reply) => {
-    const user = await accounts.registerAccount(request.body);
+    const { timezone, ...account } = request.body;
+    // Checked before the account is made: an unknown zone is a 400 naming the field, and nothing is created.
+    const zone = timezone === undefined ? undefined : normalizeTimezone(timezone);
+    const user = await accounts.registerAccount(account);
+    // The account starts in the zone; its tracking start is the registration date there.
+    if (zone !== undefined && zone !== 'UTC') await ctx.services.settings.updateSettings(user.id, { timezone: zone });
     return reply.code(201).send({ user });
   });
 
@@ -122,20 +129,30 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       tags: ['auth'],
       body: Type.Object({ email: Email }, { additionalProperties: false }),
       response: {
-        200: Type.Object({ message: Type.String(), reset_token: Type.Optional(Type.String()), reset_url: Type.Optional(Type.String()) }),
+        200: Type.Object({
+          message: Type.String(),
+          // The same for every address: how a link would travel. 'none': no mail can be sent, ask the administrator.
+          delivery: Type.Union([Type.Literal('mail'), Type.Literal('terminal'), Type.Literal('none')]),
+          reset_token: Type.Optional(Type.String()),
+          reset_url: Type.Optional(Type.String()),
+        }),
         ...errorResponses(400, 429),
       },
     },
   }, async (request) => {
     const issued = await resets.requestReset(request.body.email);
-    const message = 'If an account with this e-mail address exists, a reset link has been sent to it';
+    const delivery = resets.deliveryMode();
+    const message =
+      delivery === 'none'
+        ? 'This server cannot send e-mail; ask the administrator to reset the password'
+        : 'If an account with this e-mail address exists, a reset link has been sent to it';
     // Dev mode answers the token only to a client on this machine: a request that came through a
     // proxy (forwarding headers) could come from anywhere; its link is shown on the terminal only.
     if (issued && FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) {
       request.log.warn({ client: request.ip }, 'dev mode: a reset request came through a proxy; its token is shown on the terminal only');
-      return { message };
+      return { message, delivery };
     }
-    return issued ? { message, reset_token: issued.token, reset_url: issued.url } : { message };
+    return issued ? { message, delivery, reset_token: issued.token, reset_url: issued.url } : { message, delivery };
   });
 
   app.post('/reset-password', {

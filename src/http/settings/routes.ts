@@ -2,9 +2,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
+import { holidayRegions } from '../../time/calendar.js';
 import { requireSession, sessionOf } from '../authentication.js';
 import { errorResponses, nullable } from '../schemas.js';
-import { SettingsSchema } from './schemas.js';
+import { HolidayRegionsResponse, SettingsSchema } from './schemas.js';
 
 // Types only: ranges (targets ≥ 0, known zone and region) are the settings service's rules.
 const DayTarget = Type.Optional(Type.Integer());
@@ -37,6 +38,16 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     const document = await ctx.services.accountData.exportAccount(sessionOf(request).user.id);
     return reply.header('Content-Disposition', 'attachment; filename="timetrack-account.json"').send(document);
   });
+
+  // The regions a holiday_region may name, with names for a list to choose from.
+  app.get('/holiday-regions', {
+    schema: {
+      tags: ['settings'],
+      security,
+      querystring: Type.Object({ lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')])) }, { additionalProperties: false }),
+      response: { 200: HolidayRegionsResponse, ...errorResponses(400, 401) },
+    },
+  }, async (request) => ({ regions: await holidayRegions(request.query.lang ?? 'en') }));
 
   app.get('/', {
     schema: { tags: ['settings'], security, response: { 200: SettingsSchema, ...errorResponses(401) } },

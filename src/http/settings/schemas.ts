@@ -11,3 +11,4 @@ export const SettingsSchema = Type.Object({
   overtime_offset_minutes: Type.Integer(),
   tracking_start: LocalDate,
 });
+export const HolidayRegionsResponse = Type.Object({ regions: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) });

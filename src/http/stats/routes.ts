@@ -1,41 +1,11 @@
 // /api/stats (docs/time-model.md): optional authentication. With a valid token the user's figures;
 // without one (none, garbage, expired, revoked) the answers of the contract, never 401.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { optionalSession } from '../authentication.js';
-import { AbsenceType, errorResponses, LocalDate } from '../schemas.js';
-
-const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Minutes = orNull(Type.Integer());
-const Anonymous = Type.Object({ authenticated: Type.Literal(false) });
-
-const WeekResponse = Type.Object({
-  week_start: LocalDate,
-  week_end: LocalDate,
-  days: Type.Array(
-    Type.Object({
-      date: LocalDate,
-      weekday: Type.String(),
-      target_minutes: Minutes,
-      worked_minutes: Minutes,
-      absence: orNull(AbsenceType),
-      public_holiday: orNull(Type.String()),
-      balance_minutes: Minutes,
-    }),
-  ),
-  totals: Type.Object({ target_minutes: Minutes, worked_minutes: Minutes, balance_minutes: Minutes }),
-});
-const OvertimeResponse = Type.Object({ balance_minutes: Type.Integer(), offset_minutes: Type.Integer(), since: LocalDate, through: LocalDate });
-const TodayResponse = Type.Object({
-  date: LocalDate,
-  target_minutes: Type.Integer(),
-  worked_minutes: Type.Integer(),
-  remaining_minutes: Type.Integer(),
-  running: Type.Boolean(),
-  end_of_work: Type.String({ format: 'date-time' }),
-  adjusted_end_of_work: Type.String({ format: 'date-time' }),
-});
+import { errorResponses } from '../schemas.js';
+import { Anonymous, OvertimeResponse, TodayResponse, WeekResponse } from './schemas.js';
 
 export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { statistics } = ctx.services;

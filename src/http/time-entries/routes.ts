@@ -6,8 +6,10 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { requireSession, sessionOf } from '../authentication.js';
 import { AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
-import { AbsenceResponse, AbsenceSchema, EntryResponse, EntrySchema, IdParams, Instant, Note, RangeQuery } from './schemas.js';
+import { NOTE_MAX_LENGTH } from '../../time/entries.js';
+import { AbsenceResponse, AbsenceSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
 
+const Note = Type.String({ maxLength: NOTE_MAX_LENGTH });
 const NewEntryBody = Type.Object(
   { start_at: Instant, end_at: Type.Optional(nullable(Instant)), note: Type.Optional(Note) },
   { additionalProperties: false },

@@ -1,13 +1,11 @@
 // Schemas of the time entry and absence routes. Response schemas list every property, so nothing
-// else of a row can leak.
+// else of a row can leak. Only typebox here: the browser client reads the response types (src/http/contract.ts).
 import { Type } from 'typebox';
-import { NOTE_MAX_LENGTH } from '../../time/entries.js';
 import { AbsenceType, LocalDate } from '../schemas.js';
 
 /** Format is checked by the service (zone designator required), which gives the precise message. */
 export const Instant = Type.String({ maxLength: 64, description: 'ISO 8601 instant with a zone designator, e.g. 2026-03-02T08:00:00Z' });
 const DateOrInstant = Type.String({ maxLength: 64, description: 'ISO 8601 instant, or a date YYYY-MM-DD meaning midnight in the user time zone' });
-export const Note = Type.String({ maxLength: NOTE_MAX_LENGTH });
 
 export const RangeQuery = Type.Object(
   { from: Type.Optional(DateOrInstant), to: Type.Optional(DateOrInstant) },

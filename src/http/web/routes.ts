@@ -21,7 +21,9 @@ const CONTENT_SECURITY_POLICY = [
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const HASHED_ASSET = /^[\w-]+\.(js|css)$/;
-const ROOT_FILES = ['manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png'];
+const ROOT_FILES = ['manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png', 'favicon.ico', 'robots.txt'];
+/** Every file may be sent precompressed (.br, .gz): a cache must keep one copy per Accept-Encoding. */
+const VARY = 'Accept-Encoding';
 
 /** dist/web of the package, found from this module whether it runs from src/, dist/src/ or the dist/cli bundle. */
 function findWebRoot(): string | undefined {
@@ -37,6 +39,7 @@ function sendHtml(reply: FastifyReply) {
     .header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
     .header('Referrer-Policy', 'no-referrer')
     .header('X-Content-Type-Options', 'nosniff')
+    .header('Vary', VARY)
     .sendFile('index.html');
 }
 
@@ -79,11 +82,11 @@ async function webClient(app: FastifyInstance, options: { root?: string | undefi
   app.get('/assets/:file', { schema: { hide: true } }, async (request, reply) => {
     const { file } = request.params as { file: string };
     if (!HASHED_ASSET.test(file)) return sendNotFound(request, reply);
-    return reply.header('Cache-Control', IMMUTABLE).header('X-Content-Type-Options', 'nosniff').sendFile(`assets/${file}`);
+    return reply.header('Cache-Control', IMMUTABLE).header('X-Content-Type-Options', 'nosniff').header('Vary', VARY).sendFile(`assets/${file}`);
   });
   for (const file of ROOT_FILES) {
     app.get(`/${file}`, { schema: { hide: true } }, async (_request, reply) =>
-      reply.header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').sendFile(file),
+      reply.header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').header('Vary', VARY).sendFile(file),
     );
   }
   app.setNotFoundHandler(async (request, reply) => (isClientPath(request) ? sendHtml(reply) : sendNotFound(request, reply)));

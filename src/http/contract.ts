@@ -1,0 +1,21 @@
+// The API's answers as TypeScript types, derived from the TypeBox schemas the routes use: the browser
+// client imports them with `import type` (src/web/api.ts), so it keeps no copies that could drift.
+// Only typebox and schema modules are reachable from here (they compile for the browser too).
+import type { Static } from 'typebox';
+import type { ServiceErrorCode } from '../common/errors.js';
+import type { UserSchema } from './schemas.js';
+import type { HolidayRegionsResponse, SettingsSchema } from './settings/schemas.js';
+import type { OvertimeResponse, TodayResponse, WeekResponse } from './stats/schemas.js';
+import type { AbsenceSchema, EntrySchema } from './time-entries/schemas.js';
+
+export type User = Static<typeof UserSchema>;
+export type Settings = Static<typeof SettingsSchema>;
+export type HolidayRegions = Static<typeof HolidayRegionsResponse>;
+export type Weekday = keyof Settings['weekly_target_minutes'];
+export type Entry = Static<typeof EntrySchema>;
+export type Absence = Static<typeof AbsenceSchema>;
+export type WeekStats = Static<typeof WeekResponse>;
+export type TodayStats = Static<typeof TodayResponse>;
+export type OvertimeStats = Static<typeof OvertimeResponse>;
+/** Every code a service error can carry: the client's catalog has a sentence for each (src/web/i18n). */
+export type { ServiceErrorCode };

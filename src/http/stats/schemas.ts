@@ -1,0 +1,34 @@
+// Schemas of the statistics routes. Only typebox here: the browser client reads the response types (src/http/contract.ts).
+import { Type, type TSchema } from 'typebox';
+import { AbsenceType, LocalDate } from '../schemas.js';
+
+const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Minutes = orNull(Type.Integer());
+export const Anonymous = Type.Object({ authenticated: Type.Literal(false) });
+
+export const WeekResponse = Type.Object({
+  week_start: LocalDate,
+  week_end: LocalDate,
+  days: Type.Array(
+    Type.Object({
+      date: LocalDate,
+      weekday: Type.String(),
+      target_minutes: Minutes,
+      worked_minutes: Minutes,
+      absence: orNull(AbsenceType),
+      public_holiday: orNull(Type.String()),
+      balance_minutes: Minutes,
+    }),
+  ),
+  totals: Type.Object({ target_minutes: Minutes, worked_minutes: Minutes, balance_minutes: Minutes }),
+});
+export const OvertimeResponse = Type.Object({ balance_minutes: Type.Integer(), offset_minutes: Type.Integer(), since: LocalDate, through: LocalDate });
+export const TodayResponse = Type.Object({
+  date: LocalDate,
+  target_minutes: Type.Integer(),
+  worked_minutes: Type.Integer(),
+  remaining_minutes: Type.Integer(),
+  running: Type.Boolean(),
+  end_of_work: Type.String({ format: 'date-time' }),
+  adjusted_end_of_work: Type.String({ format: 'date-time' }),
+});

@@ -1,0 +1,61 @@
+// What the views of the signed-in page share: the section in the address's fragment, the account's
+// settings, the shown week, loading with reload, and the formatting helpers bound to the account's zone
+// and the client's language.
+import { signal } from '@preact/signals';
+import { useEffect, useState } from 'preact/hooks';
+import type { Settings } from '../http/contract.js';
+import { describe } from './api.js';
+import { formatBalance, formatMinutes } from './duration.js';
+import { locale, t } from './i18n/index.js';
+import { datedTime, shortDate, spanLabel, timeOfDay } from './week.js';
+
+export const TABS = ['today', 'week', 'entries', 'absences', 'settings'] as const;
+export type Tab = (typeof TABS)[number];
+
+export function tabOfHash(): Tab {
+  const name = location.hash.slice(1);
+  return (TABS as readonly string[]).includes(name) ? (name as Tab) : 'today';
+}
+export const tab = signal<Tab>(tabOfHash());
+addEventListener('hashchange', () => (tab.value = tabOfHash()));
+
+export const settings = signal<Settings | undefined>(undefined);
+/** The Monday of the week that Week, Entries and Absences show. */
+export const shownWeek = signal<string | undefined>(undefined);
+/** A quiet confirmation for the live region of the page (add, save, delete). */
+export const announcement = signal<string>('');
+
+export const zone = (): string => settings.value?.timezone ?? 'UTC';
+export const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+export const fmt = {
+  minutes: formatMinutes,
+  balance: formatBalance,
+  time: (instant: string) => timeOfDay(instant, zone(), locale()),
+  dated: (instant: string, now?: Date) => datedTime(instant, zone(), locale(), t().days, now),
+  day: (date: string) => shortDate(date, locale()),
+  span: (start: string, end: string | null) => spanLabel(start, end, zone(), locale(), t().entries.running),
+};
+
+/** Loads with `load` whenever `key` changes; `reload` fetches again after a change. */
+export function useLoad<T>(load: () => Promise<T>, key: unknown[]) {
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<string>();
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let current = true;
+    load().then(
+      (value) => current && (setData(value), setError(undefined)),
+      (failure) => current && setError(describe(failure)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [...key, version]);
+  return { data, error, reload: () => setVersion((v) => v + 1) };
+}
+
+/** Focus for after an action: an element by selector, once the view has rendered it. */
+export function focusSoon(selector: string): void {
+  setTimeout(() => document.querySelector<HTMLElement>(selector)?.focus(), 0);
+}

@@ -1,0 +1,156 @@
+// Today: the date and the account's zone, Start/Stop with the running time, and today's figures, each
+// with a line saying what it means. The balance runs through now (today so far included).
+import { DateTime } from 'luxon';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Entry, OvertimeStats, Settings, TodayStats } from '../../http/contract.js';
+import { api, ApiError } from '../api.js';
+import { formatTimer } from '../duration.js';
+import { locale, t } from '../i18n/index.js';
+import { getOnce } from '../prefetch.js';
+import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
+import { Field, Notice, useAction } from '../ui.js';
+
+type Loaded = [TodayStats, { entry: Entry | null }, OvertimeStats, number];
+
+export function TodayView() {
+  const text = t().today;
+  const [note, setNote] = useState('');
+  const [now, setNow] = useState(Date.now());
+  const [dropped, setDropped] = useState<Entry>();
+  const action = useAction();
+  const zoneAction = useAction();
+  const loaded = useLoad<Loaded>(
+    async () =>
+      Promise.all([
+        getOnce<TodayStats>('/api/stats/today'),
+        getOnce<{ entry: Entry | null }>('/api/time-entries/current'),
+        getOnce<OvertimeStats>('/api/stats/overtime'),
+        Date.now(),
+      ]),
+    [],
+  );
+  const [today, current, overtime, loadedAt] = loaded.data ?? [];
+  // After Start, Stop or Undo the big button is replaced once the new figures are in: focus goes to it then.
+  const focusButton = useRef(false);
+  useEffect(() => {
+    if (!focusButton.current || !loaded.data) return;
+    focusButton.current = false;
+    document.querySelector<HTMLElement>('button.big')?.focus();
+  }, [loaded.data]);
+  const running = current?.entry ?? null;
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  const elapsed = running ? formatTimer(now - Date.parse(running.start_at)) : undefined;
+  useEffect(() => {
+    document.title = elapsed ? `${text.runningTitle(elapsed)} · ${t().tabs.today} · timetrack` : `${t().tabs.today} · timetrack`;
+  }, [elapsed, text]);
+
+  const overlapSentence = (failure: unknown) =>
+    failure instanceof ApiError && failure.failure.code === 'OVERLAP' && failure.failure.entry
+      ? t().startBlocked(`${fmt.day(DateTime.fromISO(failure.failure.entry.start_at, { zone: zone() }).toISODate() as string)} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`)
+      : undefined;
+
+  const start = () =>
+    action.run(
+      async () => {
+        setDropped(undefined);
+        await api('POST', '/api/time-entries/start', note.trim() ? { note: note.trim() } : {});
+        setNote('');
+        focusButton.current = true;
+        loaded.reload();
+        announcement.value = text.started;
+      },
+      { describeFailure: overlapSentence },
+    );
+  const stop = () =>
+    action.run(async () => {
+      const { entry } = await api<{ entry: Entry }>('POST', '/api/time-entries/stop');
+      const ms = Date.parse(entry.end_at ?? entry.start_at) - Date.parse(entry.start_at);
+      if (ms < 60_000) {
+        // A Start and Stop within a minute is a slip, not work: dropped, with an undo.
+        await api('DELETE', `/api/time-entries/${entry.id}`);
+        setDropped(entry);
+        announcement.value = text.dropped;
+      } else {
+        announcement.value = text.stopped(fmt.minutes(Math.floor(ms / 60_000)));
+      }
+      focusButton.current = true;
+      loaded.reload();
+    });
+  const undo = () =>
+    action.run(async () => {
+      if (!dropped) return;
+      await api('POST', '/api/time-entries', { start_at: dropped.start_at, end_at: dropped.end_at, note: dropped.note });
+      setDropped(undefined);
+      focusButton.current = true;
+      loaded.reload();
+      return text.restored;
+    });
+  const useBrowserZone = () =>
+    zoneAction.run(async () => {
+      settings.value = await api<Settings>('PATCH', '/api/settings', { timezone: browserZone });
+      loaded.reload();
+      return text.zoneSwitched(browserZone);
+    });
+
+  const sinceLoad = running && loadedAt ? Math.max(0, Math.floor((now - loadedAt) / 60_000)) : 0;
+  const worked = today ? today.worked_minutes + sinceLoad : 0;
+  const endLabel = (instant: string) => (Date.parse(instant) <= now ? text.reachedAt(fmt.dated(instant)) : fmt.dated(instant));
+  const todayLong = DateTime.now().setZone(zone()).setLocale(locale()).toLocaleString(DateTime.DATE_HUGE);
+  return (
+    <section aria-labelledby="view-title">
+      <h2 id="view-title" tabIndex={-1}>{t().tabs.today}</h2>
+      <p class="subtitle">{text.dateAndZone(todayLong, zone())}</p>
+      {browserZone && browserZone !== zone() && (
+        <p class="quiet">
+          {text.zoneDiffers(browserZone, zone())}{' '}
+          <button type="button" class="link" disabled={zoneAction.busy} onClick={useBrowserZone}>{text.useZone(browserZone)}</button>
+        </p>
+      )}
+      <Notice error={zoneAction.error} info={zoneAction.info} errorRef={zoneAction.errorRef} />
+      <Notice error={action.error ?? loaded.error} info={action.info} errorRef={action.errorRef} />
+      {dropped && (
+        <p class="notice info">
+          {text.dropped} <button type="button" class="link" disabled={action.busy} onClick={undo}>{text.undo}</button>
+        </p>
+      )}
+      <div class="timer">
+        {running ? (
+          <>
+            <p class="elapsed" aria-label={text.runningTime}>{elapsed}</p>
+            <p class="started">{text.startedAt(fmt.dated(running.start_at))}{running.note ? ` · ${running.note}` : ''}</p>
+            <button type="button" class="big stop" disabled={action.busy} onClick={stop}>{text.stop}</button>
+          </>
+        ) : (
+          <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), start())}>
+            <Field label={text.note} name="note" error={action.fieldErrors.note} value={note} onInput={setNote} />
+            <button type="submit" class="big start" disabled={!loaded.data || action.busy}>{text.start}</button>
+          </form>
+        )}
+      </div>
+      {today && overtime && (
+        <dl class="figures" aria-label={text.figures}>
+          <Figure label={text.worked} value={fmt.minutes(worked)} help={text.workedHelp} />
+          <Figure label={text.target} value={fmt.minutes(today.target_minutes)} help={text.targetHelp} />
+          <Figure label={text.remaining} value={fmt.minutes(Math.max(0, today.remaining_minutes - sinceLoad))} help={text.remainingHelp} />
+          <Figure label={text.endOfWork} value={endLabel(today.end_of_work)} help={text.endOfWorkHelp} />
+          <Figure label={text.adjustedEnd} value={endLabel(today.adjusted_end_of_work)} help={text.adjustedEndHelp} />
+          <Figure label={text.balance} value={fmt.balance(overtime.balance_minutes + worked - today.target_minutes)} help={text.balanceHelp} />
+        </dl>
+      )}
+    </section>
+  );
+}
+
+function Figure(props: { label: string; value: string; help: string }) {
+  return (
+    <div>
+      <dt>{props.label}</dt>
+      <dd class="value">{props.value}</dd>
+      <dd class="help">{props.help}</dd>
+    </div>
+  );
+}

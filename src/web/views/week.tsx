@@ -1,0 +1,155 @@
+// Week: Monday to Sunday with target, worked and balance per day, a bar per day (worked against its
+// target), the totals, and the balance at the end of each of the last 12 weeks as a small line chart.
+// Days after today show their target but no deficit: balances count through today only.
+import type { OvertimeStats, WeekStats } from '../../http/contract.js';
+import { api } from '../api.js';
+import { t } from '../i18n/index.js';
+import { fmt, settings, shownWeek, useLoad, zone } from '../state.js';
+import { Notice } from '../ui.js';
+import { shiftWeek, todayIn, weekStartOf } from '../week.js';
+import { WeekNav } from './week-nav.js';
+
+type Day = WeekStats['days'][number];
+
+/** A day's balance as the client counts it: none after today, none before the tracking start. */
+export function countedBalance(day: Day, today: string, trackingStart: string): number | undefined {
+  if (day.date > today || day.date < trackingStart) return undefined;
+  return day.balance_minutes ?? 0;
+}
+
+export function WeekView() {
+  const text = t().week;
+  const monday = shownWeek.value as string;
+  const week = useLoad(() => api<WeekStats>('GET', `/api/stats/week?date=${monday}`), [monday]);
+  const today = todayIn(zone());
+  const trackingStart = settings.value?.tracking_start ?? '1970-01-01';
+  const absenceName = (day: Day) => [day.absence ? text[day.absence] : '', day.public_holiday ?? ''].filter(Boolean).join(' · ');
+  const balances = week.data?.days.map((day) => countedBalance(day, today, trackingStart)) ?? [];
+  const total = balances.reduce<number>((sum, balance) => sum + (balance ?? 0), 0);
+  return (
+    <section aria-labelledby="view-title">
+      <h2 id="view-title" tabIndex={-1}>{t().tabs.week}</h2>
+      <WeekNav />
+      <Notice error={week.error} />
+      {week.data && (
+        <>
+          <DayBars days={week.data.days} />
+          <table class="week">
+            <thead>
+              <tr><th scope="col">{text.day}</th><th scope="col">{text.target}</th><th scope="col">{text.worked}</th><th scope="col">{text.balance}</th></tr>
+            </thead>
+            <tbody>
+              {week.data.days.map((day, index) => (
+                <tr key={day.date} class={[day.absence || day.public_holiday ? 'off' : '', day.date === today ? 'today' : '', day.date > today ? 'future' : ''].join(' ').trim() || undefined}>
+                  <th scope="row">
+                    {fmt.day(day.date)}
+                    {absenceName(day) && <span class="off-name">{absenceName(day)}</span>}
+                  </th>
+                  <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
+                  <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
+                  <td>{balances[index] === undefined ? <span class="muted">{day.date > today ? text.notYet : '–'}</span> : fmt.balance(balances[index] as number)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">{text.total}</th>
+                <td>{fmt.minutes(week.data.totals.target_minutes ?? 0)}</td>
+                <td>{fmt.minutes(week.data.totals.worked_minutes ?? 0)}</td>
+                <td>
+                  <span class="total-balance">{fmt.balance(total)}</span>
+                  <span class="off-name">{text.balanceThroughToday}</span>
+                </td>
+              </tr>
+            </tfoot>
+          </table>
+          {week.data.days.some((day) => day.date > today) && <p class="quiet">{text.futureNote}</p>}
+          <BalanceTrend current={week.data} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** One bar per day: worked time (filled) against the target (outline); absences and holidays hatched. The figures are the table's, and a text list for screen readers. */
+function DayBars(props: { days: Day[] }) {
+  const text = t().week;
+  const max = Math.max(60, ...props.days.map((day) => Math.max(day.worked_minutes ?? 0, day.target_minutes ?? 0)));
+  const width = 7 * 40;
+  const height = 100;
+  const y = (minutes: number) => height - 16 - (minutes / max) * (height - 24);
+  return (
+    <figure class="chart">
+      <figcaption>{text.chartTitle}</figcaption>
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="bars-summary" preserveAspectRatio="none">
+        {props.days.map((day, index) => {
+          const x = index * 40 + 8;
+          const target = day.target_minutes ?? 0;
+          const worked = day.worked_minutes ?? 0;
+          const off = Boolean(day.absence || day.public_holiday);
+          return (
+            <g key={day.date}>
+              {off && <rect class="bar-off" x={x} y={8} width={24} height={height - 24} />}
+              {target > 0 && <rect class="bar-target" x={x} y={y(target)} width={24} height={height - 16 - y(target)} />}
+              {worked > 0 && <rect class="bar-worked" x={x + 4} y={y(worked)} width={16} height={height - 16 - y(worked)} />}
+              <text class="bar-label" x={x + 12} y={height - 3}>{fmt.day(day.date).slice(0, 2)}</text>
+            </g>
+          );
+        })}
+      </svg>
+      <ul id="bars-summary" class="visually-hidden">
+        {props.days.map((day) => (
+          <li key={day.date}>{text.chartSummary(fmt.day(day.date), fmt.minutes(day.worked_minutes ?? 0), fmt.minutes(day.target_minutes ?? 0))}</li>
+        ))}
+      </ul>
+    </figure>
+  );
+}
+
+/** The balance at the end of each of the last 12 weeks (this week: through today), worked back from the balance through yesterday. */
+function BalanceTrend(props: { current: WeekStats }) {
+  const text = t().week;
+  const today = todayIn(zone());
+  const trackingStart = settings.value?.tracking_start ?? '1970-01-01';
+  const thisWeek = weekStartOf(today);
+  const shown = props.current.week_start === thisWeek ? props.current : undefined;
+  const trend = useLoad(async () => {
+    const mondays = Array.from({ length: 12 }, (_, back) => shiftWeek(thisWeek, -back));
+    // The shown week is reused when it is this week: 12 requests, not 13.
+    const [overtime, ...weeks] = await Promise.all([
+      api<OvertimeStats>('GET', '/api/stats/overtime'),
+      ...mondays.map((monday, index) => (index === 0 && shown ? Promise.resolve(shown) : api<WeekStats>('GET', `/api/stats/week?date=${monday}`))),
+    ]);
+    const sums = weeks.map((week) => week.days.reduce((sum, day) => sum + (countedBalance(day, today, trackingStart) ?? 0), 0));
+    const todays = weeks[0]?.days.find((day) => day.date === today);
+    let balance = overtime.balance_minutes + (todays ? (countedBalance(todays, today, trackingStart) ?? 0) : 0);
+    const points: { monday: string; balance: number }[] = [];
+    mondays.forEach((monday, index) => {
+      points.push({ monday, balance });
+      balance -= sums[index] ?? 0;
+    });
+    return points.reverse();
+  }, [thisWeek]);
+  if (!trend.data) return <p class="quiet">{trend.error ?? text.trendLoading}</p>;
+  const points = trend.data;
+  const values = points.map((point) => point.balance);
+  const low = Math.min(0, ...values);
+  const high = Math.max(0, ...values, 60);
+  const width = 280;
+  const height = 80;
+  const x = (index: number) => 8 + (index * (width - 16)) / (points.length - 1);
+  const y = (minutes: number) => 6 + ((high - minutes) / (high - low)) * (height - 12);
+  return (
+    <figure class="chart">
+      <figcaption>{text.trendTitle}</figcaption>
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="trend-summary">
+        <line class="zero" x1={0} x2={width} y1={y(0)} y2={y(0)} />
+        <polyline class="trend" points={points.map((point, index) => `${x(index)},${y(point.balance)}`).join(' ')} />
+        {points.map((point, index) => <circle key={point.monday} class="trend-point" cx={x(index)} cy={y(point.balance)} r={3} />)}
+      </svg>
+      <ul id="trend-summary" class="visually-hidden">
+        {points.map((point) => <li key={point.monday}>{text.trendPoint(fmt.day(point.monday), fmt.balance(point.balance))}</li>)}
+      </ul>
+    </figure>
+  );
+}
