@@ -38,7 +38,7 @@ describe('reset tokens', () => {
     }
     const forwarded = await t.app.inject({ method: 'POST', url: '/api/auth/request-reset', payload: { email: 'ann@example.com' }, headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' } });
     // Forwarding headers mean a proxy: dev mode then answers no token at all (docs/security.md).
-    expect(forwarded.json()).toEqual({ message: expect.any(String) });
+    expect(forwarded.json()).toEqual({ message: expect.any(String), delivery: 'terminal' });
   });
 
   it('10 parallel uses of one token give exactly one 200', async () => {

@@ -33,8 +33,24 @@ export function psql(statement: string, url = TEST_DATABASE_URL!): string {
   return result.stdout.trim();
 }
 
+/** Every database this process made: dropped when it exits, so a developer's own server does not fill up. */
+const created: string[] = [];
+let dropOnExit = false;
+
 function uniqueName(label: string): string {
-  return `${label}_${process.pid}_${createHash('sha256').update(`${Math.random()}${Date.now()}`).digest('hex').slice(0, 10)}`;
+  const name = `${label}_${process.pid}_${createHash('sha256').update(`${Math.random()}${Date.now()}`).digest('hex').slice(0, 10)}`;
+  created.push(name);
+  if (!dropOnExit) {
+    dropOnExit = true;
+    process.once('exit', () => {
+      // Synchronous (an exit handler cannot wait); one command per database, outside any transaction.
+      for (let first = 0; first < created.length; first += 50) {
+        const commands = created.slice(first, first + 50).flatMap((db) => ['--command', `drop database if exists ${db} with (force)`]);
+        spawnSync('psql', ['--no-psqlrc', '--quiet', '--dbname', TEST_DATABASE_URL!, ...commands], { stdio: 'ignore' });
+      }
+    });
+  }
+  return name;
 }
 
 /** A new, empty database on the test server; its URL. */
