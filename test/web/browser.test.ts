@@ -489,6 +489,33 @@ describe.runIf(browserAvailable)('the browser client', () => {
     await context.close();
   });
 
+  it('a second click on Start after the first was answered, while the view still reloads, sends nothing', { timeout: FLOW_TIMEOUT }, async () => {
+    const who = person();
+    const { context } = await recordedContext(browser);
+    const page = await context.newPage();
+    await register(page, baseUrl, who);
+    await button(page, 'Start').waitFor();
+    // The reload after Start is held back: the Start button stays on screen after the start was answered.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/time-entries/current', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const starts: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/api/time-entries/start') && starts.push(request.method()));
+    const answered = page.waitForResponse((response) => response.url().endsWith('/api/time-entries/start'));
+    await button(page, 'Start').click();
+    expect((await answered).status()).toBe(201);
+    await button(page, 'Start').click({ force: true });
+    await page.waitForTimeout(300);
+    release();
+    await button(page, 'Stop').waitFor();
+    expect(starts).toEqual(['POST']);
+    expect(await page.locator('[role=alert]:not(:empty)').count()).toBe(0);
+    await context.close();
+  });
+
   it('phones: no horizontal scroll at 320 and 390 px (a long note wraps), the navigation in one row at 360 px', { timeout: FLOW_TIMEOUT }, async () => {
     const who = person();
     const setup = await recordedContext(browser);
