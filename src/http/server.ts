@@ -37,12 +37,8 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
   await services.hasher.warmUp();
 
   const metrics = config.metricsListen ? createMetrics() : undefined;
-  const app = await buildApp(ctx, { metrics });
   let draining = false;
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (draining) reply.header('Connection', 'close');
-    done();
-  });
+  const app = await buildApp(ctx, { metrics, draining: () => draining });
   const housekeeping = setInterval(() => {
     // On PostgreSQL one process at a time does it; the others skip this round.
     ctx.database
