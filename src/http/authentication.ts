@@ -1,7 +1,7 @@
 // The session check of protected routes (docs/api.md, Authentication). Only `Authorization: Bearer <token>`
 // counts; cookies, the URL and the query string are never read. Strict routes answer every failure
 // with 401 UNAUTHORIZED + WWW-Authenticate: Bearer; optional routes go on without a session.
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler, onRequestHookHandler } from 'fastify';
 import type { AuthenticatedSession, SessionService } from '../auth/sessions.js';
 import { unauthorized } from '../auth/sessions.js';
 import { ServiceError } from '../common/errors.js';
@@ -20,11 +20,32 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
 }
 
-export function requireSession(sessions: SessionService): onRequestAsyncHookHandler {
-  return async (request) => {
+/**
+ * The session check as a callback hook: with SQLite and a known token the whole check is synchronous,
+ * and an async hook would still cost a promise and a microtask turn on every request.
+ */
+export function requireSession(sessions: SessionService): onRequestHookHandler {
+  return (request, _reply, done) => {
     const token = bearerToken(request);
-    if (!token) throw unauthorized();
-    request.session = await sessions.authenticate(token);
+    if (!token) return done(unauthorized());
+    let session: ReturnType<SessionService['authenticate']>;
+    try {
+      session = sessions.authenticate(token);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (session instanceof Promise) {
+      session.then(
+        (found) => {
+          request.session = found;
+          done();
+        },
+        (error: Error) => done(error),
+      );
+    } else {
+      request.session = session;
+      done();
+    }
   };
 }
 
