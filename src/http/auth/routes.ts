@@ -37,7 +37,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
 
   // Set as the request starts, so that every answer of the group carries it, errors included.
   app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('Cache-Control', 'no-store');
+    reply.header('cache-control', 'no-store');
     done();
   });
   // Unknown /api/auth paths answer here, so that the hook above covers them too.

@@ -26,7 +26,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
   const { settings } = ctx.services;
   app.addHook('onRequest', requireSession(ctx.services.sessions));
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
+    reply.header('cache-control', 'no-store');
   });
   const security = [{ bearerAuth: [] }];
 

@@ -12,8 +12,8 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.addHook('onRequest', optionalSession(ctx.services.sessions));
   // The answer depends on the Authorization header: no cache may keep or share it.
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    reply.header('Vary', 'Authorization');
+    reply.header('cache-control', 'no-store');
+    reply.header('vary', 'Authorization');
   });
   const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, {}];
 

@@ -32,7 +32,7 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
   const { timeEntries, absences, entriesCsv } = ctx.services;
   app.addHook('onRequest', requireSession(ctx.services.sessions));
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
+    reply.header('cache-control', 'no-store');
   });
   const security = [{ bearerAuth: [] }];
   const tags = ['time-entries'];

@@ -51,7 +51,8 @@ function sendHtml(reply: FastifyReply) {
 const NOT_CLIENT_PATHS = /^\/(metrics|healthz?|readyz?|livez|ready|ping|status|server-status|nginx_status|admin|administrator|actuator|debug|wp-admin|wp-login\.php|phpmyadmin|\.env|\.git)(\/|$|\.)/i;
 
 function isClientPath(request: FastifyRequest): boolean {
-  const pathname = request.url.split('?')[0] ?? '/';
+  const query = request.url.indexOf('?');
+  const pathname = query === -1 ? request.url : request.url.slice(0, query);
   const isApi = pathname === '/api' || pathname.startsWith('/api/');
   return (request.method === 'GET' || request.method === 'HEAD') && !isApi && !pathname.startsWith('/assets/') && !NOT_CLIENT_PATHS.test(pathname);
 }
