@@ -9,19 +9,10 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv } from '../support/cli.js';
-import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cli, createAccountWithCli, emailsIn, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { onPostgres } from '../support/database.js';
 
 const isRoot = process.geteuid?.() === 0;
-
-function emailsIn(file: string): string[] {
-  const sqlite = new Database(file, { readonly: true });
-  try {
-    return (sqlite.prepare('select email from users order by email').all() as Array<{ email: string }>).map((row) => row.email);
-  } finally {
-    sqlite.close();
-  }
-}
 
 describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg_dump)', () => {
   it('writes one file and its .sha256, both 0600, nothing else, also after a failure; names a missing folder', async () => {

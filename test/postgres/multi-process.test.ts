@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { bindPostgresDatabase, createPostgresDatabase, onPostgres, POSTGRES_SKIP_REASON } from '../support/database.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { call, startServer, type RunningServer } from '../support/server.js';
 
 const PASSWORD = 'correct horse battery staple';
 const running: RunningServer[] = [];
@@ -25,15 +25,6 @@ async function serve(dbPath: string, env: Record<string, string> = {}): Promise<
   const server = await startServer(dbPath, env);
   running.push(server);
   return server;
-}
-
-async function call(server: RunningServer, method: string, url: string, body?: unknown, token?: string) {
-  const response = await fetch(`${server.baseUrl}${url}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
 async function loginOn(server: RunningServer, password = PASSWORD) {

@@ -73,3 +73,13 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
     },
   };
 }
+
+/** One request to a running server: its status, headers and body text (JSON in and a bearer token, when given). */
+export async function call(server: Pick<RunningServer, 'baseUrl'>, method: string, url: string, body?: unknown, token?: string) {
+  const response = await fetch(`${server.baseUrl}${url}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
