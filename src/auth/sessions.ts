@@ -103,7 +103,7 @@ export function createSessionService(
       .innerJoin('users', 'users.id', 'auth_tokens.user_id')
       .innerJoin('auth_info', 'auth_info.user_id', 'auth_tokens.user_id')
       .select(['auth_tokens.token_hash as lookup_key', 'auth_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
-      .where(keyIs('auth_tokens.token_hash'))
+      .where((eb) => keyIs(eb.ref('auth_tokens.token_hash')))
       // A disabled account's sessions are deleted when it is disabled; this also refuses any that
       // a login racing the disable could have stored.
       .where(sql<boolean>`auth_info.status = 'active'`) // a literal: the lookup's only parameter is the hash (or hashes)

@@ -3,7 +3,7 @@
 // read-then-write transaction of one account, prepared lookups for the hot path, and the error
 // classification below. SQLite (src/db/sqlite.ts) is the embedded default; PostgreSQL
 // (src/db/postgres.ts) carries several `serve` processes on one database.
-import type { CompiledQuery, Kysely, RawBuilder, Transaction } from 'kysely';
+import type { CompiledQuery, Expression, Kysely, RawBuilder, Transaction } from 'kysely';
 import type { Database } from './types.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -28,7 +28,7 @@ export interface PostgresPoolSettings {
 export type KeyedLookup<R> = (key: string) => R | undefined | Promise<R | undefined>;
 
 /** The condition "the key column equals the looked-up key(s)", as each engine writes it (prepareLookup). */
-export type KeyCondition = (column: string) => RawBuilder<boolean>;
+export type KeyCondition = (column: Expression<string>) => RawBuilder<boolean>;
 
 /**
  * Runs writes that may be lost on a power loss (never on a crash) without waiting for the disk, on

@@ -180,7 +180,7 @@ export function openPostgresDatabase(url: string, settings: PostgresPoolSettings
         const waiting = pending;
         pending = new Map();
         statement ??= (() => {
-          const { sql: text } = build((column) => sql<boolean>`${sql.ref(column)} = any(${sql.val<string[]>([])}::text[])`);
+          const { sql: text } = build((column) => sql<boolean>`${column} = any(${sql.val<string[]>([])}::text[])`);
           // A named statement is prepared once per connection by pg, then only bound and run.
           return { name: `timetrack_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
         })();

@@ -163,7 +163,7 @@ export function openSqliteDatabase(dbPath: string): OpenedSqliteDatabase {
     prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R> {
       // In process and synchronous: nothing to gain from gathering keys.
       let statement: SQLite.Statement<[string], R> | undefined;
-      return (key) => (statement ??= sqlite.prepare<[string], R>(build((column) => sql<boolean>`${sql.ref(column)} = ${''}`).sql)).get(key);
+      return (key) => (statement ??= sqlite.prepare<[string], R>(build((column) => sql<boolean>`${column} = ${''}`).sql)).get(key);
     },
     async probe() {
       // `select 1` is answered by the SQLite library alone and would say "ok" for a file that cannot be read.
