@@ -249,7 +249,8 @@ export function parsePostgresUrl(raw: string, name: string): string {
  * kept it), else ./data/timetrack.db under the working directory.
  */
 export function defaultDatabasePath(env: Env): string {
-  const stateDirectory = valueOf(env, 'STATE_DIRECTORY')?.split(':')[0];
+  // Set by systemd, not a setting of timetrack's own.
+  const stateDirectory = env.STATE_DIRECTORY?.split(':')[0]?.trim();
   return stateDirectory ? path.join(stateDirectory, 'timetrack.db') : path.resolve('./data/timetrack.db');
 }
 

@@ -2,16 +2,21 @@
 // it, a new, empty database at the default path would hide the real one: after an upgrade whose env
 // file lacks the TIMETRACK_DB line, the service came up healthy on an empty database and every user
 // was told their password was wrong. So a default path is never created while a `timetrack.db`
-// already lies where the service keeps its data (systemd's STATE_DIRECTORY) or in the working
+// already lies where the service keeps its data (systemd's STATE_DIRECTORY; outside systemd, the
+// shipped unit's /var/lib/timetrack) or in the working
 // directory (each also in its `data/` folder, the default of a service run without the unit's state
 // directory).
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, databaseFileNamed, type ConfigOverrides, type Env } from '../config.js';
 
+/** The shipped unit's state directory (StateDirectory=timetrack): where an admin command run outside systemd looks too. */
+const UNIT_STATE_DIRECTORY = '/var/lib/timetrack';
+
 /** Existing `timetrack.db` files in the state directory and the working directory, other than `chosen`. */
 function databasesElsewhere(chosen: string, env: Env): string[] {
-  const folders = [...(env.STATE_DIRECTORY ?? '').split(':').filter((folder) => folder.trim() !== ''), process.cwd()];
+  const stateDirectories = (env.STATE_DIRECTORY ?? '').split(':').filter((folder) => folder.trim() !== '');
+  const folders = [...(stateDirectories.length > 0 ? stateDirectories : [UNIT_STATE_DIRECTORY]), process.cwd()];
   const candidates = folders.flatMap((folder) => [path.resolve(folder, 'timetrack.db'), path.resolve(folder, 'data/timetrack.db')]);
   return [...new Set(candidates)].filter((file) => file !== chosen && fs.statSync(file, { throwIfNoEntry: false })?.isFile());
 }

@@ -74,6 +74,7 @@ class Machine {
 
   /** A path of the real system, under the root; the globally installed release is this checkout's build. */
   map(text: string): string {
+    if (text === '/root') return path.join(this.root, 'root');
     return text
       .replaceAll('/usr/lib/node_modules/timetrack', PROJECT_ROOT)
       .replace(/(?<![\w/.-])\/(var\/lib\/timetrack|etc\/timetrack|etc\/systemd\/system|opt\/timetrack)/g, `${this.root}/$1`);
@@ -144,7 +145,10 @@ class Machine {
     const shell = this.map(command)
       .replace(/^sudo -u timetrack timetrack /, `node ${BIN} `)
       .replace(' -o timetrack -g timetrack ', ' ');
-    const result = await execa('sh', ['-ec', shell], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    // In root's home, as a root shell would be: never in this checkout.
+    const home = this.map('/root');
+    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+    const result = await execa('sh', ['-ec', shell], { cwd: home, env: cleanEnv({ HOME: home }), extendEnv: false, reject: false, stdin: 'ignore' });
     if (result.exitCode !== 0) throw new Error(`README step failed: ${line}\n${result.stderr}`);
     return { stdout: result.stdout };
   }
