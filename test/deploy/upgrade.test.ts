@@ -72,12 +72,22 @@ class Machine {
   running: { child: ResultPromise; output: () => string } | undefined;
   port = 0;
 
-  /** A path of the real system, under the root; the globally installed release is this checkout's build. */
+  /** A path of the real system, under the root. */
   map(text: string): string {
     if (text === '/root') return path.join(this.root, 'root');
-    return text
-      .replaceAll('/usr/lib/node_modules/timetrack', PROJECT_ROOT)
-      .replace(/(?<![\w/.-])\/(var\/lib\/timetrack|etc\/timetrack|etc\/systemd\/system|opt\/timetrack)/g, `${this.root}/$1`);
+    return text.replace(/(?<![\w/.-])\/(var\/lib\/timetrack|etc\/timetrack|etc\/systemd\/system|opt\/timetrack|usr\/lib\/node_modules\/timetrack|usr\/bin\/timetrack)/g, `${this.root}/$1`);
+  }
+
+  /**
+   * The new release installed: its files where the README unpacks them (config/ is what the steps
+   * read), and /usr/bin/timetrack run as this checkout's build (test/stress/packed-install.test.ts
+   * installs the real tarball the README's way).
+   */
+  installRelease(): void {
+    const folder = this.map('/usr/lib/node_modules/timetrack');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.cpSync(path.join(PROJECT_ROOT, 'config'), path.join(folder, 'config'), { recursive: true });
+    fs.mkdirSync(this.map('/usr/bin'), { recursive: true });
   }
 
   baseUrl(): string {
@@ -131,9 +141,9 @@ class Machine {
     if (command === 'systemctl stop timetrack') return this.stop().then(() => ({ stdout: '' }));
     if (command === 'systemctl start timetrack') return this.start().then(() => ({ stdout: '' }));
     if (command === 'systemctl daemon-reload') return { stdout: '' };
-    // The release tarball and its global install are tested in test/stress/packed-install.test.ts; here the new
-    // release is this checkout's build, which /usr/lib/node_modules/timetrack and /usr/bin/timetrack map to.
-    if (/^npm (install|uninstall) -g /.test(command)) return { stdout: '' };
+    // The release's three install lines (tarball, npm ci, the link) as one: see installRelease.
+    if (/^mkdir \/usr\/lib\/node_modules\/timetrack && tar -xzf \.\/timetrack-[\d.]+\.tgz /.test(command)) return Promise.resolve(this.installRelease()).then(() => ({ stdout: '' }));
+    if (command === 'npm ci --prefix /usr/lib/node_modules/timetrack' || command === 'ln -s /usr/lib/node_modules/timetrack/bin/timetrack.cjs /usr/bin/timetrack') return { stdout: '' };
     if (command.startsWith('git clone ')) {
       expect(command).toContain(`checkout ${RELEASE_0_1_0}`);
       await build010(this.map('/opt/timetrack'));
@@ -142,12 +152,15 @@ class Machine {
     const curl = /^curl -s http:\/\/127\.0\.0\.1:8080(\/\S+)$/.exec(command);
     if (curl) return { stdout: await (await fetch(`${this.baseUrl()}${curl[1]}`)).text() };
     // Every user is root here: the service's user and its ownership are played by root.
+    if (command.includes('/usr/bin/node') || /\bnpm\b/.test(command)) throw new Error(`README step not played by this test: ${line}`);
     const shell = this.map(command)
       .replace(/^sudo -u timetrack timetrack /, `node ${BIN} `)
       .replace(' -o timetrack -g timetrack ', ' ');
     // In root's home, as a root shell would be: never in this checkout.
     const home = this.map('/root');
     fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+    // Never this checkout: every path of a step lies under the test's root.
+    if (shell.includes(PROJECT_ROOT.replace(/\/$/, '')) && !shell.startsWith(`node ${BIN} `)) throw new Error(`README step reaches outside the test's root: ${shell}`);
     const result = await execa('sh', ['-ec', shell], { cwd: home, env: cleanEnv({ HOME: home }), extendEnv: false, reject: false, stdin: 'ignore' });
     if (result.exitCode !== 0) throw new Error(`README step failed: ${line}\n${result.stderr}`);
     return { stdout: result.stdout };
