@@ -244,6 +244,22 @@ export function parsePostgresUrl(raw: string, name: string): string {
 }
 
 /**
+ * The SQLite file when neither TIMETRACK_DB nor --db names one: `timetrack.db` in the service's state
+ * directory under systemd (STATE_DIRECTORY, which the unit's StateDirectory= sets: where 0.1.0's unit
+ * kept it), else ./data/timetrack.db under the working directory.
+ */
+export function defaultDatabasePath(env: Env): string {
+  // Set by systemd, not a setting of timetrack's own.
+  const stateDirectory = env.STATE_DIRECTORY?.split(':')[0]?.trim();
+  return stateDirectory ? path.join(stateDirectory, 'timetrack.db') : path.resolve('./data/timetrack.db');
+}
+
+/** Whether the SQLite file was named (TIMETRACK_DB or --db) rather than taken by default. */
+export function databaseFileNamed(env: Env, overrides: ConfigOverrides): boolean {
+  return overrides.dbPath !== undefined || valueOf(env, 'TIMETRACK_DB') !== undefined;
+}
+
+/**
  * TIMETRACK_DB (or --db) names a SQLite file, DATABASE_URL (or --database-url) a PostgreSQL
  * database; both at once is refused, since either could be the one meant.
  */
@@ -255,7 +271,7 @@ function parseDatabase(env: Env, overrides: ConfigOverrides): DatabaseTarget {
     const fileSource = overrides.dbPath !== undefined ? '--db' : 'TIMETRACK_DB';
     fail(urlSource, `and ${fileSource} are both set: ${fileSource} names a SQLite file, ${urlSource} a PostgreSQL database; keep the one you mean`);
   }
-  if (url === undefined) return { engine: 'sqlite', path: path.resolve(file ?? './data/timetrack.db') };
+  if (url === undefined) return { engine: 'sqlite', path: path.resolve(file ?? defaultDatabasePath(env)) };
   return { engine: 'postgres', url: parsePostgresUrl(url, urlSource), pool: postgresPoolSettings(env) };
 }
 

@@ -224,6 +224,12 @@ export function createSessionService(
     return Number(result.numDeletedRows);
   }
 
+  /** Deletes the session of a token (`token revoke --token`), saying whose it was. */
+  async function revokeSessionByHash(tokenHash: string): Promise<{ id: number; userId: number } | undefined> {
+    const row = await db.deleteFrom('auth_tokens').where('token_hash', '=', tokenHash).returning(['id', 'user_id']).executeTakeFirst();
+    return row ? { id: row.id, userId: row.user_id } : undefined;
+  }
+
   /** Deletes one session of the account by its id (`token revoke --id`): the lost phone, not the rest. */
   async function revokeSessionById(id: number): Promise<{ userId: number } | undefined> {
     const row = await db.deleteFrom('auth_tokens').where('id', '=', id).returning('user_id').executeTakeFirst();
@@ -269,6 +275,7 @@ export function createSessionService(
     revokeSession,
     revokeSessionsOfUser,
     revokeSessionById,
+    revokeSessionByHash,
     revokeAllSessions,
     deleteSessionsOfRetiredSecrets,
     recordClient,

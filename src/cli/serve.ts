@@ -3,7 +3,8 @@ import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { packageVersion } from '../version.js';
 import { openCommandContext, type GlobalOptions } from './command-context.js';
-import { loadConfig } from '../config.js';
+import { databaseFileNamed, loadConfig } from '../config.js';
+import { refuseNewDatabaseBesideAnother } from './new-database.js';
 import { lockDatabaseFile, type HeldLock } from '../db/file-lock.js';
 import { databaseOverrides, readEnvironment } from './command-context.js';
 
@@ -32,7 +33,12 @@ export function registerServeCommand(program: Command): void {
       const global = command.optsWithGlobals<GlobalOptions>();
       // One server per SQLite file (several share a PostgreSQL database on purpose): the lock is
       // taken before the database is opened or migrated, and held until the process ends.
-      const { database } = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
+      const env = readEnvironment(global.envFile);
+      const { database } = loadConfig(env, databaseOverrides(global));
+      // Never a new database at the default path beside an existing one (src/cli/new-database.ts),
+      // checked before the lock file is made beside it.
+      const created = database.engine === 'sqlite' && options.migrate && !fs.existsSync(database.path);
+      if (database.engine === 'sqlite' && options.migrate) refuseNewDatabaseBesideAnother(database.path, env, databaseOverrides(global));
       let lock: HeldLock | undefined;
       if (database.engine === 'sqlite' && fs.existsSync(path.dirname(database.path))) lock = await lockDatabaseFile(database.path, 'serve');
       const ctx = await openCommandContext(global, {
@@ -43,6 +49,10 @@ export function registerServeCommand(program: Command): void {
       });
       // Settings are read at start only; without a handler SIGHUP would end the process (exit 129),
       // which Restart=on-failure does not restart.
+      if (created) {
+        const named = databaseFileNamed(env, databaseOverrides(global));
+        ctx.logger.warn({ database: ctx.database.location }, named ? 'created a new, empty database' : 'created a new, empty database at the default path (TIMETRACK_DB is not set)');
+      }
       process.on('SIGHUP', () => ctx.logger.warn('SIGHUP received and ignored: settings are read at start only; restart to change them'));
       // Loaded here only: no other command pays for Fastify.
       const { runServer } = await import('../http/server.js');

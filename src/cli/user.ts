@@ -117,6 +117,7 @@ Examples:
       const password = await askForNewPassword(options);
       await runAdminCommand(command, async (ctx) => {
         const { user: changed, revokedSessions } = await ctx.services.accountAdmin.setPassword(account, password);
+        await recordAdminAction(ctx, { action: 'password_set', user: changed, detail: { revoked_sessions: revokedSessions, reset_tokens: 'voided', lock: 'cleared' } });
         return {
           json: { user: changed, revoked_sessions: revokedSessions },
           text: [`set the password of ${changed.email}; revoked ${revokedSessions} session(s) and any pending reset token; lock cleared`],
@@ -136,11 +137,18 @@ Examples:
         throw new UsageError('user update needs at least one of --email, --name, --username');
       }
       return runAdminCommand(command, async (ctx) => {
-        const updated = await ctx.services.accountAdmin.updateAccount(account, {
+        const before = await ctx.services.users.requireUser(account);
+        const updated = await ctx.services.accountAdmin.updateAccount(before.email, {
           email: options.email,
           full_name: options.name,
           username: options.username === undefined ? undefined : options.username.trim() === '' ? null : options.username,
         });
+        // What changed, from and to (a name is personal data too, but no secret); the account under its new address.
+        const changes: Record<string, { from: string | null; to: string | null }> = {};
+        if (before.email !== updated.email) changes.email = { from: before.email, to: updated.email };
+        if (before.full_name !== updated.full_name) changes.full_name = { from: before.full_name, to: updated.full_name };
+        if (before.username !== updated.username) changes.username = { from: before.username, to: updated.username };
+        await recordAdminAction(ctx, { action: 'account_updated', user: updated, detail: changes });
         return {
           json: { user: updated },
           text: [`updated account ${updated.id}: ${updated.email}, ${updated.full_name}, username ${updated.username ?? '-'}`],

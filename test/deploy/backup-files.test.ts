@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv } from '../support/cli.js';
+import { runCliAsNobody } from '../support/other-user.js';
 import { cli, createAccountWithCli, emailsIn, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { onPostgres } from '../support/database.js';
 
@@ -114,7 +115,7 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     fs.chmodSync(folder, 0o500);
     fs.chmodSync(path.dirname(path.dirname(db)), 0o755);
     fs.chmodSync(path.dirname(folder), 0o755);
-    const result = await execa('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'node', BIN, '--db', db, 'restore', old], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    const result = await runCliAsNobody(['--db', db, 'restore', old]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/checksum not verified; integrity check ok/);
     expect(fs.readdirSync(folder)).toEqual(['old.db']);
