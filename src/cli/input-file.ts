@@ -50,3 +50,90 @@ export function readInputFile(file: string, maxBytes: number): string {
     if (file !== '-') fs.closeSync(fd);
   }
 }
+
+/**
+ * Where JSON text stops being JSON (line and column, 1-based), for an error message: V8 names the
+ * place in some of its messages only. A small scanner of the JSON grammar, run only on text that
+ * JSON.parse refused.
+ */
+export function jsonErrorPlace(text: string): { line: number; column: number } {
+  let at = 0;
+  const fail = (): never => {
+    throw at;
+  };
+  const space = () => {
+    while (at < text.length && ' \t\n\r'.includes(text[at]!)) at += 1;
+  };
+  const literal = (word: string) => {
+    for (const character of word) if (text[at++] !== character) (at -= 1), fail();
+  };
+  const string = () => {
+    at += 1;
+    for (;;) {
+      const character = text[at];
+      if (character === undefined || character < ' ') fail();
+      if (character === '"') return void (at += 1);
+      if (character === '\\') {
+        at += 1;
+        if (text[at] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 1, at + 5))) fail();
+          at += 5;
+        } else if (text[at] !== undefined && '"\\/bfnrt'.includes(text[at]!)) at += 1;
+        else fail();
+      } else at += 1;
+    }
+  };
+  const number = () => {
+    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(at, at + 400));
+    if (!match) fail();
+    at += match![0].length;
+  };
+  const value = (): void => {
+    space();
+    const character = text[at];
+    if (character === '{') {
+      at += 1;
+      space();
+      if (text[at] === '}') return void (at += 1);
+      for (;;) {
+        space();
+        if (text[at] !== '"') fail();
+        string();
+        space();
+        if (text[at] !== ':') fail();
+        at += 1;
+        value();
+        space();
+        if (text[at] === ',') at += 1;
+        else if (text[at] === '}') return void (at += 1);
+        else fail();
+      }
+    }
+    if (character === '[') {
+      at += 1;
+      space();
+      if (text[at] === ']') return void (at += 1);
+      for (;;) {
+        value();
+        space();
+        if (text[at] === ',') at += 1;
+        else if (text[at] === ']') return void (at += 1);
+        else fail();
+      }
+    }
+    if (character === '"') return string();
+    if (character === 't') return literal('true');
+    if (character === 'f') return literal('false');
+    if (character === 'n') return literal('null');
+    return number();
+  };
+  try {
+    value();
+    space();
+  } catch (place) {
+    if (typeof place !== 'number') throw place;
+  }
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  return { line, column: at - before.lastIndexOf('\n') };
+}

@@ -1,7 +1,7 @@
 // `timetrack user …`: accounts from the shell, through the same services as the API.
 import type { Command } from 'commander';
 import { AccountImportError, MAX_ACCOUNT_DOCUMENT_BYTES } from '../portability/account-document.js';
-import { readInputFile } from './input-file.js';
+import { jsonErrorPlace, readInputFile } from './input-file.js';
 import type { AccountSummary } from '../auth/users.js';
 import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
@@ -17,9 +17,9 @@ function readJsonDocument(file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    // V8's message names the place: "Unexpected token } in JSON at position 1234 (line 5 column 3)".
-    const reason = (error as Error).message.split('\n')[0]?.slice(0, 200) ?? '';
-    throw new ServiceError('VALIDATION_ERROR', `${file === '-' ? 'standard input' : file} is not valid JSON (${reason})`);
+    const { line, column } = jsonErrorPlace(text);
+    const reason = (error as Error).message.split('\n')[0]?.slice(0, 120) ?? '';
+    throw new ServiceError('VALIDATION_ERROR', `${file === '-' ? 'standard input' : file} is not valid JSON at line ${line}, column ${column} (${reason})`);
   }
 }
 
