@@ -128,7 +128,8 @@ export function createResetService(
    * the issued token is returned for an existing account.
    */
   async function requestReset(rawEmail: string): Promise<IssuedReset | null> {
-    const email = normalizeEmail(rawEmail);
+    // Any address is looked up (an old account may have one that new accounts may not).
+    const email = normalizeEmail(rawEmail, { refuseLookAlikes: false });
     if (delivery.mode === 'terminal') return issueAndDeliver(email);
     requests.push(email, email);
     return null;
