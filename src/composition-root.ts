@@ -16,6 +16,7 @@ import { createAuthenticationService } from './auth/authentication.js';
 import { createBackgroundTasks } from './common/background.js';
 import { systemClock, type Clock } from './common/clock.js';
 import { createEntryCsvService } from './time/entries-csv.js';
+import { createExportGate } from './time/exports.js';
 import { createAccountDataService } from './portability/account-document.js';
 import { createHealthService } from './common/health.js';
 import { createHousekeeping } from './auth/housekeeping.js';
@@ -69,11 +70,14 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const timeEntries = createTimeEntryService(database, clock, settings);
   const absences = createAbsenceService(database, clock, settings);
   const accounts = createAccountService(database, clock, hasher, { registrationOpen: config.registrationOpen });
-  const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries);
+  // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
+  const exportGate = createExportGate(database, clock);
+  const audit = createAuditService(db, clock, logger);
+  const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries, exportGate);
   return {
     background,
     /** What admin commands and security events changed: every command that changes something records it here. */
-    audit: createAuditService(db, clock, logger),
+    audit,
     hasher,
     users,
     lockout,
@@ -92,7 +96,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     absences,
     statistics: createStatisticsService(db, clock, settings, absences),
     entriesCsv,
-    accountData: createAccountDataService(db, clock, { users, accounts, settings, absences, entriesCsv }),
+    accountData: createAccountDataService(database, clock, { settings, entriesCsv, exportGate, hasher, audit }),
   };
 }
 

@@ -33,6 +33,10 @@ export interface Config {
   resetTokenTtlSeconds: number;
   /** Requests per minute per client address on the auth routes; 0 turns the limit off. */
   rateLimitAuth: number;
+  /** Exports (CSV and account document) per hour per account; 0 turns the limit off. */
+  rateLimitExport: number;
+  /** Statistics requests per minute per signed-in account; 0 turns the limit off. */
+  rateLimitStats: number;
   /**
    * false, true (one reverse proxy in front: the client is the address that proxy added, the
    * rightmost of X-Forwarded-For), or a list of proxy addresses (the rightmost address that is not
@@ -60,7 +64,7 @@ export type Env = Record<string, string | undefined>;
 export const SETTING_NAMES = [
   'NODE_ENV', 'HOST', 'PORT', 'TIMETRACK_DB', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'DATABASE_CONNECT_TIMEOUT',
   'DATABASE_STATEMENT_TIMEOUT', 'DATABASE_LOCK_TIMEOUT', 'JWT_SECRET', 'JWT_EXPIRATION', 'LOCKOUT_ATTEMPTS', 'LOCKOUT_DURATION',
-  'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'TRUST_PROXY', 'REGISTRATION', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
+  'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'RATE_LIMIT_EXPORT', 'RATE_LIMIT_STATS', 'TRUST_PROXY', 'REGISTRATION', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
   'SMTP_PASSWORD', 'SMTP_FROM', 'LOG_LEVEL', 'HASH_CONCURRENCY', 'HASH_QUEUE_LIMIT', 'HOUSEKEEPING_INTERVAL',
   'INTEGRITY_CHECK_INTERVAL', 'METRICS_LISTEN',
 ] as const;
@@ -389,6 +393,8 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     lockoutDurationSeconds: checked(() => durationSetting(env, 'LOCKOUT_DURATION', '15m', 365 * DAY)),
     resetTokenTtlSeconds: checked(() => durationSetting(env, 'RESET_TOKEN_TTL', '1h', 30 * DAY)),
     rateLimitAuth: checked(() => integerSetting(env, 'RATE_LIMIT_AUTH', 30, 0, 1_000_000)),
+    rateLimitExport: checked(() => integerSetting(env, 'RATE_LIMIT_EXPORT', 10, 0, 1_000_000)),
+    rateLimitStats: checked(() => integerSetting(env, 'RATE_LIMIT_STATS', 120, 0, 1_000_000)),
     trustProxy: checked(() => parseTrustProxy(valueOf(env, 'TRUST_PROXY'))),
     registrationOpen,
     // The default PUBLIC_URL is made of HOST and PORT: checked only when those are good.

@@ -78,11 +78,12 @@ export function securityEvent(logger: Pick<Logger, 'info' | 'warn'>, name: Secur
 export function createAuditService(db: Kysely<Database>, clock: Clock, logger: Logger) {
   /**
    * Writes the event to the audit table, and to the log at debug (an admin command's stderr stays
-   * quiet; the server logs its own events with `securityEvent`).
+   * quiet; the server logs its own events with `securityEvent`). Inside the caller's transaction when
+   * one is given, so that the change and its record commit together.
    */
-  async function record(event: AuditEvent): Promise<void> {
+  async function record(event: AuditEvent, executor: Kysely<Database> = db): Promise<void> {
     const detail = event.detail ?? {};
-    await db
+    await executor
       .insertInto('audit_events')
       .values({
         at: clock.now().toISOString(),

@@ -42,6 +42,14 @@ export interface SessionClient {
   userAgent: string | undefined;
 }
 
+/**
+ * The most sessions an account keeps. A sign-in beyond it revokes the oldest (the one signed in
+ * earliest): a person signs in on a new device without first signing out of an old one, and a
+ * script that signs in without signing out cannot grow the table. Refusing the new sign-in instead
+ * would lock the owner out until sessions expire.
+ */
+export const MAX_SESSIONS_PER_USER = 50;
+
 /** Longer user agents are cut: the column is for telling devices apart, not for storing headers. */
 const USER_AGENT_MAX_LENGTH = 256;
 
@@ -151,7 +159,10 @@ export function createSessionService(
     return { userId, token, tokenHash: hashToken(token), createdAt: now, expiresAt: new Date(expiresAtSeconds * 1000), keyId: signingKeyId };
   }
 
-  /** Stores a signed session, inside the caller's transaction (login's). */
+  /**
+   * Stores a signed session, inside the caller's transaction (login's), and revokes the account's
+   * oldest sessions beyond MAX_SESSIONS_PER_USER in the same commit.
+   */
   async function storeSession(signed: SignedSession, trx: Transaction<Database>): Promise<void> {
     await trx
       .insertInto('auth_tokens')
@@ -163,6 +174,8 @@ export function createSessionService(
         key_id: signed.keyId,
       })
       .execute();
+    const newest = trx.selectFrom('auth_tokens').select('id').where('user_id', '=', signed.userId).orderBy('id', 'desc').limit(MAX_SESSIONS_PER_USER);
+    await trx.deleteFrom('auth_tokens').where('user_id', '=', signed.userId).where('id', 'not in', newest).execute();
   }
 
   /** Notes where a new session signed in from (after login; a lost write only loses the note). */

@@ -9,6 +9,7 @@ import { REQUEST_LOG_MESSAGE, requestLogLine } from '../logger.js';
 import { requestLoggerFactory } from './request-logger.js';
 import { loggedPath } from './request-path.js';
 import { rateLimitKey, SharedRateLimitStore } from './rate-limit-store.js';
+import { accountBudget } from './account-limits.js';
 import { errorBody } from './errors.js';
 import { answerClientError, registerRequestStart } from './security-headers.js';
 import { authRoutes } from './auth/routes.js';
@@ -121,8 +122,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
 
   await app.register(authRoutes, { prefix: '/api/auth', ctx, rateLimited });
   await app.register(healthRoutes, { prefix: '/api', ctx });
-  await app.register(timeEntryRoutes, { prefix: '/api/time-entries', ctx });
-  await app.register(settingsRoutes, { prefix: '/api/settings', ctx });
+  // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
+  const exportBudget = accountBudget({ name: 'exports', max: ctx.config.rateLimitExport, windowMs: 3_600_000 }, () => ctx.clock.now().getTime());
+  await app.register(timeEntryRoutes, { prefix: '/api/time-entries', ctx, exportBudget });
+  await app.register(settingsRoutes, { prefix: '/api/settings', ctx, exportBudget });
   await app.register(statsRoutes, { prefix: '/api/stats', ctx });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(webRoutes);

@@ -102,6 +102,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     env: {
       ...(onPostgres ? await migratedPostgresFor(dbPath) : { TIMETRACK_DB: dbPath }),
       RATE_LIMIT_AUTH: '0',
+      RATE_LIMIT_EXPORT: '0',
+      RATE_LIMIT_STATS: '0',
       LOG_LEVEL: 'info',
       ...env,
     },

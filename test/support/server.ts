@@ -24,7 +24,7 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
   // Above info the "Server listening" line is not written: listen on a chosen port and ask health instead.
   const quiet = env.LOG_LEVEL !== undefined && !['info', 'debug', 'trace'].includes(env.LOG_LEVEL);
   const port = quiet ? await freePort() : 0;
-  const engine = forEngine(['serve', '--port', String(port), '--db', dbPath, ...args], { LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0', ...env });
+  const engine = forEngine(['serve', '--port', String(port), '--db', dbPath, ...args], { LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0', RATE_LIMIT_EXPORT: '0', RATE_LIMIT_STATS: '0', ...env });
   const child = execa('node', [BIN, ...engine.args], {
     env: cleanEnv(engine.env),
     extendEnv: false,
