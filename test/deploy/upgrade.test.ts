@@ -305,7 +305,7 @@ describe.skipIf(onPostgres)('a database at the default path is never created bes
     await new Promise<void>((resolve, reject) => {
       server.all?.on('data', (chunk: Buffer) => {
         output += chunk.toString();
-        if (output.includes('Server listening')) resolve();
+        if (output.includes('created a new, empty database')) resolve();
       });
       void server.then(() => reject(new Error(output)));
     });
