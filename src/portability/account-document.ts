@@ -36,7 +36,9 @@ export const ACCOUNT_DOCUMENT_VERSION = 1;
  */
 export const MAX_ACCOUNT_DOCUMENT_BYTES = 256 * 1024 * 1024;
 /** Entries and absences per read of an export. */
-export const DOCUMENT_BATCH_ROWS = 500;
+export const DOCUMENT_BATCH_ROWS = 250;
+/** Entries or absences per piece of text (one macrotask of work each). */
+const DOCUMENT_PIECE_ROWS = 50;
 
 export interface AccountDocument {
   format: typeof ACCOUNT_DOCUMENT_FORMAT;
@@ -94,12 +96,14 @@ export function createAccountDataService(database: TransactionalDatabase, clock:
       yield `${json(head).slice(0, -1)},\n"entries":[`;
       let separator = '\n';
       for await (const batch of entryBatchesOverlapping(db, userId, {}, DOCUMENT_BATCH_ROWS)) {
-        let piece = '';
-        for (const entry of batch) {
-          piece += `${separator}${json({ start_at: entry.start_at, end_at: entry.end_at, note: entry.note })}`;
-          separator = ',\n';
+        for (let first = 0; first < batch.length; first += DOCUMENT_PIECE_ROWS) {
+          let piece = '';
+          for (const entry of batch.slice(first, first + DOCUMENT_PIECE_ROWS)) {
+            piece += `${separator}${json({ start_at: entry.start_at, end_at: entry.end_at, note: entry.note })}`;
+            separator = ',\n';
+          }
+          yield piece;
         }
-        yield piece;
       }
       yield '\n],\n"absences":[';
       separator = '\n';
@@ -108,12 +112,12 @@ export function createAccountDataService(database: TransactionalDatabase, clock:
         let query = db.selectFrom('absences').select(['id', 'date', 'type', 'note']).where('user_id', '=', userId);
         if (after) {
           const { date, id } = after;
-          query = query.where((eb) => eb.or([eb('date', '>', date), eb.and([eb('date', '=', date), eb('id', '>', id)])]));
+          query = query.where((eb) => eb(eb.refTuple('date', 'id'), '>', eb.tuple(date, id)));
         }
         const batch = await query.orderBy('date').orderBy('id').limit(DOCUMENT_BATCH_ROWS).execute();
-        if (batch.length > 0) {
+        for (let first = 0; first < batch.length; first += DOCUMENT_PIECE_ROWS) {
           let piece = '';
-          for (const absence of batch) {
+          for (const absence of batch.slice(first, first + DOCUMENT_PIECE_ROWS)) {
             piece += `${separator}${json({ date: absence.date, type: absence.type, note: absence.note })}`;
             separator = ',\n';
           }

@@ -4,7 +4,8 @@
 import type { Transaction } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../db/database.js';
 import type { AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
-import { addDays, localDateOf, parseDate, parseInstantOrDate, startOfDay } from './calendar.js';
+import { addDays, localDateOf, parseDate, parseInstantOrDate, startOfDay, WEEKDAYS, type Weekday } from './calendar.js';
+import { weekdayOfDate } from '../db/sql.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
@@ -159,7 +160,38 @@ export function createAbsenceService(database: TransactionalDatabase, clock: Clo
     return new Map(rows.map((row) => [row.date, row.type]));
   }
 
-  return { listAbsences, createAbsence, deleteAbsence, absencesByDate };
+  /**
+   * How many absences fall on each weekday from `from` through `through`: one aggregate, however many
+   * absences there are (a balance from 1970 must not read them all).
+   */
+  async function absenceCountsByWeekday(userId: number, from: LocalDate, through: LocalDate): Promise<Map<Weekday, number>> {
+    const counts = new Map<Weekday, number>();
+    if (through < from) return counts;
+    const day = weekdayOfDate(db);
+    const rows = await db
+      .selectFrom('absences')
+      .select([day.as('weekday'), (eb) => eb.fn.countAll<number>().as('count')])
+      .where('user_id', '=', userId)
+      .where('date', '>=', from)
+      .where('date', '<=', through)
+      .groupBy(day)
+      .execute();
+    // 0 = Sunday in both engines.
+    for (const row of rows) counts.set(WEEKDAYS[(Number(row.weekday) + 6) % 7] as Weekday, Number(row.count));
+    return counts;
+  }
+
+  /** Which of `dates` have an absence (a few hundred dates at a time). */
+  async function absenceDatesAmong(userId: number, dates: LocalDate[]): Promise<Set<LocalDate>> {
+    const found = new Set<LocalDate>();
+    for (let first = 0; first < dates.length; first += 500) {
+      const rows = await db.selectFrom('absences').select('date').where('user_id', '=', userId).where('date', 'in', dates.slice(first, first + 500)).execute();
+      for (const row of rows) found.add(row.date);
+    }
+    return found;
+  }
+
+  return { listAbsences, createAbsence, deleteAbsence, absencesByDate, absenceCountsByWeekday, absenceDatesAmong };
 }
 
 export type AbsenceService = ReturnType<typeof createAbsenceService>;

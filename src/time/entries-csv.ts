@@ -32,8 +32,13 @@ import {
 export const CSV_COLUMNS = ['id', 'start_at', 'end_at', 'start_local', 'end_local', 'note'] as const;
 /** A file bigger than this is refused before parsing (ten years of entries fit many times over). */
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
-/** Rows per read of an export: one short read each, one piece of text each. */
-export const EXPORT_BATCH_ROWS = 1000;
+/** Rows per read of an export: one short read each (a few ms on SQLite at the longest notes). */
+export const EXPORT_BATCH_ROWS = 250;
+/**
+ * Rows per piece of text: each piece is one macrotask of work (notes escaped, local times worked out,
+ * CSV quoted), about 50 KB at the longest notes, so no piece holds the event loop for long.
+ */
+export const EXPORT_PIECE_ROWS = 50;
 
 // What a spreadsheet evaluates as a formula at the start of a cell (the fullwidth forms too), and
 // the separators a spreadsheet may split a cell at (comma, semicolon in many locales, tab, pipe, line
@@ -41,6 +46,8 @@ export const EXPORT_BATCH_ROWS = 1000;
 // separator: one apostrophe before a formula character there (an apostrophe already there included).
 const FORMULA_CHARACTERS = new Set(['=', '+', '-', '@', '\t', '\r', "'", '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']);
 const SEPARATORS = new Set([',', ';', '|', '\t', '\r', '\n']);
+/** A note without any formula character needs no escape: the common case, told by one scan. */
+const ANY_FORMULA_CHARACTER = /[=+\-@\t\r'\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 /** Whether the character after `character` starts a cell, given whether `character` itself did. */
 function nextStartsCell(character: string, startsCell: boolean): boolean {
@@ -48,6 +55,7 @@ function nextStartsCell(character: string, startsCell: boolean): boolean {
 }
 
 function escapeNote(note: string): string {
+  if (!ANY_FORMULA_CHARACTER.test(note)) return note;
   let escaped = '';
   let startsCell = true;
   for (const character of note) {
@@ -243,8 +251,10 @@ export function createEntryCsvService(database: TransactionalDatabase, clock: Cl
       // Each record is written on its own, so the pieces joined are the text of all rows at once.
       let header = true;
       for await (const batch of entryBatchesOverlapping(db, userId, range, EXPORT_BATCH_ROWS)) {
-        yield csvOf(batch, header);
-        header = false;
+        for (let first = 0; first < batch.length; first += EXPORT_PIECE_ROWS) {
+          yield csvOf(batch.slice(first, first + EXPORT_PIECE_ROWS), header);
+          header = false;
+        }
       }
       if (header) yield csvOf([], true);
     });

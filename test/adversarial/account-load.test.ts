@@ -199,7 +199,9 @@ describe('statistics from 1970', () => {
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
       })();
+      const coldStarted = performance.now();
       const cold = await request(server, 'GET', '/api/stats/overtime', { token });
+      const coldMs = performance.now() - coldStarted;
       const warm = await request(server, 'GET', '/api/stats/overtime', { token });
       stop = true;
       await bystander;
@@ -207,8 +209,10 @@ describe('statistics from 1970', () => {
       expect(warm.json()).toEqual(cold.json());
       expect(cold.json().since).toBe('1970-01-01');
       const longest = Math.max(...latencies);
-      console.log(`balance from 1970 (cold): bystander's health answered ${latencies.length} times, longest ${longest.toFixed(1)} ms`);
-      expect(longest).toBeLessThan(100);
+      console.log(`balance from 1970 (cold, ${Math.round(coldMs)} ms): bystander's health answered ${latencies.length} times, longest ${longest.toFixed(1)} ms`);
+      // 57 years of holidays worked out in one go would stall the bystander for about the whole
+      // request; one year at a time, for a small part of it (relative: a busy machine must not decide).
+      expect(longest).toBeLessThan(Math.max(100, coldMs / 3));
     } finally {
       await server.stop();
     }

@@ -124,12 +124,16 @@ describe('holiday caches', () => {
     delay.enable();
     const started = performance.now();
     const holidays = await publicHolidays('DE-SN', '1970-01-01', '2026-12-31');
+    const elapsedMs = performance.now() - started;
+    // The histogram's timer records a stall when it next fires: give it that turn.
+    await new Promise((resolve) => setTimeout(resolve, 20));
     delay.disable();
     const longestMs = delay.max / 1e6;
-    console.log(`57 cold years of DE-SN in ${Math.round(performance.now() - started)} ms; longest stall of the event loop ${longestMs.toFixed(1)} ms`);
+    console.log(`57 cold years of DE-SN in ${Math.round(elapsedMs)} ms; longest stall of the event loop ${longestMs.toFixed(1)} ms`);
     expect(holidays.get('2026-11-18')).toBe('Day of Prayer and Repentance');
-    // One year of date-holidays at a time (1 to 20 ms on the development machine), never 57 at once.
-    expect(longestMs).toBeLessThan(60);
+    // One year of date-holidays at a time (1 to 20 ms on a quiet machine), never 57 at once: the
+    // longest stall is a small part of the whole (relative, so that a busy machine does not decide).
+    expect(longestMs).toBeLessThan(Math.max(60, elapsedMs / 5));
     // Asked again: summaries, no date-holidays work at all.
     const again = performance.now();
     expect((await publicHolidays('DE-SN', '1970-01-01', '2026-12-31')).size).toBe(holidays.size);

@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { localDateTimeOf } from '../../src/time/calendar.js';
-import { createEntryCsvService, CSV_COLUMNS, EXPORT_BATCH_ROWS } from '../../src/time/entries-csv.js';
+import { createEntryCsvService, CSV_COLUMNS, EXPORT_BATCH_ROWS, EXPORT_PIECE_ROWS } from '../../src/time/entries-csv.js';
 import { createExportGate } from '../../src/time/exports.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
@@ -67,7 +67,7 @@ async function getOverSocket(url: string): Promise<{ headers: http.IncomingHttpH
   });
 }
 
-it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at a time`, async () => {
+it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at a time, in pieces of ${EXPORT_PIECE_ROWS}`, async () => {
   const expected = await wholeFileCsv();
   let largest = 0;
   const watch: KyselyPlugin = {
@@ -83,7 +83,7 @@ it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at 
   const pieces: string[] = [];
   for await (const piece of csv.pieces) pieces.push(piece);
   expect(pieces.join('')).toBe(expected);
-  expect(pieces).toHaveLength(COUNT / EXPORT_BATCH_ROWS);
+  expect(pieces).toHaveLength(COUNT / EXPORT_PIECE_ROWS);
   expect(largest).toBe(EXPORT_BATCH_ROWS);
 });
 
