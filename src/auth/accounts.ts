@@ -97,4 +97,4 @@ export function createAccountService(
   return { createAccount, registerAccount };
 }
 
-export type AccountService = ReturnType<typeof createAccountService>;
+type AccountService = ReturnType<typeof createAccountService>;

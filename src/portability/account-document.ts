@@ -40,7 +40,7 @@ export const DOCUMENT_BATCH_ROWS = 250;
 /** Entries or absences per piece of text (one macrotask of work each). */
 const DOCUMENT_PIECE_ROWS = 50;
 
-export interface AccountDocument {
+interface AccountDocument {
   format: typeof ACCOUNT_DOCUMENT_FORMAT;
   version: typeof ACCOUNT_DOCUMENT_VERSION;
   exported_at: string;
