@@ -97,4 +97,3 @@ export function createAccountService(
   return { createAccount, registerAccount };
 }
 
-export type AccountService = ReturnType<typeof createAccountService>;
