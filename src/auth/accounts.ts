@@ -97,4 +97,3 @@ export function createAccountService(
   return { createAccount, registerAccount };
 }
 
-type AccountService = ReturnType<typeof createAccountService>;

@@ -26,7 +26,7 @@ import { checkSpan, MAX_ENTRIES_PER_USER, normalizeNote, type EntrySpan } from '
 import type { EntryCsvService, ImportProblem, ParsedRow } from '../time/entries-csv.js';
 import { entryBatchesOverlapping } from '../time/entries-store.js';
 import type { ExportGate, ExportStream } from '../time/exports.js';
-import { checkSettingsPatch, type Settings, type SettingsPatch, type SettingsService } from '../time/settings.js';
+import { checkSettingsPatch, type SettingsPatch, type SettingsService } from '../time/settings.js';
 
 export const ACCOUNT_DOCUMENT_FORMAT = 'timetrack-account';
 export const ACCOUNT_DOCUMENT_VERSION = 1;
@@ -39,16 +39,6 @@ export const MAX_ACCOUNT_DOCUMENT_BYTES = 256 * 1024 * 1024;
 export const DOCUMENT_BATCH_ROWS = 250;
 /** Entries or absences per piece of text (one macrotask of work each). */
 const DOCUMENT_PIECE_ROWS = 50;
-
-interface AccountDocument {
-  format: typeof ACCOUNT_DOCUMENT_FORMAT;
-  version: typeof ACCOUNT_DOCUMENT_VERSION;
-  exported_at: string;
-  user: { email: string; full_name: string; username: string | null; created_at: string };
-  settings: Settings;
-  entries: Array<{ start_at: string; end_at: string | null; note: string }>;
-  absences: Array<{ date: string; type: string; note: string }>;
-}
 
 export interface AccountImportResult {
   user: { id: number; email: string };
