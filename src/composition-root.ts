@@ -25,6 +25,7 @@ import { createResetService } from './auth/resets.js';
 import { loadOrCreateSecret, secretFilePath } from './auth/secret.js';
 import { createSessionService } from './auth/sessions.js';
 import { createSettingsService } from './time/settings.js';
+import { createScheduleService } from './time/schedules.js';
 import { createStatisticsService } from './time/statistics.js';
 import { createTimeEntryService } from './time/entries.js';
 import { createUserDirectory } from './auth/users.js';
@@ -67,6 +68,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   });
   const settings = createSettingsService(database, clock);
   const timeEntries = createTimeEntryService(database, clock, settings);
+  const schedules = createScheduleService(database, clock, (trx, userId) => settings.getSettingsInTransaction(trx, userId));
   const absences = createAbsenceService(database, clock, settings);
   const accounts = createAccountService(database, clock, hasher, { registrationOpen: config.registrationOpen });
   const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries);
@@ -88,11 +90,12 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     health: createHealthService(database, clock, () => assertSchemaCurrent(db)),
     housekeeping: createHousekeeping(database, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),
     settings,
+    schedules,
     timeEntries,
     absences,
     statistics: createStatisticsService(db, clock, settings, absences),
     entriesCsv,
-    accountData: createAccountDataService(db, clock, { users, accounts, settings, absences, entriesCsv }),
+    accountData: createAccountDataService(db, clock, { users, accounts, settings, schedules, absences, entriesCsv }),
   };
 }
 

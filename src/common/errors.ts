@@ -19,6 +19,7 @@ export type ServiceErrorCode =
   | 'ALREADY_RUNNING'
   | 'NOT_RUNNING'
   | 'ABSENCE_EXISTS'
+  | 'SCHEDULE_EXISTS'
   | 'TOO_MANY_ENTRIES'
   | 'RATE_LIMITED'
   | 'BUSY';

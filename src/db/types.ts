@@ -86,6 +86,7 @@ export interface UserSettingsTable {
   overtime_offset_minutes: Generated<number>;
   /** Null: the day the account was made, in the user's time zone. */
   tracking_start: LocalDate | null;
+  /** Targets before schedules (migration 009): no longer read, kept as they were. */
   target_mon_minutes: Generated<number>;
   target_tue_minutes: Generated<number>;
   target_wed_minutes: Generated<number>;
@@ -105,6 +106,21 @@ export interface TimeEntriesTable {
   note: string;
   created_at: Instant;
   updated_at: Instant;
+}
+
+/** Weekly targets valid from a date on (docs/time-model.md, Target schedules). */
+export interface TargetSchedulesTable {
+  id: Generated<number>;
+  user_id: number;
+  valid_from: LocalDate;
+  target_mon_minutes: number;
+  target_tue_minutes: number;
+  target_wed_minutes: number;
+  target_thu_minutes: number;
+  target_fri_minutes: number;
+  target_sat_minutes: number;
+  target_sun_minutes: number;
+  created_at: Instant;
 }
 
 export type AbsenceType = 'vacation' | 'sick' | 'holiday';
@@ -136,6 +152,7 @@ export interface Database {
   time_entries: TimeEntriesTable;
   absences: AbsencesTable;
   daily_totals: DailyTotalsTable;
+  target_schedules: TargetSchedulesTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

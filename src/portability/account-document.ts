@@ -13,6 +13,7 @@ import type { AbsenceService } from '../time/absences.js';
 import type { EntryCsvService, ImportProblem } from '../time/entries-csv.js';
 import { entriesOverlapping } from '../time/entries-store.js';
 import type { Settings, SettingsService } from '../time/settings.js';
+import { storedSchedules, type NewSchedule, type ScheduleService } from '../time/schedules.js';
 
 export const ACCOUNT_DOCUMENT_FORMAT = 'timetrack-account';
 export const ACCOUNT_DOCUMENT_VERSION = 1;
@@ -23,6 +24,8 @@ export interface AccountDocument {
   exported_at: string;
   user: { email: string; full_name: string; username: string | null; created_at: string };
   settings: Settings;
+  /** Weekly targets by date (docs/time-model.md); documents written before schedules have none. */
+  schedules?: NewSchedule[];
   entries: Array<{ start_at: string; end_at: string | null; note: string }>;
   absences: Array<{ date: string; type: string; note: string }>;
 }
@@ -46,7 +49,7 @@ export class AccountImportError extends ServiceError {
 export function createAccountDataService(
   db: Kysely<Database>,
   clock: Clock,
-  deps: { users: UserDirectory; accounts: AccountService; settings: SettingsService; absences: AbsenceService; entriesCsv: EntryCsvService },
+  deps: { users: UserDirectory; accounts: AccountService; settings: SettingsService; schedules: ScheduleService; absences: AbsenceService; entriesCsv: EntryCsvService },
 ) {
   async function exportAccount(userId: number): Promise<AccountDocument> {
     const user = await db.selectFrom('users').select(['email', 'full_name', 'username', 'created_at']).where('id', '=', userId).executeTakeFirstOrThrow();
@@ -58,6 +61,7 @@ export function createAccountDataService(
       exported_at: clock.now().toISOString(),
       user,
       settings: await deps.settings.getSettings(userId),
+      schedules: (await storedSchedules(db, userId)).map(({ valid_from, weekly_target_minutes }) => ({ valid_from, weekly_target_minutes })),
       entries: entries.map((entry) => ({ start_at: entry.start_at, end_at: entry.end_at, note: entry.note })),
       absences,
     };
@@ -84,6 +88,7 @@ export function createAccountDataService(
     }
     const { tracking_start, ...settings } = doc.settings;
     await deps.settings.updateSettings(user.id, { ...settings, tracking_start });
+    if (Array.isArray(doc.schedules)) await deps.schedules.replaceSchedules(user.id, doc.schedules);
     const entries = await deps.entriesCsv.importEntries(user.id, doc.entries, { apply: true, skipExisting: options.skipExisting });
     if (entries.problems.length > 0) throw new AccountImportError(entries.problems.map((p) => ({ line: p.line, message: `entries[${p.line}]: ${p.message}` })));
     let absences = 0;

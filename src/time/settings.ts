@@ -4,20 +4,21 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, LocalDate } from '../db/types.js';
-import { localDateOf, normalizeHolidayRegion, normalizeTimezone, parseDate, WEEKDAYS, type Weekday } from './calendar.js';
+import { localDateOf, normalizeHolidayRegion, normalizeTimezone, parseDate } from './calendar.js';
 import type { Clock } from '../common/clock.js';
 import { prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries-store.js';
 import { ServiceError, validationError } from '../common/errors.js';
+import { ScheduleTimeline, storedSchedules, writeSchedule, type WeeklyTarget } from './schedules.js';
 
-export const MAX_DAILY_TARGET_MINUTES = 24 * 60;
 /** Ten years of full-time overtime: anything beyond is a typo. */
 export const MAX_OFFSET_MINUTES = 10 * 365 * 24 * 60;
 
-export type WeeklyTarget = Record<Weekday, number>;
-
 export interface Settings {
   timezone: string;
+  /** The schedule in force today (docs/time-model.md, Target schedules). */
   weekly_target_minutes: WeeklyTarget;
+  /** The first day of that schedule. */
+  targets_valid_from: LocalDate;
   holiday_region: string | null;
   overtime_offset_minutes: number;
   tracking_start: LocalDate;
@@ -25,23 +26,13 @@ export interface Settings {
 
 export interface SettingsPatch {
   timezone?: string;
+  /** From `targets_valid_from` on, or from today (in the user's zone). */
   weekly_target_minutes?: Partial<WeeklyTarget>;
+  targets_valid_from?: string;
   holiday_region?: string | null;
   overtime_offset_minutes?: number;
   /** null: back to the default (the day the account was made). */
   tracking_start?: string | null;
-}
-
-const DEFAULT_TARGET: WeeklyTarget = { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 };
-
-type TargetColumn = `target_${Weekday}_minutes`;
-const targetColumn = (day: Weekday): TargetColumn => `target_${day}_minutes`;
-
-function checkTarget(day: string, minutes: number): number {
-  if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_DAILY_TARGET_MINUTES) {
-    throw validationError(`weekly_target_minutes.${day} must be a whole number of minutes from 0 to ${MAX_DAILY_TARGET_MINUTES}`, `weekly_target_minutes.${day}`);
-  }
-  return minutes;
 }
 
 export function createSettingsService(database: TransactionalDatabase, clock: Clock) {
@@ -66,25 +57,28 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
         'user_settings.holiday_region',
         'user_settings.overtime_offset_minutes',
         'user_settings.tracking_start',
-        ...WEEKDAYS.map((day) => `user_settings.${targetColumn(day)}` as const),
       ])
       .where('users.id', '=', userId)
       .executeTakeFirst();
     if (!row) throw new ServiceError('NOT_FOUND', 'No such account');
     const timezone = row.timezone ?? 'UTC';
-    const weekly = Object.fromEntries(WEEKDAYS.map((day) => [day, row[targetColumn(day)] ?? DEFAULT_TARGET[day]])) as WeeklyTarget;
+    const trackingStart = row.tracking_start ?? localDateOf(Date.parse(row.created_at), timezone);
+    const schedules = await storedSchedules(executor, userId);
+    const today = localDateOf(clock.now().getTime(), timezone);
+    const inForce = schedules.filter((schedule) => schedule.valid_from <= today).at(-1) ?? schedules[0];
     return {
       timezone,
-      weekly_target_minutes: weekly,
+      weekly_target_minutes: inForce?.weekly_target_minutes ?? new ScheduleTimeline([]).on(today),
+      targets_valid_from: inForce?.valid_from ?? trackingStart,
       holiday_region: row.holiday_region ?? null,
       overtime_offset_minutes: row.overtime_offset_minutes ?? 0,
-      tracking_start: row.tracking_start ?? localDateOf(Date.parse(row.created_at), timezone),
+      tracking_start: trackingStart,
     };
   }
 
   /** Applies a partial update; answers the whole settings object. */
   async function updateSettings(userId: number, patch: SettingsPatch): Promise<Settings> {
-    const values: Partial<Record<TargetColumn, number>> & {
+    const values: {
       timezone?: string;
       holiday_region?: string | null;
       overtime_offset_minutes?: number;
@@ -104,10 +98,10 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
     if (patch.tracking_start !== undefined) {
       values.tracking_start = patch.tracking_start === null ? null : parseDate(patch.tracking_start, 'tracking_start');
     }
-    for (const [day, minutes] of Object.entries(patch.weekly_target_minutes ?? {})) {
-      if (!(WEEKDAYS as readonly string[]).includes(day)) throw validationError(`weekly_target_minutes has no day "${day}" (mon … sun)`, 'weekly_target_minutes');
-      if (minutes !== undefined) values[targetColumn(day as Weekday)] = checkTarget(day, minutes);
+    if (patch.targets_valid_from !== undefined && patch.weekly_target_minutes === undefined) {
+      throw validationError('targets_valid_from goes with weekly_target_minutes (the targets that start that day)', 'targets_valid_from');
     }
+    const targetsFrom = patch.targets_valid_from === undefined ? undefined : parseDate(patch.targets_valid_from, 'targets_valid_from');
 
     // The slow part of a change of zone happens before the write lock is taken (docs/time-model.md).
     let prepared: PreparedTotals | undefined;
@@ -124,7 +118,13 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
         .values({ user_id: userId, tracking_start: null, holiday_region: null, ...values, updated_at: now })
         .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ ...values, updated_at: now }))
         .execute();
-      const after = await getSettingsInTransaction(trx, userId);
+      let after = await getSettingsInTransaction(trx, userId);
+      if (patch.weekly_target_minutes !== undefined) {
+        // From today in the (new) zone, unless the request names the first day.
+        const validFrom = targetsFrom ?? localDateOf(clock.now().getTime(), after.timezone);
+        await writeSchedule(trx, userId, { validFrom, patch: patch.weekly_target_minutes, replace: true, trackingStart: after.tracking_start, now });
+        after = await getSettingsInTransaction(trx, userId);
+      }
       if (after.timezone !== before.timezone) {
         await replaceDailyTotals(trx, userId, prepared?.zone === after.timezone ? prepared : { zone: after.timezone, entries: [], totals: new Map() });
       }

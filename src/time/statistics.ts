@@ -25,6 +25,7 @@ import {
 import type { Clock } from '../common/clock.js';
 import { dailyTotals, runningEntry } from './entries-store.js';
 import type { Settings, SettingsService } from './settings.js';
+import { scheduleTimeline, type ScheduleTimeline } from './schedules.js';
 
 const MINUTE_MS = 60_000;
 
@@ -101,6 +102,7 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
 
   async function dayFigures(userId: number, settings: Settings, from: LocalDate, through: LocalDate, nowMs: number): Promise<DayFigures[]> {
     if (through < from) return [];
+    const timeline = await scheduleTimeline(db, userId);
     const worked = await workedMsByDay(userId, settings.timezone, from, through, nowMs);
     const absences = await absenceService.absencesByDate(userId, from, through);
     const holidays = await publicHolidays(settings.holiday_region, from, through);
@@ -109,7 +111,7 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
       const absence = absences.get(date) ?? null;
       const publicHoliday = holidays.get(date) ?? null;
       const counts = date >= settings.tracking_start && absence === null && publicHoliday === null;
-      const targetMinutes = counts ? settings.weekly_target_minutes[weekday] : 0;
+      const targetMinutes = counts ? timeline.targetOn(date, weekday) : 0;
       const workedMinutes = Math.floor((worked.get(date) ?? 0) / MINUTE_MS);
       return {
         date,
@@ -187,13 +189,18 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     return minutes;
   }
 
-  /** The target of every day from `from` through `through`: weekday targets, less absences and holidays. */
-  async function targetMinutesInRange(userId: number, settings: Settings, from: LocalDate, through: LocalDate): Promise<number> {
+  /**
+   * The target of every day from `from` through `through`: weekday targets of the schedule in force,
+   * counted by arithmetic per stretch of one schedule, less absences and holidays.
+   */
+  async function targetMinutesInRange(userId: number, settings: Settings, timeline: ScheduleTimeline, from: LocalDate, through: LocalDate): Promise<number> {
     let target = 0;
-    for (const [weekday, count] of weekdayCounts(from, through)) target += count * settings.weekly_target_minutes[weekday];
+    for (const segment of timeline.segments(from, through)) {
+      for (const [weekday, count] of weekdayCounts(segment.from, segment.through)) target += count * segment.weekly[weekday];
+    }
     const absences = await absenceService.absencesByDate(userId, from, through);
     const holidays = await publicHolidays(settings.holiday_region, from, through);
-    for (const date of new Set([...absences.keys(), ...holidays.keys()])) target -= settings.weekly_target_minutes[weekdayOf(date)];
+    for (const date of new Set([...absences.keys(), ...holidays.keys()])) target -= timeline.targetOn(date, weekdayOf(date));
     return target;
   }
 
@@ -207,7 +214,8 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     const since = settings.tracking_start;
     let balance = settings.overtime_offset_minutes;
     if (through >= since) {
-      balance += (await workedMinutesInRange(userId, settings.timezone, since, through, nowMs)) - (await targetMinutesInRange(userId, settings, since, through));
+      const timeline = await scheduleTimeline(db, userId);
+      balance += (await workedMinutesInRange(userId, settings.timezone, since, through, nowMs)) - (await targetMinutesInRange(userId, settings, timeline, since, through));
     }
     return { balance_minutes: balance, offset_minutes: settings.overtime_offset_minutes, since, through };
   }

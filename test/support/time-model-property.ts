@@ -221,7 +221,7 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
     absences: new Map(),
     entries: [],
   };
-  await services.settings.updateSettings(user.id, { timezone: ref.zone, weekly_target_minutes: ref.targets, tracking_start: ref.trackingStart, overtime_offset_minutes: ref.offset });
+  await services.settings.updateSettings(user.id, { timezone: ref.zone, weekly_target_minutes: ref.targets, targets_valid_from: ref.trackingStart, tracking_start: ref.trackingStart, overtime_offset_minutes: ref.offset });
   for (const days of scenario.absences) {
     const date = plusDays(anchorDate, days);
     await services.absences.createAbsence(user.id, { date, type: 'vacation' });

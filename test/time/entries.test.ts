@@ -250,6 +250,7 @@ describe('settings', () => {
     expect(defaults.json()).toEqual({
       timezone: 'UTC',
       weekly_target_minutes: { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 },
+      targets_valid_from: '2026-03-02',
       holiday_region: null,
       overtime_offset_minutes: 0,
       tracking_start: '2026-03-02',
@@ -265,6 +266,8 @@ describe('settings', () => {
     const expected = {
       timezone: 'Europe/Berlin',
       weekly_target_minutes: { mon: 480, tue: 480, wed: 480, thu: 480, fri: 240, sat: 0, sun: 0 },
+      // The new targets apply from today on (in the new zone); the days before keep the defaults.
+      targets_valid_from: '2026-03-02',
       holiday_region: 'DE-BY',
       overtime_offset_minutes: -90,
       tracking_start: '2026-01-01',

@@ -7,8 +7,11 @@ const WeeklyTarget = Type.Object({ mon: Minutes, tue: Minutes, wed: Minutes, thu
 export const SettingsSchema = Type.Object({
   timezone: Type.String(),
   weekly_target_minutes: WeeklyTarget,
+  targets_valid_from: LocalDate,
   holiday_region: Type.Union([Type.String(), Type.Null()]),
   overtime_offset_minutes: Type.Integer(),
   tracking_start: LocalDate,
 });
 export const HolidayRegionsResponse = Type.Object({ regions: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) });
+export const ScheduleSchema = Type.Object({ id: Type.Integer(), valid_from: LocalDate, weekly_target_minutes: WeeklyTarget });
+export const SchedulesResponse = Type.Object({ schedules: Type.Array(ScheduleSchema) });

@@ -34,6 +34,7 @@ export const de: Catalog = {
     ALREADY_RUNNING: 'Es läuft schon eine Zeitmessung. Beenden Sie sie zuerst.',
     NOT_RUNNING: 'Es läuft keine Zeitmessung.',
     ABSENCE_EXISTS: 'An diesem Tag gibt es schon eine Abwesenheit.',
+    SCHEDULE_EXISTS: 'Ab diesem Datum gibt es schon einen Zeitplan. Ändern Sie diesen oder wählen Sie ein anderes Datum.',
     NOT_FOUND: 'Das gibt es nicht mehr. Vielleicht wurde es gelöscht.',
     USER_NOT_FOUND: 'Dieses Konto gibt es nicht mehr.',
     UNAUTHORIZED: 'Ihre Sitzung ist abgelaufen. Melden Sie sich wieder an.',

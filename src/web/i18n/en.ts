@@ -53,6 +53,7 @@ export const en = {
     ALREADY_RUNNING: 'A timer is already running. Stop it first.',
     NOT_RUNNING: 'No timer is running.',
     ABSENCE_EXISTS: 'There is already an absence on this day.',
+    SCHEDULE_EXISTS: 'There is already a schedule from this date. Change that one, or choose another date.',
     NOT_FOUND: 'This item no longer exists. It may have been deleted.',
     USER_NOT_FOUND: 'This account no longer exists.',
     UNAUTHORIZED: 'Your session has ended. Sign in again.',

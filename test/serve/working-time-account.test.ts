@@ -1,0 +1,73 @@
+// The working-time account through a real `timetrack serve` process and HTTP (docs/time-model.md):
+// target schedules, half days and ranges of absence, bookings, break rules, the vacation allowance,
+// the monthly timesheet and the forgotten timer. The server has the real clock: every date here is
+// counted from today, and the figures compared are those of days already over.
+import path from 'node:path';
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { request, type TestResponse } from '../support/requests.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+const PASSWORD = 'correct horse battery staple';
+let server: RunningServer;
+let dbPath: string;
+let counter = 0;
+
+beforeAll(async () => {
+  dbPath = path.join(makeTempDir('timetrack-account-'), 'timetrack.db');
+  server = await startServer(dbPath);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface Person {
+  email: string;
+  call: (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => Promise<TestResponse>;
+}
+
+/** A new account on the server, signed in; its zone UTC. */
+async function person(): Promise<Person> {
+  counter += 1;
+  const email = `worker${process.pid}-${counter}@example.com`;
+  expect((await request(server, 'POST', '/api/auth/register', { payload: { email, password: PASSWORD, full_name: `Worker ${counter}` } })).statusCode).toBe(201);
+  const token = (await request(server, 'POST', '/api/auth/login', { payload: { email, password: PASSWORD } })).json().token as string;
+  return { email, call: (method, url, payload) => request(server, method, url, { payload, token }) };
+}
+
+const today = () => DateTime.utc().toISODate() as string;
+const mondayWeeksAgo = (weeks: number) => DateTime.utc().startOf('week').minus({ weeks }).toISODate() as string;
+const plus = (date: string, days: number) => DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate() as string;
+const isWeekday = (date: string) => DateTime.fromISO(date, { zone: 'UTC' }).weekday <= 5;
+
+async function entry(who: Person, date: string, from: string, to: string): Promise<void> {
+  const response = await who.call('POST', '/api/time-entries', { start_at: `${date}T${from}:00Z`, end_at: `${date}T${to}:00Z` });
+  expect(response.statusCode, response.body).toBe(201);
+}
+
+describe('target schedules', () => {
+  it('a change of targets from a date changes no figure before that date', async () => {
+    const ann = await person();
+    const start = mondayWeeksAgo(6);
+    expect((await ann.call('PATCH', '/api/settings', { tracking_start: start })).statusCode).toBe(200);
+    for (let date = start; date < today(); date = plus(date, 1)) if (isWeekday(date)) await entry(ann, date, '08:00', '15:30');
+    const mondays = [6, 5, 4, 3].map(mondayWeeksAgo);
+    const weeks = async () => Promise.all(mondays.map(async (monday) => (await ann.call('GET', `/api/stats/week?date=${monday}`)).json()));
+    const before = await weeks();
+    const overtime = (await ann.call('GET', '/api/stats/overtime')).json();
+
+    // 30 hours a week from the Monday two weeks ago.
+    const from = mondayWeeksAgo(2);
+    const created = await ann.call('POST', '/api/settings/schedules', { valid_from: from, weekly_target_minutes: { mon: 360, tue: 360, wed: 360, thu: 360, fri: 360 } });
+    expect(created.statusCode).toBe(201);
+    expectError(await ann.call('POST', '/api/settings/schedules', { valid_from: from, weekly_target_minutes: {} }), 409, 'SCHEDULE_EXISTS');
+    expect(await weeks()).toEqual(before);
+    const after = (await ann.call('GET', '/api/stats/overtime')).json();
+    let weekdays = 0;
+    for (let date = from; date <= after.through; date = plus(date, 1)) if (isWeekday(date)) weekdays += 1;
+    expect(after.balance_minutes - overtime.balance_minutes).toBe(weekdays * 120);
+    expect((await ann.call('GET', '/api/settings/schedules')).json().schedules.map((s: { valid_from: string }) => s.valid_from)).toEqual([start, from]);
+  });
+});
