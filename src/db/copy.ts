@@ -20,6 +20,7 @@ const TABLES: ReadonlyArray<{ name: keyof Database; key: string[]; identity: boo
   { name: 'unknown_login_failures', key: ['identifier'], identity: false },
   { name: 'audit_events', key: ['id'], identity: true },
   { name: 'user_settings', key: ['user_id'], identity: false },
+  { name: 'target_schedules', key: ['id'], identity: true },
   { name: 'time_entries', key: ['id'], identity: true },
   { name: 'absences', key: ['id'], identity: true },
   { name: 'daily_totals', key: ['user_id', 'date'], identity: false },

@@ -125,11 +125,15 @@ export interface TargetSchedulesTable {
 
 export type AbsenceType = 'vacation' | 'sick' | 'holiday';
 
+export type AbsencePortion = 'full' | 'half';
+
 export interface AbsencesTable {
   id: Generated<number>;
   user_id: number;
   date: LocalDate;
   type: AbsenceType;
+  /** `half`: the day's target is halved (rounded down to a minute). */
+  portion: Generated<AbsencePortion>;
   note: string;
   created_at: Instant;
 }

@@ -42,3 +42,4 @@ export const nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(
 
 export const LocalDate = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
 export const AbsenceType = Type.Union([Type.Literal('vacation'), Type.Literal('sick'), Type.Literal('holiday')]);
+export const AbsencePortion = Type.Union([Type.Literal('full'), Type.Literal('half')]);

@@ -27,7 +27,7 @@ export interface AccountDocument {
   /** Weekly targets by date (docs/time-model.md); documents written before schedules have none. */
   schedules?: NewSchedule[];
   entries: Array<{ start_at: string; end_at: string | null; note: string }>;
-  absences: Array<{ date: string; type: string; note: string }>;
+  absences: Array<{ date: string; type: string; portion?: string; note: string }>;
 }
 
 export interface AccountImportResult {
@@ -54,7 +54,7 @@ export function createAccountDataService(
   async function exportAccount(userId: number): Promise<AccountDocument> {
     const user = await db.selectFrom('users').select(['email', 'full_name', 'username', 'created_at']).where('id', '=', userId).executeTakeFirstOrThrow();
     const entries = await entriesOverlapping(db, userId, {});
-    const absences = await db.selectFrom('absences').select(['date', 'type', 'note']).where('user_id', '=', userId).orderBy('date').execute();
+    const absences = await db.selectFrom('absences').select(['date', 'type', 'portion', 'note']).where('user_id', '=', userId).orderBy('date').execute();
     return {
       format: ACCOUNT_DOCUMENT_FORMAT,
       version: ACCOUNT_DOCUMENT_VERSION,

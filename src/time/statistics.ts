@@ -6,7 +6,8 @@
 // the per-day totals plus the running entry up to now. Every sum is a sum of these per-day integers,
 // so the week, the balance and today always agree. Nothing here scans all of a user's entries.
 import { sql, type Kysely } from 'kysely';
-import type { AbsenceType, Database, LocalDate } from '../db/types.js';
+import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../db/types.js';
+import { targetOfDay } from './day-rules.js';
 import type { AbsenceService } from './absences.js';
 import {
   addDays,
@@ -35,6 +36,7 @@ export interface DayFigures {
   target_minutes: number;
   worked_minutes: number;
   absence: AbsenceType | null;
+  absence_portion: AbsencePortion | null;
   public_holiday: string | null;
   balance_minutes: number;
 }
@@ -46,6 +48,7 @@ export interface AnonymousDay {
   target_minutes: null;
   worked_minutes: null;
   absence: null;
+  absence_portion: null;
   public_holiday: string | null;
   balance_minutes: null;
 }
@@ -110,15 +113,15 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
       const weekday = weekdayOf(date);
       const absence = absences.get(date) ?? null;
       const publicHoliday = holidays.get(date) ?? null;
-      const counts = date >= settings.tracking_start && absence === null && publicHoliday === null;
-      const targetMinutes = counts ? timeline.targetOn(date, weekday) : 0;
+      const targetMinutes = targetOfDay(timeline.targetOn(date, weekday), date >= settings.tracking_start, publicHoliday !== null, absence?.portion ?? null);
       const workedMinutes = Math.floor((worked.get(date) ?? 0) / MINUTE_MS);
       return {
         date,
         weekday,
         target_minutes: targetMinutes,
         worked_minutes: workedMinutes,
-        absence,
+        absence: absence?.type ?? null,
+        absence_portion: absence?.portion ?? null,
         public_holiday: publicHoliday,
         balance_minutes: workedMinutes - targetMinutes,
       };
@@ -156,6 +159,7 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
       target_minutes: null,
       worked_minutes: null,
       absence: null,
+      absence_portion: null,
       public_holiday: holidays.get(day) ?? null,
       balance_minutes: null,
     }));
@@ -200,7 +204,10 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     }
     const absences = await absenceService.absencesByDate(userId, from, through);
     const holidays = await publicHolidays(settings.holiday_region, from, through);
-    for (const date of new Set([...absences.keys(), ...holidays.keys()])) target -= timeline.targetOn(date, weekdayOf(date));
+    for (const date of new Set([...absences.keys(), ...holidays.keys()])) {
+      const scheduled = timeline.targetOn(date, weekdayOf(date));
+      target -= scheduled - targetOfDay(scheduled, true, holidays.has(date), absences.get(date)?.portion ?? null);
+    }
     return target;
   }
 

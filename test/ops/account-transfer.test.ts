@@ -39,7 +39,7 @@ describe('user export and import', () => {
         { start_at: '2026-03-02T08:00:00.000Z', end_at: '2026-03-02T12:00:00.000Z', note: 'first' },
         { start_at: '2026-03-03T08:00:00.000Z', end_at: '2026-03-03T09:30:00.000Z', note: 'second' },
       ],
-      absences: [{ date: '2026-03-05', type: 'vacation', note: 'away' }],
+      absences: [{ date: '2026-03-05', type: 'vacation', portion: 'full', note: 'away' }],
     });
     expect(String(exported.stdout)).not.toMatch(/argon2|password|token|"id"/);
 

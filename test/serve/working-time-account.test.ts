@@ -71,3 +71,23 @@ describe('target schedules', () => {
     expect((await ann.call('GET', '/api/settings/schedules')).json().schedules.map((s: { valid_from: string }) => s.valid_from)).toEqual([start, from]);
   });
 });
+
+describe('half days and ranges of absence', () => {
+  it('a range makes one absence per day with a target; a day taken refuses the whole range, naming it; a half day halves the target', async () => {
+    const ben = await person();
+    const monday = mondayWeeksAgo(-2);
+    const range = await ben.call('POST', '/api/time-entries/absences', { from: monday, to: plus(monday, 13), type: 'vacation' });
+    expect(range.statusCode).toBe(201);
+    const created = range.json().absences as Array<{ id: number; date: string; portion: string }>;
+    expect(created.map((absence) => absence.date)).toEqual([0, 1, 2, 3, 4, 7, 8, 9, 10, 11].map((days) => plus(monday, days)));
+
+    const taken = plus(monday, 16);
+    expect((await ben.call('POST', '/api/time-entries/absences', { date: taken, type: 'sick', portion: 'half' })).statusCode).toBe(201);
+    const refused = expectError(await ben.call('POST', '/api/time-entries/absences', { from: plus(monday, 14), to: plus(monday, 20), type: 'vacation' }), 409, 'ABSENCE_EXISTS');
+    expect(refused.message).toContain(taken);
+    const listed = (await ben.call('GET', `/api/time-entries/absences?from=${monday}&to=${plus(monday, 28)}`)).json().absences;
+    expect(listed).toHaveLength(created.length + 1);
+    const week = (await ben.call('GET', `/api/stats/week?date=${taken}`)).json();
+    expect(week.days[2]).toMatchObject({ date: taken, absence: 'sick', absence_portion: 'half', target_minutes: 240 });
+  });
+});

@@ -97,7 +97,7 @@ function refDay(user: RefUser, date: string, now: number) {
   const absence = user.absences.get(date) ?? null;
   const target = date >= user.trackingStart && absence === null ? user.targets[weekdayKey(date)] : 0;
   const worked = Math.floor(refWorkedMs(user, date, now) / MINUTE);
-  return { date, weekday: weekdayKey(date), target_minutes: target, worked_minutes: worked, absence, public_holiday: null, balance_minutes: worked - target };
+  return { date, weekday: weekdayKey(date), target_minutes: target, worked_minutes: worked, absence, absence_portion: absence === null ? null : 'full', public_holiday: null, balance_minutes: worked - target };
 }
 
 function refWeek(user: RefUser, monday: string, now: number) {

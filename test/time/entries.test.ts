@@ -202,7 +202,7 @@ describe('absences', () => {
   it('creates, lists by range, refuses a second absence on the same day, deletes', async () => {
     const created = await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-04', type: 'vacation', note: 'ski' });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ absence: { id: expect.any(Number), date: '2026-03-04', type: 'vacation', note: 'ski' } });
+    expect(created.json()).toEqual({ absence: { id: expect.any(Number), date: '2026-03-04', type: 'vacation', portion: 'full', note: 'ski' } });
     const sick = await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-06', type: 'sick' });
     expect(sick.json().absence).toMatchObject({ type: 'sick', note: '' });
 

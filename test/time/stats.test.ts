@@ -59,6 +59,7 @@ describe('week overview', () => {
       target_minutes: 0,
       worked_minutes: 60,
       absence: null,
+      absence_portion: null,
       public_holiday: 'Epiphany',
       balance_minutes: 60,
     });
@@ -198,6 +199,7 @@ describe('anonymous statistics', () => {
         target_minutes: null,
         worked_minutes: null,
         absence: null,
+        absence_portion: null,
         public_holiday: 'Epiphany',
         balance_minutes: null,
       });

@@ -1,6 +1,6 @@
 // Schemas of the statistics routes. Only typebox here: the browser client reads the response types (src/http/contract.ts).
 import { Type, type TSchema } from 'typebox';
-import { AbsenceType, LocalDate } from '../schemas.js';
+import { AbsencePortion, AbsenceType, LocalDate } from '../schemas.js';
 
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Minutes = orNull(Type.Integer());
@@ -16,6 +16,7 @@ export const WeekResponse = Type.Object({
       target_minutes: Minutes,
       worked_minutes: Minutes,
       absence: orNull(AbsenceType),
+      absence_portion: orNull(AbsencePortion),
       public_holiday: orNull(Type.String()),
       balance_minutes: Minutes,
     }),

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { requireSession, sessionOf } from '../authentication.js';
-import { AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
+import { AbsencePortion, AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
 import { NOTE_MAX_LENGTH } from '../../time/entries.js';
 import { AbsenceResponse, AbsenceSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
 
@@ -21,8 +21,11 @@ const EntryPatchBody = Type.Object(
 const StartBody = nullable(Type.Object({ note: Type.Optional(Note) }, { additionalProperties: false }));
 const NewAbsenceBody = Type.Object(
   {
-    date: LocalDate,
+    date: Type.Optional(LocalDate),
+    from: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD: the first day of a range (with to, instead of date)' })),
+    to: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD: the last day of a range, included (at most 366 days)' })),
     type: AbsenceType,
+    portion: Type.Optional(AbsencePortion),
     note: Type.Optional(Note),
   },
   { additionalProperties: false },
@@ -62,8 +65,19 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
   }, async (request) => ({ absences: await absences.listAbsences(sessionOf(request).user.id, request.query) }));
 
   app.post('/absences', {
-    schema: { tags, security, body: NewAbsenceBody, response: { 201: AbsenceResponse, ...errorResponses(400, 401, 409) } },
-  }, async (request, reply) => reply.code(201).send({ absence: await absences.createAbsence(sessionOf(request).user.id, request.body) }));
+    schema: {
+      tags,
+      security,
+      description: 'One day (date), or every day with a target from `from` through `to` that is not a public holiday (all or none)',
+      body: NewAbsenceBody,
+      response: { 201: Type.Union([AbsenceResponse, Type.Object({ absences: Type.Array(AbsenceSchema) })]), ...errorResponses(400, 401, 409) },
+    },
+  }, async (request, reply) => {
+    const userId = sessionOf(request).user.id;
+    const { from, to } = request.body;
+    if (from !== undefined || to !== undefined) return reply.code(201).send({ absences: await absences.createAbsenceRange(userId, request.body) });
+    return reply.code(201).send({ absence: await absences.createAbsence(userId, request.body) });
+  });
 
   app.delete('/absences/:id', {
     schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
