@@ -11,6 +11,7 @@ import * as resetTokenOrigin from './007_reset_token_origin.js';
 import * as usernameLookupByLower from './008_username_lookup_by_lower.js';
 import * as targetSchedules from './009_target_schedules.js';
 import * as absencePortion from './009b_absence_portion.js';
+import * as bookings from './009c_bookings.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '008_username_lookup_by_lower': usernameLookupByLower,
   '009_target_schedules': targetSchedules,
   '009b_absence_portion': absencePortion,
+  '009c_bookings': bookings,
 };

@@ -26,6 +26,7 @@ import { loadOrCreateSecret, secretFilePath } from './auth/secret.js';
 import { createSessionService } from './auth/sessions.js';
 import { createSettingsService } from './time/settings.js';
 import { createScheduleService } from './time/schedules.js';
+import { createBookingService } from './time/bookings.js';
 import { createStatisticsService } from './time/statistics.js';
 import { createTimeEntryService } from './time/entries.js';
 import { createUserDirectory } from './auth/users.js';
@@ -70,6 +71,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const timeEntries = createTimeEntryService(database, clock, settings);
   const schedules = createScheduleService(database, clock, (trx, userId) => settings.getSettingsInTransaction(trx, userId));
   const absences = createAbsenceService(database, clock, settings);
+  const bookings = createBookingService(database, clock);
   const accounts = createAccountService(database, clock, hasher, { registrationOpen: config.registrationOpen });
   const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries);
   return {
@@ -93,9 +95,10 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     schedules,
     timeEntries,
     absences,
+    bookings,
     statistics: createStatisticsService(db, clock, settings, absences),
     entriesCsv,
-    accountData: createAccountDataService(db, clock, { users, accounts, settings, schedules, absences, entriesCsv }),
+    accountData: createAccountDataService(db, clock, { users, accounts, settings, schedules, absences, bookings, entriesCsv }),
   };
 }
 

@@ -23,6 +23,7 @@ const TABLES: ReadonlyArray<{ name: keyof Database; key: string[]; identity: boo
   { name: 'target_schedules', key: ['id'], identity: true },
   { name: 'time_entries', key: ['id'], identity: true },
   { name: 'absences', key: ['id'], identity: true },
+  { name: 'bookings', key: ['id'], identity: true },
   { name: 'daily_totals', key: ['user_id', 'date'], identity: false },
 ];
 

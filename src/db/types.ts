@@ -138,6 +138,20 @@ export interface AbsencesTable {
   created_at: Instant;
 }
 
+export type BookingKind = 'payout' | 'correction';
+
+/** A booking on the balance, counted on its date (docs/time-model.md, Bookings). */
+export interface BookingsTable {
+  id: Generated<number>;
+  user_id: number;
+  date: LocalDate;
+  /** Signed, never 0; a payout is negative. */
+  minutes: number;
+  kind: BookingKind;
+  note: string;
+  created_at: Instant;
+}
+
 /** Worked time of finished entries per local day of a user, kept with every entry write. */
 export interface DailyTotalsTable {
   user_id: number;
@@ -157,6 +171,7 @@ export interface Database {
   absences: AbsencesTable;
   daily_totals: DailyTotalsTable;
   target_schedules: TargetSchedulesTable;
+  bookings: BookingsTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

@@ -10,6 +10,7 @@ import type { UserDirectory } from '../auth/users.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import type { AbsenceService } from '../time/absences.js';
+import type { BookingService } from '../time/bookings.js';
 import type { EntryCsvService, ImportProblem } from '../time/entries-csv.js';
 import { entriesOverlapping } from '../time/entries-store.js';
 import type { Settings, SettingsService } from '../time/settings.js';
@@ -28,6 +29,8 @@ export interface AccountDocument {
   schedules?: NewSchedule[];
   entries: Array<{ start_at: string; end_at: string | null; note: string }>;
   absences: Array<{ date: string; type: string; portion?: string; note: string }>;
+  /** Bookings on the balance; documents written before bookings have none. */
+  bookings?: Array<{ date: string; minutes: number; kind: string; note: string }>;
 }
 
 export interface AccountImportResult {
@@ -37,6 +40,8 @@ export interface AccountImportResult {
   skipped_entries: number;
   absences: number;
   skipped_absences: number;
+  bookings: number;
+  skipped_bookings: number;
 }
 
 /** Entry and absence problems name their place in the document (entries[3] is the 3rd entry). */
@@ -49,7 +54,7 @@ export class AccountImportError extends ServiceError {
 export function createAccountDataService(
   db: Kysely<Database>,
   clock: Clock,
-  deps: { users: UserDirectory; accounts: AccountService; settings: SettingsService; schedules: ScheduleService; absences: AbsenceService; entriesCsv: EntryCsvService },
+  deps: { users: UserDirectory; accounts: AccountService; settings: SettingsService; schedules: ScheduleService; absences: AbsenceService; bookings: BookingService; entriesCsv: EntryCsvService },
 ) {
   async function exportAccount(userId: number): Promise<AccountDocument> {
     const user = await db.selectFrom('users').select(['email', 'full_name', 'username', 'created_at']).where('id', '=', userId).executeTakeFirstOrThrow();
@@ -64,6 +69,7 @@ export function createAccountDataService(
       schedules: (await storedSchedules(db, userId)).map(({ valid_from, weekly_target_minutes }) => ({ valid_from, weekly_target_minutes })),
       entries: entries.map((entry) => ({ start_at: entry.start_at, end_at: entry.end_at, note: entry.note })),
       absences,
+      bookings: await db.selectFrom('bookings').select(['date', 'minutes', 'kind', 'note']).where('user_id', '=', userId).orderBy('date').orderBy('id').execute(),
     };
   }
 
@@ -102,7 +108,28 @@ export function createAccountDataService(
         skippedAbsences += 1;
       }
     }
-    return { user: { id: user.id, email: user.email }, created, entries: entries.entries.length, skipped_entries: entries.skipped, absences, skipped_absences: skippedAbsences };
+    // A booking with the same date, minutes, kind and note is already there (with --skip-existing).
+    let bookings = 0;
+    let skippedBookings = 0;
+    const existing = options.skipExisting ? await deps.bookings.listBookings(user.id) : [];
+    for (const booking of doc.bookings ?? []) {
+      if (existing.some((b) => b.date === booking.date && b.minutes === booking.minutes && b.kind === booking.kind && b.note === (booking.note ?? '').trim())) {
+        skippedBookings += 1;
+        continue;
+      }
+      await deps.bookings.createBooking(user.id, booking);
+      bookings += 1;
+    }
+    return {
+      user: { id: user.id, email: user.email },
+      created,
+      entries: entries.entries.length,
+      skipped_entries: entries.skipped,
+      absences,
+      skipped_absences: skippedAbsences,
+      bookings,
+      skipped_bookings: skippedBookings,
+    };
   }
 
   return { exportAccount, importAccount };

@@ -24,9 +24,11 @@ import {
   type Weekday,
 } from './calendar.js';
 import type { Clock } from '../common/clock.js';
+import { validationError } from '../common/errors.js';
 import { dailyTotals, runningEntry } from './entries-store.js';
 import type { Settings, SettingsService } from './settings.js';
 import { scheduleTimeline, type ScheduleTimeline } from './schedules.js';
+import { bookedByDate, bookedInRange } from './bookings.js';
 
 const MINUTE_MS = 60_000;
 
@@ -38,6 +40,8 @@ export interface DayFigures {
   absence: AbsenceType | null;
   absence_portion: AbsencePortion | null;
   public_holiday: string | null;
+  /** Bookings dated that day (docs/time-model.md, Bookings): part of the balance. */
+  booked_minutes: number;
   balance_minutes: number;
 }
 
@@ -50,12 +54,14 @@ export interface AnonymousDay {
   absence: null;
   absence_portion: null;
   public_holiday: string | null;
+  booked_minutes: null;
   balance_minutes: null;
 }
 
 export interface Totals<T extends number | null> {
   target_minutes: T;
   worked_minutes: T;
+  booked_minutes: T;
   balance_minutes: T;
 }
 
@@ -80,10 +86,28 @@ export interface OvertimeBalance {
   through: LocalDate;
 }
 
+export interface PeriodFigures {
+  target_minutes: number;
+  worked_minutes: number;
+  booked_minutes: number;
+  balance_minutes: number;
+}
+
+export interface MonthlyBalances {
+  year: number;
+  since: LocalDate;
+  through: LocalDate;
+  offset_minutes: number;
+  /** The balance at the end of the year before (offset included). */
+  balance_before_minutes: number;
+  months: Array<PeriodFigures & { month: string; balance_end_minutes: number }>;
+}
+
 export interface TodayFigures {
   date: LocalDate;
   target_minutes: number;
   worked_minutes: number;
+  booked_minutes: number;
   remaining_minutes: number;
   running: boolean;
   end_of_work: string;
@@ -109,12 +133,14 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     const worked = await workedMsByDay(userId, settings.timezone, from, through, nowMs);
     const absences = await absenceService.absencesByDate(userId, from, through);
     const holidays = await publicHolidays(settings.holiday_region, from, through);
+    const booked = await bookedByDate(db, userId, from, through);
     return datesFromThrough(from, through).map((date) => {
       const weekday = weekdayOf(date);
       const absence = absences.get(date) ?? null;
       const publicHoliday = holidays.get(date) ?? null;
       const targetMinutes = targetOfDay(timeline.targetOn(date, weekday), date >= settings.tracking_start, publicHoliday !== null, absence?.portion ?? null);
       const workedMinutes = Math.floor((worked.get(date) ?? 0) / MINUTE_MS);
+      const bookedMinutes = booked.get(date) ?? 0;
       return {
         date,
         weekday,
@@ -123,16 +149,18 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
         absence: absence?.type ?? null,
         absence_portion: absence?.portion ?? null,
         public_holiday: publicHoliday,
-        balance_minutes: workedMinutes - targetMinutes,
+        booked_minutes: bookedMinutes,
+        balance_minutes: workedMinutes - targetMinutes + bookedMinutes,
       };
     });
   }
 
   function sumOf(days: DayFigures[]): Totals<number> {
-    const totals = { target_minutes: 0, worked_minutes: 0, balance_minutes: 0 };
+    const totals = { target_minutes: 0, worked_minutes: 0, booked_minutes: 0, balance_minutes: 0 };
     for (const day of days) {
       totals.target_minutes += day.target_minutes;
       totals.worked_minutes += day.worked_minutes;
+      totals.booked_minutes += day.booked_minutes;
       totals.balance_minutes += day.balance_minutes;
     }
     return totals;
@@ -161,9 +189,10 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
       absence: null,
       absence_portion: null,
       public_holiday: holidays.get(day) ?? null,
+      booked_minutes: null,
       balance_minutes: null,
     }));
-    return { week_start: weekStart, week_end: weekEnd, days, totals: { target_minutes: null, worked_minutes: null, balance_minutes: null } };
+    return { week_start: weekStart, week_end: weekEnd, days, totals: { target_minutes: null, worked_minutes: null, booked_minutes: null, balance_minutes: null } };
   }
 
   /** Whole worked minutes from `from` through `through`, each day rounded down, running entry included. */
@@ -212,19 +241,53 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
   }
 
   /**
-   * offset + worked − target over every complete day from tracking_start through yesterday, from
-   * aggregates: one sum over the per-day totals, the absences and holidays of the range, and the
-   * weekdays counted by arithmetic, so five years cost about what a week does.
+   * The figures of the complete days from `from` through `through` (clamped to tracking_start and
+   * yesterday by the callers), from aggregates: one sum over the per-day totals, the absences and
+   * holidays of the range, the bookings, and the weekdays counted by arithmetic per schedule, so five
+   * years cost about what a week does.
    */
+  async function periodFigures(userId: number, settings: Settings, timeline: ScheduleTimeline, from: LocalDate, through: LocalDate, nowMs: number): Promise<PeriodFigures> {
+    if (through < from) return { target_minutes: 0, worked_minutes: 0, booked_minutes: 0, balance_minutes: 0 };
+    const worked = await workedMinutesInRange(userId, settings.timezone, from, through, nowMs);
+    const target = await targetMinutesInRange(userId, settings, timeline, from, through);
+    const booked = await bookedInRange(db, userId, from, through);
+    return { target_minutes: target, worked_minutes: worked, booked_minutes: booked, balance_minutes: worked - target + booked };
+  }
+
+  /** offset + worked − target + booked over every complete day from tracking_start through yesterday. */
   async function balanceThroughYesterday(userId: number, settings: Settings, nowMs: number): Promise<OvertimeBalance> {
     const through = addDays(localDateOf(nowMs, settings.timezone), -1);
     const since = settings.tracking_start;
-    let balance = settings.overtime_offset_minutes;
-    if (through >= since) {
-      const timeline = await scheduleTimeline(db, userId);
-      balance += (await workedMinutesInRange(userId, settings.timezone, since, through, nowMs)) - (await targetMinutesInRange(userId, settings, timeline, since, through));
+    const timeline = await scheduleTimeline(db, userId);
+    const period = await periodFigures(userId, settings, timeline, since, through, nowMs);
+    return { balance_minutes: settings.overtime_offset_minutes + period.balance_minutes, offset_minutes: settings.overtime_offset_minutes, since, through };
+  }
+
+  /**
+   * The balance month by month through `year` (default: this year in the user's zone): each month's
+   * complete days (from tracking_start through yesterday) and the balance at its end, offset included.
+   */
+  async function monthlyBalances(userId: number, year?: number): Promise<MonthlyBalances> {
+    const settings = await settingsService.getSettings(userId);
+    const nowMs = clock.now().getTime();
+    const yesterday = addDays(localDateOf(nowMs, settings.timezone), -1);
+    const shownYear = year ?? Number(localDateOf(nowMs, settings.timezone).slice(0, 4));
+    if (!Number.isInteger(shownYear) || shownYear < 1970 || shownYear > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
+    const timeline = await scheduleTimeline(db, userId);
+    const since = settings.tracking_start;
+    const clamp = (date: LocalDate) => (date > yesterday ? yesterday : date);
+    const start = `${shownYear}-01-01`;
+    let balance = settings.overtime_offset_minutes + (await periodFigures(userId, settings, timeline, since, clamp(addDays(start, -1)), nowMs)).balance_minutes;
+    const balanceBefore = balance;
+    const months: MonthlyBalances['months'] = [];
+    for (let month = 1; month <= 12; month++) {
+      const first = `${shownYear}-${String(month).padStart(2, '0')}-01`;
+      const last = addDays(month === 12 ? `${shownYear + 1}-01-01` : `${shownYear}-${String(month + 1).padStart(2, '0')}-01`, -1);
+      const figures = await periodFigures(userId, settings, timeline, first < since ? since : first, clamp(last), nowMs);
+      balance += figures.balance_minutes;
+      months.push({ month: first.slice(0, 7), ...figures, balance_end_minutes: balance });
     }
-    return { balance_minutes: balance, offset_minutes: settings.overtime_offset_minutes, since, through };
+    return { year: shownYear, since, through: yesterday, offset_minutes: settings.overtime_offset_minutes, balance_before_minutes: balanceBefore, months };
   }
 
   /** offset + worked − target over every complete day from tracking_start through yesterday. */
@@ -251,12 +314,14 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
       date,
       target_minutes: targetMinutes,
       worked_minutes: day?.worked_minutes ?? 0,
+      booked_minutes: day?.booked_minutes ?? 0,
       remaining_minutes: Math.max(0, targetMinutes - (day?.worked_minutes ?? 0)),
       running: (await runningEntry(db, userId)) !== undefined,
       end_of_work: toIso(endOfWork),
-      adjusted_end_of_work: toIso(endOfWork - balance.balance_minutes * MINUTE_MS),
+      // Today's bookings move the balance as well: a payout today makes leaving later.
+      adjusted_end_of_work: toIso(endOfWork - (balance.balance_minutes + (day?.booked_minutes ?? 0)) * MINUTE_MS),
     };
   }
 
-  return { weekOverview, anonymousWeekOverview, overtime, today };
+  return { weekOverview, anonymousWeekOverview, overtime, today, monthlyBalances };
 }

@@ -9,6 +9,7 @@ import { makeTempDir } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { request, type TestResponse } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { runCli } from '../support/cli.js';
 
 const PASSWORD = 'correct horse battery staple';
 let server: RunningServer;
@@ -89,5 +90,23 @@ describe('half days and ranges of absence', () => {
     expect(listed).toHaveLength(created.length + 1);
     const week = (await ben.call('GET', `/api/stats/week?date=${taken}`)).json();
     expect(week.days[2]).toMatchObject({ date: taken, absence: 'sick', absence_portion: 'half', target_minutes: 240 });
+  });
+});
+
+describe('bookings on the balance', () => {
+  it('a payout through the API and a correction through the CLI beside the running server count on their dates', async () => {
+    const cara = await person();
+    const start = mondayWeeksAgo(2);
+    await cara.call('PATCH', '/api/settings', { tracking_start: start });
+    const before = (await cara.call('GET', '/api/stats/overtime')).json().balance_minutes;
+    const payout = await cara.call('POST', '/api/time-entries/bookings', { date: start, minutes: -120, kind: 'payout', note: 'paid' });
+    expect(payout.statusCode).toBe(201);
+    const booked = await runCli(['--db', dbPath, '--json', 'balance', 'book', cara.email, '--date', plus(start, 1), '--minutes', '45', '--kind', 'correction']);
+    expect(booked.exitCode, String(booked.stderr)).toBe(0);
+    expect((await cara.call('GET', '/api/stats/overtime')).json().balance_minutes).toBe(before - 120 + 45);
+    const week = (await cara.call('GET', `/api/stats/week?date=${start}`)).json();
+    expect(week.days.slice(0, 2).map((day: { booked_minutes: number }) => day.booked_minutes)).toEqual([-120, 45]);
+    expect(week.totals.booked_minutes).toBe(-75);
+    expect((await cara.call('GET', '/api/time-entries/bookings')).json().bookings).toHaveLength(2);
   });
 });

@@ -97,13 +97,13 @@ function refDay(user: RefUser, date: string, now: number) {
   const absence = user.absences.get(date) ?? null;
   const target = date >= user.trackingStart && absence === null ? user.targets[weekdayKey(date)] : 0;
   const worked = Math.floor(refWorkedMs(user, date, now) / MINUTE);
-  return { date, weekday: weekdayKey(date), target_minutes: target, worked_minutes: worked, absence, absence_portion: absence === null ? null : 'full', public_holiday: null, balance_minutes: worked - target };
+  return { date, weekday: weekdayKey(date), target_minutes: target, worked_minutes: worked, absence, absence_portion: absence === null ? null : 'full', public_holiday: null, booked_minutes: 0, balance_minutes: worked - target };
 }
 
 function refWeek(user: RefUser, monday: string, now: number) {
   const days = [0, 1, 2, 3, 4, 5, 6].map((i) => refDay(user, plusDays(monday, i), now));
   const sum = (key: 'target_minutes' | 'worked_minutes' | 'balance_minutes') => days.reduce((total, day) => total + day[key], 0);
-  return { week_start: monday, week_end: plusDays(monday, 6), days, totals: { target_minutes: sum('target_minutes'), worked_minutes: sum('worked_minutes'), balance_minutes: sum('balance_minutes') } };
+  return { week_start: monday, week_end: plusDays(monday, 6), days, totals: { target_minutes: sum('target_minutes'), worked_minutes: sum('worked_minutes'), booked_minutes: 0, balance_minutes: sum('balance_minutes') } };
 }
 
 function refOvertime(user: RefUser, now: number) {
@@ -121,6 +121,7 @@ function refToday(user: RefUser, now: number) {
     date,
     target_minutes: day.target_minutes,
     worked_minutes: day.worked_minutes,
+    booked_minutes: 0,
     remaining_minutes: Math.max(0, day.target_minutes - day.worked_minutes),
     running: user.entries.some((entry) => entry.end === null),
     end_of_work: new Date(endOfWork).toISOString(),

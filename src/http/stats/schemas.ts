@@ -18,16 +18,18 @@ export const WeekResponse = Type.Object({
       absence: orNull(AbsenceType),
       absence_portion: orNull(AbsencePortion),
       public_holiday: orNull(Type.String()),
+      booked_minutes: Minutes,
       balance_minutes: Minutes,
     }),
   ),
-  totals: Type.Object({ target_minutes: Minutes, worked_minutes: Minutes, balance_minutes: Minutes }),
+  totals: Type.Object({ target_minutes: Minutes, worked_minutes: Minutes, booked_minutes: Minutes, balance_minutes: Minutes }),
 });
 export const OvertimeResponse = Type.Object({ balance_minutes: Type.Integer(), offset_minutes: Type.Integer(), since: LocalDate, through: LocalDate });
 export const TodayResponse = Type.Object({
   date: LocalDate,
   target_minutes: Type.Integer(),
   worked_minutes: Type.Integer(),
+  booked_minutes: Type.Integer(),
   remaining_minutes: Type.Integer(),
   running: Type.Boolean(),
   end_of_work: Type.String({ format: 'date-time' }),

@@ -7,7 +7,7 @@ import type { AppContext } from '../../composition-root.js';
 import { requireSession, sessionOf } from '../authentication.js';
 import { AbsencePortion, AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
 import { NOTE_MAX_LENGTH } from '../../time/entries.js';
-import { AbsenceResponse, AbsenceSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
+import { AbsenceResponse, AbsenceSchema, BookingSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
 
 const Note = Type.String({ maxLength: NOTE_MAX_LENGTH });
 const NewEntryBody = Type.Object(
@@ -31,8 +31,25 @@ const NewAbsenceBody = Type.Object(
   { additionalProperties: false },
 );
 
+const NewBookingBody = Type.Object(
+  {
+    date: LocalDate,
+    minutes: Type.Integer({ description: 'signed whole minutes, not 0; a payout is negative' }),
+    kind: Type.Union([Type.Literal('payout'), Type.Literal('correction')]),
+    note: Type.Optional(Note),
+  },
+  { additionalProperties: false },
+);
+const DateRangeQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, included' })),
+    to: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, excluded' })),
+  },
+  { additionalProperties: false },
+);
+
 export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const { timeEntries, absences, entriesCsv } = ctx.services;
+  const { timeEntries, absences, bookings, entriesCsv } = ctx.services;
   app.addHook('onRequest', requireSession(ctx.services.sessions));
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -83,6 +100,22 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
     schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
   }, async (request, reply) => {
     await absences.deleteAbsence(sessionOf(request).user.id, request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  // Bookings on the balance (docs/time-model.md): payouts and corrections, counted on their date.
+  app.get('/bookings', {
+    schema: { tags, security, querystring: DateRangeQuery, response: { 200: Type.Object({ bookings: Type.Array(BookingSchema) }), ...errorResponses(400, 401) } },
+  }, async (request) => ({ bookings: await bookings.listBookings(sessionOf(request).user.id, request.query) }));
+
+  app.post('/bookings', {
+    schema: { tags, security, body: NewBookingBody, response: { 201: Type.Object({ booking: BookingSchema }), ...errorResponses(400, 401) } },
+  }, async (request, reply) => reply.code(201).send({ booking: await bookings.createBooking(sessionOf(request).user.id, request.body) }));
+
+  app.delete('/bookings/:id', {
+    schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+  }, async (request, reply) => {
+    await bookings.deleteBooking(sessionOf(request).user.id, request.params.id);
     return reply.code(204).send(null);
   });
 

@@ -25,3 +25,11 @@ export const EntryResponse = Type.Object({ entry: EntrySchema });
 
 export const AbsenceSchema = Type.Object({ id: Type.Integer(), date: LocalDate, type: AbsenceType, portion: AbsencePortion, note: Type.String() });
 export const AbsenceResponse = Type.Object({ absence: AbsenceSchema });
+
+export const BookingSchema = Type.Object({
+  id: Type.Integer(),
+  date: LocalDate,
+  minutes: Type.Integer({ description: 'signed, never 0; a payout is negative' }),
+  kind: Type.Union([Type.Literal('payout'), Type.Literal('correction')]),
+  note: Type.String(),
+});
