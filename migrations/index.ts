@@ -12,6 +12,7 @@ import * as usernameLookupByLower from './008_username_lookup_by_lower.js';
 import * as targetSchedules from './009_target_schedules.js';
 import * as absencePortion from './009b_absence_portion.js';
 import * as bookings from './009c_bookings.js';
+import * as breakRules from './009d_break_rules.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '009_target_schedules': targetSchedules,
   '009b_absence_portion': absencePortion,
   '009c_bookings': bookings,
+  '009d_break_rules': breakRules,
 };

@@ -86,6 +86,9 @@ export interface UserSettingsTable {
   overtime_offset_minutes: Generated<number>;
   /** Null: the day the account was made, in the user's time zone. */
   tracking_start: LocalDate | null;
+  /** JSON array of {worked_over_minutes, break_minutes}, by threshold. */
+  break_rules: Generated<string>;
+  min_break_minutes: Generated<number>;
   /** Targets before schedules (migration 009): no longer read, kept as they were. */
   target_mon_minutes: Generated<number>;
   target_tue_minutes: Generated<number>;
@@ -157,6 +160,8 @@ export interface DailyTotalsTable {
   user_id: number;
   date: LocalDate;
   worked_ms: number;
+  /** The gaps of at least the user's min_break_minutes between the day's entries (docs/time-model.md, Break rules). */
+  break_ms: Generated<number>;
 }
 
 export interface Database {

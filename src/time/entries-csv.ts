@@ -13,7 +13,7 @@ import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, TimeEntryRow } from '../db/types.js';
 import { localDateTimeOf, parseInstant, toIso } from './calendar.js';
 import type { Clock } from '../common/clock.js';
-import { addToDailyTotals, entriesOverlapping, entryBatchesOverlapping, runningEntry, totalsOfSpans, type InstantRange } from './entries-store.js';
+import { entriesOverlapping, entryBatchesOverlapping, insertDailyTotals, refreshDays, runningEntry, totalsOfSpans, type InstantRange } from './entries-store.js';
 import { ServiceError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
 import {
@@ -26,6 +26,16 @@ import {
   type TimeEntry,
   type TimeEntryService,
 } from './entries.js';
+
+/** Which of these days have stored totals already (a few hundred dates per query). */
+async function daysWithTotals(executor: Kysely<Database>, userId: number, dates: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let index = 0; index < dates.length; index += 500) {
+    const rows = await executor.selectFrom('daily_totals').select('date').where('user_id', '=', userId).where('date', 'in', dates.slice(index, index + 500)).execute();
+    for (const row of rows) found.add(row.date);
+  }
+  return found;
+}
 
 export const CSV_COLUMNS = ['id', 'start_at', 'end_at', 'start_local', 'end_local', 'note'] as const;
 /** A file bigger than this is refused before parsing (ten years of entries fit many times over). */
@@ -302,8 +312,8 @@ export function createEntryCsvService(database: TransactionalDatabase, clock: Cl
     if (!options.apply) return { entries, applied: false, problems: [], writeLockMs: 0, skipped: skipped.size };
 
     const finished = toWrite.flatMap(({ span }) => (span.endMs === null ? [] : [[span.startMs, span.endMs] as [number, number]]));
-    const { timezone } = await settings.getSettings(userId);
-    const totals = totalsOfSpans(finished, timezone);
+    const { timezone, min_break_minutes } = await settings.getSettings(userId);
+    const totals = totalsOfSpans(finished, timezone, min_break_minutes * 60_000);
     const now = toIso(nowMs);
     const values = entries.map((entry) => ({ user_id: userId, start_at: entry.start_at, end_at: entry.end_at, note: entry.note, created_at: now, updated_at: now }));
     const lockedAt = performance.now();
@@ -319,7 +329,13 @@ export function createEntryCsvService(database: TransactionalDatabase, clock: Cl
       }
       // The zone may have changed since it was read: the day boundaries then move.
       const stored = await settings.getSettingsInTransaction(trx, userId);
-      await addToDailyTotals(trx, userId, stored.timezone === timezone ? totals : totalsOfSpans(finished, stored.timezone));
+      const minBreakMs = stored.min_break_minutes * 60_000;
+      const days = stored.timezone === timezone && stored.min_break_minutes === min_break_minutes ? totals : totalsOfSpans(finished, stored.timezone, minBreakMs);
+      // Days that already had entries are worked out again from all their entries (the breaks between
+      // old and new entries); the others take the totals worked out before the lock.
+      const shared = await daysWithTotals(trx, userId, [...days.keys()]);
+      await insertDailyTotals(trx, userId, new Map([...days].filter(([date]) => !shared.has(date))));
+      await refreshDays(trx, userId, stored.timezone, minBreakMs, [...shared]);
       return [];
     });
     const writeLockMs = performance.now() - lockedAt;

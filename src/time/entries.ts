@@ -8,7 +8,7 @@ import { parseInstant, parseInstantOrDate, toIso } from './calendar.js';
 import type { Clock } from '../common/clock.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './entries-store.js';
 import { ServiceError, validationError } from '../common/errors.js';
-import type { SettingsService } from './settings.js';
+import type { Settings, SettingsService } from './settings.js';
 
 export const NOTE_MAX_LENGTH = 1000;
 /**
@@ -28,6 +28,9 @@ export const MAX_ENTRIES_PER_USER = 50_000;
  * the client asks again with a shorter from/to range. The export streams and has no such bound.
  */
 export const MAX_LISTED_ENTRIES = 2000;
+
+/** What the per-day totals of a write depend on: the user's zone and shortest break. */
+export type DayRules = Pick<Settings, 'timezone' | 'min_break_minutes'>;
 
 export interface TimeEntry {
   id: number;
@@ -126,13 +129,13 @@ export async function assertRoomForEntries(trx: Transaction<Database>, userId: n
 }
 
 /** Inserts a checked span and updates the day totals, inside the caller's transaction. */
-export async function insertEntry(trx: Transaction<Database>, userId: number, zone: string, span: EntrySpan, now: string): Promise<TimeEntryRow> {
+export async function insertEntry(trx: Transaction<Database>, userId: number, days: DayRules, span: EntrySpan, now: string): Promise<TimeEntryRow> {
   const row = await trx
     .insertInto('time_entries')
     .values({ user_id: userId, start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note, created_at: now, updated_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (span.endMs !== null) await refreshDailyTotals(trx, userId, zone, [[span.startMs, span.endMs]]);
+  if (span.endMs !== null) await refreshDailyTotals(trx, userId, days.timezone, days.min_break_minutes * 60_000, [[span.startMs, span.endMs]]);
   return row;
 }
 
@@ -202,10 +205,10 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
     const now = clock.now();
     checkSpan(span, now.getTime());
     return writeEntries(userId, async (trx) => {
-      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const rules = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
       await assertRoomForEntries(trx, userId, 1);
-      return publicEntry(await insertEntry(trx, userId, timezone, span, now.toISOString()));
+      return publicEntry(await insertEntry(trx, userId, rules, span, now.toISOString()));
     });
   }
 
@@ -213,7 +216,7 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
     const now = clock.now();
     return writeEntries(userId, async (trx) => {
       const row = await findOwnRow(trx, userId, id);
-      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
       const oldSpan: EntrySpan = { startMs: Date.parse(row.start_at), endMs: row.end_at === null ? null : Date.parse(row.end_at), note: row.note };
       const span: EntrySpan = {
         startMs: patch.start_at !== undefined ? parseInstant(patch.start_at, 'start_at') : oldSpan.startMs,
@@ -231,7 +234,7 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
       const touched: Array<[number, number]> = [];
       if (oldSpan.endMs !== null) touched.push([oldSpan.startMs, oldSpan.endMs]);
       if (span.endMs !== null) touched.push([span.startMs, span.endMs]);
-      await refreshDailyTotals(trx, userId, timezone, touched);
+      await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, touched);
       return publicEntry(updated);
     });
   }
@@ -239,9 +242,9 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
   async function deleteEntry(userId: number, id: number): Promise<void> {
     await writeEntries(userId, async (trx) => {
       const row = await findOwnRow(trx, userId, id);
-      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
       await trx.deleteFrom('time_entries').where('id', '=', id).execute();
-      if (row.end_at !== null) await refreshDailyTotals(trx, userId, timezone, [[Date.parse(row.start_at), Date.parse(row.end_at)]]);
+      if (row.end_at !== null) await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, [[Date.parse(row.start_at), Date.parse(row.end_at)]]);
     });
   }
 
@@ -249,10 +252,10 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
   async function startTimer(userId: number, note?: string): Promise<TimeEntry> {
     const span: EntrySpan = { startMs: clock.now().getTime(), endMs: null, note: normalizeNote(note) };
     return writeEntries(userId, async (trx) => {
-      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const rules = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
       await assertRoomForEntries(trx, userId, 1);
-      return publicEntry(await insertEntry(trx, userId, timezone, span, toIso(span.startMs)));
+      return publicEntry(await insertEntry(trx, userId, rules, span, toIso(span.startMs)));
     });
   }
 
@@ -266,14 +269,14 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
       // A timer stopped within the millisecond it started still ends after its start.
       const endMs = Math.max(now.getTime(), startMs + 1);
       checkSpan({ startMs, endMs, note: running.note }, now.getTime());
-      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
       const stopped = await trx
         .updateTable('time_entries')
         .set({ end_at: toIso(endMs), updated_at: now.toISOString() })
         .where('id', '=', running.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await refreshDailyTotals(trx, userId, timezone, [[startMs, endMs]]);
+      await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, [[startMs, endMs]]);
       return publicEntry(stopped);
     });
   }

@@ -10,8 +10,20 @@ import { prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './e
 import { ServiceError, validationError } from '../common/errors.js';
 import { ScheduleTimeline, storedSchedules, writeSchedule, type WeeklyTarget } from './schedules.js';
 
+const MINUTE_MS = 60_000;
+export const DEFAULT_MIN_BREAK_MINUTES = 15;
+
 /** Ten years of full-time overtime: anything beyond is a typo. */
 export const MAX_OFFSET_MINUTES = 10 * 365 * 24 * 60;
+
+export interface BreakRule {
+  worked_over_minutes: number;
+  break_minutes: number;
+}
+
+/** At most this many break rules (the German law has two). */
+export const MAX_BREAK_RULES = 10;
+export const MAX_MIN_BREAK_MINUTES = 240;
 
 export interface Settings {
   timezone: string;
@@ -22,6 +34,9 @@ export interface Settings {
   holiday_region: string | null;
   overtime_offset_minutes: number;
   tracking_start: LocalDate;
+  /** By threshold, ascending (docs/time-model.md, Break rules). */
+  break_rules: BreakRule[];
+  min_break_minutes: number;
 }
 
 export interface SettingsPatch {
@@ -33,6 +48,26 @@ export interface SettingsPatch {
   overtime_offset_minutes?: number;
   /** null: back to the default (the day the account was made). */
   tracking_start?: string | null;
+  break_rules?: BreakRule[];
+  min_break_minutes?: number;
+}
+
+/** Break rules of the request: whole minutes, distinct thresholds, sorted by threshold; else VALIDATION_ERROR naming the field. */
+export function checkBreakRules(rules: unknown): BreakRule[] {
+  if (!Array.isArray(rules) || rules.length > MAX_BREAK_RULES) throw validationError(`break_rules must be a list of at most ${MAX_BREAK_RULES} rules`, 'break_rules');
+  const checked = rules.map((rule: Partial<BreakRule> | null, index) => {
+    const over = rule?.worked_over_minutes;
+    const minutes = rule?.break_minutes;
+    if (!Number.isInteger(over) || (over as number) < 0 || (over as number) > 1440) {
+      throw validationError('worked_over_minutes must be a whole number of minutes from 0 to 1440', `break_rules.${index}.worked_over_minutes`);
+    }
+    if (!Number.isInteger(minutes) || (minutes as number) < 1 || (minutes as number) > 720) {
+      throw validationError('break_minutes must be a whole number of minutes from 1 to 720', `break_rules.${index}.break_minutes`);
+    }
+    return { worked_over_minutes: over as number, break_minutes: minutes as number };
+  });
+  if (new Set(checked.map((rule) => rule.worked_over_minutes)).size !== checked.length) throw validationError('two break rules have the same worked_over_minutes', 'break_rules');
+  return checked.sort((a, b) => a.worked_over_minutes - b.worked_over_minutes);
 }
 
 export function createSettingsService(database: TransactionalDatabase, clock: Clock) {
@@ -57,6 +92,8 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
         'user_settings.holiday_region',
         'user_settings.overtime_offset_minutes',
         'user_settings.tracking_start',
+        'user_settings.break_rules',
+        'user_settings.min_break_minutes',
       ])
       .where('users.id', '=', userId)
       .executeTakeFirst();
@@ -73,6 +110,8 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
       holiday_region: row.holiday_region ?? null,
       overtime_offset_minutes: row.overtime_offset_minutes ?? 0,
       tracking_start: trackingStart,
+      break_rules: row.break_rules ? (JSON.parse(row.break_rules) as BreakRule[]) : [],
+      min_break_minutes: row.min_break_minutes ?? DEFAULT_MIN_BREAK_MINUTES,
     };
   }
 
@@ -83,7 +122,17 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
       holiday_region?: string | null;
       overtime_offset_minutes?: number;
       tracking_start?: string | null;
+      break_rules?: string;
+      min_break_minutes?: number;
     } = {};
+    if (patch.break_rules !== undefined) values.break_rules = JSON.stringify(checkBreakRules(patch.break_rules));
+    if (patch.min_break_minutes !== undefined) {
+      const minutes = patch.min_break_minutes;
+      if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_MIN_BREAK_MINUTES) {
+        throw validationError(`min_break_minutes must be a whole number of minutes from 1 to ${MAX_MIN_BREAK_MINUTES}`, 'min_break_minutes');
+      }
+      values.min_break_minutes = minutes;
+    }
     if (patch.timezone !== undefined) values.timezone = normalizeTimezone(patch.timezone);
     if (patch.holiday_region !== undefined) {
       values.holiday_region = patch.holiday_region === null || patch.holiday_region.trim() === '' ? null : await normalizeHolidayRegion(patch.holiday_region);
@@ -103,10 +152,14 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
     }
     const targetsFrom = patch.targets_valid_from === undefined ? undefined : parseDate(patch.targets_valid_from, 'targets_valid_from');
 
-    // The slow part of a change of zone happens before the write lock is taken (docs/time-model.md).
+    // The slow part of a change of zone (or of the shortest break, which the stored breaks depend on)
+    // happens before the write lock is taken (docs/time-model.md).
     let prepared: PreparedTotals | undefined;
-    if (values.timezone !== undefined && values.timezone !== (await getSettings(userId)).timezone) {
-      prepared = await prepareDailyTotals(db, userId, values.timezone);
+    const current = await getSettings(userId);
+    const zone = values.timezone ?? current.timezone;
+    const minBreak = values.min_break_minutes ?? current.min_break_minutes;
+    if (zone !== current.timezone || minBreak !== current.min_break_minutes) {
+      prepared = await prepareDailyTotals(db, userId, zone, minBreak * MINUTE_MS);
     }
 
     return database.transact(async (trx) => {
@@ -125,8 +178,10 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
         await writeSchedule(trx, userId, { validFrom, patch: patch.weekly_target_minutes, replace: true, trackingStart: after.tracking_start, now });
         after = await getSettingsInTransaction(trx, userId);
       }
-      if (after.timezone !== before.timezone) {
-        await replaceDailyTotals(trx, userId, prepared?.zone === after.timezone ? prepared : { zone: after.timezone, entries: [], totals: new Map() });
+      if (after.timezone !== before.timezone || after.min_break_minutes !== before.min_break_minutes) {
+        const minBreakMs = after.min_break_minutes * MINUTE_MS;
+        const usable = prepared?.zone === after.timezone && prepared.minBreakMs === minBreakMs;
+        await replaceDailyTotals(trx, userId, usable && prepared ? prepared : { zone: after.timezone, minBreakMs, entries: [], totals: new Map() });
       }
       return after;
     });

@@ -1,13 +1,15 @@
 // Week overview, overtime balance and today's end of work (docs/time-model.md).
 //
-// A day's target is the weekday's target from the settings, or 0 on a day with an absence, on a
-// public holiday of the user's region, and before tracking_start. A day's worked minutes are the
-// whole minutes worked on that local day (an entry across midnight counts on both days), read from
-// the per-day totals plus the running entry up to now. Every sum is a sum of these per-day integers,
-// so the week, the balance and today always agree. Nothing here scans all of a user's entries.
+// A day's target is the weekday's target of the schedule in force, halved on a half day, or 0 on a
+// day with a full absence, on a public holiday of the user's region, and before tracking_start. A
+// day's worked minutes are the whole minutes worked on that local day (an entry across midnight
+// counts on both days), less the deduction of the break rules, read from the per-day totals (worked
+// time and breaks taken) plus the running entry up to now. Bookings count on their date. Every sum is
+// a sum of these per-day integers, so the week, the balance and today always agree. Nothing here
+// scans all of a user's entries.
 import { sql, type Kysely } from 'kysely';
 import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../db/types.js';
-import { targetOfDay } from './day-rules.js';
+import { breakDeduction, targetOfDay, workNeededFor } from './day-rules.js';
 import type { AbsenceService } from './absences.js';
 import {
   addDays,
@@ -25,8 +27,9 @@ import {
 } from './calendar.js';
 import type { Clock } from '../common/clock.js';
 import { validationError } from '../common/errors.js';
-import { dailyTotals, runningEntry } from './entries-store.js';
-import type { Settings, SettingsService } from './settings.js';
+import { dailyTotals, entriesOverlapping, runningEntry, type DayTotal } from './entries-store.js';
+import { startOfDay } from './calendar.js';
+import type { BreakRule, Settings, SettingsService } from './settings.js';
 import { scheduleTimeline, type ScheduleTimeline } from './schedules.js';
 import { bookedByDate, bookedInRange } from './bookings.js';
 
@@ -36,7 +39,11 @@ export interface DayFigures {
   date: LocalDate;
   weekday: Weekday;
   target_minutes: number;
+  /** After the deduction of the break rules. */
   worked_minutes: number;
+  /** Breaks taken: the gaps of at least min_break_minutes between the day's entries. */
+  break_minutes: number;
+  break_deducted_minutes: number;
   absence: AbsenceType | null;
   absence_portion: AbsencePortion | null;
   public_holiday: string | null;
@@ -51,6 +58,8 @@ export interface AnonymousDay {
   weekday: Weekday;
   target_minutes: null;
   worked_minutes: null;
+  break_minutes: null;
+  break_deducted_minutes: null;
   absence: null;
   absence_portion: null;
   public_holiday: string | null;
@@ -61,6 +70,8 @@ export interface AnonymousDay {
 export interface Totals<T extends number | null> {
   target_minutes: T;
   worked_minutes: T;
+  break_minutes: T;
+  break_deducted_minutes: T;
   booked_minutes: T;
   balance_minutes: T;
 }
@@ -107,6 +118,8 @@ export interface TodayFigures {
   date: LocalDate;
   target_minutes: number;
   worked_minutes: number;
+  break_minutes: number;
+  break_deducted_minutes: number;
   booked_minutes: number;
   remaining_minutes: number;
   running: boolean;
@@ -115,22 +128,49 @@ export interface TodayFigures {
 }
 
 export function createStatisticsService(db: Kysely<Database>, clock: Clock, settingsService: SettingsService, absenceService: AbsenceService) {
-  /** Worked ms per local day from `from` through `through`: stored totals plus the running entry up to now. */
-  async function workedMsByDay(userId: number, zone: string, from: LocalDate, through: LocalDate, nowMs: number): Promise<Map<LocalDate, number>> {
-    const worked = await dailyTotals(db, userId, from, through);
-    const running = await runningEntry(db, userId);
-    if (running) {
-      for (const piece of splitByLocalDay(Date.parse(running.start_at), nowMs, zone)) {
-        if (piece.date >= from && piece.date <= through) worked.set(piece.date, (worked.get(piece.date) ?? 0) + piece.ms);
+  /**
+   * Worked and break ms per local day from `from` through `through`: the stored totals plus the
+   * running entry up to now (and the gap before it, on the day it started, if that is a break).
+   * `running` lists the days the running entry touches.
+   */
+  async function liveTotals(userId: number, settings: Settings, from: LocalDate, through: LocalDate, nowMs: number): Promise<{ days: Map<LocalDate, DayTotal>; running: LocalDate[] }> {
+    const days = await dailyTotals(db, userId, from, through);
+    const entry = await runningEntry(db, userId);
+    const running: LocalDate[] = [];
+    if (entry) {
+      const zone = settings.timezone;
+      const startMs = Date.parse(entry.start_at);
+      const pieces = splitByLocalDay(startMs, nowMs, zone);
+      const startDate = pieces[0]?.date ?? localDateOf(startMs, zone);
+      if (startDate >= from && startDate <= through) {
+        const [previous] = await db.selectFrom('time_entries').select('end_at').where('user_id', '=', userId).where('start_at', '<', entry.start_at).orderBy('start_at', 'desc').limit(1).execute();
+        const previousEnd = previous?.end_at ? Date.parse(previous.end_at) : undefined;
+        if (previousEnd !== undefined && previousEnd > startOfDay(startDate, zone) && startMs - previousEnd >= settings.min_break_minutes * MINUTE_MS) {
+          const day = days.get(startDate) ?? { workedMs: 0, breakMs: 0 };
+          days.set(startDate, { ...day, breakMs: day.breakMs + startMs - previousEnd });
+        }
+      }
+      for (const piece of pieces) {
+        if (piece.date < from || piece.date > through) continue;
+        const day = days.get(piece.date) ?? { workedMs: 0, breakMs: 0 };
+        days.set(piece.date, { ...day, workedMs: day.workedMs + piece.ms });
+        running.push(piece.date);
       }
     }
-    return worked;
+    return { days, running };
+  }
+
+  /** A day's whole worked minutes before and after the deduction of the break rules, and the breaks taken. */
+  function workedOf(day: DayTotal | undefined, rules: readonly BreakRule[]): { raw: number; taken: number; deducted: number } {
+    const raw = Math.floor((day?.workedMs ?? 0) / MINUTE_MS);
+    const taken = Math.floor((day?.breakMs ?? 0) / MINUTE_MS);
+    return { raw, taken, deducted: breakDeduction(raw, taken, rules) };
   }
 
   async function dayFigures(userId: number, settings: Settings, from: LocalDate, through: LocalDate, nowMs: number): Promise<DayFigures[]> {
     if (through < from) return [];
     const timeline = await scheduleTimeline(db, userId);
-    const worked = await workedMsByDay(userId, settings.timezone, from, through, nowMs);
+    const { days } = await liveTotals(userId, settings, from, through, nowMs);
     const absences = await absenceService.absencesByDate(userId, from, through);
     const holidays = await publicHolidays(settings.holiday_region, from, through);
     const booked = await bookedByDate(db, userId, from, through);
@@ -139,13 +179,16 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
       const absence = absences.get(date) ?? null;
       const publicHoliday = holidays.get(date) ?? null;
       const targetMinutes = targetOfDay(timeline.targetOn(date, weekday), date >= settings.tracking_start, publicHoliday !== null, absence?.portion ?? null);
-      const workedMinutes = Math.floor((worked.get(date) ?? 0) / MINUTE_MS);
+      const worked = workedOf(days.get(date), settings.break_rules);
+      const workedMinutes = worked.raw - worked.deducted;
       const bookedMinutes = booked.get(date) ?? 0;
       return {
         date,
         weekday,
         target_minutes: targetMinutes,
         worked_minutes: workedMinutes,
+        break_minutes: worked.taken,
+        break_deducted_minutes: worked.deducted,
         absence: absence?.type ?? null,
         absence_portion: absence?.portion ?? null,
         public_holiday: publicHoliday,
@@ -156,10 +199,12 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
   }
 
   function sumOf(days: DayFigures[]): Totals<number> {
-    const totals = { target_minutes: 0, worked_minutes: 0, booked_minutes: 0, balance_minutes: 0 };
+    const totals = { target_minutes: 0, worked_minutes: 0, break_minutes: 0, break_deducted_minutes: 0, booked_minutes: 0, balance_minutes: 0 };
     for (const day of days) {
       totals.target_minutes += day.target_minutes;
       totals.worked_minutes += day.worked_minutes;
+      totals.break_minutes += day.break_minutes;
+      totals.break_deducted_minutes += day.break_deducted_minutes;
       totals.booked_minutes += day.booked_minutes;
       totals.balance_minutes += day.balance_minutes;
     }
@@ -186,40 +231,63 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
       weekday: weekdayOf(day),
       target_minutes: null,
       worked_minutes: null,
+      break_minutes: null,
+      break_deducted_minutes: null,
       absence: null,
       absence_portion: null,
       public_holiday: holidays.get(day) ?? null,
       booked_minutes: null,
       balance_minutes: null,
     }));
-    return { week_start: weekStart, week_end: weekEnd, days, totals: { target_minutes: null, worked_minutes: null, booked_minutes: null, balance_minutes: null } };
+    return { week_start: weekStart, week_end: weekEnd, days, totals: { target_minutes: null, worked_minutes: null, break_minutes: null, break_deducted_minutes: null, booked_minutes: null, balance_minutes: null } };
   }
 
-  /** Whole worked minutes from `from` through `through`, each day rounded down, running entry included. */
-  async function workedMinutesInRange(userId: number, zone: string, from: LocalDate, through: LocalDate, nowMs: number): Promise<number> {
-    // Integer division per day row: the same rounding as the per-day figures, summed in SQLite. A bound
-    // JavaScript number reaches SQLite as a real, and a real division would carry the seconds of every
-    // day into the balance: hence the casts.
-    const stored = await db
-      .selectFrom('daily_totals')
-      .select(sql<number>`coalesce(sum(cast(worked_ms as integer) / cast(${MINUTE_MS} as integer)), 0)`.as('minutes'))
-      .where('user_id', '=', userId)
-      .where('date', '>=', from)
-      .where('date', '<=', through)
-      .executeTakeFirstOrThrow();
-    let minutes = Number(stored.minutes);
+  /**
+   * Worked minutes from `from` through `through`: each day's whole minutes less its break deduction,
+   * summed in the database over the stored days (one aggregate; the deduction is a CASE over the
+   * user's few rules), and the days the running entry touches worked out here with it.
+   */
+  async function workedMinutesInRange(userId: number, settings: Settings, from: LocalDate, through: LocalDate, nowMs: number): Promise<number> {
     const running = await runningEntry(db, userId);
-    if (running) {
-      const pieces = splitByLocalDay(Date.parse(running.start_at), nowMs, zone).filter((piece) => piece.date >= from && piece.date <= through);
-      if (pieces.length > 0) {
-        const totals = await dailyTotals(db, userId, pieces[0]!.date, pieces.at(-1)!.date);
-        for (const piece of pieces) {
-          const storedMs = totals.get(piece.date) ?? 0;
-          minutes += Math.floor((storedMs + piece.ms) / MINUTE_MS) - Math.floor(storedMs / MINUTE_MS);
-        }
-      }
+    const live = running ? await liveTotals(userId, settings, from, through, nowMs) : undefined;
+    const runningDays = live?.running ?? [];
+    // Integer division per day row (the literal is an integer on both engines): the same rounding as
+    // the per-day figures; a real division would carry the seconds of every day into the balance.
+    const minutes = sql.raw('(worked_ms / 60000)');
+    const taken = sql.raw('(break_ms / 60000)');
+    let deduction = sql<number>`0`;
+    for (const rule of settings.break_rules) {
+      // Rules are whole numbers checked by the settings: written into the statement, not bound.
+      const over = sql.raw(String(Math.trunc(rule.worked_over_minutes)));
+      const needed = sql.raw(String(Math.trunc(rule.break_minutes)));
+      const shortfall = sql`(${needed} - ${taken})`;
+      deduction = sql<number>`case when ${minutes} > ${over} then (case when ${shortfall} <= 0 then 0 when ${shortfall} < ${minutes} - ${over} then ${shortfall} else ${minutes} - ${over} end) else ${deduction} end`;
     }
-    return minutes;
+    const inRange = () => {
+      let query = db.selectFrom('daily_totals').where('user_id', '=', userId).where('date', '>=', from).where('date', '<=', through);
+      if (runningDays.length > 0) query = query.where('date', 'not in', runningDays);
+      return query;
+    };
+    const stored = await inRange().select(sql<number>`coalesce(sum(${minutes}), 0)`.as('minutes')).executeTakeFirstOrThrow();
+    let total = Number(stored.minutes);
+    const rules = settings.break_rules;
+    if (rules.length > 0) {
+      // Only days above the lowest threshold with less than the longest break can lose minutes: the
+      // deduction is summed over those alone (plain comparisons on the row narrow them first).
+      const lowest = Math.min(...rules.map((rule) => rule.worked_over_minutes));
+      const longest = Math.max(...rules.map((rule) => rule.break_minutes));
+      const deducted = await inRange()
+        .where(sql<boolean>`worked_ms >= ${sql.raw(String((lowest + 1) * MINUTE_MS))}`)
+        .where(sql<boolean>`break_ms < ${sql.raw(String(longest * MINUTE_MS))}`)
+        .select(sql<number>`coalesce(sum(${deduction}), 0)`.as('minutes'))
+        .executeTakeFirstOrThrow();
+      total -= Number(deducted.minutes);
+    }
+    for (const date of runningDays) {
+      const worked = workedOf(live?.days.get(date), settings.break_rules);
+      total += worked.raw - worked.deducted;
+    }
+    return total;
   }
 
   /**
@@ -248,7 +316,7 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
    */
   async function periodFigures(userId: number, settings: Settings, timeline: ScheduleTimeline, from: LocalDate, through: LocalDate, nowMs: number): Promise<PeriodFigures> {
     if (through < from) return { target_minutes: 0, worked_minutes: 0, booked_minutes: 0, balance_minutes: 0 };
-    const worked = await workedMinutesInRange(userId, settings.timezone, from, through, nowMs);
+    const worked = await workedMinutesInRange(userId, settings, from, through, nowMs);
     const target = await targetMinutesInRange(userId, settings, timeline, from, through);
     const booked = await bookedInRange(db, userId, from, through);
     return { target_minutes: target, worked_minutes: worked, booked_minutes: booked, balance_minutes: worked - target + booked };
@@ -298,25 +366,39 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
 
   /**
    * Today's figures. end_of_work: when today's target is met if work goes on (or starts) now without
-   * a break (in the past once it is met). adjusted_end_of_work: that instant moved earlier by a
-   * positive balance, later by a negative one, so that leaving then brings the balance to zero.
+   * a further break, the break the rules still ask for included (in the past once it is met).
+   * adjusted_end_of_work: that instant moved earlier by a positive balance, later by a negative one
+   * (today's bookings included), so that leaving then brings the balance to zero.
    */
   async function today(userId: number): Promise<TodayFigures> {
     const settings = await settingsService.getSettings(userId);
     const nowMs = clock.now().getTime();
     const date = localDateOf(nowMs, settings.timezone);
     const [day] = await dayFigures(userId, settings, date, date, nowMs);
-    const workedMs = (await workedMsByDay(userId, settings.timezone, date, date, nowMs)).get(date) ?? 0;
+    const { days } = await liveTotals(userId, settings, date, date, nowMs);
+    const current = await runningEntry(db, userId);
+    const workedMs = days.get(date)?.workedMs ?? 0;
+    let breakMs = days.get(date)?.breakMs ?? 0;
+    if (!current) {
+      // Work that starts now leaves a gap after today's last entry: a break, if it is long enough.
+      const dayStart = startOfDay(date, settings.timezone);
+      const entries = await entriesOverlapping(db, userId, { from: toIso(dayStart), to: toIso(nowMs) });
+      const lastEnd = Math.max(...entries.map((entry) => (entry.end_at === null ? -Infinity : Date.parse(entry.end_at))).filter((end) => end <= nowMs));
+      if (Number.isFinite(lastEnd) && lastEnd > dayStart && nowMs - lastEnd >= settings.min_break_minutes * MINUTE_MS) breakMs += nowMs - lastEnd;
+    }
     const balance = await balanceThroughYesterday(userId, settings, nowMs);
     const targetMinutes = day?.target_minutes ?? 0;
-    const endOfWork = nowMs + targetMinutes * MINUTE_MS - workedMs;
+    const needed = workNeededFor(targetMinutes, Math.floor(breakMs / MINUTE_MS), settings.break_rules);
+    const endOfWork = nowMs + needed * MINUTE_MS - workedMs;
     return {
       date,
       target_minutes: targetMinutes,
       worked_minutes: day?.worked_minutes ?? 0,
+      break_minutes: day?.break_minutes ?? 0,
+      break_deducted_minutes: day?.break_deducted_minutes ?? 0,
       booked_minutes: day?.booked_minutes ?? 0,
       remaining_minutes: Math.max(0, targetMinutes - (day?.worked_minutes ?? 0)),
-      running: (await runningEntry(db, userId)) !== undefined,
+      running: current !== undefined,
       end_of_work: toIso(endOfWork),
       // Today's bookings move the balance as well: a payout today makes leaving later.
       adjusted_end_of_work: toIso(endOfWork - (balance.balance_minutes + (day?.booked_minutes ?? 0)) * MINUTE_MS),

@@ -110,3 +110,23 @@ describe('bookings on the balance', () => {
     expect((await cara.call('GET', '/api/time-entries/bookings')).json().bookings).toHaveLength(2);
   });
 });
+
+describe('break rules', () => {
+  it('the German preset deducts the break not taken, never below the threshold, and the balance agrees with the days', async () => {
+    const dora = await person();
+    const monday = mondayWeeksAgo(1);
+    await dora.call('PATCH', '/api/settings', { tracking_start: monday, break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }, { worked_over_minutes: 540, break_minutes: 45 }] });
+    await entry(dora, monday, '08:00', '15:00'); // 420 without a break: 30 deducted
+    await entry(dora, plus(monday, 1), '08:00', '14:10'); // 370: 10 deducted (never below 360)
+    await entry(dora, plus(monday, 2), '08:00', '12:00'); // 240 + 300 after a 30-minute break: nothing deducted
+    await entry(dora, plus(monday, 2), '12:30', '17:30');
+    const week = (await dora.call('GET', `/api/stats/week?date=${monday}`)).json();
+    expect(week.days.slice(0, 3).map((day: { worked_minutes: number }) => day.worked_minutes)).toEqual([390, 360, 540]);
+    expect(week.days.slice(0, 3).map((day: { break_deducted_minutes: number }) => day.break_deducted_minutes)).toEqual([30, 10, 0]);
+    expect(week.days[2].break_minutes).toBe(30);
+    const thisWeek = (await dora.call('GET', `/api/stats/week?date=${plus(monday, 7)}`)).json();
+    const overtime = (await dora.call('GET', '/api/stats/overtime')).json();
+    const counted = [...week.days, ...thisWeek.days].filter((day: { date: string }) => day.date <= overtime.through).reduce((sum: number, day: { balance_minutes: number }) => sum + day.balance_minutes, 0);
+    expect(overtime.balance_minutes).toBe(counted);
+  });
+});

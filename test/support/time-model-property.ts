@@ -93,17 +93,57 @@ function refWorkedMs(user: RefUser, date: string, now: number): number {
   return ms;
 }
 
+/** The breaks taken on a day: the gaps of at least 15 minutes between the day's pieces of entries. */
+function refBreakMs(user: RefUser, date: string, now: number): number {
+  const from = refDayStart(date, user.zone);
+  const to = refDayStart(plusDays(date, 1), user.zone);
+  const pieces = user.entries
+    .map((entry) => [Math.max(entry.start, from), Math.min(entry.end ?? now, to)] as const)
+    .filter(([start, end]) => end > start)
+    .sort((a, b) => a[0] - b[0]);
+  let ms = 0;
+  for (let i = 1; i < pieces.length; i++) {
+    const gap = pieces[i]![0] - pieces[i - 1]![1];
+    if (gap >= 15 * MINUTE) ms += gap;
+  }
+  return ms;
+}
+
 function refDay(user: RefUser, date: string, now: number) {
   const absence = user.absences.get(date) ?? null;
   const target = date >= user.trackingStart && absence === null ? user.targets[weekdayKey(date)] : 0;
   const worked = Math.floor(refWorkedMs(user, date, now) / MINUTE);
-  return { date, weekday: weekdayKey(date), target_minutes: target, worked_minutes: worked, absence, absence_portion: absence === null ? null : 'full', public_holiday: null, booked_minutes: 0, balance_minutes: worked - target };
+  return {
+    date,
+    weekday: weekdayKey(date),
+    target_minutes: target,
+    worked_minutes: worked,
+    break_minutes: Math.floor(refBreakMs(user, date, now) / MINUTE),
+    break_deducted_minutes: 0,
+    absence,
+    absence_portion: absence === null ? null : 'full',
+    public_holiday: null,
+    booked_minutes: 0,
+    balance_minutes: worked - target,
+  };
 }
 
 function refWeek(user: RefUser, monday: string, now: number) {
   const days = [0, 1, 2, 3, 4, 5, 6].map((i) => refDay(user, plusDays(monday, i), now));
-  const sum = (key: 'target_minutes' | 'worked_minutes' | 'balance_minutes') => days.reduce((total, day) => total + day[key], 0);
-  return { week_start: monday, week_end: plusDays(monday, 6), days, totals: { target_minutes: sum('target_minutes'), worked_minutes: sum('worked_minutes'), booked_minutes: 0, balance_minutes: sum('balance_minutes') } };
+  const sum = (key: 'target_minutes' | 'worked_minutes' | 'break_minutes' | 'break_deducted_minutes' | 'booked_minutes' | 'balance_minutes') => days.reduce((total, day) => total + day[key], 0);
+  return {
+    week_start: monday,
+    week_end: plusDays(monday, 6),
+    days,
+    totals: {
+      target_minutes: sum('target_minutes'),
+      worked_minutes: sum('worked_minutes'),
+      break_minutes: sum('break_minutes'),
+      break_deducted_minutes: sum('break_deducted_minutes'),
+      booked_minutes: sum('booked_minutes'),
+      balance_minutes: sum('balance_minutes'),
+    },
+  };
 }
 
 function refOvertime(user: RefUser, now: number) {
@@ -121,6 +161,8 @@ function refToday(user: RefUser, now: number) {
     date,
     target_minutes: day.target_minutes,
     worked_minutes: day.worked_minutes,
+    break_minutes: day.break_minutes,
+    break_deducted_minutes: 0,
     booked_minutes: 0,
     remaining_minutes: Math.max(0, day.target_minutes - day.worked_minutes),
     running: user.entries.some((entry) => entry.end === null),

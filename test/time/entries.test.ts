@@ -254,6 +254,8 @@ describe('settings', () => {
       holiday_region: null,
       overtime_offset_minutes: 0,
       tracking_start: '2026-03-02',
+      break_rules: [],
+      min_break_minutes: 15,
     });
     const patched = await ann.call('PATCH', '/api/settings', {
       timezone: 'europe/berlin',
@@ -271,6 +273,8 @@ describe('settings', () => {
       holiday_region: 'DE-BY',
       overtime_offset_minutes: -90,
       tracking_start: '2026-01-01',
+      break_rules: [],
+      min_break_minutes: 15,
     };
     expect(patched.json()).toEqual(expected);
     expect((await ann.call('GET', '/api/settings')).json()).toEqual(expected);

@@ -163,7 +163,7 @@ describe('migration 009_target_schedules', () => {
       expect((await settings.getSettings(1)).weekly_target_minutes.mon).toBe(420);
       const week = await statistics.weekOverview(1, '2026-01-05');
       expect(week.days.map((day) => day.target_minutes)).toEqual([420, 420, 420, 420, 0, 0, 0]);
-      expect(week.totals).toEqual({ target_minutes: 1680, worked_minutes: 480, booked_minutes: 0, balance_minutes: -1200 });
+      expect(week.totals).toMatchObject({ target_minutes: 1680, worked_minutes: 480, booked_minutes: 0, balance_minutes: -1200 });
       // Through Monday 12 January (Tokyo): 480 − 4 × 420 − 420.
       expect((await statistics.overtime(1)).balance_minutes).toBe(480 - 5 * 420);
     } finally {

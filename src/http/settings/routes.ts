@@ -29,6 +29,10 @@ const SettingsPatchBody = Type.Object(
     holiday_region: Type.Optional(nullable(Type.String({ maxLength: 16 }))),
     overtime_offset_minutes: Type.Optional(Type.Integer()),
     tracking_start: Type.Optional(nullable(Type.String({ maxLength: 10, description: 'YYYY-MM-DD; null: the day the account was made' }))),
+    break_rules: Type.Optional(
+      Type.Array(Type.Object({ worked_over_minutes: Type.Integer(), break_minutes: Type.Integer() }, { additionalProperties: false }), { maxItems: 10 }),
+    ),
+    min_break_minutes: Type.Optional(Type.Integer({ description: 'the shortest gap between entries that counts as a break (default 15)' })),
   },
   { additionalProperties: false },
 );

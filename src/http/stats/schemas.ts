@@ -15,6 +15,8 @@ export const WeekResponse = Type.Object({
       weekday: Type.String(),
       target_minutes: Minutes,
       worked_minutes: Minutes,
+      break_minutes: Minutes,
+      break_deducted_minutes: Minutes,
       absence: orNull(AbsenceType),
       absence_portion: orNull(AbsencePortion),
       public_holiday: orNull(Type.String()),
@@ -22,13 +24,22 @@ export const WeekResponse = Type.Object({
       balance_minutes: Minutes,
     }),
   ),
-  totals: Type.Object({ target_minutes: Minutes, worked_minutes: Minutes, booked_minutes: Minutes, balance_minutes: Minutes }),
+  totals: Type.Object({
+    target_minutes: Minutes,
+    worked_minutes: Minutes,
+    break_minutes: Minutes,
+    break_deducted_minutes: Minutes,
+    booked_minutes: Minutes,
+    balance_minutes: Minutes,
+  }),
 });
 export const OvertimeResponse = Type.Object({ balance_minutes: Type.Integer(), offset_minutes: Type.Integer(), since: LocalDate, through: LocalDate });
 export const TodayResponse = Type.Object({
   date: LocalDate,
   target_minutes: Type.Integer(),
   worked_minutes: Type.Integer(),
+  break_minutes: Type.Integer(),
+  break_deducted_minutes: Type.Integer(),
   booked_minutes: Type.Integer(),
   remaining_minutes: Type.Integer(),
   running: Type.Boolean(),
