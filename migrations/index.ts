@@ -13,6 +13,7 @@ import * as targetSchedules from './009_target_schedules.js';
 import * as absencePortion from './009b_absence_portion.js';
 import * as bookings from './009c_bookings.js';
 import * as breakRules from './009d_break_rules.js';
+import * as vacationAllowance from './009e_vacation_allowance.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '009b_absence_portion': absencePortion,
   '009c_bookings': bookings,
   '009d_break_rules': breakRules,
+  '009e_vacation_allowance': vacationAllowance,
 };

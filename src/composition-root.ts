@@ -27,6 +27,7 @@ import { createSessionService } from './auth/sessions.js';
 import { createSettingsService } from './time/settings.js';
 import { createScheduleService } from './time/schedules.js';
 import { createBookingService } from './time/bookings.js';
+import { createVacationService } from './time/vacation.js';
 import { createStatisticsService } from './time/statistics.js';
 import { createTimeEntryService } from './time/entries.js';
 import { createUserDirectory } from './auth/users.js';
@@ -96,6 +97,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     timeEntries,
     absences,
     bookings,
+    vacation: createVacationService(db, clock, settings),
     statistics: createStatisticsService(db, clock, settings, absences),
     entriesCsv,
     accountData: createAccountDataService(db, clock, { users, accounts, settings, schedules, absences, bookings, entriesCsv }),

@@ -89,6 +89,10 @@ export interface UserSettingsTable {
   /** JSON array of {worked_over_minutes, break_minutes}, by threshold. */
   break_rules: Generated<string>;
   min_break_minutes: Generated<number>;
+  /** The vacation allowance in half days (null: not tracked). */
+  vacation_half_days_per_year: number | null;
+  /** The most vacation carried into a year, in half days (null: no limit). */
+  vacation_carry_over_max_half_days: number | null;
   /** Targets before schedules (migration 009): no longer read, kept as they were. */
   target_mon_minutes: Generated<number>;
   target_tue_minutes: Generated<number>;

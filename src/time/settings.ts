@@ -37,6 +37,10 @@ export interface Settings {
   /** By threshold, ascending (docs/time-model.md, Break rules). */
   break_rules: BreakRule[];
   min_break_minutes: number;
+  /** Days of vacation a year, halves allowed; null: not tracked (docs/time-model.md, Vacation allowance). */
+  vacation_days_per_year: number | null;
+  /** The most days carried into a year; null: no limit. */
+  vacation_carry_over_max_days: number | null;
 }
 
 export interface SettingsPatch {
@@ -50,6 +54,17 @@ export interface SettingsPatch {
   tracking_start?: string | null;
   break_rules?: BreakRule[];
   min_break_minutes?: number;
+  vacation_days_per_year?: number | null;
+  vacation_carry_over_max_days?: number | null;
+}
+
+/** Days in half steps from 0 to 366 (as half days), or null; else VALIDATION_ERROR naming the field. */
+function halfDays(value: number | null, field: string): number | null {
+  if (value === null) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value * 2) || value < 0 || value > 366) {
+    throw validationError(`${field} must be a number of days from 0 to 366 in steps of a half day, or null`, field);
+  }
+  return value * 2;
 }
 
 /** Break rules of the request: whole minutes, distinct thresholds, sorted by threshold; else VALIDATION_ERROR naming the field. */
@@ -94,6 +109,8 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
         'user_settings.tracking_start',
         'user_settings.break_rules',
         'user_settings.min_break_minutes',
+        'user_settings.vacation_half_days_per_year',
+        'user_settings.vacation_carry_over_max_half_days',
       ])
       .where('users.id', '=', userId)
       .executeTakeFirst();
@@ -112,6 +129,9 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
       tracking_start: trackingStart,
       break_rules: row.break_rules ? (JSON.parse(row.break_rules) as BreakRule[]) : [],
       min_break_minutes: row.min_break_minutes ?? DEFAULT_MIN_BREAK_MINUTES,
+      vacation_days_per_year: row.vacation_half_days_per_year === null || row.vacation_half_days_per_year === undefined ? null : row.vacation_half_days_per_year / 2,
+      vacation_carry_over_max_days:
+        row.vacation_carry_over_max_half_days === null || row.vacation_carry_over_max_half_days === undefined ? null : row.vacation_carry_over_max_half_days / 2,
     };
   }
 
@@ -124,7 +144,13 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
       tracking_start?: string | null;
       break_rules?: string;
       min_break_minutes?: number;
+      vacation_half_days_per_year?: number | null;
+      vacation_carry_over_max_half_days?: number | null;
     } = {};
+    if (patch.vacation_days_per_year !== undefined) values.vacation_half_days_per_year = halfDays(patch.vacation_days_per_year, 'vacation_days_per_year');
+    if (patch.vacation_carry_over_max_days !== undefined) {
+      values.vacation_carry_over_max_half_days = halfDays(patch.vacation_carry_over_max_days, 'vacation_carry_over_max_days');
+    }
     if (patch.break_rules !== undefined) values.break_rules = JSON.stringify(checkBreakRules(patch.break_rules));
     if (patch.min_break_minutes !== undefined) {
       const minutes = patch.min_break_minutes;
@@ -168,7 +194,7 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
       const now = clock.now().toISOString();
       await trx
         .insertInto('user_settings')
-        .values({ user_id: userId, tracking_start: null, holiday_region: null, ...values, updated_at: now })
+        .values({ user_id: userId, tracking_start: null, holiday_region: null, vacation_half_days_per_year: null, vacation_carry_over_max_half_days: null, ...values, updated_at: now })
         .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ ...values, updated_at: now }))
         .execute();
       let after = await getSettingsInTransaction(trx, userId);

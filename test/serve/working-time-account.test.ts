@@ -130,3 +130,19 @@ describe('break rules', () => {
     expect(overtime.balance_minutes).toBe(counted);
   });
 });
+
+describe('the vacation allowance', () => {
+  it('GET /api/stats/vacation counts the days with a target; without a token it answers {"authenticated": false}', async () => {
+    const eve = await person();
+    const year = DateTime.utc().year + 1;
+    await eve.call('PATCH', '/api/settings', { vacation_days_per_year: 27.5, vacation_carry_over_max_days: 10 });
+    // Next year: 10 weekdays from the first Monday of February, a half day in March.
+    const monday = DateTime.fromISO(`${year}-02-01`, { zone: 'UTC' }).startOf('week').plus({ weeks: 1 }).toISODate() as string;
+    expect((await eve.call('POST', '/api/time-entries/absences', { from: monday, to: plus(monday, 11), type: 'vacation' })).statusCode).toBe(201);
+    expect((await eve.call('POST', '/api/time-entries/absences', { date: plus(monday, 28), type: 'vacation', portion: 'half' })).statusCode).toBe(201);
+    const vacation = (await eve.call('GET', `/api/stats/vacation?year=${year}`)).json();
+    expect(vacation).toMatchObject({ year, allowance_days: 27.5, taken_days: 0, planned_days: 10.5 });
+    expect(vacation.remaining_days).toBe(27.5 + vacation.carried_over_days - 10.5);
+    expect((await request(server, 'GET', '/api/stats/vacation')).json()).toEqual({ authenticated: false });
+  });
+});

@@ -256,6 +256,8 @@ describe('settings', () => {
       tracking_start: '2026-03-02',
       break_rules: [],
       min_break_minutes: 15,
+      vacation_days_per_year: null,
+      vacation_carry_over_max_days: null,
     });
     const patched = await ann.call('PATCH', '/api/settings', {
       timezone: 'europe/berlin',
@@ -275,6 +277,8 @@ describe('settings', () => {
       tracking_start: '2026-01-01',
       break_rules: [],
       min_break_minutes: 15,
+      vacation_days_per_year: null,
+      vacation_carry_over_max_days: null,
     };
     expect(patched.json()).toEqual(expected);
     expect((await ann.call('GET', '/api/settings')).json()).toEqual(expected);

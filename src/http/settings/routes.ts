@@ -33,6 +33,8 @@ const SettingsPatchBody = Type.Object(
       Type.Array(Type.Object({ worked_over_minutes: Type.Integer(), break_minutes: Type.Integer() }, { additionalProperties: false }), { maxItems: 10 }),
     ),
     min_break_minutes: Type.Optional(Type.Integer({ description: 'the shortest gap between entries that counts as a break (default 15)' })),
+    vacation_days_per_year: Type.Optional(nullable(Type.Number({ description: 'days of vacation a year, halves allowed; null: not tracked' }))),
+    vacation_carry_over_max_days: Type.Optional(nullable(Type.Number({ description: 'the most days carried into a year; null: no limit' }))),
   },
   { additionalProperties: false },
 );

@@ -17,6 +17,8 @@ export const SettingsSchema = Type.Object({
   tracking_start: LocalDate,
   break_rules: Type.Array(BreakRule),
   min_break_minutes: Type.Integer(),
+  vacation_days_per_year: Type.Union([Type.Number(), Type.Null()]),
+  vacation_carry_over_max_days: Type.Union([Type.Number(), Type.Null()]),
 });
 export const HolidayRegionsResponse = Type.Object({ regions: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) });
 export const ScheduleSchema = Type.Object({ id: Type.Integer(), valid_from: LocalDate, weekly_target_minutes: WeeklyTarget });

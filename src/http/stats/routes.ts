@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { optionalSession } from '../authentication.js';
 import { errorResponses } from '../schemas.js';
-import { Anonymous, OvertimeResponse, TodayResponse, WeekResponse } from './schemas.js';
+import { Anonymous, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './schemas.js';
 
 export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { statistics } = ctx.services;
@@ -38,6 +38,15 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.get('/overtime', {
     schema: { tags: ['stats'], security, response: { 200: Type.Union([OvertimeResponse, Anonymous]) } },
   }, async (request) => (request.session ? statistics.overtime(request.session.user.id) : { authenticated: false as const }));
+
+  app.get('/vacation', {
+    schema: {
+      tags: ['stats'],
+      security,
+      querystring: Type.Object({ year: Type.Optional(Type.Integer({ minimum: 1970, maximum: 2099, description: 'default: this year in the user time zone' })) }, { additionalProperties: false }),
+      response: { 200: Type.Union([VacationResponse, Anonymous]), ...errorResponses(400) },
+    },
+  }, async (request) => (request.session ? ctx.services.vacation.vacationYear(request.session.user.id, request.query.year) : { authenticated: false as const }));
 
   app.get('/today', {
     schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]) } },

@@ -46,3 +46,12 @@ export const TodayResponse = Type.Object({
   end_of_work: Type.String({ format: 'date-time' }),
   adjusted_end_of_work: Type.String({ format: 'date-time' }),
 });
+const Days = orNull(Type.Number({ description: 'days; a half day is 0.5' }));
+export const VacationResponse = Type.Object({
+  year: Type.Integer(),
+  allowance_days: Days,
+  carried_over_days: Days,
+  taken_days: Type.Number(),
+  planned_days: Type.Number(),
+  remaining_days: Days,
+});
