@@ -28,6 +28,7 @@ import { createSettingsService } from './time/settings.js';
 import { createScheduleService } from './time/schedules.js';
 import { createBookingService } from './time/bookings.js';
 import { createVacationService } from './time/vacation.js';
+import { createTimesheetService } from './time/timesheet.js';
 import { createStatisticsService } from './time/statistics.js';
 import { createTimeEntryService } from './time/entries.js';
 import { createUserDirectory } from './auth/users.js';
@@ -73,6 +74,8 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const schedules = createScheduleService(database, clock, (trx, userId) => settings.getSettingsInTransaction(trx, userId));
   const absences = createAbsenceService(database, clock, settings);
   const bookings = createBookingService(database, clock);
+  const vacation = createVacationService(db, clock, settings);
+  const statistics = createStatisticsService(db, clock, settings, absences);
   const accounts = createAccountService(database, clock, hasher, { registrationOpen: config.registrationOpen });
   const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries);
   return {
@@ -97,8 +100,9 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     timeEntries,
     absences,
     bookings,
-    vacation: createVacationService(db, clock, settings),
-    statistics: createStatisticsService(db, clock, settings, absences),
+    vacation,
+    statistics,
+    timesheet: createTimesheetService({ statistics, vacation }),
     entriesCsv,
     accountData: createAccountDataService(db, clock, { users, accounts, settings, schedules, absences, bookings, entriesCsv }),
   };

@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAuditCommand } from './audit.js';
 import { registerBackupCommands } from './backup.js';
 import { registerBalanceCommand } from './balance.js';
+import { registerReportCommand } from './report.js';
 import { registerCheckCommand } from './check.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerDbCommand } from './db.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerResetCommand(program);
   registerEntriesCommand(program);
   registerBalanceCommand(program);
+  registerReportCommand(program);
   registerBackupCommands(program);
   registerConfigCommand(program);
   registerCheckCommand(program);

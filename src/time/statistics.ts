@@ -97,6 +97,23 @@ export interface OvertimeBalance {
   through: LocalDate;
 }
 
+/** A day of the monthly timesheet: the day row, and its first start and last end (null while it runs). */
+export interface MonthDay extends DayFigures {
+  first_start: string | null;
+  last_end: string | null;
+}
+
+export interface MonthFigures {
+  month: string;
+  timezone: string;
+  days: MonthDay[];
+  totals: Totals<number>;
+  /** The balance through the day before the month (offset included; complete days only). */
+  balance_before_minutes: number;
+  /** That plus the balances of the month's days from tracking_start through yesterday. */
+  balance_after_minutes: number;
+}
+
 export interface PeriodFigures {
   target_minutes: number;
   worked_minutes: number;
@@ -405,5 +422,52 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     };
   }
 
-  return { weekOverview, anonymousWeekOverview, overtime, today, monthlyBalances };
+  /**
+   * The month (YYYY-MM; default: this month in the user's zone) day by day, with each day's first
+   * start and last end, the totals, and the balance carried in and out.
+   */
+  async function monthFigures(userId: number, month?: string): Promise<MonthFigures> {
+    const settings = await settingsService.getSettings(userId);
+    const nowMs = clock.now().getTime();
+    const today = localDateOf(nowMs, settings.timezone);
+    const shown = month ?? today.slice(0, 7);
+    if (!/^\d{4}-\d{2}$/.test(shown)) throw validationError('month must be YYYY-MM', 'month');
+    const first = parseDate(`${shown}-01`, 'month');
+    const last = addDays(Number(shown.slice(5, 7)) === 12 ? `${Number(shown.slice(0, 4)) + 1}-01-01` : `${shown.slice(0, 5)}${String(Number(shown.slice(5, 7)) + 1).padStart(2, '0')}-01`, -1);
+    const days = await dayFigures(userId, settings, first, last, nowMs);
+    // First start and last end of each day, from the month's entries (their pieces of each day).
+    const spans = new Map<LocalDate, { first: number; last: number | null }>();
+    const zone = settings.timezone;
+    for (const entry of await entriesOverlapping(db, userId, { from: toIso(startOfDay(first, zone)), to: toIso(startOfDay(addDays(last, 1), zone)) })) {
+      const startMs = Date.parse(entry.start_at);
+      const endMs = entry.end_at === null ? nowMs : Date.parse(entry.end_at);
+      let cursor = startMs;
+      for (const piece of splitByLocalDay(startMs, Math.max(endMs, startMs + 1), zone)) {
+        const pieceEnd = cursor + piece.ms;
+        const span = spans.get(piece.date) ?? { first: cursor, last: 0 };
+        span.first = Math.min(span.first, cursor);
+        span.last = entry.end_at === null && pieceEnd >= endMs ? null : span.last === null ? null : Math.max(span.last, pieceEnd);
+        spans.set(piece.date, span);
+        cursor = pieceEnd;
+      }
+    }
+    const yesterday = addDays(today, -1);
+    const before = addDays(first, -1) < yesterday ? addDays(first, -1) : yesterday;
+    const timeline = await scheduleTimeline(db, userId);
+    const carried = settings.overtime_offset_minutes + (await periodFigures(userId, settings, timeline, settings.tracking_start, before, nowMs)).balance_minutes;
+    const counted = days.filter((day) => day.date >= settings.tracking_start && day.date <= yesterday).reduce((sum, day) => sum + day.balance_minutes, 0);
+    return {
+      month: shown,
+      timezone: zone,
+      days: days.map((day) => {
+        const span = spans.get(day.date);
+        return { ...day, first_start: span ? toIso(span.first) : null, last_end: span && span.last !== null ? toIso(span.last) : null };
+      }),
+      totals: sumOf(days),
+      balance_before_minutes: carried,
+      balance_after_minutes: carried + counted,
+    };
+  }
+
+  return { weekOverview, anonymousWeekOverview, overtime, today, monthlyBalances, monthFigures };
 }

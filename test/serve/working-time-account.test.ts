@@ -10,6 +10,7 @@ import { expectError } from '../support/expectations.js';
 import { request, type TestResponse } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { runCli } from '../support/cli.js';
+import { expectPdfShowsSheet } from '../support/timesheet.js';
 
 const PASSWORD = 'correct horse battery staple';
 let server: RunningServer;
@@ -144,5 +145,33 @@ describe('the vacation allowance', () => {
     expect(vacation).toMatchObject({ year, allowance_days: 27.5, taken_days: 0, planned_days: 10.5 });
     expect(vacation.remaining_days).toBe(27.5 + vacation.carried_over_days - 10.5);
     expect((await request(server, 'GET', '/api/stats/vacation')).json()).toEqual({ authenticated: false });
+  });
+});
+
+describe('the monthly timesheet', () => {
+  it('JSON, CSV and a one-page PDF whose text layer carries the JSON\'s figures; without a token the PDF and CSV are 401', async () => {
+    const finn = await person();
+    const month = DateTime.utc().minus({ months: 1 }).toFormat('yyyy-MM');
+    await finn.call('PATCH', '/api/settings', { tracking_start: `${month}-01`, vacation_days_per_year: 25, break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }, { worked_over_minutes: 540, break_minutes: 45 }] });
+    await entry(finn, `${month}-02`, '08:00', '12:00');
+    await entry(finn, `${month}-02`, '12:30', '17:00');
+    await entry(finn, `${month}-03`, '08:00', '15:00');
+    await finn.call('POST', '/api/time-entries/absences', { date: `${month}-10`, type: 'vacation', portion: 'half' });
+    await finn.call('POST', '/api/time-entries/bookings', { date: `${month}-11`, minutes: -30, kind: 'payout' });
+    const sheet = (await finn.call('GET', `/api/stats/month?month=${month}`)).json();
+    expect(sheet.days[2]).toMatchObject({ break_deducted_minutes: 30, worked_minutes: 390 });
+    const pdf = await finn.call('GET', `/api/stats/month.pdf?month=${month}`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    // fetch's text() would mangle the bytes: ask again for the body as bytes.
+    const token = (await request(server, 'POST', '/api/auth/login', { payload: { email: finn.email, password: PASSWORD } })).json().token as string;
+    const bytes = Buffer.from(await (await fetch(`${server.baseUrl}/api/stats/month.pdf?month=${month}`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer());
+    expectPdfShowsSheet(bytes, sheet, (instant) => DateTime.fromISO(instant, { zone: 'UTC' }).toFormat('HH:mm'));
+    const csv = await finn.call('GET', `/api/stats/month.csv?month=${month}`);
+    const day = sheet.days[2];
+    expect(csv.body.split('\n')[3]).toBe(`${day.date},${day.weekday},08:00,15:00,0,30,390,${day.target_minutes},0,,,${day.public_holiday ?? ''},${day.balance_minutes}`);
+    expect((await request(server, 'GET', `/api/stats/month.pdf?month=${month}`)).statusCode).toBe(401);
+    expect((await request(server, 'GET', `/api/stats/month.csv?month=${month}`)).statusCode).toBe(401);
+    expect((await request(server, 'GET', `/api/stats/month?month=${month}`)).json()).toEqual({ authenticated: false });
   });
 });
