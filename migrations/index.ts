@@ -14,6 +14,7 @@ import * as absencePortion from './009b_absence_portion.js';
 import * as bookings from './009c_bookings.js';
 import * as breakRules from './009d_break_rules.js';
 import * as vacationAllowance from './009e_vacation_allowance.js';
+import * as forgottenTimer from './009f_forgotten_timer.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '009c_bookings': bookings,
   '009d_break_rules': breakRules,
   '009e_vacation_allowance': vacationAllowance,
+  '009f_forgotten_timer': forgottenTimer,
 };

@@ -93,6 +93,8 @@ export interface UserSettingsTable {
   vacation_half_days_per_year: number | null;
   /** The most vacation carried into a year, in half days (null: no limit). */
   vacation_carry_over_max_half_days: number | null;
+  /** A running entry is stopped at its start plus this many minutes (null: never). */
+  timer_limit_minutes: number | null;
   /** Targets before schedules (migration 009): no longer read, kept as they were. */
   target_mon_minutes: Generated<number>;
   target_tue_minutes: Generated<number>;
@@ -113,6 +115,8 @@ export interface TimeEntriesTable {
   note: string;
   created_at: Instant;
   updated_at: Instant;
+  /** 1: the server stopped it at its timer limit, and its end has not been set since. */
+  auto_stopped: Generated<number>;
 }
 
 /** Weekly targets valid from a date on (docs/time-model.md, Target schedules). */

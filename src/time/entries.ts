@@ -39,6 +39,8 @@ export interface TimeEntry {
   note: string;
   created_at: string;
   updated_at: string;
+  /** The server stopped it at the timer limit (docs/time-model.md, Forgotten timer); false once its end is set again. */
+  auto_stopped: boolean;
 }
 
 export interface NewTimeEntry {
@@ -68,7 +70,15 @@ export interface EntrySpan {
 }
 
 export function publicEntry(row: TimeEntryRow): TimeEntry {
-  return { id: row.id, start_at: row.start_at, end_at: row.end_at, note: row.note, created_at: row.created_at, updated_at: row.updated_at };
+  return {
+    id: row.id,
+    start_at: row.start_at,
+    end_at: row.end_at,
+    note: row.note,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    auto_stopped: Number(row.auto_stopped) === 1,
+  };
 }
 
 export function normalizeNote(note: string | undefined): string {
@@ -227,7 +237,14 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
       await assertSpanIsFree(trx, userId, span, id);
       const updated = await trx
         .updateTable('time_entries')
-        .set({ start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note, updated_at: now.toISOString() })
+        .set({
+          start_at: toIso(span.startMs),
+          end_at: span.endMs === null ? null : toIso(span.endMs),
+          note: span.note,
+          updated_at: now.toISOString(),
+          // A new start or end is the person's own: the mark of an automatic stop goes.
+          ...(patch.start_at !== undefined || patch.end_at !== undefined ? { auto_stopped: 0 } : {}),
+        })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -281,12 +298,47 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
     });
   }
 
+  /**
+   * Housekeeping: stops every running entry whose user has a timer limit that the entry has reached, at
+   * its start plus the limit, and marks it auto_stopped. At most `batch` per call; each stop is one
+   * account's own transaction (the entry checked again inside it). Answers how many were stopped.
+   */
+  async function stopForgottenTimers(batch = 500): Promise<number> {
+    const nowMs = clock.now().getTime();
+    const candidates = await db
+      .selectFrom('time_entries')
+      .innerJoin('user_settings', 'user_settings.user_id', 'time_entries.user_id')
+      .select(['time_entries.id as id', 'time_entries.user_id as user_id', 'time_entries.start_at as start_at', 'user_settings.timer_limit_minutes as limit'])
+      .where('time_entries.end_at', 'is', null)
+      .where('user_settings.timer_limit_minutes', 'is not', null)
+      .orderBy('time_entries.start_at')
+      .limit(batch)
+      .execute();
+    let stopped = 0;
+    for (const candidate of candidates) {
+      if (Date.parse(candidate.start_at) + Number(candidate.limit) * 60_000 > nowMs) continue;
+      const done = await writeEntries(candidate.user_id, async (trx) => {
+        const running = await runningEntry(trx, candidate.user_id);
+        const rules = await settings.getSettingsInTransaction(trx, candidate.user_id);
+        if (!running || running.id !== candidate.id || rules.timer_limit_minutes === null) return false;
+        const startMs = Date.parse(running.start_at);
+        const endMs = startMs + rules.timer_limit_minutes * 60_000;
+        if (endMs > nowMs) return false;
+        await trx.updateTable('time_entries').set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) }).where('id', '=', running.id).execute();
+        await refreshDailyTotals(trx, candidate.user_id, rules.timezone, rules.min_break_minutes * 60_000, [[startMs, endMs]]);
+        return true;
+      });
+      if (done) stopped += 1;
+    }
+    return stopped;
+  }
+
   async function currentEntry(userId: number): Promise<TimeEntry | null> {
     const running = await runningEntry(db, userId);
     return running ? publicEntry(running) : null;
   }
 
-  return { resolveRange, listEntries, getEntry, createEntry, updateEntry, deleteEntry, startTimer, stopTimer, currentEntry };
+  return { resolveRange, listEntries, getEntry, createEntry, updateEntry, deleteEntry, startTimer, stopTimer, currentEntry, stopForgottenTimers };
 }
 
 export type TimeEntryService = ReturnType<typeof createTimeEntryService>;

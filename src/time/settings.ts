@@ -41,6 +41,8 @@ export interface Settings {
   vacation_days_per_year: number | null;
   /** The most days carried into a year; null: no limit. */
   vacation_carry_over_max_days: number | null;
+  /** A running entry is stopped at its start plus this many minutes; null: never (docs/time-model.md, Forgotten timer). */
+  timer_limit_minutes: number | null;
 }
 
 export interface SettingsPatch {
@@ -56,7 +58,11 @@ export interface SettingsPatch {
   min_break_minutes?: number;
   vacation_days_per_year?: number | null;
   vacation_carry_over_max_days?: number | null;
+  timer_limit_minutes?: number | null;
 }
+
+/** The longest timer limit: the longest an entry may last (31 days). */
+export const MAX_TIMER_LIMIT_MINUTES = 31 * 24 * 60;
 
 /** Days in half steps from 0 to 366 (as half days), or null; else VALIDATION_ERROR naming the field. */
 function halfDays(value: number | null, field: string): number | null {
@@ -111,6 +117,7 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
         'user_settings.min_break_minutes',
         'user_settings.vacation_half_days_per_year',
         'user_settings.vacation_carry_over_max_half_days',
+        'user_settings.timer_limit_minutes',
       ])
       .where('users.id', '=', userId)
       .executeTakeFirst();
@@ -132,6 +139,7 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
       vacation_days_per_year: row.vacation_half_days_per_year === null || row.vacation_half_days_per_year === undefined ? null : row.vacation_half_days_per_year / 2,
       vacation_carry_over_max_days:
         row.vacation_carry_over_max_half_days === null || row.vacation_carry_over_max_half_days === undefined ? null : row.vacation_carry_over_max_half_days / 2,
+      timer_limit_minutes: row.timer_limit_minutes ?? null,
     };
   }
 
@@ -146,7 +154,15 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
       min_break_minutes?: number;
       vacation_half_days_per_year?: number | null;
       vacation_carry_over_max_half_days?: number | null;
+      timer_limit_minutes?: number | null;
     } = {};
+    if (patch.timer_limit_minutes !== undefined) {
+      const limit = patch.timer_limit_minutes;
+      if (limit !== null && (!Number.isInteger(limit) || limit < 1 || limit > MAX_TIMER_LIMIT_MINUTES)) {
+        throw validationError(`timer_limit_minutes must be a whole number of minutes from 1 to ${MAX_TIMER_LIMIT_MINUTES}, or null`, 'timer_limit_minutes');
+      }
+      values.timer_limit_minutes = limit;
+    }
     if (patch.vacation_days_per_year !== undefined) values.vacation_half_days_per_year = halfDays(patch.vacation_days_per_year, 'vacation_days_per_year');
     if (patch.vacation_carry_over_max_days !== undefined) {
       values.vacation_carry_over_max_half_days = halfDays(patch.vacation_carry_over_max_days, 'vacation_carry_over_max_days');
@@ -194,7 +210,16 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
       const now = clock.now().toISOString();
       await trx
         .insertInto('user_settings')
-        .values({ user_id: userId, tracking_start: null, holiday_region: null, vacation_half_days_per_year: null, vacation_carry_over_max_half_days: null, ...values, updated_at: now })
+        .values({
+          user_id: userId,
+          tracking_start: null,
+          holiday_region: null,
+          vacation_half_days_per_year: null,
+          vacation_carry_over_max_half_days: null,
+          timer_limit_minutes: null,
+          ...values,
+          updated_at: now,
+        })
         .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ ...values, updated_at: now }))
         .execute();
       let after = await getSettingsInTransaction(trx, userId);

@@ -157,7 +157,9 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     if (entry) {
       const zone = settings.timezone;
       const startMs = Date.parse(entry.start_at);
-      const pieces = splitByLocalDay(startMs, nowMs, zone);
+      // A timer with a limit counts up to its start plus the limit, where housekeeping stops it.
+      const endMs = settings.timer_limit_minutes === null ? nowMs : Math.min(nowMs, startMs + settings.timer_limit_minutes * MINUTE_MS);
+      const pieces = splitByLocalDay(startMs, endMs, zone);
       const startDate = pieces[0]?.date ?? localDateOf(startMs, zone);
       if (startDate >= from && startDate <= through) {
         const [previous] = await db.selectFrom('time_entries').select('end_at').where('user_id', '=', userId).where('start_at', '<', entry.start_at).orderBy('start_at', 'desc').limit(1).execute();

@@ -55,6 +55,7 @@ describe('entries', () => {
       note: 'planning',
       created_at: '2026-03-02T12:00:00.000Z',
       updated_at: '2026-03-02T12:00:00.000Z',
+      auto_stopped: false,
     });
 
     expect((await ann.call('GET', `/api/time-entries/${entry.id}`)).json()).toEqual({ entry });
@@ -258,6 +259,7 @@ describe('settings', () => {
       min_break_minutes: 15,
       vacation_days_per_year: null,
       vacation_carry_over_max_days: null,
+      timer_limit_minutes: null,
     });
     const patched = await ann.call('PATCH', '/api/settings', {
       timezone: 'europe/berlin',
@@ -279,6 +281,7 @@ describe('settings', () => {
       min_break_minutes: 15,
       vacation_days_per_year: null,
       vacation_carry_over_max_days: null,
+      timer_limit_minutes: null,
     };
     expect(patched.json()).toEqual(expected);
     expect((await ann.call('GET', '/api/settings')).json()).toEqual(expected);

@@ -61,6 +61,9 @@ describe('the vacation allowance', () => {
       expect(refused.details?.[0].field).toBe(Object.keys(body)[0]);
     }
     expectError(await ann.call('GET', '/api/stats/vacation?year=1969'), 400, 'VALIDATION_ERROR');
+    // 0 days is an allowance of nothing, not "not tracked".
+    expect((await ann.call('PATCH', '/api/settings', { vacation_days_per_year: 0 })).json().vacation_days_per_year).toBe(0);
+    expect((await ann.call('GET', '/api/stats/vacation')).json()).toMatchObject({ allowance_days: 0, remaining_days: -1 });
     expect((await t.app.inject({ method: 'GET', url: '/api/stats/vacation' })).json()).toEqual({ authenticated: false });
   });
 });

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { holidayRegions } from '../../time/calendar.js';
 import { requireSession, sessionOf } from '../authentication.js';
-import { errorResponses, nullable } from '../schemas.js';
+import { errorResponses, nullable, nullableNumber } from '../schemas.js';
 import { HolidayRegionsResponse, ScheduleSchema, SchedulesResponse, SettingsSchema } from './schemas.js';
 import { IdParams } from '../time-entries/schemas.js';
 
@@ -33,8 +33,9 @@ const SettingsPatchBody = Type.Object(
       Type.Array(Type.Object({ worked_over_minutes: Type.Integer(), break_minutes: Type.Integer() }, { additionalProperties: false }), { maxItems: 10 }),
     ),
     min_break_minutes: Type.Optional(Type.Integer({ description: 'the shortest gap between entries that counts as a break (default 15)' })),
-    vacation_days_per_year: Type.Optional(nullable(Type.Number({ description: 'days of vacation a year, halves allowed; null: not tracked' }))),
-    vacation_carry_over_max_days: Type.Optional(nullable(Type.Number({ description: 'the most days carried into a year; null: no limit' }))),
+    vacation_days_per_year: Type.Optional(nullableNumber(Type.Number({ description: 'days of vacation a year, halves allowed; null: not tracked' }))),
+    vacation_carry_over_max_days: Type.Optional(nullableNumber(Type.Number({ description: 'the most days carried into a year; null: no limit' }))),
+    timer_limit_minutes: Type.Optional(nullableNumber(Type.Integer({ description: 'a running entry is stopped at its start plus this many minutes; null: off' }))),
   },
   { additionalProperties: false },
 );

@@ -20,6 +20,7 @@ export const EntrySchema = Type.Object({
   note: Type.String(),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  auto_stopped: Type.Boolean({ description: 'the server stopped it at the timer limit; false once its start or end is set again' }),
 });
 export const EntryResponse = Type.Object({ entry: EntrySchema });
 
