@@ -442,7 +442,8 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     const zone = settings.timezone;
     for (const entry of await entriesOverlapping(db, userId, { from: toIso(startOfDay(first, zone)), to: toIso(startOfDay(addDays(last, 1), zone)) })) {
       const startMs = Date.parse(entry.start_at);
-      const endMs = entry.end_at === null ? nowMs : Date.parse(entry.end_at);
+      const limitMs = settings.timer_limit_minutes === null ? Infinity : startMs + settings.timer_limit_minutes * MINUTE_MS;
+      const endMs = entry.end_at === null ? Math.min(nowMs, limitMs) : Date.parse(entry.end_at);
       let cursor = startMs;
       for (const piece of splitByLocalDay(startMs, Math.max(endMs, startMs + 1), zone)) {
         const pieceEnd = cursor + piece.ms;

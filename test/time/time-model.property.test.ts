@@ -13,7 +13,7 @@ afterAll(async () => {
   await t.close();
 });
 
-it(`week, overtime and today equal the reference model in ${ZONES.length} zones`, async () => {
+it(`week, month, vacation, overtime and today equal the reference model in ${ZONES.length} zones`, async () => {
   await checkTimeModel(t, 300);
   // Each write is a round trip to a server on PostgreSQL, not a call into the process.
 }, onPostgres ? 300_000 : 120_000);
