@@ -272,13 +272,13 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     const runningDays = live?.running ?? [];
     // Integer division per day row (the literal is an integer on both engines): the same rounding as
     // the per-day figures; a real division would carry the seconds of every day into the balance.
-    const minutes = sql.raw('(worked_ms / 60000)');
-    const taken = sql.raw('(break_ms / 60000)');
+    const minutes = sql<number>`(worked_ms / 60000)`;
+    const taken = sql<number>`(break_ms / 60000)`;
     let deduction = sql<number>`0`;
     for (const rule of settings.break_rules) {
-      // Rules are whole numbers checked by the settings: written into the statement, not bound.
-      const over = sql.raw(String(Math.trunc(rule.worked_over_minutes)));
-      const needed = sql.raw(String(Math.trunc(rule.break_minutes)));
+      // Bound, and cast: a bound JavaScript number reaches SQLite as a real.
+      const over = sql<number>`cast(${rule.worked_over_minutes} as integer)`;
+      const needed = sql<number>`cast(${rule.break_minutes} as integer)`;
       const shortfall = sql`(${needed} - ${taken})`;
       deduction = sql<number>`case when ${minutes} > ${over} then (case when ${shortfall} <= 0 then 0 when ${shortfall} < ${minutes} - ${over} then ${shortfall} else ${minutes} - ${over} end) else ${deduction} end`;
     }
@@ -296,8 +296,8 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
       const lowest = Math.min(...rules.map((rule) => rule.worked_over_minutes));
       const longest = Math.max(...rules.map((rule) => rule.break_minutes));
       const deducted = await inRange()
-        .where(sql<boolean>`worked_ms >= ${sql.raw(String((lowest + 1) * MINUTE_MS))}`)
-        .where(sql<boolean>`break_ms < ${sql.raw(String(longest * MINUTE_MS))}`)
+        .where(sql<boolean>`worked_ms >= cast(${(lowest + 1) * MINUTE_MS} as integer)`)
+        .where(sql<boolean>`break_ms < cast(${longest * MINUTE_MS} as integer)`)
         .select(sql<number>`coalesce(sum(${deduction}), 0)`.as('minutes'))
         .executeTakeFirstOrThrow();
       total -= Number(deducted.minutes);
