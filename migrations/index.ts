@@ -9,6 +9,12 @@ import * as failedLoginIdentifiersHashed from './005_failed_login_identifiers_ha
 import * as auditAndSessionDetails from './006_audit_and_session_details.js';
 import * as resetTokenOrigin from './007_reset_token_origin.js';
 import * as usernameLookupByLower from './008_username_lookup_by_lower.js';
+import * as targetSchedules from './009_target_schedules.js';
+import * as absencePortion from './009b_absence_portion.js';
+import * as bookings from './009c_bookings.js';
+import * as breakRules from './009d_break_rules.js';
+import * as vacationAllowance from './009e_vacation_allowance.js';
+import * as forgottenTimer from './009f_forgotten_timer.js';
 import * as exportLeases from './011_export_leases.js';
 
 export const migrations: Record<string, Migration> = {
@@ -20,5 +26,11 @@ export const migrations: Record<string, Migration> = {
   '006_audit_and_session_details': auditAndSessionDetails,
   '007_reset_token_origin': resetTokenOrigin,
   '008_username_lookup_by_lower': usernameLookupByLower,
+  '009_target_schedules': targetSchedules,
+  '009b_absence_portion': absencePortion,
+  '009c_bookings': bookings,
+  '009d_break_rules': breakRules,
+  '009e_vacation_allowance': vacationAllowance,
+  '009f_forgotten_timer': forgottenTimer,
   '011_export_leases': exportLeases,
 };

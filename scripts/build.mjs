@@ -1,7 +1,7 @@
 // `npm run build`: everything the executable and the browser client need, with esbuild. The CLI is one
 // ES module bundle (dist/cli/main.js) whose server-only parts are separate chunks loaded on first use;
-// the native modules (better-sqlite3, argon2) and pino-pretty (resolved by name at run time) stay
-// outside it. Types are checked by `npm run typecheck`, not here: tsc emits nothing.
+// the native modules (better-sqlite3, argon2), pino-pretty (resolved by name at run time) and pdfkit with
+// its font package (files read at run time) stay outside it. Types are checked by `npm run typecheck`, not here: tsc emits nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,7 +36,8 @@ await build({
   splitting: true,
   minifyWhitespace: true,
   minifySyntax: true,
-  external: ['better-sqlite3', 'argon2', 'pino-pretty', 'pg-native'],
+  // pdfkit reads its own data files (and the DejaVu font package its fonts) from node_modules at run time.
+  external: ['better-sqlite3', 'argon2', 'pino-pretty', 'pg-native', 'pdfkit', 'dejavu-fonts-ttf'],
   // Bundled CommonJS dependencies call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   define: { __TIMETRACK_COMMIT__: JSON.stringify(commitOfCheckout()) },

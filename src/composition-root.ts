@@ -26,6 +26,10 @@ import { createResetService } from './auth/resets.js';
 import { loadOrCreateSecret, secretFilePath } from './auth/secret.js';
 import { createSessionService } from './auth/sessions.js';
 import { createSettingsService } from './time/settings.js';
+import { createScheduleService } from './time/schedules.js';
+import { createBookingService } from './time/bookings.js';
+import { createVacationService } from './time/vacation.js';
+import { createTimesheetService } from './time/timesheet.js';
 import { createStatisticsService } from './time/statistics.js';
 import { createTimeEntryService } from './time/entries.js';
 import { createUserDirectory } from './auth/users.js';
@@ -68,7 +72,11 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   });
   const settings = createSettingsService(database, clock);
   const timeEntries = createTimeEntryService(database, clock, settings);
+  const schedules = createScheduleService(database, clock, (trx, userId) => settings.getSettingsInTransaction(trx, userId));
   const absences = createAbsenceService(database, clock, settings);
+  const bookings = createBookingService(database, clock);
+  const vacation = createVacationService(db, clock, settings);
+  const statistics = createStatisticsService(db, clock, settings, absences);
   const accounts = createAccountService(database, clock, hasher, { registrationOpen: config.registrationOpen });
   // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
   const exportGate = createExportGate(database, clock);
@@ -92,9 +100,13 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     health: createHealthService(database, clock, () => assertSchemaCurrent(db)),
     housekeeping: createHousekeeping(database, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),
     settings,
+    schedules,
     timeEntries,
     absences,
-    statistics: createStatisticsService(db, clock, settings, absences),
+    bookings,
+    vacation,
+    statistics,
+    timesheet: createTimesheetService({ statistics, vacation }),
     entriesCsv,
     accountData: createAccountDataService(database, clock, { settings, entriesCsv, exportGate, hasher, audit }),
   };

@@ -24,7 +24,8 @@ export type AuditAction =
   | 'reset_issued'
   | 'password_changed'
   | 'password_reset'
-  | 'entries_imported';
+  | 'entries_imported'
+  | 'balance_booked';
 
 export type SecurityEventName = 'login_failed' | 'login_locked' | 'login_disabled' | 'password_changed' | 'password_reset' | 'sessions_revoked';
 

@@ -4,6 +4,8 @@
 import { Command, CommanderError } from 'commander';
 import { registerAuditCommand } from './audit.js';
 import { registerBackupCommands } from './backup.js';
+import { registerBalanceCommand } from './balance.js';
+import { registerReportCommand } from './report.js';
 import { registerCheckCommand } from './check.js';
 import { registerConfigCommand } from './config-command.js';
 import { registerDbCommand } from './db.js';
@@ -37,6 +39,8 @@ export function buildProgram(): Command {
   registerTokenCommand(program);
   registerResetCommand(program);
   registerEntriesCommand(program);
+  registerBalanceCommand(program);
+  registerReportCommand(program);
   registerBackupCommands(program);
   registerConfigCommand(program);
   registerCheckCommand(program);

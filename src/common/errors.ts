@@ -19,8 +19,10 @@ export type ServiceErrorCode =
   | 'ALREADY_RUNNING'
   | 'NOT_RUNNING'
   | 'ABSENCE_EXISTS'
+  | 'SCHEDULE_EXISTS'
   | 'TOO_MANY_ENTRIES'
   | 'TOO_MANY_ABSENCES'
+  | 'TOO_MANY_BOOKINGS'
   | 'EXPORT_RUNNING'
   | 'RATE_LIMITED'
   | 'BUSY';

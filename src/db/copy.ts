@@ -20,8 +20,10 @@ const TABLES: ReadonlyArray<{ name: keyof Database; key: string[]; identity: boo
   { name: 'unknown_login_failures', key: ['identifier'], identity: false },
   { name: 'audit_events', key: ['id'], identity: true },
   { name: 'user_settings', key: ['user_id'], identity: false },
+  { name: 'target_schedules', key: ['id'], identity: true },
   { name: 'time_entries', key: ['id'], identity: true },
   { name: 'absences', key: ['id'], identity: true },
+  { name: 'bookings', key: ['id'], identity: true },
   { name: 'daily_totals', key: ['user_id', 'date'], identity: false },
   { name: 'export_leases', key: ['user_id'], identity: false },
 ];

@@ -156,7 +156,7 @@ export function isRetryableTransactionError(error: unknown): boolean {
 }
 
 /** The rules the schema states as unique indexes or constraints, by the names the services know. */
-export type StoredRule = 'email' | 'username' | 'absence_day' | 'running_entry' | 'entry_overlap';
+export type StoredRule = 'email' | 'username' | 'absence_day' | 'running_entry' | 'entry_overlap' | 'schedule_day';
 
 /** PostgreSQL constraint and index names (migrations), and SQLite's "UNIQUE constraint failed: …" subjects. */
 const RULES: Record<StoredRule, { postgres: string; sqlite: string[] }> = {
@@ -165,6 +165,7 @@ const RULES: Record<StoredRule, { postgres: string; sqlite: string[] }> = {
   absence_day: { postgres: 'absences_one_per_user_and_day', sqlite: ['absences.user_id, absences.date'] },
   running_entry: { postgres: 'time_entries_one_running_per_user', sqlite: ['time_entries.user_id'] },
   entry_overlap: { postgres: 'time_entries_no_overlap', sqlite: [] },
+  schedule_day: { postgres: 'target_schedules_one_per_day', sqlite: ['target_schedules.user_id, target_schedules.valid_from'] },
 };
 
 /** Which of the stored rules a failed write broke (a unique or exclusion violation), if any. */

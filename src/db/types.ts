@@ -86,6 +86,16 @@ export interface UserSettingsTable {
   overtime_offset_minutes: Generated<number>;
   /** Null: the day the account was made, in the user's time zone. */
   tracking_start: LocalDate | null;
+  /** JSON array of {worked_over_minutes, break_minutes}, by threshold. */
+  break_rules: Generated<string>;
+  min_break_minutes: Generated<number>;
+  /** The vacation allowance in half days (null: not tracked). */
+  vacation_half_days_per_year: number | null;
+  /** The most vacation carried into a year, in half days (null: no limit). */
+  vacation_carry_over_max_half_days: number | null;
+  /** A running entry is stopped at its start plus this many minutes (null: never). */
+  timer_limit_minutes: number | null;
+  /** Targets before schedules (migration 009): no longer read, kept as they were. */
   target_mon_minutes: Generated<number>;
   target_tue_minutes: Generated<number>;
   target_wed_minutes: Generated<number>;
@@ -105,15 +115,50 @@ export interface TimeEntriesTable {
   note: string;
   created_at: Instant;
   updated_at: Instant;
+  /** 1: the server stopped it at its timer limit, and its end has not been set since. */
+  auto_stopped: Generated<number>;
+}
+
+/** Weekly targets valid from a date on (docs/time-model.md, Target schedules). */
+export interface TargetSchedulesTable {
+  id: Generated<number>;
+  user_id: number;
+  valid_from: LocalDate;
+  target_mon_minutes: number;
+  target_tue_minutes: number;
+  target_wed_minutes: number;
+  target_thu_minutes: number;
+  target_fri_minutes: number;
+  target_sat_minutes: number;
+  target_sun_minutes: number;
+  created_at: Instant;
 }
 
 export type AbsenceType = 'vacation' | 'sick' | 'holiday';
+
+export type AbsencePortion = 'full' | 'half';
 
 export interface AbsencesTable {
   id: Generated<number>;
   user_id: number;
   date: LocalDate;
   type: AbsenceType;
+  /** `half`: the day's target is halved (rounded down to a minute). */
+  portion: Generated<AbsencePortion>;
+  note: string;
+  created_at: Instant;
+}
+
+export type BookingKind = 'payout' | 'correction';
+
+/** A booking on the balance, counted on its date (docs/time-model.md, Bookings). */
+export interface BookingsTable {
+  id: Generated<number>;
+  user_id: number;
+  date: LocalDate;
+  /** Signed, never 0; a payout is negative. */
+  minutes: number;
+  kind: BookingKind;
   note: string;
   created_at: Instant;
 }
@@ -123,6 +168,8 @@ export interface DailyTotalsTable {
   user_id: number;
   date: LocalDate;
   worked_ms: number;
+  /** The gaps of at least the user's min_break_minutes between the day's entries (docs/time-model.md, Break rules). */
+  break_ms: Generated<number>;
 }
 
 /** An export of the account running now (one at a time per account): who holds it, until when unless renewed. */
@@ -145,6 +192,8 @@ export interface Database {
   absences: AbsencesTable;
   daily_totals: DailyTotalsTable;
   export_leases: ExportLeasesTable;
+  target_schedules: TargetSchedulesTable;
+  bookings: BookingsTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

@@ -4,9 +4,9 @@
 import type { Static } from 'typebox';
 import type { ServiceErrorCode } from '../common/errors.js';
 import type { UserSchema } from './schemas.js';
-import type { HolidayRegionsResponse, SettingsSchema } from './settings/schemas.js';
-import type { OvertimeResponse, TodayResponse, WeekResponse } from './stats/schemas.js';
-import type { AbsenceSchema, EntrySchema } from './time-entries/schemas.js';
+import type { HolidayRegionsResponse, ScheduleSchema, SettingsSchema } from './settings/schemas.js';
+import type { MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './stats/schemas.js';
+import type { AbsenceSchema, BookingSchema, EntrySchema } from './time-entries/schemas.js';
 
 export type User = Static<typeof UserSchema>;
 export type Settings = Static<typeof SettingsSchema>;
@@ -17,5 +17,9 @@ export type Absence = Static<typeof AbsenceSchema>;
 export type WeekStats = Static<typeof WeekResponse>;
 export type TodayStats = Static<typeof TodayResponse>;
 export type OvertimeStats = Static<typeof OvertimeResponse>;
+export type VacationStats = Static<typeof VacationResponse>;
+export type MonthStats = Static<typeof MonthResponse>;
+export type Schedule = Static<typeof ScheduleSchema>;
+export type Booking = Static<typeof BookingSchema>;
 /** Every code a service error can carry: the client's catalog has a sentence for each (src/web/i18n). */
 export type { ServiceErrorCode };

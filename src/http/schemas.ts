@@ -40,5 +40,12 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
  */
 export const nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
+/**
+ * A number field that may be null, as one schema with `nullable` (which Ajv reads as "number or null"):
+ * a union would let Fastify's type coercion turn 0 into null (null first) or null into 0 (number first).
+ */
+export const nullableNumber = <T extends TSchema>(schema: T) => Type.Unsafe<number | null>({ ...schema, nullable: true });
+
 export const LocalDate = Type.String({ maxLength: 10, description: 'YYYY-MM-DD' });
 export const AbsenceType = Type.Union([Type.Literal('vacation'), Type.Literal('sick'), Type.Literal('holiday')]);
+export const AbsencePortion = Type.Union([Type.Literal('full'), Type.Literal('half')]);

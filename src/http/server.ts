@@ -43,7 +43,11 @@ export async function runServer(ctx: AppContext, about: { version: string; start
   const housekeeping = setInterval(() => {
     // On PostgreSQL one process at a time does it; the others skip this round.
     ctx.database
-      .exclusively('housekeeping', () => services.housekeeping.deleteExpiredRecords())
+      .exclusively('housekeeping', async () => ({
+        ...(await services.housekeeping.deleteExpiredRecords()),
+        // Forgotten timers stop at their start plus the account's limit (docs/time-model.md).
+        stoppedTimers: await services.timeEntries.stopForgottenTimers(),
+      }))
       .then((deleted) => logger.debug({ deleted: deleted ?? 'done by another process' }, 'housekeeping done'))
       .catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed'));
   }, config.housekeepingIntervalSeconds * 1000);

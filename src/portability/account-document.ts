@@ -1,16 +1,18 @@
 // One account as one JSON document, both ways: `timetrack user export|import` moves a person
 // between instances, and GET /api/settings/export hands people their own data. The document holds
-// the account's fields (never a password, hash or token), settings, entries and absences. It joins
+// the account's fields (never a password, hash or token), settings, schedules, entries, absences and
+// bookings. It joins
 // the two domains (accounts from auth/, the rest from time/), which never import each other.
 //
-// The export streams (src/time/exports.ts): the account's fields and settings first, then entries and
-// absences a batch at a time, one JSON value per line, never the whole account in memory. The import
+// The export streams (src/time/exports.ts): the account's fields, settings and schedules first, then
+// entries, absences and bookings a batch at a time, one JSON value per line, never the whole account in memory. The import
 // reads the whole document (at most MAX_ACCOUNT_DOCUMENT_BYTES), checks every field's type and value
 // first (each problem names its field: `entries[3].end_at`, 1-based like the lines of a CSV), and then
-// writes the account, its settings, entries, absences and the audit record in one transaction: all
-// of it, or nothing.
+// writes the account, its settings, schedules, entries, absences, bookings and the audit record in one
+// transaction: all of it, or nothing. Schedules and bookings are optional (documents written before
+// them have none; their weekly targets then hold from the tracking start on).
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { TransactionalDatabase } from '../db/database.js';
 import type { Database } from '../db/types.js';
 import { insertAccountIn, rethrowTaken } from '../auth/accounts.js';
@@ -21,12 +23,14 @@ import type { PublicUser } from '../auth/users.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError } from '../common/errors.js';
 import { checkAbsence, insertAbsencesIn, MAX_ABSENCES_PER_USER, type CheckedAbsence } from '../time/absences.js';
-import { parseInstant } from '../time/calendar.js';
+import { assertRoomForBookings, checkBooking, MAX_BOOKINGS_PER_USER, type Booking } from '../time/bookings.js';
+import { parseDate, parseInstant } from '../time/calendar.js';
 import { checkSpan, MAX_ENTRIES_PER_USER, normalizeNote, type EntrySpan } from '../time/entries.js';
 import type { EntryCsvService, ImportProblem, ParsedRow } from '../time/entries-csv.js';
 import { entryBatchesOverlapping } from '../time/entries-store.js';
 import type { ExportGate, ExportStream } from '../time/exports.js';
 import { checkSettingsPatch, type SettingsPatch, type SettingsService } from '../time/settings.js';
+import { checkWeeklyTarget, DEFAULT_TARGET, MAX_SCHEDULES, storedSchedules, writeSchedules, writeSchedule, type WeeklyTarget } from '../time/schedules.js';
 
 export const ACCOUNT_DOCUMENT_FORMAT = 'timetrack-account';
 export const ACCOUNT_DOCUMENT_VERSION = 1;
@@ -47,6 +51,8 @@ export interface AccountImportResult {
   skipped_entries: number;
   absences: number;
   skipped_absences: number;
+  bookings: number;
+  skipped_bookings: number;
 }
 
 /** Every problem of a document, each naming its field; nothing was written. */
@@ -81,7 +87,9 @@ export function createAccountDataService(database: TransactionalDatabase, clock:
     const user = await db.selectFrom('users').select(['email', 'full_name', 'username', 'created_at']).where('id', '=', userId).executeTakeFirst();
     if (!user) throw new ServiceError('USER_NOT_FOUND', 'no such account');
     const settings = await deps.settings.getSettings(userId);
-    const head = { format: ACCOUNT_DOCUMENT_FORMAT, version: ACCOUNT_DOCUMENT_VERSION, exported_at: clock.now().toISOString(), user, settings };
+    // At most MAX_SCHEDULES: part of the head.
+    const schedules = (await storedSchedules(db, userId)).map(({ valid_from, weekly_target_minutes }) => ({ valid_from, weekly_target_minutes }));
+    const head = { format: ACCOUNT_DOCUMENT_FORMAT, version: ACCOUNT_DOCUMENT_VERSION, exported_at: clock.now().toISOString(), user, settings, schedules };
     return deps.exportGate.open(userId, async function* () {
       yield `${json(head).slice(0, -1)},\n"entries":[`;
       let separator = '\n';
@@ -99,7 +107,7 @@ export function createAccountDataService(database: TransactionalDatabase, clock:
       separator = '\n';
       let after: { date: string; id: number } | undefined;
       for (;;) {
-        let query = db.selectFrom('absences').select(['id', 'date', 'type', 'note']).where('user_id', '=', userId);
+        let query = db.selectFrom('absences').select(['id', 'date', 'type', 'portion', 'note']).where('user_id', '=', userId);
         if (after) {
           const { date, id } = after;
           query = query.where((eb) => eb(eb.refTuple('date', 'id'), '>', eb.tuple(date, id)));
@@ -108,13 +116,34 @@ export function createAccountDataService(database: TransactionalDatabase, clock:
         for (let first = 0; first < batch.length; first += DOCUMENT_PIECE_ROWS) {
           let piece = '';
           for (const absence of batch.slice(first, first + DOCUMENT_PIECE_ROWS)) {
-            piece += `${separator}${json({ date: absence.date, type: absence.type, note: absence.note })}`;
+            piece += `${separator}${json({ date: absence.date, type: absence.type, portion: absence.portion, note: absence.note })}`;
             separator = ',\n';
           }
           yield piece;
         }
         if (batch.length < DOCUMENT_BATCH_ROWS) break;
         after = batch[batch.length - 1];
+      }
+      yield '\n],\n"bookings":[';
+      separator = '\n';
+      let afterBooking: { date: string; id: number } | undefined;
+      for (;;) {
+        let query = db.selectFrom('bookings').select(['id', 'date', 'minutes', 'kind', 'note']).where('user_id', '=', userId);
+        if (afterBooking) {
+          const { date, id } = afterBooking;
+          query = query.where((eb) => eb(eb.refTuple('date', 'id'), '>', eb.tuple(date, id)));
+        }
+        const batch = await query.orderBy('date').orderBy('id').limit(DOCUMENT_BATCH_ROWS).execute();
+        for (let first = 0; first < batch.length; first += DOCUMENT_PIECE_ROWS) {
+          let piece = '';
+          for (const booking of batch.slice(first, first + DOCUMENT_PIECE_ROWS)) {
+            piece += `${separator}${json({ date: booking.date, minutes: booking.minutes, kind: booking.kind, note: booking.note })}`;
+            separator = ',\n';
+          }
+          yield piece;
+        }
+        if (batch.length < DOCUMENT_BATCH_ROWS) break;
+        afterBooking = batch[batch.length - 1];
       }
       yield '\n]}\n';
     });
@@ -153,10 +182,19 @@ export function createAccountDataService(database: TransactionalDatabase, clock:
           });
         }
         await database.lockUser(trx, user.id);
-        await deps.settings.writeSettingsIn(trx, user.id, checked.settings);
+        const { targets, values } = checked.settings;
+        const written = await deps.settings.writeSettingsIn(trx, user.id, { values });
+        if (checked.schedules !== undefined) {
+          // The document's schedules replace the account's.
+          await writeSchedules(trx, user.id, checked.schedules, now);
+        } else if (targets !== undefined) {
+          // A document from before schedules: its weekly targets hold from the tracking start on.
+          await writeSchedule(trx, user.id, { validFrom: written.tracking_start, patch: targets.patch, replace: true, trackingStart: written.tracking_start, now });
+        }
         const late = await deps.entriesCsv.writeImportIn(trx, user.id, entries, { skipExisting: options.skipExisting });
         if (late.length > 0) throw new AccountImportError(late.map((p) => ({ line: p.line, message: `entries[${p.line}]: ${p.message}` })));
         const absences = await insertAbsencesIn(trx, user.id, checked.absences, { skipExisting: options.skipExisting, now });
+        const bookings = await insertBookingsIn(trx, user.id, checked.bookings, { skipExisting: options.skipExisting, now });
         const result: AccountImportResult = {
           user: { id: user.id, email: user.email },
           created,
@@ -164,9 +202,11 @@ export function createAccountDataService(database: TransactionalDatabase, clock:
           skipped_entries: entries.skipped,
           absences: absences.created,
           skipped_absences: absences.skipped,
+          bookings: bookings.created,
+          skipped_bookings: bookings.skipped,
         };
         await deps.audit.record(
-          { action: 'account_imported', actor: options.actor, user: result.user, detail: { created, entries: result.entries, absences: result.absences } },
+          { action: 'account_imported', actor: options.actor, user: result.user, detail: { created, entries: result.entries, absences: result.absences, bookings: result.bookings } },
           trx,
         );
         return result;
@@ -182,9 +222,40 @@ interface CheckedDocument {
   settings: Awaited<ReturnType<typeof checkSettingsPatch>>;
   entries: ParsedRow[];
   absences: CheckedAbsence[];
+  /** Absent in a document from before schedules: the settings' weekly targets stand for them. */
+  schedules?: Array<{ valid_from: string; weekly: WeeklyTarget }>;
+  bookings: Array<Omit<Booking, 'id'>>;
 }
 
 type Json = unknown;
+
+/**
+ * Writes checked bookings inside the caller's transaction (which has locked the user): with
+ * `skipExisting`, one with the same date, minutes, kind and note as a stored one is left out (so the
+ * same import twice is harmless); then the quota.
+ */
+async function insertBookingsIn(
+  trx: Transaction<Database>,
+  userId: number,
+  bookings: Array<Omit<Booking, 'id'>>,
+  options: { skipExisting: boolean; now: string },
+): Promise<{ created: number; skipped: number }> {
+  const key = (booking: Omit<Booking, 'id'>) => JSON.stringify([booking.date, booking.minutes, booking.kind, booking.note]);
+  const stored = new Set<string>();
+  if (options.skipExisting && bookings.length > 0) {
+    const rows = await trx.selectFrom('bookings').select(['date', 'minutes', 'kind', 'note']).where('user_id', '=', userId).execute();
+    for (const row of rows) stored.add(key(row));
+  }
+  const toWrite = bookings.filter((booking) => !stored.has(key(booking)));
+  await assertRoomForBookings(trx, userId, toWrite.length);
+  for (let first = 0; first < toWrite.length; first += 500) {
+    await trx
+      .insertInto('bookings')
+      .values(toWrite.slice(first, first + 500).map((booking) => ({ user_id: userId, ...booking, created_at: options.now })))
+      .execute();
+  }
+  return { created: toWrite.length, skipped: bookings.length - toWrite.length };
+}
 
 /** Collects problems, each naming its field; a field that cannot be read is left out of the rest. */
 class Problems {
@@ -262,6 +333,18 @@ async function checkDocument(document: Json, nowMs: number): Promise<CheckedDocu
   if (offset !== undefined) patch.overtime_offset_minutes = offset;
   const trackingStart = text(problems, 'settings.tracking_start', settingsIn.tracking_start, { nullable: true, optional: true });
   if (trackingStart !== undefined) patch.tracking_start = trackingStart;
+  const minBreak = integer(problems, 'settings.min_break_minutes', settingsIn.min_break_minutes);
+  if (minBreak !== undefined) patch.min_break_minutes = minBreak;
+  for (const field of ['timer_limit_minutes', 'vacation_days_per_year', 'vacation_carry_over_max_days'] as const) {
+    const value = settingsIn[field];
+    if (value === undefined) continue;
+    if (value === null || typeof value === 'number') patch[field] = value;
+    else problems.add(`settings.${field}`, `must be a number or null, not ${typeName(value)}`);
+  }
+  if (settingsIn.break_rules !== undefined) {
+    if (Array.isArray(settingsIn.break_rules)) patch.break_rules = settingsIn.break_rules as SettingsPatch['break_rules'];
+    else problems.add('settings.break_rules', `must be an array, not ${typeName(settingsIn.break_rules)}`);
+  }
   const targets = settingsIn.weekly_target_minutes;
   if (targets !== undefined) {
     if (!isObject(targets)) problems.add('settings.weekly_target_minutes', `must be an object, not ${typeName(targets)}`);
@@ -313,8 +396,9 @@ async function checkDocument(document: Json, nowMs: number): Promise<CheckedDocu
     const date = text(problems, `${at}.date`, absence.date);
     const type = text(problems, `${at}.type`, absence.type);
     const note = text(problems, `${at}.note`, absence.note, { optional: true });
-    if (typeof date !== 'string' || typeof type !== 'string' || (absence.note !== undefined && note === undefined)) return;
-    const checked = problems.check(at, () => checkAbsence({ date, type, note: note ?? '' }));
+    const portion = text(problems, `${at}.portion`, absence.portion, { optional: true });
+    if (typeof date !== 'string' || typeof type !== 'string' || (absence.note !== undefined && note === undefined) || (absence.portion !== undefined && portion === undefined)) return;
+    const checked = problems.check(at, () => checkAbsence({ date, type, note: note ?? '', ...(portion === undefined || portion === null ? {} : { portion }) }));
     if (!checked) return;
     const earlier = days.get(checked.date);
     if (earlier !== undefined) return problems.add(`${at}.date`, `${checked.date} is also the date of absences[${earlier}]; an account has one absence a day`);
@@ -322,8 +406,60 @@ async function checkDocument(document: Json, nowMs: number): Promise<CheckedDocu
     absences.push(checked);
   });
 
+  // Schedules (optional: documents from before them have none): the checks of the API.
+  let schedules: CheckedDocument['schedules'];
+  if (document.schedules !== undefined) {
+    if (!Array.isArray(document.schedules)) problems.add('schedules', `must be an array, not ${typeName(document.schedules)}`);
+    else {
+      if (document.schedules.length > MAX_SCHEDULES) problems.add('schedules', `${document.schedules.length} schedules, and an account keeps at most ${MAX_SCHEDULES}`);
+      schedules = [];
+      const firstDays = new Map<string, number>();
+      document.schedules.forEach((schedule: Json, index) => {
+        const at = `schedules[${index + 1}]`;
+        if (!isObject(schedule)) return problems.add(at, `must be an object, not ${typeName(schedule)}`);
+        const validFrom = text(problems, `${at}.valid_from`, schedule.valid_from);
+        const weeklyIn = schedule.weekly_target_minutes;
+        if (!isObject(weeklyIn)) return problems.add(`${at}.weekly_target_minutes`, `must be an object, not ${weeklyIn === undefined ? 'missing' : typeName(weeklyIn)}`);
+        const days: Record<string, number> = {};
+        for (const [day, minutes] of Object.entries(weeklyIn)) {
+          const value = integer(problems, `${at}.weekly_target_minutes.${day}`, minutes);
+          if (value !== undefined) days[day] = value;
+        }
+        if (typeof validFrom !== 'string') return;
+        const checkedDate = problems.check(`${at}.valid_from`, () => parseDate(validFrom, 'valid_from'));
+        const weekly = problems.check(at, () => checkWeeklyTarget(days, DEFAULT_TARGET));
+        if (checkedDate === undefined || weekly === undefined) return;
+        const earlier = firstDays.get(checkedDate);
+        if (earlier !== undefined) return problems.add(`${at}.valid_from`, `${checkedDate} is also the first day of schedules[${earlier}]`);
+        firstDays.set(checkedDate, index + 1);
+        schedules!.push({ valid_from: checkedDate, weekly });
+      });
+    }
+  }
+
+  // Bookings (optional: documents from before them have none): the checks of the API.
+  const bookings: CheckedDocument['bookings'] = [];
+  if (document.bookings !== undefined) {
+    if (!Array.isArray(document.bookings)) problems.add('bookings', `must be an array, not ${typeName(document.bookings)}`);
+    else {
+      if (document.bookings.length > MAX_BOOKINGS_PER_USER) problems.add('bookings', `${document.bookings.length} bookings, and an account keeps at most ${MAX_BOOKINGS_PER_USER}`);
+      document.bookings.forEach((booking: Json, index) => {
+        const at = `bookings[${index + 1}]`;
+        if (!isObject(booking)) return problems.add(at, `must be an object, not ${typeName(booking)}`);
+        const date = text(problems, `${at}.date`, booking.date);
+        const kind = text(problems, `${at}.kind`, booking.kind);
+        const minutes = integer(problems, `${at}.minutes`, booking.minutes);
+        if (booking.minutes === undefined) problems.add(`${at}.minutes`, 'must be a whole number, not missing');
+        const note = text(problems, `${at}.note`, booking.note, { optional: true });
+        if (typeof date !== 'string' || typeof kind !== 'string' || minutes === undefined || (booking.note !== undefined && note === undefined)) return;
+        const checked = problems.check(at, () => checkBooking({ date, kind, minutes, note: note ?? '' }));
+        if (checked) bookings.push(checked);
+      });
+    }
+  }
+
   if (problems.list.length > 0 || email === undefined || fullName === undefined || username === undefined || settings === undefined) {
     throw new AccountImportError(problems.list);
   }
-  return { account: { email, full_name: fullName, username }, settings, entries, absences };
+  return { account: { email, full_name: fullName, username }, settings, entries, absences, ...(schedules === undefined ? {} : { schedules }), bookings };
 }

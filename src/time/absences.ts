@@ -1,17 +1,22 @@
-// Absences: whole days of vacation, sickness or a holiday of one's own (docs/time-model.md). A day with
-// an absence has target 0. One absence per user and day: checked in the transaction, and a unique
-// constraint stands behind the check.
+// Absences: whole or half days of vacation, sickness or a holiday of one's own (docs/time-model.md). A
+// day with a whole absence has target 0, a half day half its target. One absence per user and day:
+// checked in the transaction, and a unique constraint stands behind the check. A range (from/to) makes
+// one absence per day that has a target and is not a public holiday, all of them or none.
 import type { Transaction } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../db/database.js';
-import type { AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
-import { addDays, localDateOf, parseDate, parseInstantOrDate, startOfDay, WEEKDAYS, type Weekday } from './calendar.js';
+import type { AbsencePortion, AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
 import { weekdayOfDate } from '../db/sql.js';
+import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, publicHolidays, startOfDay, WEEKDAYS, weekdayOf, type Weekday } from './calendar.js';
+import { scheduleTimeline } from './schedules.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
 import { normalizeNote, type RangeQuery } from './entries.js';
 
 export const ABSENCE_TYPES: readonly AbsenceType[] = ['vacation', 'sick', 'holiday'];
+export const ABSENCE_PORTIONS: readonly AbsencePortion[] = ['full', 'half'];
+/** The longest range one request may cover (a leap year). */
+export const MAX_ABSENCE_RANGE_DAYS = 366;
 /** The most absences one list answers (over five years of days); a range with more is refused, as for entries. */
 export const MAX_LISTED_ABSENCES = 2000;
 /**
@@ -24,27 +29,46 @@ export interface Absence {
   id: number;
   date: LocalDate;
   type: AbsenceType;
+  portion: AbsencePortion;
   note: string;
 }
 
+/** One day (`date`) or a range (`from` through `to`, both included). */
 export interface NewAbsence {
-  date: string;
+  date?: string;
+  from?: string;
+  to?: string;
   type: string;
+  portion?: string;
   note?: string;
+}
+
+/** What statistics need of a day's absence. */
+export interface DayAbsence {
+  type: AbsenceType;
+  portion: AbsencePortion;
 }
 
 /** An absence checked and normalised, ready to be written. */
 export interface CheckedAbsence {
   date: LocalDate;
   type: AbsenceType;
+  portion: AbsencePortion;
   note: string;
 }
 
-/** The date, type and note of a new absence, or VALIDATION_ERROR naming the field. */
-export function checkAbsence(input: NewAbsence): CheckedAbsence {
-  const date = parseDate(input.date, 'date');
+/** Type, portion (full unless given) and note of a new absence, or VALIDATION_ERROR naming the field. */
+function checkKind(input: Pick<NewAbsence, 'type' | 'portion' | 'note'>): Omit<CheckedAbsence, 'date'> {
   if (!(ABSENCE_TYPES as readonly string[]).includes(input.type)) throw validationError(`type must be one of ${ABSENCE_TYPES.join(', ')}`, 'type');
-  return { date, type: input.type as AbsenceType, note: normalizeNote(input.note) };
+  const portion = input.portion ?? 'full';
+  if (!(ABSENCE_PORTIONS as readonly string[]).includes(portion)) throw validationError(`portion must be one of ${ABSENCE_PORTIONS.join(', ')}`, 'portion');
+  return { type: input.type as AbsenceType, portion: portion as AbsencePortion, note: normalizeNote(input.note) };
+}
+
+/** The date, type, portion and note of one day's absence, or VALIDATION_ERROR naming the field. */
+export function checkAbsence(input: NewAbsence): CheckedAbsence {
+  if (input.date === undefined) throw validationError('date is required (or from and to for a range)', 'date');
+  return { date: parseDate(input.date, 'date'), ...checkKind(input) };
 }
 
 function tooManyAbsences(): ServiceError {
@@ -89,20 +113,23 @@ export async function insertAbsencesIn(
   return { created: toWrite.length, skipped: absences.length - toWrite.length };
 }
 
-function publicAbsence(row: Pick<AbsenceRow, 'id' | 'date' | 'type' | 'note'>): Absence {
-  return { id: row.id, date: row.date, type: row.type, note: row.note };
+function publicAbsence(row: Pick<AbsenceRow, 'id' | 'date' | 'type' | 'portion' | 'note'>): Absence {
+  return { id: row.id, date: row.date, type: row.type, portion: row.portion, note: row.note };
 }
 
-function absenceExists(date: LocalDate, id?: number): ServiceError {
-  return new ServiceError('ABSENCE_EXISTS', `There is already an absence on ${date}${id === undefined ? '' : ` (id ${id})`}`);
+const COLUMNS = ['id', 'date', 'type', 'portion', 'note'] as const;
+
+function absenceExists(dates: LocalDate[], id?: number): ServiceError {
+  const days = dates.length <= 10 ? dates.join(', ') : `${dates.slice(0, 10).join(', ')} and ${dates.length - 10} more days`;
+  return new ServiceError('ABSENCE_EXISTS', `There is already an absence on ${days}${id === undefined ? '' : ` (id ${id})`}`);
 }
 
 /** Two writers racing past the check (two processes) meet the unique index: the same answer. */
-async function rethrowExisting<T>(date: LocalDate, write: Promise<T>): Promise<T> {
+async function rethrowExisting<T>(dates: LocalDate[], write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (error) {
-    if (violatedRule(error) === 'absence_day') throw absenceExists(date);
+    if (violatedRule(error) === 'absence_day') throw absenceExists(dates);
     throw error;
   }
 }
@@ -112,7 +139,7 @@ export function createAbsenceService(database: TransactionalDatabase, clock: Clo
   /** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */
   async function listAbsences(userId: number, query: RangeQuery): Promise<Absence[]> {
     const { timezone } = await settings.getSettings(userId);
-    let select = db.selectFrom('absences').select(['id', 'date', 'type', 'note']).where('user_id', '=', userId);
+    let select = db.selectFrom('absences').select([...COLUMNS]).where('user_id', '=', userId);
     if (query.from !== undefined) {
       select = select.where('date', '>=', localDateOf(parseInstantOrDate(query.from, timezone, 'from'), timezone));
     }
@@ -131,19 +158,57 @@ export function createAbsenceService(database: TransactionalDatabase, clock: Clo
     return rows.map(publicAbsence);
   }
 
+  /** One day's absence (`date`), whatever the day's target. */
   async function createAbsence(userId: number, input: NewAbsence): Promise<Absence> {
-    const { date, type, note } = checkAbsence(input);
-    return rethrowExisting(date, database.transact(async (trx) => {
+    const { date, ...kind } = checkAbsence(input);
+    return rethrowExisting([date], database.transact(async (trx) => {
       await database.lockUser(trx, userId);
       const existing = await trx.selectFrom('absences').select('id').where('user_id', '=', userId).where('date', '=', date).executeTakeFirst();
-      if (existing) throw absenceExists(date, existing.id);
+      if (existing) throw absenceExists([date], existing.id);
       await assertRoomForAbsences(trx, userId, 1);
       const row = await trx
         .insertInto('absences')
-        .values({ user_id: userId, date, type, note, created_at: clock.now().toISOString() })
-        .returning(['id', 'date', 'type', 'note'])
+        .values({ user_id: userId, date, ...kind, created_at: clock.now().toISOString() })
+        .returning([...COLUMNS])
         .executeTakeFirstOrThrow();
       return publicAbsence(row);
+    }));
+  }
+
+  /**
+   * A range: one absence per day from `from` through `to` (at most 366 days) that has a target under
+   * the schedule in force and is not a public holiday (days before the tracking start have none). If
+   * any of those days has an absence already, nothing is written and ABSENCE_EXISTS names the days.
+   */
+  async function createAbsenceRange(userId: number, input: NewAbsence): Promise<Absence[]> {
+    if (input.date !== undefined) throw validationError('give either date or from and to', 'date');
+    if (input.from === undefined || input.to === undefined) throw validationError('a range needs both from and to', input.from === undefined ? 'from' : 'to');
+    const from = parseDate(input.from, 'from');
+    const to = parseDate(input.to, 'to');
+    if (to < from) throw validationError('to must not be before from', 'to');
+    if (addDays(from, MAX_ABSENCE_RANGE_DAYS - 1) < to) throw validationError(`a range covers at most ${MAX_ABSENCE_RANGE_DAYS} days`, 'to');
+    const kind = checkKind(input);
+    const current = await settings.getSettings(userId);
+    const holidays = await publicHolidays(current.holiday_region, from, to);
+    const now = clock.now().toISOString();
+    // Filled in the transaction; a race lost at the unique index names them too.
+    const dates: LocalDate[] = [];
+    return rethrowExisting(dates, database.transact(async (trx) => {
+      await database.lockUser(trx, userId);
+      const { tracking_start } = await settings.getSettingsInTransaction(trx, userId);
+      const timeline = await scheduleTimeline(trx, userId);
+      dates.length = 0;
+      dates.push(...datesFromThrough(from, to).filter((date) => date >= tracking_start && !holidays.has(date) && timeline.targetOn(date, weekdayOf(date)) > 0));
+      if (dates.length === 0) throw validationError(`no day from ${from} to ${to} has a target (weekends, public holidays and days before the tracking start are left out)`, 'from');
+      const taken = await trx.selectFrom('absences').select('date').where('user_id', '=', userId).where('date', 'in', dates).orderBy('date').execute();
+      if (taken.length > 0) throw absenceExists(taken.map((row) => row.date));
+      await assertRoomForAbsences(trx, userId, dates.length);
+      const rows = await trx
+        .insertInto('absences')
+        .values(dates.map((date) => ({ user_id: userId, date, ...kind, created_at: now })))
+        .returning([...COLUMNS])
+        .execute();
+      return rows.map(publicAbsence).sort((a, b) => (a.date < b.date ? -1 : 1));
     }));
   }
 
@@ -153,45 +218,43 @@ export function createAbsenceService(database: TransactionalDatabase, clock: Clo
     if (Number(result.numDeletedRows) === 0) throw new ServiceError('NOT_FOUND', 'No such absence');
   }
 
-  /** Absences (date → type) from `from` through `through`, for statistics. */
-  async function absencesByDate(userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, AbsenceType>> {
+  /** Absences (date → type and portion) from `from` through `through`, for statistics. */
+  async function absencesByDate(userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, DayAbsence>> {
     if (through < from) return new Map();
-    const rows = await db.selectFrom('absences').select(['date', 'type']).where('user_id', '=', userId).where('date', '>=', from).where('date', '<=', through).execute();
-    return new Map(rows.map((row) => [row.date, row.type]));
+    const rows = await db.selectFrom('absences').select(['date', 'type', 'portion']).where('user_id', '=', userId).where('date', '>=', from).where('date', '<=', through).execute();
+    return new Map(rows.map((row) => [row.date, { type: row.type, portion: row.portion }]));
   }
 
   /**
-   * How many absences fall on each weekday from `from` through `through`: one aggregate, however many
-   * absences there are (a balance from 1970 must not read them all).
+   * How many whole and half absences fall on each weekday from `from` through `through`: one
+   * aggregate, however many absences there are (a balance from 1970 must not read them all).
    */
-  async function absenceCountsByWeekday(userId: number, from: LocalDate, through: LocalDate): Promise<Map<Weekday, number>> {
-    const counts = new Map<Weekday, number>();
-    if (through < from) return counts;
+  async function absenceCountsByWeekday(userId: number, from: LocalDate, through: LocalDate): Promise<Array<{ weekday: Weekday; portion: AbsencePortion; count: number }>> {
+    if (through < from) return [];
     const day = weekdayOfDate(db);
     const rows = await db
       .selectFrom('absences')
-      .select([day.as('weekday'), (eb) => eb.fn.countAll<number>().as('count')])
+      .select([day.as('weekday'), 'portion', (eb) => eb.fn.countAll<number>().as('count')])
       .where('user_id', '=', userId)
       .where('date', '>=', from)
       .where('date', '<=', through)
-      .groupBy(day)
+      .groupBy([day, 'portion'])
       .execute();
     // 0 = Sunday in both engines.
-    for (const row of rows) counts.set(WEEKDAYS[(Number(row.weekday) + 6) % 7] as Weekday, Number(row.count));
-    return counts;
+    return rows.map((row) => ({ weekday: WEEKDAYS[(Number(row.weekday) + 6) % 7] as Weekday, portion: row.portion, count: Number(row.count) }));
   }
 
-  /** Which of `dates` have an absence (a few hundred dates at a time). */
-  async function absenceDatesAmong(userId: number, dates: LocalDate[]): Promise<Set<LocalDate>> {
-    const found = new Set<LocalDate>();
+  /** The portion of the absence on each of `dates` that has one (a few hundred dates at a time). */
+  async function absencesAmong(userId: number, dates: LocalDate[]): Promise<Map<LocalDate, AbsencePortion>> {
+    const found = new Map<LocalDate, AbsencePortion>();
     for (let first = 0; first < dates.length; first += 500) {
-      const rows = await db.selectFrom('absences').select('date').where('user_id', '=', userId).where('date', 'in', dates.slice(first, first + 500)).execute();
-      for (const row of rows) found.add(row.date);
+      const rows = await db.selectFrom('absences').select(['date', 'portion']).where('user_id', '=', userId).where('date', 'in', dates.slice(first, first + 500)).execute();
+      for (const row of rows) found.set(row.date, row.portion);
     }
     return found;
   }
 
-  return { listAbsences, createAbsence, deleteAbsence, absencesByDate, absenceCountsByWeekday, absenceDatesAmong };
+  return { listAbsences, createAbsence, createAbsenceRange, deleteAbsence, absencesByDate, absenceCountsByWeekday, absencesAmong };
 }
 
 export type AbsenceService = ReturnType<typeof createAbsenceService>;

@@ -13,7 +13,7 @@ import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, TimeEntryRow } from '../db/types.js';
 import { localDateTimeOf, parseInstant, toIso } from './calendar.js';
 import type { Clock } from '../common/clock.js';
-import { addToDailyTotals, entriesOverlapping, entryBatchesOverlapping, runningEntry, totalsOfSpans, type InstantRange } from './entries-store.js';
+import { entriesOverlapping, entryBatchesOverlapping, insertDailyTotals, refreshDays, runningEntry, totalsOfSpans, type InstantRange } from './entries-store.js';
 import { ServiceError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
 import type { ExportGate, ExportStream } from './exports.js';
@@ -28,6 +28,16 @@ import {
   type TimeEntry,
   type TimeEntryService,
 } from './entries.js';
+
+/** Which of these days have stored totals already (a few hundred dates per query). */
+async function daysWithTotals(executor: Kysely<Database>, userId: number, dates: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let index = 0; index < dates.length; index += 500) {
+    const rows = await executor.selectFrom('daily_totals').select('date').where('user_id', '=', userId).where('date', 'in', dates.slice(index, index + 500)).execute();
+    for (const row of rows) found.add(row.date);
+  }
+  return found;
+}
 
 export const CSV_COLUMNS = ['id', 'start_at', 'end_at', 'start_local', 'end_local', 'note'] as const;
 /** A file bigger than this is refused before parsing (ten years of entries fit many times over). */
@@ -323,9 +333,15 @@ export function createEntryCsvService(database: TransactionalDatabase, clock: Cl
       await trx.insertInto('time_entries').values(values.slice(index, index + ROWS_PER_INSERT)).execute();
       progress('written', Math.min(index + ROWS_PER_INSERT, values.length), values.length);
     }
-    const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+    const stored = await settings.getSettingsInTransaction(trx, userId);
+    const minBreakMs = stored.min_break_minutes * 60_000;
     const finished = checked.rows.flatMap(({ span }) => (span.endMs === null ? [] : [[span.startMs, span.endMs] as [number, number]]));
-    await addToDailyTotals(trx, userId, totalsOfSpans(finished, timezone));
+    const days = totalsOfSpans(finished, stored.timezone, minBreakMs);
+    // Days that already had entries are worked out again from all their entries (the breaks between
+    // old and new entries); the others take the totals of the new entries alone.
+    const shared = await daysWithTotals(trx, userId, [...days.keys()]);
+    await insertDailyTotals(trx, userId, new Map([...days].filter(([date]) => !shared.has(date))));
+    await refreshDays(trx, userId, stored.timezone, minBreakMs, [...shared]);
     return [];
   }
 

@@ -59,54 +59,91 @@ export async function runningEntry(executor: Kysely<Database>, userId: number): 
   return executor.selectFrom('time_entries').selectAll().where('user_id', '=', userId).where('end_at', 'is', null).executeTakeFirst();
 }
 
-async function writeTotals(executor: Transaction<Database>, userId: number, totals: Map<LocalDate, number>): Promise<void> {
-  for (const [date, workedMs] of totals) {
+/** A local day's worked time and the breaks taken in it, of finished entries (docs/time-model.md, Break rules). */
+export interface DayTotal {
+  workedMs: number;
+  /** The gaps of at least min_break_minutes between the day's pieces of entries. */
+  breakMs: number;
+}
+
+/**
+ * Adds finished spans, in start order, into per-day worked and break milliseconds: each span is split
+ * at the local day starts, and a gap between two pieces of one day counts as a break when it lasts at
+ * least `minBreakMs`. The state carries across calls, so spans may come a batch at a time.
+ */
+export class DayTotalsBuilder {
+  readonly totals = new Map<LocalDate, DayTotal>();
+  private readonly lastEnd = new Map<LocalDate, number>();
+  constructor(
+    readonly zone: string,
+    readonly minBreakMs: number,
+  ) {}
+
+  add(startMs: number, endMs: number): void {
+    let cursor = startMs;
+    for (const piece of splitByLocalDay(startMs, endMs, this.zone)) {
+      const day = this.totals.get(piece.date) ?? { workedMs: 0, breakMs: 0 };
+      const previous = this.lastEnd.get(piece.date);
+      if (previous !== undefined && cursor - previous >= this.minBreakMs && cursor > previous) day.breakMs += cursor - previous;
+      day.workedMs += piece.ms;
+      this.totals.set(piece.date, day);
+      cursor += piece.ms;
+      this.lastEnd.set(piece.date, cursor);
+    }
+  }
+}
+
+async function writeTotals(executor: Transaction<Database>, userId: number, totals: Map<LocalDate, DayTotal>): Promise<void> {
+  for (const [date, { workedMs, breakMs }] of totals) {
     if (workedMs === 0) {
       await executor.deleteFrom('daily_totals').where('user_id', '=', userId).where('date', '=', date).execute();
     } else {
       await executor
         .insertInto('daily_totals')
-        .values({ user_id: userId, date, worked_ms: workedMs })
-        .onConflict((conflict) => conflict.columns(['user_id', 'date']).doUpdateSet({ worked_ms: workedMs }))
+        .values({ user_id: userId, date, worked_ms: workedMs, break_ms: breakMs })
+        .onConflict((conflict) => conflict.columns(['user_id', 'date']).doUpdateSet({ worked_ms: workedMs, break_ms: breakMs }))
         .execute();
     }
   }
 }
 
 /**
- * Recomputes, from the entries themselves, the totals of every local day that [startMs, endMs)
- * touches. Called in the transaction of each entry write with the old and the new span of the entry,
- * so the totals cannot drift from the entries. Running entries are not in the totals (they have no
- * end yet); statistics add them live.
+ * Recomputes, from the entries themselves, the totals (worked time and breaks) of every local day
+ * that [startMs, endMs) touches. Called in the transaction of each entry write with the old and the
+ * new span of the entry, so the totals cannot drift from the entries. Running entries are not in the
+ * totals (they have no end yet); statistics add them live.
  */
-export async function refreshDailyTotals(executor: Transaction<Database>, userId: number, zone: string, spans: Array<[number, number]>): Promise<void> {
-  const totals = new Map<LocalDate, number>();
+export async function refreshDailyTotals(executor: Transaction<Database>, userId: number, zone: string, minBreakMs: number, spans: Array<[number, number]>): Promise<void> {
+  const dates = new Set<LocalDate>();
   for (const [startMs, endMs] of spans) {
-    for (const piece of splitByLocalDay(startMs, endMs, zone)) totals.set(piece.date, 0);
+    for (const piece of splitByLocalDay(startMs, endMs, zone)) dates.add(piece.date);
   }
-  if (totals.size === 0) return;
-  const dates = [...totals.keys()].sort();
+  await refreshDays(executor, userId, zone, minBreakMs, [...dates]);
+}
+
+/** Recomputes the totals of these local days from the entries that overlap them (one range read). */
+export async function refreshDays(executor: Transaction<Database>, userId: number, zone: string, minBreakMs: number, days: LocalDate[]): Promise<void> {
+  if (days.length === 0) return;
+  const dates = [...days].sort();
   const from = new Date(startOfDay(dates[0] as LocalDate, zone)).toISOString();
   const to = new Date(startOfDay(addDays(dates[dates.length - 1] as LocalDate, 1), zone)).toISOString();
+  const builder = new DayTotalsBuilder(zone, minBreakMs);
   for (const entry of await entriesOverlapping(executor, userId, { from, to })) {
-    if (entry.end_at === null) continue;
-    for (const piece of splitByLocalDay(Date.parse(entry.start_at), Date.parse(entry.end_at), zone)) {
-      const current = totals.get(piece.date);
-      if (current !== undefined) totals.set(piece.date, current + piece.ms);
-    }
+    if (entry.end_at !== null) builder.add(Date.parse(entry.start_at), Date.parse(entry.end_at));
   }
-  await writeTotals(executor, userId, totals);
+  await writeTotals(executor, userId, new Map(dates.map((date) => [date, builder.totals.get(date) ?? { workedMs: 0, breakMs: 0 }])));
 }
 
 /** Entries read per batch while new totals are worked out before a change of time zone. */
 const REBUILD_BATCH_ROWS = 1000;
 
-/** New per-day totals of a user for another zone, and the entries they were worked out from. */
+/** New per-day totals of a user for another zone (or break minimum), and the entries they were worked out from. */
 export interface PreparedTotals {
   zone: string;
+  minBreakMs: number;
   /** Every entry read, as "id start end" in (start_at, id) order: what the totals stand for. */
   entries: string[];
-  totals: Map<LocalDate, number>;
+  totals: Map<LocalDate, DayTotal>;
 }
 
 const entryKey = (entry: Pick<TimeEntryRow, 'id' | 'start_at' | 'end_at'>) => `${entry.id} ${entry.start_at} ${entry.end_at}`;
@@ -116,11 +153,14 @@ const entryKey = (entry: Pick<TimeEntryRow, 'id' | 'start_at' | 'end_at'>) => `$
  * a time, the event loop free between batches, so the server keeps answering during the slow part
  * (splitting each entry at the new day boundaries).
  */
-export async function prepareDailyTotals(executor: Kysely<Database>, userId: number, zone: string): Promise<PreparedTotals> {
-  const prepared: PreparedTotals = { zone, entries: [], totals: new Map() };
+export async function prepareDailyTotals(executor: Kysely<Database>, userId: number, zone: string, minBreakMs: number): Promise<PreparedTotals> {
+  const builder = new DayTotalsBuilder(zone, minBreakMs);
+  const prepared: PreparedTotals = { zone, minBreakMs, entries: [], totals: builder.totals };
   for await (const batch of entryBatchesOverlapping(executor, userId, {}, REBUILD_BATCH_ROWS)) {
-    for (const entry of batch) prepared.entries.push(entryKey(entry));
-    totalsOfSpans(finishedSpans(batch), zone, prepared.totals);
+    for (const entry of batch) {
+      prepared.entries.push(entryKey(entry));
+      if (entry.end_at !== null) builder.add(Date.parse(entry.start_at), Date.parse(entry.end_at));
+    }
     await new Promise((resolve) => setImmediate(resolve));
   }
   return prepared;
@@ -136,7 +176,7 @@ export async function replaceDailyTotals(trx: Transaction<Database>, userId: num
   const entries = await trx.selectFrom('time_entries').select(['id', 'start_at', 'end_at']).where('user_id', '=', userId).orderBy('start_at').orderBy('id').execute();
   const unchanged = entries.length === prepared.entries.length && entries.every((entry, index) => entryKey(entry) === prepared.entries[index]);
   await trx.deleteFrom('daily_totals').where('user_id', '=', userId).execute();
-  await addToDailyTotals(trx, userId, unchanged ? prepared.totals : totalsOfSpans(finishedSpans(entries), prepared.zone));
+  await insertDailyTotals(trx, userId, unchanged ? prepared.totals : totalsOfSpans(finishedSpans(entries), prepared.zone, prepared.minBreakMs));
 }
 
 /** The [start, end) spans in ms of the finished entries (a running one has no end yet). */
@@ -144,40 +184,39 @@ function finishedSpans(entries: Array<Pick<TimeEntryRow, 'start_at' | 'end_at'>>
   return entries.flatMap((entry) => (entry.end_at === null ? [] : [[Date.parse(entry.start_at), Date.parse(entry.end_at)] as [number, number]]));
 }
 
-/** Worked ms per local day of finished spans, in memory (no database), added to `totals` if given. */
-export function totalsOfSpans(spans: Array<[number, number]>, zone: string, totals = new Map<LocalDate, number>()): Map<LocalDate, number> {
-  for (const [startMs, endMs] of spans) {
-    for (const piece of splitByLocalDay(startMs, endMs, zone)) totals.set(piece.date, (totals.get(piece.date) ?? 0) + piece.ms);
-  }
-  return totals;
+/** Worked and break ms per local day of finished spans, in memory (no database). */
+export function totalsOfSpans(spans: Array<[number, number]>, zone: string, minBreakMs: number): Map<LocalDate, DayTotal> {
+  const builder = new DayTotalsBuilder(zone, minBreakMs);
+  for (const [startMs, endMs] of [...spans].sort((a, b) => a[0] - b[0])) builder.add(startMs, endMs);
+  return builder.totals;
 }
 
 /** Rows per multi-row statement: well under SQLite's limit of bound parameters. */
 const ROWS_PER_STATEMENT = 500;
 
 /**
- * Adds worked ms to the per-day totals, a few hundred days per statement. Only for entries that
- * overlap no existing entry (a bulk import checked for that): their time adds to what is there.
+ * Writes per-day totals of days that have none yet, a few hundred days per statement (a rebuild, or
+ * the days a bulk import alone touches).
  */
-export async function addToDailyTotals(executor: Transaction<Database>, userId: number, totals: Map<LocalDate, number>): Promise<void> {
-  const rows = [...totals].filter(([, ms]) => ms > 0).map(([date, workedMs]) => ({ user_id: userId, date, worked_ms: workedMs }));
+export async function insertDailyTotals(executor: Transaction<Database>, userId: number, totals: Map<LocalDate, DayTotal>): Promise<void> {
+  const rows = [...totals].filter(([, day]) => day.workedMs > 0).map(([date, day]) => ({ user_id: userId, date, worked_ms: day.workedMs, break_ms: day.breakMs }));
   for (let index = 0; index < rows.length; index += ROWS_PER_STATEMENT) {
     await executor
       .insertInto('daily_totals')
       .values(rows.slice(index, index + ROWS_PER_STATEMENT))
-      .onConflict((conflict) => conflict.columns(['user_id', 'date']).doUpdateSet({ worked_ms: sql`daily_totals.worked_ms + excluded.worked_ms` }))
+      .onConflict((conflict) => conflict.columns(['user_id', 'date']).doUpdateSet({ worked_ms: sql`excluded.worked_ms`, break_ms: sql`excluded.break_ms` }))
       .execute();
   }
 }
 
-/** Worked ms of finished entries per local day, from `from` through `through`. */
-export async function dailyTotals(executor: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, number>> {
+/** Worked and break ms of finished entries per local day, from `from` through `through`. */
+export async function dailyTotals(executor: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, DayTotal>> {
   const rows = await executor
     .selectFrom('daily_totals')
-    .select(['date', 'worked_ms'])
+    .select(['date', 'worked_ms', 'break_ms'])
     .where('user_id', '=', userId)
     .where('date', '>=', from)
     .where('date', '<=', through)
     .execute();
-  return new Map(rows.map((row) => [row.date, row.worked_ms]));
+  return new Map(rows.map((row) => [row.date, { workedMs: row.worked_ms, breakMs: row.break_ms }]));
 }

@@ -8,7 +8,7 @@ import { parseInstant, parseInstantOrDate, toIso } from './calendar.js';
 import type { Clock } from '../common/clock.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './entries-store.js';
 import { ServiceError, validationError } from '../common/errors.js';
-import type { SettingsService } from './settings.js';
+import type { Settings, SettingsService } from './settings.js';
 
 export const NOTE_MAX_LENGTH = 1000;
 /**
@@ -29,6 +29,9 @@ export const MAX_ENTRIES_PER_USER = 50_000;
  */
 export const MAX_LISTED_ENTRIES = 2000;
 
+/** What the per-day totals of a write depend on: the user's zone and shortest break. */
+export type DayRules = Pick<Settings, 'timezone' | 'min_break_minutes'>;
+
 export interface TimeEntry {
   id: number;
   start_at: string;
@@ -36,6 +39,8 @@ export interface TimeEntry {
   note: string;
   created_at: string;
   updated_at: string;
+  /** The server stopped it at the timer limit (docs/time-model.md, Forgotten timer); false once its end is set again. */
+  auto_stopped: boolean;
 }
 
 export interface NewTimeEntry {
@@ -65,7 +70,15 @@ export interface EntrySpan {
 }
 
 export function publicEntry(row: TimeEntryRow): TimeEntry {
-  return { id: row.id, start_at: row.start_at, end_at: row.end_at, note: row.note, created_at: row.created_at, updated_at: row.updated_at };
+  return {
+    id: row.id,
+    start_at: row.start_at,
+    end_at: row.end_at,
+    note: row.note,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    auto_stopped: Number(row.auto_stopped) === 1,
+  };
 }
 
 export function normalizeNote(note: string | undefined): string {
@@ -126,13 +139,13 @@ export async function assertRoomForEntries(trx: Transaction<Database>, userId: n
 }
 
 /** Inserts a checked span and updates the day totals, inside the caller's transaction. */
-export async function insertEntry(trx: Transaction<Database>, userId: number, zone: string, span: EntrySpan, now: string): Promise<TimeEntryRow> {
+export async function insertEntry(trx: Transaction<Database>, userId: number, days: DayRules, span: EntrySpan, now: string): Promise<TimeEntryRow> {
   const row = await trx
     .insertInto('time_entries')
     .values({ user_id: userId, start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note, created_at: now, updated_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (span.endMs !== null) await refreshDailyTotals(trx, userId, zone, [[span.startMs, span.endMs]]);
+  if (span.endMs !== null) await refreshDailyTotals(trx, userId, days.timezone, days.min_break_minutes * 60_000, [[span.startMs, span.endMs]]);
   return row;
 }
 
@@ -202,10 +215,10 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
     const now = clock.now();
     checkSpan(span, now.getTime());
     return writeEntries(userId, async (trx) => {
-      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const rules = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
       await assertRoomForEntries(trx, userId, 1);
-      return publicEntry(await insertEntry(trx, userId, timezone, span, now.toISOString()));
+      return publicEntry(await insertEntry(trx, userId, rules, span, now.toISOString()));
     });
   }
 
@@ -213,7 +226,7 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
     const now = clock.now();
     return writeEntries(userId, async (trx) => {
       const row = await findOwnRow(trx, userId, id);
-      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
       const oldSpan: EntrySpan = { startMs: Date.parse(row.start_at), endMs: row.end_at === null ? null : Date.parse(row.end_at), note: row.note };
       const span: EntrySpan = {
         startMs: patch.start_at !== undefined ? parseInstant(patch.start_at, 'start_at') : oldSpan.startMs,
@@ -224,14 +237,21 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
       await assertSpanIsFree(trx, userId, span, id);
       const updated = await trx
         .updateTable('time_entries')
-        .set({ start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note, updated_at: now.toISOString() })
+        .set({
+          start_at: toIso(span.startMs),
+          end_at: span.endMs === null ? null : toIso(span.endMs),
+          note: span.note,
+          updated_at: now.toISOString(),
+          // A new start or end is the person's own: the mark of an automatic stop goes.
+          ...(patch.start_at !== undefined || patch.end_at !== undefined ? { auto_stopped: 0 } : {}),
+        })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
       const touched: Array<[number, number]> = [];
       if (oldSpan.endMs !== null) touched.push([oldSpan.startMs, oldSpan.endMs]);
       if (span.endMs !== null) touched.push([span.startMs, span.endMs]);
-      await refreshDailyTotals(trx, userId, timezone, touched);
+      await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, touched);
       return publicEntry(updated);
     });
   }
@@ -239,9 +259,9 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
   async function deleteEntry(userId: number, id: number): Promise<void> {
     await writeEntries(userId, async (trx) => {
       const row = await findOwnRow(trx, userId, id);
-      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
       await trx.deleteFrom('time_entries').where('id', '=', id).execute();
-      if (row.end_at !== null) await refreshDailyTotals(trx, userId, timezone, [[Date.parse(row.start_at), Date.parse(row.end_at)]]);
+      if (row.end_at !== null) await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, [[Date.parse(row.start_at), Date.parse(row.end_at)]]);
     });
   }
 
@@ -249,10 +269,10 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
   async function startTimer(userId: number, note?: string): Promise<TimeEntry> {
     const span: EntrySpan = { startMs: clock.now().getTime(), endMs: null, note: normalizeNote(note) };
     return writeEntries(userId, async (trx) => {
-      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const rules = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
       await assertRoomForEntries(trx, userId, 1);
-      return publicEntry(await insertEntry(trx, userId, timezone, span, toIso(span.startMs)));
+      return publicEntry(await insertEntry(trx, userId, rules, span, toIso(span.startMs)));
     });
   }
 
@@ -266,16 +286,51 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
       // A timer stopped within the millisecond it started still ends after its start.
       const endMs = Math.max(now.getTime(), startMs + 1);
       checkSpan({ startMs, endMs, note: running.note }, now.getTime());
-      const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+      const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
       const stopped = await trx
         .updateTable('time_entries')
         .set({ end_at: toIso(endMs), updated_at: now.toISOString() })
         .where('id', '=', running.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await refreshDailyTotals(trx, userId, timezone, [[startMs, endMs]]);
+      await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, [[startMs, endMs]]);
       return publicEntry(stopped);
     });
+  }
+
+  /**
+   * Housekeeping: stops every running entry whose user has a timer limit that the entry has reached, at
+   * its start plus the limit, and marks it auto_stopped. At most `batch` per call; each stop is one
+   * account's own transaction (the entry checked again inside it). Answers how many were stopped.
+   */
+  async function stopForgottenTimers(batch = 500): Promise<number> {
+    const nowMs = clock.now().getTime();
+    const candidates = await db
+      .selectFrom('time_entries')
+      .innerJoin('user_settings', 'user_settings.user_id', 'time_entries.user_id')
+      .select(['time_entries.id as id', 'time_entries.user_id as user_id', 'time_entries.start_at as start_at', 'user_settings.timer_limit_minutes as limit'])
+      .where('time_entries.end_at', 'is', null)
+      .where('user_settings.timer_limit_minutes', 'is not', null)
+      .orderBy('time_entries.start_at')
+      .limit(batch)
+      .execute();
+    let stopped = 0;
+    for (const candidate of candidates) {
+      if (Date.parse(candidate.start_at) + Number(candidate.limit) * 60_000 > nowMs) continue;
+      const done = await writeEntries(candidate.user_id, async (trx) => {
+        const running = await runningEntry(trx, candidate.user_id);
+        const rules = await settings.getSettingsInTransaction(trx, candidate.user_id);
+        if (!running || running.id !== candidate.id || rules.timer_limit_minutes === null) return false;
+        const startMs = Date.parse(running.start_at);
+        const endMs = startMs + rules.timer_limit_minutes * 60_000;
+        if (endMs > nowMs) return false;
+        await trx.updateTable('time_entries').set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) }).where('id', '=', running.id).execute();
+        await refreshDailyTotals(trx, candidate.user_id, rules.timezone, rules.min_break_minutes * 60_000, [[startMs, endMs]]);
+        return true;
+      });
+      if (done) stopped += 1;
+    }
+    return stopped;
   }
 
   async function currentEntry(userId: number): Promise<TimeEntry | null> {
@@ -283,7 +338,7 @@ export function createTimeEntryService(database: TransactionalDatabase, clock: C
     return running ? publicEntry(running) : null;
   }
 
-  return { resolveRange, listEntries, getEntry, createEntry, updateEntry, deleteEntry, startTimer, stopTimer, currentEntry };
+  return { resolveRange, listEntries, getEntry, createEntry, updateEntry, deleteEntry, startTimer, stopTimer, currentEntry, stopForgottenTimers };
 }
 
 export type TimeEntryService = ReturnType<typeof createTimeEntryService>;

@@ -104,10 +104,18 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return answer as T;
 }
 
-/** The CSV export as a file: fetched with the header (a plain link could not carry the token). */
-export async function downloadExport(): Promise<{ url: string; name: string }> {
-  const response = await send('GET', '/api/time-entries/export');
-  return { url: URL.createObjectURL(await response.blob()), name: 'time-entries.csv' };
+/** A file of the API (CSV export, timesheet): fetched with the header (a plain link could not carry the token). */
+export async function downloadFile(path: string, name: string): Promise<{ url: string; name: string }> {
+  const response = await send('GET', path);
+  return { url: URL.createObjectURL(await response.blob()), name };
+}
+
+/** Saves a downloaded file in the browser (a click on a temporary link). */
+export function saveFile(file: { url: string; name: string }): void {
+  const link = document.createElement('a');
+  link.href = file.url;
+  link.download = file.name;
+  link.click();
 }
 
 /** A failure as the sentence to show. */

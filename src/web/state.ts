@@ -9,8 +9,10 @@ import { formatBalance, formatMinutes } from './duration.js';
 import { locale, t } from './i18n/index.js';
 import { datedTime, shortDate, spanLabel, timeOfDay } from './week.js';
 
-export const TABS = ['today', 'week', 'entries', 'absences', 'settings'] as const;
+export const TABS = ['today', 'week', 'month', 'entries', 'absences', 'settings'] as const;
 export type Tab = (typeof TABS)[number];
+/** The sections in the navigation: Month is reached from Week (and shows Week as the current section). */
+export const NAV_TABS = ['today', 'week', 'entries', 'absences', 'settings'] as const satisfies readonly Tab[];
 
 export function tabOfHash(): Tab {
   const name = location.hash.slice(1);
@@ -22,6 +24,8 @@ addEventListener('hashchange', () => (tab.value = tabOfHash()));
 export const settings = signal<Settings | undefined>(undefined);
 /** The Monday of the week that Week, Entries and Absences show. */
 export const shownWeek = signal<string | undefined>(undefined);
+/** The month (YYYY-MM) that Month shows; undefined: the month of the shown week. */
+export const shownMonth = signal<string | undefined>(undefined);
 /** A quiet confirmation for the live region of the page (add, save, delete). */
 export const announcement = signal<string>('');
 

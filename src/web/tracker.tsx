@@ -5,7 +5,7 @@ import type { Settings, User } from '../http/contract.js';
 import { describe } from './api.js';
 import { t } from './i18n/index.js';
 import { getOnce } from './prefetch.js';
-import { announcement, settings, shownWeek, tab, TABS, tabOfHash, type Tab } from './state.js';
+import { announcement, NAV_TABS, settings, shownWeek, tab, tabOfHash, type Tab } from './state.js';
 import { Notice } from './ui.js';
 import { todayIn, weekStartOf } from './week.js';
 import { AbsencesView } from './views/absences.js';
@@ -13,8 +13,9 @@ import { EntriesView } from './views/entries.js';
 import { SettingsView, signOut } from './views/settings.js';
 import { TodayView } from './views/today.js';
 import { WeekView } from './views/week.js';
+import { MonthView } from './views/month.js';
 
-const VIEWS: Record<Tab, () => preact.JSX.Element> = { today: TodayView, week: WeekView, entries: EntriesView, absences: AbsencesView, settings: SettingsView };
+const VIEWS: Record<Tab, () => preact.JSX.Element> = { today: TodayView, week: WeekView, month: MonthView, entries: EntriesView, absences: AbsencesView, settings: SettingsView };
 
 /** @public Loaded on demand by main.tsx (a separate chunk, so /login stays small). */
 export function Tracker(props: { user: User }) {
@@ -49,8 +50,8 @@ export function Tracker(props: { user: User }) {
         <p class="user">{props.user.full_name}</p>
         <button type="button" class="link sign-out" onClick={signOut}>{text.signOut}</button>
         <nav aria-label={text.sections}>
-          {TABS.map((name) => (
-            <a key={name} href={`#${name}`} aria-current={tab.value === name ? 'page' : undefined}>{text.tabs[name]}</a>
+          {NAV_TABS.map((name) => (
+            <a key={name} href={`#${name}`} aria-current={tab.value === name || (name === 'week' && tab.value === 'month') ? 'page' : undefined}>{text.tabs[name]}</a>
           ))}
         </nav>
       </header>

@@ -86,7 +86,7 @@ export function Link(props: { href: string; children: ComponentChildren; onNavig
 /** The form field an API field name belongs to ("weekly_target_minutes.mon" → "weekly_target_minutes.mon" input, sentence "weekly_target"). */
 function sentenceOf(field: string): string {
   const fields = t().fields as Record<FieldName, string>;
-  const base = field.startsWith('weekly_target_minutes') ? 'weekly_target' : field;
+  const base = field.startsWith('weekly_target_minutes') ? 'weekly_target' : (field.split('.')[0] ?? field);
   return (fields as Record<string, string | undefined>)[base] ?? t().errors.VALIDATION_ERROR;
 }
 

@@ -169,6 +169,20 @@ describe('budgets and quotas per account', () => {
     expect((await request(server, 'GET', '/api/stats/overtime', { token })).statusCode).toBe(200);
   });
 
+  it('keeps at most 10,000 bookings (409 TOO_MANY_BOOKINGS)', async () => {
+    const token = await login(server, 'bob@example.com');
+    const [bob] = await queryRows<{ id: number }>(db, 'select id from users where email = ?', ['bob@example.com']);
+    for (let start = 0; start < 9_999; start += 500) {
+      const count = Math.min(500, 9_999 - start);
+      await queryRows(db, `insert into bookings (user_id, date, minutes, kind, note, created_at) values ${Array.from({ length: count }, () => "(?, '2026-01-05', -1, 'payout', '', '2026-01-01T00:00:00.000Z')").join(', ')}`, Array.from({ length: count }, () => bob!.id));
+    }
+    const last = await request(server, 'POST', '/api/time-entries/bookings', { token, payload: { date: '2026-01-06', minutes: 30, kind: 'correction' } });
+    expect(last.statusCode).toBe(201);
+    const over = await request(server, 'POST', '/api/time-entries/bookings', { token, payload: { date: '2026-01-07', minutes: 30, kind: 'correction' } });
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toMatchObject({ code: 'TOO_MANY_BOOKINGS' });
+  });
+
   it('keeps at most 50 sessions: the 51st sign-in revokes the oldest', async () => {
     const tokens: string[] = [];
     for (let i = 0; i < 51; i += 1) tokens.push(await login(server, 'ann@example.com'));

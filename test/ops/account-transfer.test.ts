@@ -20,13 +20,17 @@ beforeEach(async () => {
   await addEntry(ann, '2026-03-02T08:00:00Z', '2026-03-02T12:00:00Z', 'first');
   await addEntry(ann, '2026-03-03T08:00:00Z', '2026-03-03T09:30:00Z', 'second');
   expect((await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-05', type: 'vacation', note: 'away' })).statusCode).toBeLessThan(300);
+  expect((await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-06', type: 'sick', portion: 'half' })).statusCode).toBeLessThan(300);
+  expect((await ann.call('POST', '/api/settings/schedules', { valid_from: '2030-01-07', weekly_target_minutes: { mon: 360 } })).statusCode).toBe(201);
+  expect((await ann.call('POST', '/api/time-entries/bookings', { date: '2026-03-09', minutes: -90, kind: 'payout', note: 'paid' })).statusCode).toBe(201);
+  expect((await ann.call('PATCH', '/api/settings', { break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }], vacation_days_per_year: 27.5, timer_limit_minutes: 720 })).statusCode).toBe(200);
 });
 afterEach(async () => {
   await t.close();
 });
 
 describe('user export and import', () => {
-  it('carries fields, settings, entries and absences to another database, without secrets; --skip-existing makes a re-run harmless', async () => {
+  it('carries fields, settings, schedules, entries, absences and bookings to another database, without secrets; --skip-existing makes a re-run harmless', async () => {
     const exported = await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com']);
     expect(exported.exitCode).toBe(0);
     const document = JSON.parse(String(exported.stdout));
@@ -39,8 +43,14 @@ describe('user export and import', () => {
         { start_at: '2026-03-02T08:00:00.000Z', end_at: '2026-03-02T12:00:00.000Z', note: 'first' },
         { start_at: '2026-03-03T08:00:00.000Z', end_at: '2026-03-03T09:30:00.000Z', note: 'second' },
       ],
-      absences: [{ date: '2026-03-05', type: 'vacation', note: 'away' }],
+      absences: [
+        { date: '2026-03-05', type: 'vacation', portion: 'full', note: 'away' },
+        { date: '2026-03-06', type: 'sick', portion: 'half', note: '' },
+      ],
+      bookings: [{ date: '2026-03-09', minutes: -90, kind: 'payout', note: 'paid' }],
     });
+    expect(document.settings).toMatchObject({ break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }], vacation_days_per_year: 27.5, timer_limit_minutes: 720 });
+    expect(document.schedules.map((schedule: { valid_from: string }) => schedule.valid_from)).toEqual([document.settings.tracking_start, '2030-01-07']);
     expect(String(exported.stdout)).not.toMatch(/argon2|password|token|"id"/);
 
     const file = path.join(t.dir, 'ann.json');
@@ -49,13 +59,13 @@ describe('user export and import', () => {
     expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
     const imported = await runCli(['--db', target, '--json', 'user', 'import', file]);
     expect(imported.stderr).toBe('');
-    expect(JSON.parse(String(imported.stdout))).toMatchObject({ created: true, entries: 2, absences: 1, skipped_entries: 0 });
+    expect(JSON.parse(String(imported.stdout))).toMatchObject({ created: true, entries: 2, absences: 2, skipped_entries: 0, bookings: 1 });
     const again = await runCli(['--db', target, '--json', 'user', 'import', file]);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toMatch(/entries\[1\]: The entry would overlap entry/);
     const skipping = await runCli(['--db', target, '--json', 'user', 'import', '--skip-existing', file]);
     expect(skipping.exitCode).toBe(0);
-    expect(JSON.parse(String(skipping.stdout))).toMatchObject({ created: false, entries: 0, skipped_entries: 2, absences: 0, skipped_absences: 1 });
+    expect(JSON.parse(String(skipping.stdout))).toMatchObject({ created: false, entries: 0, skipped_entries: 2, absences: 0, skipped_absences: 2, bookings: 0, skipped_bookings: 1 });
 
     const copy = JSON.parse(String((await runCli(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
     expect({ ...copy, exported_at: undefined, user: { ...copy.user, created_at: undefined } }).toEqual({
@@ -65,6 +75,40 @@ describe('user export and import', () => {
     });
     const audit = JSON.parse(String((await runCli(['--db', target, '--json', 'audit', 'list'])).stdout)) as { events: Array<{ action: string }> };
     expect(audit.events.map((event) => event.action)).toContain('account_imported');
+  });
+
+  it('a document from before schedules and bookings: its weekly targets hold from the tracking start on', async () => {
+    const document = JSON.parse(String((await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
+    delete document.schedules;
+    delete document.bookings;
+    delete document.settings.targets_valid_from;
+    for (const absence of document.absences) delete absence.portion;
+    document.settings.weekly_target_minutes = { mon: 420, tue: 420, wed: 420, thu: 420, fri: 300, sat: 0, sun: 0 };
+    const file = path.join(t.dir, 'old.json');
+    fs.writeFileSync(file, JSON.stringify(document));
+    const target = tempDb();
+    expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+    const imported = await runCli(['--db', target, '--json', 'user', 'import', file]);
+    expect(imported.stderr).toBe('');
+    expect(JSON.parse(String(imported.stdout))).toMatchObject({ created: true, absences: 2, bookings: 0 });
+    const copy = JSON.parse(String((await runCli(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
+    expect(copy.schedules).toEqual([{ valid_from: document.settings.tracking_start, weekly_target_minutes: document.settings.weekly_target_minutes }]);
+    expect(copy.absences.map((absence: { portion: string }) => absence.portion)).toEqual(['full', 'full']);
+  });
+
+  it('names the field of a bad schedule or booking, and writes nothing', async () => {
+    const document = JSON.parse(String((await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
+    document.schedules[1].weekly_target_minutes.tue = 2000;
+    document.bookings[0].minutes = 90;
+    const file = path.join(t.dir, 'bad.json');
+    fs.writeFileSync(file, JSON.stringify(document));
+    const target = tempDb();
+    expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+    const imported = await runCli(['--db', target, 'user', 'import', file]);
+    expect(imported.exitCode).toBe(1);
+    expect(imported.stderr).toMatch(/schedules\[2\]\.weekly_target_minutes\.tue: /);
+    expect(imported.stderr).toMatch(/bookings\[1\]\.minutes: a payout/);
+    expect((await runCli(['--db', target, 'user', 'list'])).stdout).not.toContain('ann@example.com');
   });
 
   it('the API hands the signed-in person the same document', async () => {

@@ -12,6 +12,6 @@ afterAll(async () => {
   await t.close();
 });
 
-it(`week, overtime and today equal the reference model in ${ZONES.length} zones (3000 users)`, async () => {
+it(`week, month, vacation, overtime and today equal the reference model in ${ZONES.length} zones (3000 users)`, async () => {
   await checkTimeModel(t, 3000);
 }, 900_000);

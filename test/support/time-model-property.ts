@@ -1,6 +1,8 @@
-// Property test of the time model (docs/time-model.md): random users, settings, entries (sub-minute,
-// across midnights and DST days, up to 31 days, touching), absences and edits go through the real
-// services on a real SQLite file; every statistic (week days and totals, overtime, today) must equal
+// Property test of the time model (docs/time-model.md): random users, settings (target schedules, break
+// rules, the shortest break, a timer limit, a vacation allowance), entries (sub-minute, across midnights
+// and DST days, up to 31 days, touching), whole and half absences, bookings and edits go through the
+// real services on a real database; every statistic read through the API (week days and totals,
+// overtime, today, the month sheet with its vacation, and for a few users the PDF's text) must equal
 // what a small reference model computes. The reference shares no code with src/: it finds where a
 // local day starts by scanning forward until luxon shows that date, and adds up milliseconds per day
 // by plain interval overlap, then floors each day.
@@ -8,6 +10,8 @@ import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { expect } from 'vitest';
 import type { TestApp } from './app.js';
+import { login, request } from './requests.js';
+import { expectPdfShowsSheet } from './timesheet.js';
 
 export const ZONES = [
   'UTC',
@@ -76,56 +80,181 @@ interface RefEntry {
   end: number | null;
 }
 
+type Targets = Record<(typeof WEEKDAY_KEYS)[number], number>;
+
 interface RefUser {
   zone: string;
-  targets: Record<(typeof WEEKDAY_KEYS)[number], number>;
+  /** Schedules by valid_from, oldest first: the latest on or before a day is in force, the earliest before them all. */
+  schedules: Array<{ from: string; targets: Targets }>;
   trackingStart: string;
   offset: number;
-  absences: Map<string, string>;
+  absences: Map<string, { type: string; portion: 'full' | 'half' }>;
+  bookings: Array<{ date: string; minutes: number }>;
+  rules: Array<{ over: number; minutes: number }>;
+  minBreak: number;
+  timerLimit: number | null;
+  vacationPerYear: number | null;
+  carryCap: number | null;
   entries: RefEntry[];
 }
 
-function refWorkedMs(user: RefUser, date: string, now: number): number {
+function refScheduled(user: RefUser, date: string): number {
+  const sorted = [...user.schedules].sort((a, b) => a.from.localeCompare(b.from));
+  let current = sorted[0]!;
+  for (const schedule of sorted) if (schedule.from <= date) current = schedule;
+  return current.targets[weekdayKey(date)];
+}
+
+/** Where an entry ends for the figures: its end, or now, but never past a timer limit. */
+function refEnd(user: RefUser, entry: RefEntry, now: number): number {
+  if (entry.end !== null) return entry.end;
+  return user.timerLimit === null ? now : Math.min(now, entry.start + user.timerLimit * MINUTE);
+}
+
+/** The pieces of entries inside a local day, in order. */
+function refPieces(user: RefUser, date: string, now: number): Array<[number, number]> {
   const from = refDayStart(date, user.zone);
   const to = refDayStart(plusDays(date, 1), user.zone);
+  return user.entries
+    .map((entry) => [Math.max(entry.start, from), Math.min(refEnd(user, entry, now), to)] as [number, number])
+    .filter(([start, end]) => end > start)
+    .sort((a, b) => a[0] - b[0]);
+}
+
+function refWorkedMs(user: RefUser, date: string, now: number): number {
+  return refPieces(user, date, now).reduce((sum, [start, end]) => sum + end - start, 0);
+}
+
+/** The breaks taken on a day: the gaps of at least min_break between the day's pieces of entries. */
+function refBreakMs(user: RefUser, date: string, now: number): number {
+  const pieces = refPieces(user, date, now);
   let ms = 0;
-  for (const entry of user.entries) ms += Math.max(0, Math.min(entry.end ?? now, to) - Math.max(entry.start, from));
+  for (let i = 1; i < pieces.length; i++) {
+    const gap = pieces[i]![0] - pieces[i - 1]![1];
+    if (gap >= user.minBreak * MINUTE) ms += gap;
+  }
   return ms;
+}
+
+/** The deduction, by the words of the rule: the highest threshold exceeded; the shortfall, not below that threshold. */
+function refDeduction(user: RefUser, raw: number, taken: number): number {
+  const exceeded = user.rules.filter((rule) => raw > rule.over).sort((a, b) => b.over - a.over)[0];
+  if (!exceeded || exceeded.minutes <= taken) return 0;
+  return Math.min(exceeded.minutes - taken, raw - exceeded.over);
 }
 
 function refDay(user: RefUser, date: string, now: number) {
   const absence = user.absences.get(date) ?? null;
-  const target = date >= user.trackingStart && absence === null ? user.targets[weekdayKey(date)] : 0;
-  const worked = Math.floor(refWorkedMs(user, date, now) / MINUTE);
-  return { date, weekday: weekdayKey(date), target_minutes: target, worked_minutes: worked, absence, public_holiday: null, balance_minutes: worked - target };
+  const scheduled = date >= user.trackingStart ? refScheduled(user, date) : 0;
+  const target = absence === null ? scheduled : absence.portion === 'half' ? Math.floor(scheduled / 2) : 0;
+  const raw = Math.floor(refWorkedMs(user, date, now) / MINUTE);
+  const taken = Math.floor(refBreakMs(user, date, now) / MINUTE);
+  const deducted = refDeduction(user, raw, taken);
+  const booked = user.bookings.filter((booking) => booking.date === date).reduce((sum, booking) => sum + booking.minutes, 0);
+  return {
+    date,
+    weekday: weekdayKey(date),
+    target_minutes: target,
+    worked_minutes: raw - deducted,
+    break_minutes: taken,
+    break_deducted_minutes: deducted,
+    absence: absence?.type ?? null,
+    absence_portion: absence?.portion ?? null,
+    public_holiday: null,
+    booked_minutes: booked,
+    balance_minutes: raw - deducted - target + booked,
+  };
+}
+
+type RefDay = ReturnType<typeof refDay>;
+const TOTAL_KEYS = ['target_minutes', 'worked_minutes', 'break_minutes', 'break_deducted_minutes', 'booked_minutes', 'balance_minutes'] as const;
+function refTotals(days: RefDay[]) {
+  return Object.fromEntries(TOTAL_KEYS.map((key) => [key, days.reduce((total, day) => total + day[key], 0)]));
 }
 
 function refWeek(user: RefUser, monday: string, now: number) {
   const days = [0, 1, 2, 3, 4, 5, 6].map((i) => refDay(user, plusDays(monday, i), now));
-  const sum = (key: 'target_minutes' | 'worked_minutes' | 'balance_minutes') => days.reduce((total, day) => total + day[key], 0);
-  return { week_start: monday, week_end: plusDays(monday, 6), days, totals: { target_minutes: sum('target_minutes'), worked_minutes: sum('worked_minutes'), balance_minutes: sum('balance_minutes') } };
+  return { week_start: monday, week_end: plusDays(monday, 6), days, totals: refTotals(days) };
+}
+
+function refBalanceThrough(user: RefUser, through: string, now: number): number {
+  let balance = user.offset;
+  for (let date = user.trackingStart; date <= through; date = plusDays(date, 1)) balance += refDay(user, date, now).balance_minutes;
+  return balance;
 }
 
 function refOvertime(user: RefUser, now: number) {
   const through = plusDays(refDateOf(now, user.zone), -1);
-  let balance = user.offset;
-  for (let date = user.trackingStart; date <= through; date = plusDays(date, 1)) balance += refDay(user, date, now).balance_minutes;
-  return { balance_minutes: balance, offset_minutes: user.offset, since: user.trackingStart, through };
+  return { balance_minutes: refBalanceThrough(user, through, now), offset_minutes: user.offset, since: user.trackingStart, through };
 }
 
 function refToday(user: RefUser, now: number) {
   const date = refDateOf(now, user.zone);
   const day = refDay(user, date, now);
-  const endOfWork = now + day.target_minutes * MINUTE - refWorkedMs(user, date, now);
+  const running = user.entries.some((entry) => entry.end === null);
+  // The break taken so far, and, without a running timer, the gap from the day's last end to now.
+  let breakMs = refBreakMs(user, date, now);
+  const pieces = refPieces(user, date, now).filter(([, end]) => end <= now);
+  if (!running && pieces.length > 0) {
+    const lastEnd = Math.max(...pieces.map(([, end]) => end));
+    if (now - lastEnd >= user.minBreak * MINUTE) breakMs += now - lastEnd;
+  }
+  const taken = Math.floor(breakMs / MINUTE);
+  // The raw minutes the day needs, counted up one at a time (obviously right, if slow).
+  let needed = day.target_minutes;
+  while (needed - refDeduction(user, needed, taken) < day.target_minutes) needed += 1;
+  const endOfWork = now + needed * MINUTE - refWorkedMs(user, date, now);
   return {
     date,
     target_minutes: day.target_minutes,
     worked_minutes: day.worked_minutes,
+    break_minutes: day.break_minutes,
+    break_deducted_minutes: day.break_deducted_minutes,
+    booked_minutes: day.booked_minutes,
     remaining_minutes: Math.max(0, day.target_minutes - day.worked_minutes),
-    running: user.entries.some((entry) => entry.end === null),
+    running,
     end_of_work: new Date(endOfWork).toISOString(),
-    adjusted_end_of_work: new Date(endOfWork - refOvertime(user, now).balance_minutes * MINUTE).toISOString(),
+    adjusted_end_of_work: new Date(endOfWork - (refOvertime(user, now).balance_minutes + day.booked_minutes) * MINUTE).toISOString(),
   };
+}
+
+function refMonth(user: RefUser, month: string, now: number) {
+  const first = `${month}-01`;
+  const days: Array<RefDay & { first_start: string | null; last_end: string | null }> = [];
+  for (let date = first; date.startsWith(month); date = plusDays(date, 1)) {
+    const pieces = refPieces(user, date, now);
+    // The day whose last piece is the running entry's (up to now, or its limit) has no last end yet.
+    const openEnded = user.entries.some((entry) => entry.end === null && pieces.some(([start, end]) => end === refEnd(user, entry, now) && start >= entry.start));
+    days.push({
+      ...refDay(user, date, now),
+      first_start: pieces.length > 0 ? new Date(pieces[0]![0]).toISOString() : null,
+      last_end: pieces.length > 0 && !openEnded ? new Date(Math.max(...pieces.map(([, end]) => end))).toISOString() : null,
+    });
+  }
+  const yesterday = plusDays(refDateOf(now, user.zone), -1);
+  const beforeThrough = plusDays(first, -1) < yesterday ? plusDays(first, -1) : yesterday;
+  const before = refBalanceThrough(user, beforeThrough, now);
+  const counted = days.filter((day) => day.date >= user.trackingStart && day.date <= yesterday).reduce((sum, day) => sum + day.balance_minutes, 0);
+  return { month, timezone: user.zone, days, totals: refTotals(days), balance_before_minutes: before, balance_after_minutes: before + counted };
+}
+
+function refVacation(user: RefUser, year: number, now: number) {
+  const today = refDateOf(now, user.zone);
+  const halves = (y: number, when: (date: string) => boolean) =>
+    [...user.absences]
+      .filter(([date, absence]) => absence.type === 'vacation' && date.startsWith(`${y}-`) && date >= user.trackingStart && refScheduled(user, date) > 0 && when(date))
+      .reduce((sum, [, absence]) => sum + (absence.portion === 'half' ? 1 : 2), 0);
+  const taken = halves(year, (date) => date <= today);
+  const planned = halves(year, (date) => date > today);
+  if (user.vacationPerYear === null) return { year, allowance_days: null, carried_over_days: null, taken_days: taken / 2, planned_days: planned / 2, remaining_days: null };
+  const startYear = Number(user.trackingStart.slice(0, 4));
+  const allowance = (y: number) => (y < startYear ? 0 : y > startYear ? user.vacationPerYear! * 2 : Math.round((user.vacationPerYear! * 2 * (13 - Number(user.trackingStart.slice(5, 7)))) / 12 + 1e-9));
+  let carried = 0;
+  for (let y = Math.min(startYear, year); y < year; y++) {
+    const left = allowance(y) + carried - halves(y, () => true);
+    carried = Math.min(Math.max(0, left), user.carryCap === null ? Infinity : user.carryCap * 2);
+  }
+  return { year, allowance_days: allowance(year) / 2, carried_over_days: carried / 2, taken_days: taken / 2, planned_days: planned / 2, remaining_days: (allowance(year) + carried - taken - planned) / 2 };
 }
 
 /** Whether an entry may be written: a positive length of at most 31 days, overlapping none of `others`. */
@@ -181,8 +310,19 @@ const scenarioArb = fc.record({
   pieces: fc.array(fc.record({ gap: gapArb, length: lengthArb }), { maxLength: 6 }),
   running: fc.option(fc.integer({ min: 1, max: 2 * DAY }), { nil: undefined }),
   nowAfter: fc.integer({ min: 0, max: 3 * DAY }),
-  absences: fc.uniqueArray(fc.integer({ min: -3, max: 8 }), { maxLength: 3 }),
+  absences: fc.uniqueArray(
+    fc.record({ day: fc.integer({ min: -3, max: 8 }), half: fc.boolean(), type: fc.constantFrom('vacation', 'vacation', 'sick') }),
+    { selector: (absence) => absence.day, maxLength: 3 },
+  ),
   edits: fc.array(editArb, { maxLength: 3 }),
+  // Target schedules from days around the anchor (on or before the tracking start too).
+  schedules: fc.array(fc.record({ day: fc.integer({ min: -25, max: 12 }), targets: fc.tuple(...WEEKDAY_KEYS.map(() => fc.integer({ min: 0, max: 900 }))) }), { maxLength: 2 }),
+  bookings: fc.array(fc.record({ day: fc.integer({ min: -25, max: 10 }), minutes: fc.integer({ min: -900, max: 900 }).filter((m) => m !== 0), payout: fc.boolean() }), { maxLength: 3 }),
+  rules: fc.option(fc.uniqueArray(fc.record({ over: fc.integer({ min: 0, max: 720 }), minutes: fc.integer({ min: 1, max: 90 }) }), { selector: (rule) => rule.over, maxLength: 3 }), { nil: undefined }),
+  minBreak: fc.oneof(fc.constant(15), fc.integer({ min: 1, max: 120 })),
+  timerLimit: fc.option(fc.integer({ min: 1, max: (3 * DAY) / MINUTE }), { nil: null }),
+  vacationPerYear: fc.option(fc.integer({ min: 0, max: 60 }).map((halves) => halves / 2), { nil: null }),
+  carryCap: fc.option(fc.integer({ min: 0, max: 20 }).map((halves) => halves / 2), { nil: null }),
 });
 
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
@@ -212,20 +352,52 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
   }
   t.clock.set(new Date(now).toISOString());
 
-  const user = await services.accounts.createAccount({ email: `user${++userCount}@example.com`, password: 'correct horse battery staple', full_name: 'Property' });
+  const email = `user${++userCount}@example.com`;
+  const user = await services.accounts.createAccount({ email, password: 'correct horse battery staple', full_name: 'Property' });
+  const asTargets = (minutes: readonly number[]) => Object.fromEntries(WEEKDAY_KEYS.map((key, i) => [key, minutes[i]!])) as Targets;
   const ref: RefUser = {
     zone: scenario.zone,
-    targets: Object.fromEntries(WEEKDAY_KEYS.map((key, i) => [key, scenario.targets[i]!])) as RefUser['targets'],
+    schedules: [],
     trackingStart: plusDays(anchorDate, scenario.trackingShift),
     offset: scenario.offset,
     absences: new Map(),
+    bookings: [],
+    rules: scenario.rules ?? [],
+    minBreak: scenario.minBreak,
+    timerLimit: scenario.timerLimit,
+    vacationPerYear: scenario.vacationPerYear,
+    carryCap: scenario.carryCap,
     entries: [],
   };
-  await services.settings.updateSettings(user.id, { timezone: ref.zone, weekly_target_minutes: ref.targets, tracking_start: ref.trackingStart, overtime_offset_minutes: ref.offset });
-  for (const days of scenario.absences) {
-    const date = plusDays(anchorDate, days);
-    await services.absences.createAbsence(user.id, { date, type: 'vacation' });
-    ref.absences.set(date, 'vacation');
+  ref.schedules.push({ from: ref.trackingStart, targets: asTargets(scenario.targets) });
+  await services.settings.updateSettings(user.id, {
+    timezone: ref.zone,
+    weekly_target_minutes: asTargets(scenario.targets),
+    targets_valid_from: ref.trackingStart,
+    tracking_start: ref.trackingStart,
+    overtime_offset_minutes: ref.offset,
+    break_rules: ref.rules.map((rule) => ({ worked_over_minutes: rule.over, break_minutes: rule.minutes })),
+    min_break_minutes: ref.minBreak,
+    timer_limit_minutes: ref.timerLimit,
+    vacation_days_per_year: ref.vacationPerYear,
+    vacation_carry_over_max_days: ref.carryCap,
+  });
+  for (const schedule of scenario.schedules) {
+    const from = plusDays(anchorDate, schedule.day);
+    const taken = ref.schedules.some((existing) => existing.from === from);
+    const created = await services.schedules.createSchedule(user.id, { valid_from: from, weekly_target_minutes: asTargets(schedule.targets) }).then(() => true, () => false);
+    expect(created, `schedule from ${from}`).toBe(!taken);
+    if (created) ref.schedules.push({ from, targets: asTargets(schedule.targets) });
+  }
+  for (const absence of scenario.absences) {
+    const date = plusDays(anchorDate, absence.day);
+    await services.absences.createAbsence(user.id, { date, type: absence.type, portion: absence.half ? 'half' : 'full' });
+    ref.absences.set(date, { type: absence.type, portion: absence.half ? 'half' : 'full' });
+  }
+  for (const booking of scenario.bookings) {
+    const date = plusDays(anchorDate, booking.day);
+    await services.bookings.createBooking(user.id, { date, minutes: booking.minutes, kind: booking.payout && booking.minutes < 0 ? 'payout' : 'correction' });
+    ref.bookings.push({ date, minutes: booking.minutes });
   }
 
   const ids: number[] = [];
@@ -269,17 +441,40 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
     if (patched) ref.entries[index] = moved;
   }
 
-  // Every week from the one before the first entry through this week, overtime and today.
+  // Through the API: every week from the one before the first entry through this week, overtime,
+  // today, every month from the first entry's through this one, and the vacation of their years.
+  const token = await login(t.app, email, 'correct horse battery staple');
+  const read = async (url: string) => {
+    const response = await request(t.app, 'GET', url, { token });
+    expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+    return response.json();
+  };
   const firstDate = refDateOf(Math.min(anchor, ...ref.entries.map((entry) => entry.start)), ref.zone);
   const today = refDateOf(now, ref.zone);
   const mondayOf = (date: string) => plusDays(date, -WEEKDAY_KEYS.indexOf(weekdayKey(date)));
   for (let monday = mondayOf(plusDays(firstDate, -1)); monday <= today; monday = plusDays(monday, 7)) {
-    expect(await services.statistics.weekOverview(user.id, monday), `week of ${monday}`).toEqual(refWeek(ref, monday, now));
+    expect(await read(`/api/stats/week?date=${monday}`), `week of ${monday}`).toEqual(refWeek(ref, monday, now));
   }
-  expect(await services.statistics.weekOverview(user.id), 'this week').toEqual(refWeek(ref, mondayOf(today), now));
-  expect(await services.statistics.overtime(user.id), 'overtime').toEqual(refOvertime(ref, now));
-  expect(await services.statistics.today(user.id), 'today').toEqual(refToday(ref, now));
+  expect(await read('/api/stats/week'), 'this week').toEqual(refWeek(ref, mondayOf(today), now));
+  expect(await read('/api/stats/overtime'), 'overtime').toEqual(refOvertime(ref, now));
+  expect(await read('/api/stats/today'), 'today').toEqual(refToday(ref, now));
+  for (let month = firstDate.slice(0, 7); month <= today.slice(0, 7); month = plusDays(`${month}-28`, 7).slice(0, 7)) {
+    const sheet = await read(`/api/stats/month?month=${month}`);
+    const { vacation, ...figures } = sheet;
+    // The zone as the settings name it (the canonical IANA name, e.g. Asia/Katmandu for Asia/Kathmandu).
+    expect(figures, `month ${month}`).toEqual({ ...refMonth(ref, month, now), timezone: (await services.settings.getSettings(user.id)).timezone });
+    expect(vacation, `vacation of ${month}`).toEqual(refVacation(ref, Number(month.slice(0, 4)), now));
+    // The PDF is written from that JSON: for a few users, its text layer shows every figure.
+    if (pdfChecks > 0) {
+      pdfChecks -= 1;
+      const pdf = await t.app.inject({ method: 'GET', url: `/api/stats/month.pdf?month=${month}`, headers: { authorization: `Bearer ${token}` } });
+      expectPdfShowsSheet(pdf.rawPayload, sheet, (instant) => DateTime.fromISO(instant, { zone: ref.zone }).toFormat('HH:mm'));
+    }
+  }
 }
+
+/** How many more month sheets of this process are also read as PDF (pdftotext costs tens of milliseconds). */
+let pdfChecks = 8;
 
 /** Runs `numRuns` random scenarios through the services of `t`. */
 export async function checkTimeModel(t: TestApp, numRuns: number, seed?: number): Promise<void> {

@@ -55,6 +55,7 @@ describe('entries', () => {
       note: 'planning',
       created_at: '2026-03-02T12:00:00.000Z',
       updated_at: '2026-03-02T12:00:00.000Z',
+      auto_stopped: false,
     });
 
     expect((await ann.call('GET', `/api/time-entries/${entry.id}`)).json()).toEqual({ entry });
@@ -202,7 +203,7 @@ describe('absences', () => {
   it('creates, lists by range, refuses a second absence on the same day, deletes', async () => {
     const created = await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-04', type: 'vacation', note: 'ski' });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ absence: { id: expect.any(Number), date: '2026-03-04', type: 'vacation', note: 'ski' } });
+    expect(created.json()).toEqual({ absence: { id: expect.any(Number), date: '2026-03-04', type: 'vacation', portion: 'full', note: 'ski' } });
     const sick = await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-06', type: 'sick' });
     expect(sick.json().absence).toMatchObject({ type: 'sick', note: '' });
 
@@ -250,9 +251,15 @@ describe('settings', () => {
     expect(defaults.json()).toEqual({
       timezone: 'UTC',
       weekly_target_minutes: { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 },
+      targets_valid_from: '2026-03-02',
       holiday_region: null,
       overtime_offset_minutes: 0,
       tracking_start: '2026-03-02',
+      break_rules: [],
+      min_break_minutes: 15,
+      vacation_days_per_year: null,
+      vacation_carry_over_max_days: null,
+      timer_limit_minutes: null,
     });
     const patched = await ann.call('PATCH', '/api/settings', {
       timezone: 'europe/berlin',
@@ -265,9 +272,16 @@ describe('settings', () => {
     const expected = {
       timezone: 'Europe/Berlin',
       weekly_target_minutes: { mon: 480, tue: 480, wed: 480, thu: 480, fri: 240, sat: 0, sun: 0 },
+      // The new targets apply from today on (in the new zone); the days before keep the defaults.
+      targets_valid_from: '2026-03-02',
       holiday_region: 'DE-BY',
       overtime_offset_minutes: -90,
       tracking_start: '2026-01-01',
+      break_rules: [],
+      min_break_minutes: 15,
+      vacation_days_per_year: null,
+      vacation_carry_over_max_days: null,
+      timer_limit_minutes: null,
     };
     expect(patched.json()).toEqual(expected);
     expect((await ann.call('GET', '/api/settings')).json()).toEqual(expected);

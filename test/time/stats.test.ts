@@ -20,6 +20,7 @@ interface Day {
   weekday: string;
   target_minutes: number;
   worked_minutes: number;
+  break_minutes: number;
   absence: string | null;
   public_holiday: string | null;
   balance_minutes: number;
@@ -58,8 +59,12 @@ describe('week overview', () => {
       weekday: 'tue',
       target_minutes: 0,
       worked_minutes: 60,
+      break_minutes: 0,
+      break_deducted_minutes: 0,
       absence: null,
+      absence_portion: null,
       public_holiday: 'Epiphany',
+      booked_minutes: 0,
       balance_minutes: 60,
     });
     expect(week.days[2]).toMatchObject({ date: '2026-01-07', absence: 'vacation', target_minutes: 0, public_holiday: null });
@@ -67,7 +72,9 @@ describe('week overview', () => {
     expect(pick(week.days, 'target_minutes')).toEqual([480, 0, 0, 480, 480, 0, 0]);
     expect(pick(week.days, 'worked_minutes')).toEqual([510, 60, 0, 480, 300, 120, 0]);
     expect(pick(week.days, 'balance_minutes')).toEqual([30, 60, 0, 0, -180, 120, 0]);
-    expect(week.totals).toEqual({ target_minutes: 1440, worked_minutes: 1470, balance_minutes: 30 });
+    // Friday's gap from 12:00 to 22:00 is a break taken (no break rule: nothing is deducted).
+    expect(pick(week.days, 'break_minutes')).toEqual([0, 0, 0, 0, 600, 0, 0]);
+    expect(week.totals).toEqual({ target_minutes: 1440, worked_minutes: 1470, break_minutes: 600, break_deducted_minutes: 0, booked_minutes: 0, balance_minutes: 30 });
   });
 
   it('splits the same week by the days of Asia/Tokyo (UTC+9)', async () => {
@@ -78,7 +85,7 @@ describe('week overview', () => {
     // Fri 18:00–21:00 → 180; Sat 07:00–11:00 → 240. The entry of Sunday 4 Jan (19:00–21:00 JST) is outside.
     expect(pick(week.days, 'worked_minutes')).toEqual([420, 150, 0, 360, 300, 240, 0]);
     expect(pick(week.days, 'target_minutes')).toEqual([480, 0, 0, 480, 480, 0, 0]);
-    expect(week.totals).toEqual({ target_minutes: 1440, worked_minutes: 1470, balance_minutes: 30 });
+    expect(week.totals).toMatchObject({ target_minutes: 1440, worked_minutes: 1470, booked_minutes: 0, balance_minutes: 30 });
   });
 
   it('recomputes the days when the time zone changes', async () => {
@@ -161,6 +168,9 @@ describe('overtime and today', () => {
       date: '2026-01-12',
       target_minutes: 480,
       worked_minutes: 120,
+      break_minutes: 0,
+      break_deducted_minutes: 0,
+      booked_minutes: 0,
       remaining_minutes: 360,
       running: true,
       end_of_work: '2026-01-12T16:00:00.000Z',
@@ -197,12 +207,16 @@ describe('anonymous statistics', () => {
         weekday: 'tue',
         target_minutes: null,
         worked_minutes: null,
+        break_minutes: null,
+        break_deducted_minutes: null,
         absence: null,
+        absence_portion: null,
         public_holiday: 'Epiphany',
+        booked_minutes: null,
         balance_minutes: null,
       });
       expect(pick(week.days, 'public_holiday').filter(Boolean)).toEqual(['Epiphany']);
-      expect(week.totals).toEqual({ target_minutes: null, worked_minutes: null, balance_minutes: null });
+      expect(week.totals).toEqual({ target_minutes: null, worked_minutes: null, break_minutes: null, break_deducted_minutes: null, booked_minutes: null, balance_minutes: null });
     }
     const withoutRegion = (await t.app.inject({ method: 'GET', url: '/api/stats/week?date=2026-01-07' })).json();
     expect(pick(withoutRegion.days, 'public_holiday').every((holiday: unknown) => holiday === null)).toBe(true);

@@ -63,7 +63,7 @@ describe('whole minutes per day, in every balance', () => {
   });
 
   it('sums the per-day figures: two 30-second entries on two days are 0 minutes, as the week shows', async () => {
-    await ann.call('PATCH', '/api/settings', { tracking_start: '2026-03-08', weekly_target_minutes: NO_TARGET });
+    await ann.call('PATCH', '/api/settings', { tracking_start: '2026-03-08', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-03-08' });
     await addEntry(ann, '2026-03-08T10:00:00Z', '2026-03-08T10:00:30Z');
     await addEntry(ann, '2026-03-09T10:00:00Z', '2026-03-09T10:00:30Z');
     expect(await workedByDate(ann, ['2026-03-08', '2026-03-09'])).toEqual({ '2026-03-08': 0, '2026-03-09': 0 });
@@ -71,7 +71,7 @@ describe('whole minutes per day, in every balance', () => {
   });
 
   it('floors each day of a 31-day entry (1439 + 30 × 1440 minutes, not one minute more)', async () => {
-    await ann.call('PATCH', '/api/settings', { tracking_start: '2026-01-01', weekly_target_minutes: NO_TARGET });
+    await ann.call('PATCH', '/api/settings', { tracking_start: '2026-01-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-01-01' });
     await addEntry(ann, '2026-01-01T00:00:30Z', '2026-02-01T00:00:30Z');
     expect(await workedByDate(ann, ['2026-01-01', '2026-01-02', '2026-02-01'])).toEqual({ '2026-01-01': 1439, '2026-01-02': 1440, '2026-02-01': 0 });
     expect((await overtime(ann)).balance_minutes).toBe(1439 + 30 * 1440);
@@ -95,7 +95,7 @@ describe('local days where the clock changes at midnight', () => {
   for (const example of MIDNIGHT_CHANGES) {
     it(`${example.zone}, ${example.what}: ${example.start} → ${example.end}`, async () => {
       await at('2026-12-15T12:00:00Z');
-      await ann.call('PATCH', '/api/settings', { timezone: example.zone, tracking_start: '2026-01-01', weekly_target_minutes: NO_TARGET });
+      await ann.call('PATCH', '/api/settings', { timezone: example.zone, tracking_start: '2026-01-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-01-01' });
       await addEntry(ann, example.start, example.end);
       expect(await workedByDate(ann, Object.keys(example.minutes))).toEqual(example.minutes);
       const total = Object.values(example.minutes).reduce((sum, minutes) => sum + minutes, 0);
@@ -105,7 +105,7 @@ describe('local days where the clock changes at midnight', () => {
 
   it('counts an entry in the first pass of a repeated midnight on that day, and ?from=<that date> lists it', async () => {
     await at('2026-11-10T12:00:00Z');
-    await ann.call('PATCH', '/api/settings', { timezone: 'America/Havana', tracking_start: '2026-10-01', weekly_target_minutes: NO_TARGET });
+    await ann.call('PATCH', '/api/settings', { timezone: 'America/Havana', tracking_start: '2026-10-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-10-01' });
     const id = await addEntry(ann, '2026-11-01T04:10:00Z', '2026-11-01T04:50:00Z'); // 00:10–00:50, first pass
     expect(await workedByDate(ann, ['2026-10-31', '2026-11-01'])).toEqual({ '2026-10-31': 0, '2026-11-01': 40 });
     expect((await overtime(ann)).balance_minutes).toBe(40);
@@ -137,7 +137,7 @@ describe('local days where the clock changes at midnight', () => {
 describe('the clock just before and after local midnight', () => {
   it('moves a running timer from today into the balance at the skipped midnight of America/Santiago', async () => {
     await at('2026-09-01T12:00:00Z');
-    await ann.call('PATCH', '/api/settings', { timezone: 'America/Santiago', tracking_start: '2026-09-01', weekly_target_minutes: NO_TARGET });
+    await ann.call('PATCH', '/api/settings', { timezone: 'America/Santiago', tracking_start: '2026-09-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-09-01' });
     await at('2026-09-06T02:30:00Z'); // Saturday 22:30 (-04:00)
     await ann.call('POST', '/api/time-entries/start');
 
@@ -160,7 +160,7 @@ describe('the clock just before and after local midnight', () => {
 
   it('starts the day at the first pass of a repeated midnight in America/Havana', async () => {
     await at('2026-10-20T12:00:00Z');
-    await ann.call('PATCH', '/api/settings', { timezone: 'America/Havana', tracking_start: '2026-10-01', weekly_target_minutes: NO_TARGET });
+    await ann.call('PATCH', '/api/settings', { timezone: 'America/Havana', tracking_start: '2026-10-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-10-01' });
     await at('2026-11-01T03:59:59.999Z'); // Saturday 23:59:59.999 (-04:00)
     expect((await ann.call('GET', '/api/stats/today')).json().date).toBe('2026-10-31');
     await at('2026-11-01T04:00:00.000Z'); // Sunday 00:00, first pass
@@ -173,7 +173,7 @@ describe('the clock just before and after local midnight', () => {
 
   it('keeps the 30-minute DST change of Australia/Lord_Howe and the +05:45 of Asia/Kathmandu', async () => {
     await at('2026-04-10T12:00:00Z');
-    await ann.call('PATCH', '/api/settings', { timezone: 'Australia/Lord_Howe', tracking_start: '2026-04-01', weekly_target_minutes: NO_TARGET });
+    await ann.call('PATCH', '/api/settings', { timezone: 'Australia/Lord_Howe', tracking_start: '2026-04-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-04-01' });
     // Sunday 5 April: 02:00 (+11:00) becomes 01:30 (+10:30), a 24.5-hour day.
     await addEntry(ann, '2026-04-04T13:00:00Z', '2026-04-05T13:30:00Z');
     expect(await workedByDate(ann, ['2026-04-05', '2026-04-06'])).toEqual({ '2026-04-05': 1470, '2026-04-06': 0 });

@@ -34,12 +34,12 @@ afterEach(async () => {
 
 /** The stored totals, and the totals worked out from the stored entries in `zone`. */
 async function storedAndExpected(zone: string) {
-  const stored = await t.ctx.db.selectFrom('daily_totals').select(['date', 'worked_ms']).where('user_id', '=', ann.userId).orderBy('date').execute();
+  const stored = await t.ctx.db.selectFrom('daily_totals').select(['date', 'worked_ms', 'break_ms']).where('user_id', '=', ann.userId).orderBy('date').execute();
   const entries = await t.ctx.db.selectFrom('time_entries').selectAll().where('user_id', '=', ann.userId).where('end_at', 'is not', null).execute();
-  const expected = [...totalsOfSpans(entries.map((e) => [Date.parse(e.start_at), Date.parse(e.end_at as string)]), zone)]
-    .filter(([, ms]) => ms > 0)
+  const expected = [...totalsOfSpans(entries.map((e) => [Date.parse(e.start_at), Date.parse(e.end_at as string)]), zone, 15 * 60_000)]
+    .filter(([, day]) => day.workedMs > 0)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([date, worked_ms]) => ({ date, worked_ms }));
+    .map(([date, day]) => ({ date, worked_ms: day.workedMs, break_ms: day.breakMs }));
   return { stored, expected };
 }
 
@@ -82,6 +82,6 @@ it('an entry written while the totals are worked out is in the totals the change
   expect(early.statusCode).toBe(201);
   await change;
   const { stored, expected } = await storedAndExpected('Pacific/Auckland');
-  expect(stored.find((row) => row.date === '1999-06-02')).toEqual({ date: '1999-06-02', worked_ms: 3 * 3_600_000 });
+  expect(stored.find((row) => row.date === '1999-06-02')).toEqual({ date: '1999-06-02', worked_ms: 3 * 3_600_000, break_ms: 0 });
   expect(stored).toEqual(expected);
 });

@@ -78,7 +78,8 @@ describe.runIf(browserAvailable)('the browser client', () => {
 
   beforeAll(async () => {
     dbPath = path.join(makeTempDir('timetrack-web-'), 'timetrack.db');
-    server = await startServer(dbPath, {}, ['--dev']);
+    // Housekeeping every 2 seconds: the forgotten-timer test waits for it.
+    server = await startServer(dbPath, { HOUSEKEEPING_INTERVAL: '2s' }, ['--dev']);
     baseUrl = server.baseUrl;
     browser = await launchBrowser();
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -222,7 +223,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
     // Settings: the account is in the browser's zone since registration; targets take decimal hours and say they apply to every week.
     await openTab(page, 'Settings');
     expect(await field(page, 'Time zone').inputValue()).toBe('Europe/Berlin');
-    await page.getByText('A change of targets applies to every week, past weeks included', { exact: false }).waitFor();
+    await page.getByText('New targets apply from the date you choose', { exact: false }).waitFor();
     await field(page, 'Monday').fill('7.5');
     await page.getByLabel('Holiday region').selectOption('DE-BY');
     await button(page, 'Save settings').click();
@@ -614,6 +615,100 @@ describe.runIf(browserAvailable)('the browser client', () => {
     await context.close();
   });
 
+  it('the working-time account: break rules with the German preset, vacation days, a timer limit, targets from a date, bookings, absence ranges and half days with the vacation figures, the Month view with its files, the auto-stop notice and its fix', { timeout: FLOW_TIMEOUT }, async () => {
+    const { context, requests, cspViolations } = await recordedContext(browser);
+    const page = await context.newPage();
+    const who = person();
+    await register(page, baseUrl, who);
+
+    // Settings: the German preset, 30 vacation days, 12 hours for a forgotten timer, Monday 6 h from next Monday.
+    await openTab(page, 'Settings');
+    await button(page, 'German rules (6 h → 30 min, 9 h → 45 min)').click();
+    expect(await field(page, 'Rule 1: more than (hours)').inputValue()).toBe('6');
+    expect(await field(page, 'Rule 2: break (minutes)').inputValue()).toBe('45');
+    await field(page, 'Vacation days per year').fill('30');
+    await field(page, 'Stop a forgotten timer after (hours)').fill('12');
+    const nextMonday = DateTime.now().setZone('Europe/Berlin').startOf('week').plus({ weeks: 1 });
+    await field(page, 'Monday').fill('6');
+    await field(page, 'Targets valid from').fill(nextMonday.toISODate() as string);
+    await button(page, 'Save settings').click();
+    await page.getByText('Settings saved.').first().waitFor();
+    await expect.poll(() => page.getByText(/^From .* a week$/).count()).toBe(2);
+    await page.reload();
+    await button(page, 'Save settings').waitFor();
+    expect(await field(page, 'Rule 1: break (minutes)').inputValue()).toBe('30');
+    expect(await field(page, 'Rule 2: more than (hours)').inputValue()).toBe('9');
+    expect(await field(page, 'Vacation days per year').inputValue()).toBe('30');
+    expect(await field(page, 'Stop a forgotten timer after (hours)').inputValue()).toBe('12');
+    // Today's targets stay as they were until next Monday.
+    expect(await field(page, 'Monday').inputValue()).toBe('8');
+    await page.getByRole('button', { name: `Remove the schedule from ${nextMonday.toISODate()}` }).click();
+    await expect.poll(() => page.getByText(/^From .* a week$/).count()).toBe(1);
+
+    // A booking in Settings: a payout typed as hours is taken off the balance.
+    await field(page, 'Hours (h:mm, negative to take off)').fill('1:30');
+    await button(page, 'Add booking').click();
+    await page.getByText(/Payout -1:30/).waitFor();
+    await page.getByRole('button', { name: /^Remove the booking of / }).click();
+    await page.getByText('No bookings yet.').waitFor();
+
+    // Absences: a range of two weeks in one request, removed in one action; a half day; the vacation figures.
+    await openTab(page, 'Absences');
+    await page.getByText('Allowance').waitFor();
+    const first = nextMonday.plus({ weeks: 1 });
+    await page.getByLabel('Several days').check();
+    await field(page, 'First day').fill(first.toISODate() as string);
+    await field(page, 'Last day').fill(first.plus({ days: 11 }).toISODate() as string);
+    await button(page, 'Add absence').click();
+    await expect.poll(() => page.locator('main [aria-live=polite][role=status]').textContent()).toBe('10 days added.');
+    const rangeButton = page.getByRole('button', { name: `Remove Vacation from ${first.toISODate()} to ${first.plus({ days: 11 }).toISODate()}` });
+    await rangeButton.waitFor();
+    await expect.poll(async () => (await page.locator('.vacation').textContent()) ?? '').toMatch(/Planned10 days/);
+    await rangeButton.click();
+    await expect.poll(() => page.locator('main [aria-live=polite][role=status]').textContent()).toBe('10 days removed.');
+    await page.getByLabel('One day').check();
+    await field(page, 'Date').fill(first.toISODate() as string);
+    await page.getByLabel('Half day').check();
+    await button(page, 'Add absence').click();
+    await page.getByText('Vacation (half day)').waitFor();
+    await expect.poll(async () => (await page.locator('.vacation').textContent()) ?? '').toMatch(/Planned0.5 days/);
+
+    // The Month view, reached from Week, with its files.
+    await openTab(page, 'Week');
+    await page.getByRole('link', { name: 'Month view' }).click();
+    await page.getByRole('heading', { name: 'Month', level: 2 }).waitFor();
+    await page.locator('table.month tfoot').waitFor();
+    const pdfDownload = page.waitForEvent('download');
+    await button(page, 'Download PDF').click();
+    const pdfFile = await (await pdfDownload).path();
+    expect(fs.readFileSync(pdfFile).subarray(0, 5).toString()).toBe('%PDF-');
+    const csvDownload = page.waitForEvent('download');
+    await button(page, 'Download CSV').click();
+    expect(fs.readFileSync(await (await csvDownload).path(), 'utf8')).toMatch(/^date,weekday,first_start,last_end/);
+
+    // A timer forgotten since 14 hours ago: the server stops it at 12 hours; Today says so and fixes the end in one click.
+    const started = DateTime.now().minus({ hours: 14 }).startOf('minute');
+    const created = await page.evaluate<number>(
+      `fetch('/api/time-entries', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + localStorage.getItem('timetrack.token') }, body: JSON.stringify({ start_at: '${started.toUTC().toISO()}' }) }).then((response) => response.status)`,
+    );
+    expect(created).toBe(201);
+    await openTab(page, 'Today');
+    await expect.poll(async () => {
+      await page.reload();
+      await page.locator('button.big').waitFor();
+      return page.getByText('was stopped at', { exact: false }).count();
+    }, { timeout: 30_000 }).toBe(1);
+    const realEnd = started.plus({ hours: 8 }).setZone('Europe/Berlin');
+    await field(page, 'Real end').fill(realEnd.toFormat('HH:mm'));
+    await button(page, 'Save end').click();
+    await page.getByText('The end is saved.').first().waitFor();
+    await expect.poll(() => page.getByText('was stopped at', { exact: false }).count()).toBe(0);
+
+    expectSameOrigin(requests, baseUrl);
+    expect(cspViolations).toEqual([]);
+    await context.close();
+  });
+
   it('every page and state at 1280, 390 and 320 px: screenshots, no horizontal scroll, and no axe-core violation of any impact in light or dark', { timeout: FLOW_TIMEOUT }, async () => {
     const who = person();
     // Ready when a part of the page is there, whatever the language.
@@ -626,6 +721,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
       ['week', '/#week', (page) => page.locator('#trend-summary').waitFor({ state: 'attached' })],
       ['entries', '/#entries', (page) => page.locator('form.entry-form').waitFor()],
       ['absences', '/#absences', (page) => page.locator('#absence-type').waitFor()],
+      ['month', '/#month', (page) => page.locator('table.month tfoot').waitFor()],
       ['settings', '/#settings', (page) => page.locator('#holiday-region option').nth(2).waitFor({ state: 'attached' })],
     ];
     const visitAll = async (page: Page, visit: (name: string) => Promise<void>) => {

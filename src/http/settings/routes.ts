@@ -6,20 +6,38 @@ import type { AppContext } from '../../composition-root.js';
 import { holidayRegions } from '../../time/calendar.js';
 import { requireSession, sessionOf } from '../authentication.js';
 import { sendExport } from '../export-reply.js';
-import { errorResponses, nullable } from '../schemas.js';
-import { HolidayRegionsResponse, SettingsSchema } from './schemas.js';
+import { errorResponses, nullable, nullableNumber } from '../schemas.js';
+import { HolidayRegionsResponse, ScheduleSchema, SchedulesResponse, SettingsSchema } from './schemas.js';
+import { IdParams } from '../time-entries/schemas.js';
 
 // Types only: ranges (targets ≥ 0, known zone and region) are the settings service's rules.
 const DayTarget = Type.Optional(Type.Integer());
+const WeeklyTargetPatch = Type.Object(
+  { mon: DayTarget, tue: DayTarget, wed: DayTarget, thu: DayTarget, fri: DayTarget, sat: DayTarget, sun: DayTarget },
+  { additionalProperties: false },
+);
+const NewScheduleBody = Type.Object(
+  {
+    valid_from: Type.String({ maxLength: 10, description: 'YYYY-MM-DD: the first day the targets apply' }),
+    weekly_target_minutes: WeeklyTargetPatch,
+  },
+  { additionalProperties: false },
+);
 const SettingsPatchBody = Type.Object(
   {
     timezone: Type.Optional(Type.String({ maxLength: 64 })),
-    weekly_target_minutes: Type.Optional(
-      Type.Object({ mon: DayTarget, tue: DayTarget, wed: DayTarget, thu: DayTarget, fri: DayTarget, sat: DayTarget, sun: DayTarget }, { additionalProperties: false }),
-    ),
+    weekly_target_minutes: Type.Optional(WeeklyTargetPatch),
+    targets_valid_from: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD: the first day of weekly_target_minutes (default: today in the user time zone)' })),
     holiday_region: Type.Optional(nullable(Type.String({ maxLength: 16 }))),
     overtime_offset_minutes: Type.Optional(Type.Integer()),
     tracking_start: Type.Optional(nullable(Type.String({ maxLength: 10, description: 'YYYY-MM-DD; null: the day the account was made' }))),
+    break_rules: Type.Optional(
+      Type.Array(Type.Object({ worked_over_minutes: Type.Integer(), break_minutes: Type.Integer() }, { additionalProperties: false }), { maxItems: 10 }),
+    ),
+    min_break_minutes: Type.Optional(Type.Integer({ description: 'the shortest gap between entries that counts as a break (default 15)' })),
+    vacation_days_per_year: Type.Optional(nullableNumber(Type.Number({ description: 'days of vacation a year, halves allowed; null: not tracked' }))),
+    vacation_carry_over_max_days: Type.Optional(nullableNumber(Type.Number({ description: 'the most days carried into a year; null: no limit' }))),
+    timer_limit_minutes: Type.Optional(nullableNumber(Type.Integer({ description: 'a running entry is stopped at its start plus this many minutes; null: off' }))),
   },
   { additionalProperties: false },
 );
@@ -56,6 +74,22 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; export
       response: { 200: HolidayRegionsResponse, ...errorResponses(400, 401) },
     },
   }, async (request) => ({ regions: await holidayRegions(request.query.lang ?? 'en') }));
+
+  // Target schedules (docs/time-model.md): weekly targets, each valid from a date on.
+  app.get('/schedules', {
+    schema: { tags: ['settings'], security, response: { 200: SchedulesResponse, ...errorResponses(401) } },
+  }, async (request) => ({ schedules: await ctx.services.schedules.listSchedules(sessionOf(request).user.id) }));
+
+  app.post('/schedules', {
+    schema: { tags: ['settings'], security, body: NewScheduleBody, response: { 201: Type.Object({ schedule: ScheduleSchema }), ...errorResponses(400, 401, 409) } },
+  }, async (request, reply) => reply.code(201).send({ schedule: await ctx.services.schedules.createSchedule(sessionOf(request).user.id, request.body) }));
+
+  app.delete('/schedules/:id', {
+    schema: { tags: ['settings'], security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+  }, async (request, reply) => {
+    await ctx.services.schedules.deleteSchedule(sessionOf(request).user.id, request.params.id);
+    return reply.code(204).send(null);
+  });
 
   app.get('/', {
     schema: { tags: ['settings'], security, response: { 200: SettingsSchema, ...errorResponses(401) } },

@@ -6,7 +6,9 @@ import type { AppContext } from '../../composition-root.js';
 import { accountBudget } from '../account-limits.js';
 import { optionalSession } from '../authentication.js';
 import { errorResponses } from '../schemas.js';
-import { Anonymous, OvertimeResponse, TodayResponse, WeekResponse } from './schemas.js';
+import { Anonymous, MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './schemas.js';
+import { timesheetCsv, timesheetPdf } from '../../time/timesheet.js';
+import { unauthorized } from '../../auth/sessions.js';
 
 export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { statistics } = ctx.services;
@@ -41,6 +43,58 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.get('/overtime', {
     schema: { tags: ['stats'], security, response: { 200: Type.Union([OvertimeResponse, Anonymous]), ...errorResponses(429) } },
   }, async (request) => (request.session ? statistics.overtime(request.session.user.id) : { authenticated: false as const }));
+
+  app.get('/vacation', {
+    schema: {
+      tags: ['stats'],
+      security,
+      querystring: Type.Object({ year: Type.Optional(Type.Integer({ minimum: 1970, maximum: 2099, description: 'default: this year in the user time zone' })) }, { additionalProperties: false }),
+      response: { 200: Type.Union([VacationResponse, Anonymous]), ...errorResponses(400) },
+    },
+  }, async (request) => (request.session ? ctx.services.vacation.vacationYear(request.session.user.id, request.query.year) : { authenticated: false as const }));
+
+  // The monthly timesheet (docs/time-model.md): JSON, and the same figures as CSV and a one-page PDF.
+  const MonthQuery = Type.Object(
+    {
+      month: Type.Optional(Type.String({ maxLength: 7, description: 'YYYY-MM (default: this month in the user time zone)' })),
+      lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')], { description: 'language of the PDF (default en)' })),
+    },
+    { additionalProperties: false },
+  );
+  app.get('/month', {
+    schema: { tags: ['stats'], security, querystring: MonthQuery, response: { 200: Type.Union([MonthResponse, Anonymous]), ...errorResponses(400) } },
+  }, async (request) => (request.session ? ctx.services.timesheet.monthSheet(request.session.user.id, request.query.month) : { authenticated: false as const }));
+
+  app.get('/month.csv', {
+    schema: {
+      tags: ['stats'],
+      security: [{ bearerAuth: [] }],
+      querystring: MonthQuery,
+      produces: ['text/csv'],
+      response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401) },
+    },
+  }, async (request, reply) => {
+    if (!request.session) throw unauthorized();
+    const sheet = await ctx.services.timesheet.monthSheet(request.session.user.id, request.query.month);
+    return reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="timesheet-${sheet.month}.csv"`).send(timesheetCsv(sheet));
+  });
+
+  app.get('/month.pdf', {
+    schema: {
+      tags: ['stats'],
+      security: [{ bearerAuth: [] }],
+      querystring: MonthQuery,
+      produces: ['application/pdf'],
+      response: { 200: { description: 'PDF', content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } } }, ...errorResponses(400, 401) },
+    },
+  }, async (request, reply) => {
+    if (!request.session) throw unauthorized();
+    const { user } = request.session;
+    const sheet = await ctx.services.timesheet.monthSheet(user.id, request.query.month);
+    const pdf = await timesheetPdf(sheet, { name: user.full_name, email: user.email }, request.query.lang ?? 'en');
+    // The schema documents the body as binary; Fastify sends a Buffer as it is, unserialized.
+    return reply.type('application/pdf').header('Content-Disposition', `attachment; filename="timesheet-${sheet.month}.pdf"`).send(pdf as unknown as string);
+  });
 
   app.get('/today', {
     schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]), ...errorResponses(429) } },

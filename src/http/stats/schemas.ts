@@ -1,34 +1,73 @@
 // Schemas of the statistics routes. Only typebox here: the browser client reads the response types (src/http/contract.ts).
 import { Type, type TSchema } from 'typebox';
-import { AbsenceType, LocalDate } from '../schemas.js';
+import { AbsencePortion, AbsenceType, LocalDate } from '../schemas.js';
 
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Minutes = orNull(Type.Integer());
 export const Anonymous = Type.Object({ authenticated: Type.Literal(false) });
 
+const DayRow = {
+  date: LocalDate,
+  weekday: Type.String(),
+  target_minutes: Minutes,
+  worked_minutes: Minutes,
+  break_minutes: Minutes,
+  break_deducted_minutes: Minutes,
+  absence: orNull(AbsenceType),
+  absence_portion: orNull(AbsencePortion),
+  public_holiday: orNull(Type.String()),
+  booked_minutes: Minutes,
+  balance_minutes: Minutes,
+};
+const TotalsSchema = Type.Object({
+  target_minutes: Minutes,
+  worked_minutes: Minutes,
+  break_minutes: Minutes,
+  break_deducted_minutes: Minutes,
+  booked_minutes: Minutes,
+  balance_minutes: Minutes,
+});
+
 export const WeekResponse = Type.Object({
   week_start: LocalDate,
   week_end: LocalDate,
-  days: Type.Array(
-    Type.Object({
-      date: LocalDate,
-      weekday: Type.String(),
-      target_minutes: Minutes,
-      worked_minutes: Minutes,
-      absence: orNull(AbsenceType),
-      public_holiday: orNull(Type.String()),
-      balance_minutes: Minutes,
-    }),
-  ),
-  totals: Type.Object({ target_minutes: Minutes, worked_minutes: Minutes, balance_minutes: Minutes }),
+  days: Type.Array(Type.Object(DayRow)),
+  totals: TotalsSchema,
 });
 export const OvertimeResponse = Type.Object({ balance_minutes: Type.Integer(), offset_minutes: Type.Integer(), since: LocalDate, through: LocalDate });
 export const TodayResponse = Type.Object({
   date: LocalDate,
   target_minutes: Type.Integer(),
   worked_minutes: Type.Integer(),
+  break_minutes: Type.Integer(),
+  break_deducted_minutes: Type.Integer(),
+  booked_minutes: Type.Integer(),
   remaining_minutes: Type.Integer(),
   running: Type.Boolean(),
   end_of_work: Type.String({ format: 'date-time' }),
   adjusted_end_of_work: Type.String({ format: 'date-time' }),
+});
+const Days = orNull(Type.Number({ description: 'days; a half day is 0.5' }));
+export const VacationResponse = Type.Object({
+  year: Type.Integer(),
+  allowance_days: Days,
+  carried_over_days: Days,
+  taken_days: Type.Number(),
+  planned_days: Type.Number(),
+  remaining_days: Days,
+});
+export const MonthResponse = Type.Object({
+  month: Type.String({ description: 'YYYY-MM' }),
+  timezone: Type.String(),
+  days: Type.Array(
+    Type.Object({
+      ...DayRow,
+      first_start: orNull(Type.String({ format: 'date-time' })),
+      last_end: orNull(Type.String({ format: 'date-time', description: 'null while the day\'s last entry runs' })),
+    }),
+  ),
+  totals: TotalsSchema,
+  balance_before_minutes: Type.Integer(),
+  balance_after_minutes: Type.Integer(),
+  vacation: VacationResponse,
 });

@@ -6,9 +6,9 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { requireSession, sessionOf } from '../authentication.js';
 import { sendExport } from '../export-reply.js';
-import { AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
+import { AbsencePortion, AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
 import { NOTE_MAX_LENGTH } from '../../time/entries.js';
-import { AbsenceResponse, AbsenceSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
+import { AbsenceResponse, AbsenceSchema, BookingSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
 
 const Note = Type.String({ maxLength: NOTE_MAX_LENGTH });
 const NewEntryBody = Type.Object(
@@ -22,15 +22,35 @@ const EntryPatchBody = Type.Object(
 const StartBody = nullable(Type.Object({ note: Type.Optional(Note) }, { additionalProperties: false }));
 const NewAbsenceBody = Type.Object(
   {
-    date: LocalDate,
+    date: Type.Optional(LocalDate),
+    from: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD: the first day of a range (with to, instead of date)' })),
+    to: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD: the last day of a range, included (at most 366 days)' })),
     type: AbsenceType,
+    portion: Type.Optional(AbsencePortion),
     note: Type.Optional(Note),
   },
   { additionalProperties: false },
 );
 
+const NewBookingBody = Type.Object(
+  {
+    date: LocalDate,
+    minutes: Type.Integer({ description: 'signed whole minutes, not 0; a payout is negative' }),
+    kind: Type.Union([Type.Literal('payout'), Type.Literal('correction')]),
+    note: Type.Optional(Note),
+  },
+  { additionalProperties: false },
+);
+const DateRangeQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, included' })),
+    to: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, excluded' })),
+  },
+  { additionalProperties: false },
+);
+
 export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exportBudget: preHandlerAsyncHookHandler }> = async (app, { ctx, exportBudget }) => {
-  const { timeEntries, absences, entriesCsv } = ctx.services;
+  const { timeEntries, absences, bookings, entriesCsv } = ctx.services;
   app.addHook('onRequest', requireSession(ctx.services.sessions));
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -63,13 +83,40 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; expor
   }, async (request) => ({ absences: await absences.listAbsences(sessionOf(request).user.id, request.query) }));
 
   app.post('/absences', {
-    schema: { tags, security, body: NewAbsenceBody, response: { 201: AbsenceResponse, ...errorResponses(400, 401, 409) } },
-  }, async (request, reply) => reply.code(201).send({ absence: await absences.createAbsence(sessionOf(request).user.id, request.body) }));
+    schema: {
+      tags,
+      security,
+      description: 'One day (date), or every day with a target from `from` through `to` that is not a public holiday (all or none)',
+      body: NewAbsenceBody,
+      response: { 201: Type.Union([AbsenceResponse, Type.Object({ absences: Type.Array(AbsenceSchema) })]), ...errorResponses(400, 401, 409) },
+    },
+  }, async (request, reply) => {
+    const userId = sessionOf(request).user.id;
+    const { from, to } = request.body;
+    if (from !== undefined || to !== undefined) return reply.code(201).send({ absences: await absences.createAbsenceRange(userId, request.body) });
+    return reply.code(201).send({ absence: await absences.createAbsence(userId, request.body) });
+  });
 
   app.delete('/absences/:id', {
     schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
   }, async (request, reply) => {
     await absences.deleteAbsence(sessionOf(request).user.id, request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  // Bookings on the balance (docs/time-model.md): payouts and corrections, counted on their date.
+  app.get('/bookings', {
+    schema: { tags, security, querystring: DateRangeQuery, response: { 200: Type.Object({ bookings: Type.Array(BookingSchema) }), ...errorResponses(400, 401) } },
+  }, async (request) => ({ bookings: await bookings.listBookings(sessionOf(request).user.id, request.query) }));
+
+  app.post('/bookings', {
+    schema: { tags, security, body: NewBookingBody, response: { 201: Type.Object({ booking: BookingSchema }), ...errorResponses(400, 401) } },
+  }, async (request, reply) => reply.code(201).send({ booking: await bookings.createBooking(sessionOf(request).user.id, request.body) }));
+
+  app.delete('/bookings/:id', {
+    schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+  }, async (request, reply) => {
+    await bookings.deleteBooking(sessionOf(request).user.id, request.params.id);
     return reply.code(204).send(null);
   });
 

@@ -1,7 +1,7 @@
 // Schemas of the time entry and absence routes. Response schemas list every property, so nothing
 // else of a row can leak. Only typebox here: the browser client reads the response types (src/http/contract.ts).
 import { Type } from 'typebox';
-import { AbsenceType, LocalDate } from '../schemas.js';
+import { AbsencePortion, AbsenceType, LocalDate } from '../schemas.js';
 
 /** Format is checked by the service (zone designator required), which gives the precise message. */
 export const Instant = Type.String({ maxLength: 64, description: 'ISO 8601 instant with a zone designator, e.g. 2026-03-02T08:00:00Z' });
@@ -20,8 +20,17 @@ export const EntrySchema = Type.Object({
   note: Type.String(),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  auto_stopped: Type.Boolean({ description: 'the server stopped it at the timer limit; false once its start or end is set again' }),
 });
 export const EntryResponse = Type.Object({ entry: EntrySchema });
 
-export const AbsenceSchema = Type.Object({ id: Type.Integer(), date: LocalDate, type: AbsenceType, note: Type.String() });
+export const AbsenceSchema = Type.Object({ id: Type.Integer(), date: LocalDate, type: AbsenceType, portion: AbsencePortion, note: Type.String() });
 export const AbsenceResponse = Type.Object({ absence: AbsenceSchema });
+
+export const BookingSchema = Type.Object({
+  id: Type.Integer(),
+  date: LocalDate,
+  minutes: Type.Integer({ description: 'signed, never 0; a payout is negative' }),
+  kind: Type.Union([Type.Literal('payout'), Type.Literal('correction')]),
+  note: Type.String(),
+});

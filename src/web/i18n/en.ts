@@ -18,7 +18,17 @@ export type FieldName =
   | 'start_at'
   | 'end_at'
   | 'note'
-  | 'date';
+  | 'date'
+  | 'from'
+  | 'to'
+  | 'minutes'
+  | 'break_rules'
+  | 'min_break_minutes'
+  | 'vacation_days_per_year'
+  | 'vacation_carry_over_max_days'
+  | 'timer_limit_minutes'
+  | 'targets_valid_from'
+  | 'valid_from';
 
 const inTime = (seconds: number | undefined): string => {
   if (seconds === undefined) return 'in a few minutes';
@@ -37,7 +47,7 @@ export const en = {
   sections: 'Sections',
   days: { today: 'today', tomorrow: 'tomorrow', yesterday: 'yesterday' },
   undoAvailable: 'Undo',
-  tabs: { today: 'Today', week: 'Week', entries: 'Entries', absences: 'Absences', settings: 'Settings' },
+  tabs: { today: 'Today', week: 'Week', month: 'Month', entries: 'Entries', absences: 'Absences', settings: 'Settings' },
 
   errors: {
     INVALID_CREDENTIALS: 'The e-mail, username or password is not right.',
@@ -53,11 +63,13 @@ export const en = {
     ALREADY_RUNNING: 'A timer is already running. Stop it first.',
     NOT_RUNNING: 'No timer is running.',
     ABSENCE_EXISTS: 'There is already an absence on this day.',
+    SCHEDULE_EXISTS: 'There is already a schedule from this date. Change that one, or choose another date.',
     NOT_FOUND: 'This item no longer exists. It may have been deleted.',
     USER_NOT_FOUND: 'This account no longer exists.',
     UNAUTHORIZED: 'Your session has ended. Sign in again.',
     TOO_MANY_ENTRIES: 'You keep the most entries allowed. Export and delete old ones to add more.',
     TOO_MANY_ABSENCES: 'You keep the most absences allowed. Delete old ones to add more.',
+    TOO_MANY_BOOKINGS: 'You keep the most bookings allowed. Delete old ones to add more.',
     EXPORT_RUNNING: 'An export of your data is running already. Wait until it has finished.',
     ACCOUNT_LOCKED: (seconds: number | undefined) => `Too many failed sign-ins: this account is locked. Try again ${inTime(seconds)}.`,
     RATE_LIMITED: (seconds: number | undefined) => `Too many attempts from this address. Try again ${inTime(seconds)}.`,
@@ -89,6 +101,16 @@ export const en = {
     end_at: 'The end must be after the start, at most 31 days later.',
     note: 'A note has at most 1,000 characters.',
     date: 'Enter a date between 1970 and 2099.',
+    from: 'Enter a first day between 1970 and 2099 with at least one working day up to the last.',
+    to: 'Enter a last day on or after the first, at most 366 days later.',
+    minutes: 'Enter a duration such as 2:30 or -10:00; a payout must be negative.',
+    break_rules: 'Enter hours such as 6 and minutes such as 30 for each rule, each threshold once.',
+    min_break_minutes: 'Enter minutes from 1 to 240.',
+    vacation_days_per_year: 'Enter days such as 30 or 27.5, or leave it empty.',
+    vacation_carry_over_max_days: 'Enter days such as 5 or 2.5, or leave it empty.',
+    timer_limit_minutes: 'Enter hours such as 12 (at most 31 days), or leave it empty.',
+    targets_valid_from: 'Enter a date between 1970 and 2099.',
+    valid_from: 'Enter a date between 1970 and 2099.',
   } satisfies Record<FieldName, string>,
 
   auth: {
@@ -157,6 +179,11 @@ export const en = {
     balanceHelp: 'Your overtime from the tracking start through now, today’s full target counted.',
     reachedAt: (time: string) => `reached at ${time}`,
     runningTitle: (elapsed: string) => `${elapsed} running`,
+    autoStopped: (start: string, end: string) => `Your timer ran from ${start} until its limit and was stopped at ${end}. When did you really stop?`,
+    realEnd: 'Real end',
+    saveEnd: 'Save end',
+    keepEnd: 'Keep it',
+    endFixed: 'The end is saved.',
   },
 
   week: {
@@ -179,6 +206,24 @@ export const en = {
     vacation: 'Vacation',
     sick: 'Sick',
     holiday: 'Holiday',
+    monthView: 'Month view',
+    weekView: 'Week view',
+  },
+
+  month: {
+    previous: 'Previous month',
+    next: 'Next month',
+    thisMonth: 'This month',
+    start: 'Start',
+    end: 'End',
+    breaks: 'Break',
+    deducted: 'Deducted',
+    booked: 'Booked',
+    carriedIn: (balance: string) => `Carried in: ${balance}`,
+    carriedOut: (balance: string) => `Carried out: ${balance}`,
+    downloadPdf: 'Download PDF',
+    downloadCsv: 'Download CSV',
+    half: 'half day',
   },
 
   entries: {
@@ -221,6 +266,23 @@ export const en = {
     removeNamed: (type: string, date: string) => `Remove ${type} on ${date}`,
     added: (type: string, date: string) => `${type} on ${date} added.`,
     removed: 'Absence removed.',
+    single: 'One day',
+    range: 'Several days',
+    from: 'First day',
+    to: 'Last day',
+    rangeHint: 'Days without a target (weekends, public holidays) are left out.',
+    halfDay: 'Half day',
+    addedRange: (count: number) => `${count} days added.`,
+    removeRange: (type: string, from: string, to: string) => `Remove ${type} from ${from} to ${to}`,
+    removedRange: (count: number) => `${count} days removed.`,
+    days: (count: number) => (count === 1 ? '1 day' : `${count} days`),
+    vacationTitle: (year: number) => `Vacation ${year}`,
+    allowance: 'Allowance',
+    carriedOver: 'Carried over',
+    taken: 'Taken',
+    planned: 'Planned',
+    remaining: 'Remaining',
+    notTracked: 'Set your vacation days per year in Settings to see what remains.',
   },
 
   settings: {
@@ -230,7 +292,39 @@ export const en = {
     timezoneSuggested: 'Your device’s zone is suggested; save to use it.',
     targets: 'Weekly targets (hours)',
     targetsHint: 'Hours such as 8, 7.5 or 7:30.',
-    targetsEveryWeek: 'A change of targets applies to every week, past weeks included: your balance is worked out again with the new targets.',
+    targetsEveryWeek: 'New targets apply from the date you choose; the weeks before keep the targets they had.',
+    targetsFrom: 'Targets valid from',
+    schedules: 'Target schedules',
+    scheduleLine: (from: string, hours: string) => `From ${from}: ${hours} a week`,
+    removeSchedule: (from: string) => `Remove the schedule from ${from}`,
+    scheduleRemoved: 'Schedule removed.',
+    breaks: 'Break rules',
+    breaksHint: 'A day with more work than the hours of a rule needs the minutes of break of that rule; a break not taken is deducted (never below the hours).',
+    ruleOver: (index: number) => `Rule ${index}: more than (hours)`,
+    ruleBreak: (index: number) => `Rule ${index}: break (minutes)`,
+    addRule: 'Add a rule',
+    removeRule: (index: number) => `Remove rule ${index}`,
+    germanPreset: 'German rules (6 h → 30 min, 9 h → 45 min)',
+    minBreak: 'Shortest break (minutes)',
+    vacationDays: 'Vacation days per year',
+    vacationHint: 'Halves allowed, such as 27.5; empty: not tracked.',
+    carryOver: 'Most days carried into the next year',
+    carryHint: 'Empty: no limit.',
+    timerLimit: 'Stop a forgotten timer after (hours)',
+    timerHint: 'Such as 12; empty: never. The server stops it at its start plus this time.',
+    bookings: 'Bookings on the balance',
+    bookingsHint: 'Overtime paid out (a payout, negative) or a correction agreed with your employer, counted on its date.',
+    bookingDate: 'Date',
+    bookingMinutes: 'Hours (h:mm, negative to take off)',
+    bookingKind: 'Kind',
+    payout: 'Payout',
+    correction: 'Correction',
+    bookingNote: 'Note',
+    addBooking: 'Add booking',
+    bookingAdded: 'Booking added.',
+    bookingRemoved: 'Booking removed.',
+    removeBooking: (date: string) => `Remove the booking of ${date}`,
+    noBookings: 'No bookings yet.',
     weekdays: { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' },
     targetInvalid: (day: string) => `The target for ${day} must be hours such as 8, 7.5 or 7:30.`,
     region: 'Holiday region',

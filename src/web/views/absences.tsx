@@ -1,13 +1,49 @@
-// Absences: add a vacation, sick or holiday day (default today); remove one. Lists those from the shown week on.
+// Absences: the vacation figures of the year; add one day or a range (days without a target are left
+// out by the server), whole or half; remove a day, or a range in one action. Lists those from the shown
+// week on, consecutive days of the same kind (skipping days off) as one range.
 import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
-import type { Absence } from '../../http/contract.js';
+import type { Absence, VacationStats } from '../../http/contract.js';
 import { api } from '../api.js';
-import { t } from '../i18n/index.js';
+import { language, t } from '../i18n/index.js';
 import { announcement, fmt, focusSoon, shownWeek, useLoad, zone } from '../state.js';
 import { Field, Notice, useAction } from '../ui.js';
-import { todayIn } from '../week.js';
+import { addDays, todayIn } from '../week.js';
 import { WeekNav } from './week-nav.js';
+
+/** Absences in date order grouped into ranges: the same type, portion and note, at most 4 days apart (a weekend, a holiday). */
+export function groupRanges(absences: Absence[]): Absence[][] {
+  const groups: Absence[][] = [];
+  for (const absence of absences) {
+    const last = groups.at(-1)?.at(-1);
+    const joins = last && last.type === absence.type && last.portion === absence.portion && last.note === absence.note && addDays(last.date, 4) >= absence.date;
+    if (joins) groups.at(-1)!.push(absence);
+    else groups.push([absence]);
+  }
+  return groups;
+}
+
+function VacationFigures() {
+  const text = t().absences;
+  const year = Number(todayIn(zone()).slice(0, 4));
+  const figures = useLoad(() => api<VacationStats>('GET', `/api/stats/vacation?year=${year}`), [year, announcement.value]);
+  if (!figures.data) return null;
+  const v = figures.data;
+  const days = (value: number | null) => (value === null ? '–' : text.days(value).replace(/(\d)\.(\d)/, language.value === 'de' ? '$1,$2' : '$1.$2'));
+  return (
+    <>
+      <h3>{text.vacationTitle(v.year)}</h3>
+      <dl class="vacation">
+        {v.allowance_days !== null && <div><dt>{text.allowance}</dt><dd>{days(v.allowance_days)}</dd></div>}
+        {v.carried_over_days !== null && <div><dt>{text.carriedOver}</dt><dd>{days(v.carried_over_days)}</dd></div>}
+        <div><dt>{text.taken}</dt><dd>{days(v.taken_days)}</dd></div>
+        <div><dt>{text.planned}</dt><dd>{days(v.planned_days)}</dd></div>
+        {v.remaining_days !== null && <div><dt>{text.remaining}</dt><dd>{days(v.remaining_days)}</dd></div>}
+      </dl>
+      {v.allowance_days === null && <p class="quiet">{text.notTracked}</p>}
+    </>
+  );
+}
 
 export function AbsencesView() {
   const text = t().absences;
@@ -17,33 +53,52 @@ export function AbsencesView() {
     () => api<{ absences: Absence[] }>('GET', `/api/time-entries/absences?from=${monday}&to=${DateTime.fromISO(monday).plus({ years: 1 }).toISODate()}`),
     [monday],
   );
+  const [mode, setMode] = useState<'single' | 'range'>('single');
   const [date, setDate] = useState(todayIn(zone()));
+  const [to, setTo] = useState(todayIn(zone()));
   const [type, setType] = useState<Absence['type']>('vacation');
+  const [half, setHalf] = useState(false);
   const [note, setNote] = useState('');
   const action = useAction();
   const add = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const { absence } = await api<{ absence: Absence }>('POST', '/api/time-entries/absences', { date, type, note });
+      const portion = half ? 'half' : 'full';
+      if (mode === 'range') {
+        const { absences: created } = await api<{ absences: Absence[] }>('POST', '/api/time-entries/absences', { from: date, to, type, portion, note });
+        announcement.value = text.addedRange(created.length);
+      } else {
+        const { absence } = await api<{ absence: Absence }>('POST', '/api/time-entries/absences', { date, type, portion, note });
+        announcement.value = text.added(names[absence.type], fmt.day(absence.date));
+      }
       setNote('');
       absences.reload();
-      announcement.value = text.added(names[absence.type], fmt.day(absence.date));
     });
   };
-  const remove = (id: number) =>
+  const remove = (group: Absence[]) =>
     action.run(async () => {
-      await api('DELETE', `/api/time-entries/absences/${id}`);
+      // One action for the whole range: a request per day (DELETE works per day).
+      for (const absence of group) await api('DELETE', `/api/time-entries/absences/${absence.id}`);
       absences.reload();
-      announcement.value = text.removed;
+      announcement.value = group.length === 1 ? text.removed : text.removedRange(group.length);
       focusSoon('#view-title');
     });
+  const groups = groupRanges(absences.data?.absences ?? []);
+  const kind = (absence: Absence) => `${names[absence.type]}${absence.portion === 'half' ? ` (${t().month.half})` : ''}`;
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>{t().tabs.absences}</h2>
+      <VacationFigures />
       <WeekNav />
       <Notice error={action.error ?? absences.error} errorRef={action.errorRef} />
       <form ref={action.formRef} onSubmit={add}>
-        <Field label={text.date} name="date" type="date" value={date} onInput={setDate} error={action.fieldErrors.date} required />
+        <fieldset>
+          <legend>{text.single} / {text.range}</legend>
+          <label><input type="radio" name="mode" checked={mode === 'single'} onChange={() => setMode('single')} /> {text.single}</label>{' '}
+          <label><input type="radio" name="mode" checked={mode === 'range'} onChange={() => setMode('range')} /> {text.range}</label>
+        </fieldset>
+        <Field label={mode === 'range' ? text.from : text.date} name={mode === 'range' ? 'from' : 'date'} type="date" value={date} onInput={setDate} error={action.fieldErrors[mode === 'range' ? 'from' : 'date']} required />
+        {mode === 'range' && <Field label={text.to} name="to" type="date" value={to} onInput={setTo} error={action.fieldErrors.to} hint={text.rangeHint} required />}
         <div class="field">
           <label for="absence-type">{text.type}</label>
           <select id="absence-type" name="type" value={type} onChange={(event) => setType(event.currentTarget.value as Absence['type'])}>
@@ -52,20 +107,37 @@ export function AbsencesView() {
             <option value="holiday">{names.holiday}</option>
           </select>
         </div>
+        <div class="field">
+          <label><input type="checkbox" name="portion" checked={half} onChange={(event) => setHalf(event.currentTarget.checked)} /> {text.halfDay}</label>
+        </div>
         <Field label={text.note} name="note" value={note} onInput={setNote} error={action.fieldErrors.note} />
         <button type="submit" class="primary" disabled={action.busy}>{text.add}</button>
       </form>
       <h3>{text.fromThisWeek}</h3>
       <ul class="entries">
-        {absences.data?.absences.length === 0 && <li>{text.none}</li>}
-        {absences.data?.absences.map((absence) => (
-          <li key={absence.id}>
-            <span class="entry-text">{fmt.day(absence.date)} {DateTime.fromISO(absence.date).year} · {names[absence.type]}{absence.note && ` · ${absence.note}`}</span>
-            <button type="button" disabled={action.busy} aria-label={text.removeNamed(names[absence.type], absence.date)} onClick={() => remove(absence.id)}>
-              {text.remove}
-            </button>
-          </li>
-        ))}
+        {groups.length === 0 && absences.data && <li>{text.none}</li>}
+        {groups.map((group) => {
+          const first = group[0]!;
+          const last = group.at(-1)!;
+          const single = group.length === 1;
+          return (
+            <li key={first.id}>
+              <span class="entry-text">
+                {fmt.day(first.date)} {DateTime.fromISO(first.date).year}
+                {!single && ` – ${fmt.day(last.date)} (${text.days(group.length)})`} · {kind(first)}
+                {first.note && ` · ${first.note}`}
+              </span>
+              <button
+                type="button"
+                disabled={action.busy}
+                aria-label={single ? text.removeNamed(names[first.type], first.date) : text.removeRange(names[first.type], first.date, last.date)}
+                onClick={() => remove(group)}
+              >
+                {text.remove}
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

@@ -9,6 +9,7 @@ import { locale, t } from '../i18n/index.js';
 import { getOnce } from '../prefetch.js';
 import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
 import { Field, Notice, useAction } from '../ui.js';
+import { addDays, instantOf, partsOf, todayIn } from '../week.js';
 
 type Loaded = [TodayStats, { entry: Entry | null }, OvertimeStats, number];
 
@@ -119,6 +120,7 @@ export function TodayView() {
       )}
       <Notice error={zoneAction.error} info={zoneAction.info} errorRef={zoneAction.errorRef} />
       <Notice error={action.error ?? loaded.error} info={action.info} errorRef={action.errorRef} />
+      {!running && loaded.data && <AutoStopped onFixed={loaded.reload} />}
       {dropped && (
         <p class="notice info">
           {text.dropped} <button type="button" class="link" disabled={action.busy} onClick={undo}>{text.undo}</button>
@@ -149,6 +151,45 @@ export function TodayView() {
         </dl>
       )}
     </section>
+  );
+}
+
+/**
+ * A timer the server stopped at the account's limit (auto_stopped), shown until its end is set: a time
+ * field with the stop time and one click to save the real end (an end before the start is the next day),
+ * or to keep it as it is. Either clears the mark.
+ */
+function AutoStopped(props: { onFixed: () => void }) {
+  const text = t().today;
+  const since = addDays(todayIn(zone()), -7);
+  const recent = useLoad(() => api<{ entries: Entry[] }>('GET', `/api/time-entries?from=${since}`), []);
+  const stopped = recent.data?.entries.filter((entry) => entry.auto_stopped).at(-1);
+  const [time, setTime] = useState<string>();
+  const action = useAction();
+  if (!stopped || !stopped.end_at) return action.info ? <Notice info={action.info} /> : null;
+  const start = partsOf(stopped.start_at, zone());
+  const shownTime = time ?? partsOf(stopped.end_at, zone()).time;
+  const save = (endAt: string | undefined) =>
+    action.run(async () => {
+      if (!endAt) throw new ApiError({ status: 400, code: 'VALIDATION_ERROR', details: [{ field: 'end_at', message: '' }] });
+      await api('PATCH', `/api/time-entries/${stopped.id}`, { end_at: endAt });
+      recent.reload();
+      props.onFixed();
+      announcement.value = text.endFixed;
+      return text.endFixed;
+    });
+  const fixedEnd = () => {
+    const sameDay = instantOf(start.date, shownTime, zone());
+    return sameDay && sameDay > stopped.start_at ? sameDay : instantOf(addDays(start.date, 1), shownTime, zone());
+  };
+  return (
+    <form class="notice info" ref={action.formRef} onSubmit={(event) => (event.preventDefault(), void save(fixedEnd()))}>
+      <p>{text.autoStopped(fmt.dated(stopped.start_at), fmt.dated(stopped.end_at))}</p>
+      <Notice error={action.error} errorRef={action.errorRef} />
+      <Field label={text.realEnd} name="end_at" type="time" value={shownTime} onInput={setTime} error={action.fieldErrors.end_at} required />
+      <button type="submit" class="primary" disabled={action.busy}>{text.saveEnd}</button>{' '}
+      <button type="button" disabled={action.busy} onClick={() => void save(stopped.end_at ?? undefined)}>{text.keepEnd}</button>
+    </form>
   );
 }
 

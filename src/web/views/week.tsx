@@ -29,6 +29,7 @@ export function WeekView() {
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>{t().tabs.week}</h2>
+      <p class="view-switch"><a href="#month">{text.monthView}</a></p>
       <WeekNav />
       <Notice error={week.error} />
       {week.data && (

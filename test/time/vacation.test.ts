@@ -1,0 +1,69 @@
+// The vacation allowance (docs/time-model.md): pro rata by month in the year of tracking_start, taken
+// through today, planned after it, only on days with a target, carried over capped, halves allowed.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { expectError } from '../support/expectations.js';
+import { type SignedIn, signIn } from '../support/requests.js';
+
+let t: TestApp;
+let ann: SignedIn;
+beforeEach(async () => {
+  t = await createTestApp();
+  t.clock.set('2026-09-01T10:00:00.000Z');
+  ann = await signIn(t);
+  await ann.call('PATCH', '/api/settings', { tracking_start: '2026-04-01', holiday_region: 'DE-BY', vacation_days_per_year: 30, vacation_carry_over_max_days: 5 });
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const absence = (body: object) => ann.call('POST', '/api/time-entries/absences', { type: 'vacation', ...body });
+
+describe('the vacation allowance', () => {
+  it('counts days with a target: taken through today, planned after; the first year pro rata; the rest carried over, capped', async () => {
+    expect((await absence({ from: '2026-08-03', to: '2026-08-14' })).statusCode).toBe(201); // 10 days
+    await absence({ date: '2026-12-24', portion: 'half' }); // planned: a half day
+    await absence({ date: '2026-12-25' }); // Christmas, a public holiday: not counted
+    await absence({ date: '2026-09-05' }); // a Saturday: no target, not counted
+    await ann.call('POST', '/api/time-entries/absences', { date: '2026-08-17', type: 'sick' }); // not vacation
+    await absence({ date: '2026-03-31' }); // before the tracking start: no target
+    const year = await ann.call('GET', '/api/stats/vacation');
+    expect(year.statusCode).toBe(200);
+    // April to December: 9 months of 30 days a year = 22.5.
+    expect(year.json()).toEqual({ year: 2026, allowance_days: 22.5, carried_over_days: 0, taken_days: 10, planned_days: 0.5, remaining_days: 12 });
+
+    // Next year: 30, plus 12 left over capped at 5; 6 January is Epiphany.
+    await absence({ from: '2027-01-04', to: '2027-01-08' });
+    expect((await ann.call('GET', '/api/stats/vacation?year=2027')).json()).toEqual({ year: 2027, allowance_days: 30, carried_over_days: 5, taken_days: 0, planned_days: 4, remaining_days: 31 });
+    // Without a cap all 12 carry over; a schedule without Fridays makes a planned Friday count nothing.
+    await ann.call('PATCH', '/api/settings', { vacation_carry_over_max_days: null });
+    await ann.call('POST', '/api/settings/schedules', { valid_from: '2027-01-01', weekly_target_minutes: { fri: 0 } });
+    expect((await ann.call('GET', '/api/stats/vacation?year=2027')).json()).toMatchObject({ carried_over_days: 12, planned_days: 3, remaining_days: 39 });
+    // A year before the account: nothing allowed, nothing carried.
+    expect((await ann.call('GET', '/api/stats/vacation?year=2025')).json()).toEqual({ year: 2025, allowance_days: 0, carried_over_days: 0, taken_days: 0, planned_days: 0, remaining_days: 0 });
+  });
+
+  it('a year that took more than its allowance carries nothing (never below 0)', async () => {
+    await ann.call('PATCH', '/api/settings', { vacation_days_per_year: 2.5, vacation_carry_over_max_days: null });
+    await absence({ from: '2026-08-03', to: '2026-08-07' });
+    // April–December of 2.5 a year: 1.875, to the nearest half day 2.
+    expect((await ann.call('GET', '/api/stats/vacation')).json()).toMatchObject({ allowance_days: 2, taken_days: 5, remaining_days: -3 });
+    expect((await ann.call('GET', '/api/stats/vacation?year=2027')).json()).toMatchObject({ allowance_days: 2.5, carried_over_days: 0, remaining_days: 2.5 });
+  });
+
+  it('not tracked: the allowance and what remains are null, the days are still counted; bad settings and years are refused', async () => {
+    await ann.call('PATCH', '/api/settings', { vacation_days_per_year: null });
+    await absence({ date: '2026-08-03' });
+    expect((await ann.call('GET', '/api/stats/vacation')).json()).toEqual({ year: 2026, allowance_days: null, carried_over_days: null, taken_days: 1, planned_days: 0, remaining_days: null });
+    expect((await ann.call('GET', '/api/settings')).json()).toMatchObject({ vacation_days_per_year: null, vacation_carry_over_max_days: 5 });
+    for (const body of [{ vacation_days_per_year: 2.3 }, { vacation_days_per_year: -1 }, { vacation_days_per_year: 367 }, { vacation_carry_over_max_days: 0.25 }]) {
+      const refused = expectError(await ann.call('PATCH', '/api/settings', body), 400, 'VALIDATION_ERROR');
+      expect(refused.details?.[0].field).toBe(Object.keys(body)[0]);
+    }
+    expectError(await ann.call('GET', '/api/stats/vacation?year=1969'), 400, 'VALIDATION_ERROR');
+    // 0 days is an allowance of nothing, not "not tracked".
+    expect((await ann.call('PATCH', '/api/settings', { vacation_days_per_year: 0 })).json().vacation_days_per_year).toBe(0);
+    expect((await ann.call('GET', '/api/stats/vacation')).json()).toMatchObject({ allowance_days: 0, remaining_days: -1 });
+    expect((await t.app.inject({ method: 'GET', url: '/api/stats/vacation' })).json()).toEqual({ authenticated: false });
+  });
+});
