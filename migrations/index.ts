@@ -9,6 +9,7 @@ import * as failedLoginIdentifiersHashed from './005_failed_login_identifiers_ha
 import * as auditAndSessionDetails from './006_audit_and_session_details.js';
 import * as resetTokenOrigin from './007_reset_token_origin.js';
 import * as usernameLookupByLower from './008_username_lookup_by_lower.js';
+import * as sessionActivity from './010_session_activity.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '006_audit_and_session_details': auditAndSessionDetails,
   '007_reset_token_origin': resetTokenOrigin,
   '008_username_lookup_by_lower': usernameLookupByLower,
+  '010_session_activity': sessionActivity,
 };

@@ -10,6 +10,9 @@ import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createAbsenceService } from './time/absences.js';
 import { createAccountAdminService } from './auth/account-admin.js';
+import { createActivityRecorder } from './auth/activity.js';
+import { createCredentialService } from './auth/credentials.js';
+import { createOwnSessionService } from './auth/own-sessions.js';
 import { createAuditService } from './auth/audit.js';
 import { createAccountService } from './auth/accounts.js';
 import { createAuthenticationService } from './auth/authentication.js';
@@ -57,6 +60,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const loadSecret = () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(sqlitePathOf(config)));
   const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret });
   const sessions = createSessionService(database, clock, { expirationSeconds: config.jwtExpirationSeconds, loadSecret });
+  const activity = createActivityRecorder(bestEffort, clock, logger);
   const resetLinkDelivery = createResetLinkDelivery({
     dev: config.dev,
     smtp: config.smtp,
@@ -78,6 +82,11 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     users,
     lockout,
     sessions,
+    /** When sessions were last used: noted in memory per request, written by a timer (close() writes the rest). */
+    activity,
+    /** The check of every protected request: a session token (and the note of its use). */
+    credentials: createCredentialService(sessions, activity),
+    ownSessions: createOwnSessionService(db, clock, activity),
     accountAdmin: createAccountAdminService(database, clock, hasher, users, lockout),
     accounts,
     authentication: createAuthenticationService(database, clock, hasher, lockout, sessions, bestEffort),
@@ -167,6 +176,7 @@ export async function createContext(options: ContextOptions = {}): Promise<AppCo
     clock,
     services,
     async close() {
+      await services.activity.flush();
       const unfinished = await services.background.drain(10_000);
       if (unfinished > 0) logger.warn({ unfinished }, 'stopped with background work unfinished');
       await database.close();

@@ -38,6 +38,8 @@ export interface AuthTokensTable {
   user_agent: string | null;
   /** Which configured secret signed the token: the first 8 bytes of its SHA-256, hex. */
   key_id: string | null;
+  /** Last use, to 5 minutes (src/auth/activity.ts); null: not written since sign-in. */
+  last_seen_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
 }
 
 export interface AuditEventsTable {

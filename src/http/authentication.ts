@@ -20,7 +20,7 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
 }
 
-export function requireSession(sessions: SessionService): onRequestAsyncHookHandler {
+export function requireSession(sessions: Pick<SessionService, 'authenticate'>): onRequestAsyncHookHandler {
   return async (request) => {
     const token = bearerToken(request);
     if (!token) throw unauthorized();
@@ -28,7 +28,7 @@ export function requireSession(sessions: SessionService): onRequestAsyncHookHand
   };
 }
 
-export function optionalSession(sessions: SessionService): onRequestAsyncHookHandler {
+export function optionalSession(sessions: Pick<SessionService, 'authenticate'>): onRequestAsyncHookHandler {
   return async (request) => {
     const token = bearerToken(request);
     if (!token) return;

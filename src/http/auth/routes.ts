@@ -10,6 +10,7 @@ import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { normalizeTimezone } from '../../time/calendar.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
+import { sessionRoutes } from './session-routes.js';
 
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
 // The login field takes any string up to this length: a wrong shape is a failed login, not a 400.
@@ -32,7 +33,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   const { accounts, audit, authentication, lockout, resets, sessions } = ctx.services;
   /** Refused logins, by the code the client gets: the security event each one logs. */
   const refusedLogin = { INVALID_CREDENTIALS: 'login_failed', ACCOUNT_LOCKED: 'login_locked', ACCOUNT_DISABLED: 'login_disabled' } as const;
-  const authenticated = { onRequest: requireSession(sessions) };
+  const authenticated = { onRequest: requireSession(ctx.services.credentials) };
   const bearer = [{ bearerAuth: [] }];
 
   app.addHook('onSend', (_request, reply, payload, done) => {
@@ -41,6 +42,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   });
   // Unknown /api/auth paths answer here, so that the hook above covers them too.
   app.setNotFoundHandler(sendNotFound);
+  // The account-security routes: in plugins of their own, under this prefix and its hooks.
+  await app.register(sessionRoutes, { ctx });
 
   app.post('/register', {
     config: rateLimited,

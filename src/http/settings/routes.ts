@@ -24,7 +24,7 @@ const SettingsPatchBody = Type.Object(
 
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { settings } = ctx.services;
-  app.addHook('onRequest', requireSession(ctx.services.sessions));
+  app.addHook('onRequest', requireSession(ctx.services.credentials));
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
   });

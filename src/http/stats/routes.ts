@@ -9,7 +9,7 @@ import { Anonymous, OvertimeResponse, TodayResponse, WeekResponse } from './sche
 
 export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { statistics } = ctx.services;
-  app.addHook('onRequest', optionalSession(ctx.services.sessions));
+  app.addHook('onRequest', optionalSession(ctx.services.credentials));
   // The answer depends on the Authorization header: no cache may keep or share it.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');

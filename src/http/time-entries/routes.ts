@@ -30,7 +30,7 @@ const NewAbsenceBody = Type.Object(
 
 export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { timeEntries, absences, entriesCsv } = ctx.services;
-  app.addHook('onRequest', requireSession(ctx.services.sessions));
+  app.addHook('onRequest', requireSession(ctx.services.credentials));
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
   });
