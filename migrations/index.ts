@@ -10,6 +10,7 @@ import * as auditAndSessionDetails from './006_audit_and_session_details.js';
 import * as resetTokenOrigin from './007_reset_token_origin.js';
 import * as usernameLookupByLower from './008_username_lookup_by_lower.js';
 import * as sessionActivity from './010_session_activity.js';
+import * as apiTokens from './010b_api_tokens.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '007_reset_token_origin': resetTokenOrigin,
   '008_username_lookup_by_lower': usernameLookupByLower,
   '010_session_activity': sessionActivity,
+  '010b_api_tokens': apiTokens,
 };

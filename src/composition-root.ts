@@ -11,6 +11,7 @@ import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createAbsenceService } from './time/absences.js';
 import { createAccountAdminService } from './auth/account-admin.js';
 import { createActivityRecorder } from './auth/activity.js';
+import { createApiTokenService } from './auth/api-tokens.js';
 import { createCredentialService } from './auth/credentials.js';
 import { createOwnSessionService } from './auth/own-sessions.js';
 import { createAuditService } from './auth/audit.js';
@@ -61,6 +62,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret });
   const sessions = createSessionService(database, clock, { expirationSeconds: config.jwtExpirationSeconds, loadSecret });
   const activity = createActivityRecorder(bestEffort, clock, logger);
+  const apiTokens = createApiTokenService(database, clock, activity);
   const resetLinkDelivery = createResetLinkDelivery({
     dev: config.dev,
     smtp: config.smtp,
@@ -84,8 +86,9 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     sessions,
     /** When sessions were last used: noted in memory per request, written by a timer (close() writes the rest). */
     activity,
-    /** The check of every protected request: a session token (and the note of its use). */
-    credentials: createCredentialService(sessions, activity),
+    apiTokens,
+    /** The check of every protected request: a session token or an API token (and the note of its use). */
+    credentials: createCredentialService(sessions, apiTokens, activity),
     ownSessions: createOwnSessionService(db, clock, activity),
     accountAdmin: createAccountAdminService(database, clock, hasher, users, lockout),
     accounts,

@@ -69,6 +69,13 @@ export function createActivityRecorder(bestEffort: BestEffortWriter, clock: Cloc
               .where('token_hash', '=', tokenHash)
               .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<=', staleBefore)]))
               .execute();
+          } else {
+            await trx
+              .updateTable('api_tokens')
+              .set({ last_used_at: iso })
+              .where('token_hash', '=', tokenHash)
+              .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', staleBefore)]))
+              .execute();
           }
         }
       }),

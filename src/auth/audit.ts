@@ -15,6 +15,8 @@ export type AuditAction =
   | 'account_deleted'
   | 'account_imported'
   | 'sessions_revoked'
+  | 'api_token_created'
+  | 'api_token_revoked'
   | 'reset_issued'
   | 'password_changed'
   | 'password_reset'

@@ -1,11 +1,12 @@
 // Deletes records that can no longer be used, so the database does not grow without bound:
-// expired sessions, expired or used reset tokens, and failure counts of unknown identifiers that
-// are neither locked nor recent.
+// expired sessions and API tokens, expired or used reset tokens, and failure counts of unknown
+// identifiers that are neither locked nor recent.
 import type { TransactionalDatabase } from '../db/database.js';
 import { addSeconds, type Clock } from '../common/clock.js';
 
 export interface HousekeepingResult {
   sessions: number;
+  apiTokens: number;
   resetTokens: number;
   unknownLoginFailures: number;
 }
@@ -18,6 +19,7 @@ export function createHousekeeping(database: TransactionalDatabase, clock: Clock
     const staleBefore = addSeconds(now, -options.lockoutDurationSeconds).toISOString();
     return database.transact(async (trx) => {
       const sessions = await trx.deleteFrom('auth_tokens').where('expires_at', '<=', nowIso).executeTakeFirst();
+      const apiTokens = await trx.deleteFrom('api_tokens').where('expires_at', '<=', nowIso).executeTakeFirst();
       const resetTokens = await trx
         .deleteFrom('reset_tokens')
         .where((eb) => eb.or([eb('expires_at', '<=', nowIso), eb('used_at', 'is not', null)]))
@@ -29,6 +31,7 @@ export function createHousekeeping(database: TransactionalDatabase, clock: Clock
         .executeTakeFirst();
       return {
         sessions: Number(sessions.numDeletedRows),
+        apiTokens: Number(apiTokens.numDeletedRows),
         resetTokens: Number(resetTokens.numDeletedRows),
         unknownLoginFailures: Number(failures.numDeletedRows),
       };

@@ -13,6 +13,8 @@ export type ServiceErrorCode =
   | 'INVALID_PASSWORD'
   | 'INVALID_RESET_TOKEN'
   | 'UNAUTHORIZED'
+  | 'FORBIDDEN_FOR_API_TOKEN'
+  | 'TOO_MANY_API_TOKENS'
   | 'USER_NOT_FOUND'
   | 'NOT_FOUND'
   | 'OVERLAP'

@@ -16,6 +16,7 @@ const TABLES: ReadonlyArray<{ name: keyof Database; key: string[]; identity: boo
   { name: 'users', key: ['id'], identity: true },
   { name: 'auth_info', key: ['user_id'], identity: false },
   { name: 'auth_tokens', key: ['id'], identity: true },
+  { name: 'api_tokens', key: ['id'], identity: true },
   { name: 'reset_tokens', key: ['id'], identity: true },
   { name: 'unknown_login_failures', key: ['identifier'], identity: false },
   { name: 'audit_events', key: ['id'], identity: true },

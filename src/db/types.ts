@@ -42,6 +42,19 @@ export interface AuthTokensTable {
   last_seen_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
 }
 
+/** Named tokens for scripts; the token is `ttpat_` and 43 base64url characters, stored only as its SHA-256. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** Hex SHA-256 of the whole token. */
+  token_hash: string;
+  created_at: Instant;
+  expires_at: Instant;
+  /** Last use, to 5 minutes (src/auth/activity.ts). */
+  last_used_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
+}
+
 export interface AuditEventsTable {
   id: Generated<number>;
   at: Instant;
@@ -131,6 +144,7 @@ export interface Database {
   users: UsersTable;
   auth_info: AuthInfoTable;
   auth_tokens: AuthTokensTable;
+  api_tokens: ApiTokensTable;
   audit_events: AuditEventsTable;
   reset_tokens: ResetTokensTable;
   unknown_login_failures: UnknownLoginFailuresTable;

@@ -12,8 +12,9 @@ declare module 'fastify' {
   }
 }
 
-// Exactly one space, the scheme as the contract writes it, and a compact JWS (three base64url parts).
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+// Exactly one space, the scheme as the contract writes it, and a compact JWS (three base64url parts)
+// or an API token (`ttpat_` and 43 base64url characters: src/auth/api-tokens.ts).
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|ttpat_[A-Za-z0-9_-]{43})$/;
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -39,6 +40,14 @@ export function optionalSession(sessions: Pick<SessionService, 'authenticate'>):
       if (!(error instanceof ServiceError)) throw error;
     }
   };
+}
+
+/**
+ * The session of an account-management route (password, two-factor sign-in, sessions, API tokens,
+ * closing the account): an API token is refused with 403 FORBIDDEN_FOR_API_TOKEN.
+ */
+export function refuseApiTokens(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
+  done(request.session?.apiTokenId !== undefined ? new ServiceError('FORBIDDEN_FOR_API_TOKEN', 'An API token cannot manage the account; sign in to do this') : undefined);
 }
 
 /** The session of a request behind requireSession (which guarantees it). */

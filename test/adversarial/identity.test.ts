@@ -1,7 +1,7 @@
 // Attacks on the identity features (docs/security.md, "Sessions you can see", "API tokens",
 // "Two-factor sign-in"): each test fails without its protection.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { account, createTestApp, type TestApp } from '../support/app.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { login, register, request, type Method } from '../support/requests.js';
 
@@ -33,6 +33,47 @@ function protectedRoutes(): Route[] {
   }
   return routes;
 }
+
+/** What an API token may reach: time tracking, statistics, /me and /validate. Everything else with a Bearer is account management. */
+const API_TOKEN_REACH = /^\/api\/(auth\/(me|validate)$|time-entries|settings|stats)/;
+
+describe('an API token', () => {
+  it('is refused with 403 FORBIDDEN_FOR_API_TOKEN on every account-management route, and changes nothing', async () => {
+    await register(t.app, account());
+    const session = await login(t.app);
+    const created = (await request(t.app, 'POST', '/api/auth/api-tokens', { token: session, payload: { name: 'script', expires_in_days: 30 } })).json();
+    const management = protectedRoutes().filter((route) => !API_TOKEN_REACH.test(route.url));
+    expect(management.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['POST /api/auth/logout', 'POST /api/auth/change-password', 'GET /api/auth/sessions', 'DELETE /api/auth/sessions/1', 'POST /api/auth/sessions/revoke-others', 'POST /api/auth/api-tokens', 'GET /api/auth/api-tokens', 'DELETE /api/auth/api-tokens/1']),
+    );
+    const realBodies: Record<string, unknown> = {
+      '/api/auth/change-password': { old_password: PASSWORD, new_password: 'a brand new passphrase' },
+      '/api/auth/api-tokens': { name: 'another', expires_in_days: 1 },
+    };
+    for (const route of management) {
+      const url = route.url.replace('/api-tokens/1', `/api-tokens/${created.id}`);
+      const payload = route.method === 'GET' || route.method === 'DELETE' ? undefined : (realBodies[url] ?? {});
+      expectError(await request(t.app, route.method, url, { token: created.token, payload }), 403, 'FORBIDDEN_FOR_API_TOKEN');
+    }
+    expect((await request(t.app, 'GET', '/api/auth/me', { token: session })).statusCode).toBe(200);
+    expect((await request(t.app, 'GET', '/api/auth/me', { token: created.token })).statusCode).toBe(200);
+    expect((await request(t.app, 'GET', '/api/auth/api-tokens', { token: session })).json().api_tokens).toHaveLength(1);
+    expect(await login(t.app)).toEqual(expect.any(String));
+  });
+
+  it('once revoked, is 401 UNAUTHORIZED on every protected route (and anonymous on the optional ones)', async () => {
+    await register(t.app, account());
+    const session = await login(t.app);
+    const created = (await request(t.app, 'POST', '/api/auth/api-tokens', { token: session, payload: { name: 'script', expires_in_days: 30 } })).json();
+    expect((await request(t.app, 'GET', '/api/time-entries', { token: created.token })).statusCode).toBe(200);
+    expect((await request(t.app, 'DELETE', `/api/auth/api-tokens/${created.id}`, { token: session })).statusCode).toBe(204);
+    for (const route of protectedRoutes()) {
+      const response = await request(t.app, route.method, route.url, { token: created.token, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
+      if (route.optional) expect(response.body, `${route.method} ${route.url}`).toBe((await request(t.app, route.method, route.url)).body);
+      else expectError(response, 401, 'UNAUTHORIZED');
+    }
+  });
+});
 
 describe('a revoked session', () => {
   it('is 401 UNAUTHORIZED on every protected route (and anonymous on the optional ones), revoked by id or with the others', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { cli } from '../support/cli-accounts.js';
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -63,5 +64,39 @@ describe('your sessions, against a real server', () => {
     expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: laptop })).body).toEqual({ revoked: 1 });
     expect((await call(server, 'GET', '/api/time-entries', { token: script })).status).toBe(401);
     expect((await call(server, 'GET', '/api/auth/me', { token: laptop })).status).toBe(200);
+  });
+});
+
+describe('API tokens, against a real server and the admin CLI', () => {
+  it('a script\'s token reaches time tracking, never account management; token list --api and token revoke --api --id', async () => {
+    const dbPath = path.join(makeTempDir(), 'timetrack.db');
+    const server = await serve({}, dbPath);
+    await registerAccount(server);
+    const session = await signIn(server);
+    const created = await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'nightly export', expires_in_days: 7 } });
+    expect(created.status).toBe(201);
+    const { token, id } = created.body as { token: string; id: number };
+    expect(token).toMatch(/^ttpat_/);
+    expect((await call(server, 'POST', '/api/time-entries/start', { token, body: { note: 'from a script' } })).status).toBe(201);
+    expect((await call(server, 'GET', '/api/stats/today', { token })).body.running).toBe(true);
+    expect((await call(server, 'GET', '/api/auth/me', { token })).body.user.email).toBe('ann@example.com');
+    const refused = await call(server, 'POST', '/api/auth/change-password', { token, body: { old_password: PASSWORD, new_password: 'another fine passphrase' } });
+    expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN_FOR_API_TOKEN']);
+
+    const listed = await cli(dbPath, ['--json', 'token', 'list', '--api']);
+    expect(listed.exitCode).toBe(0);
+    expect(JSON.parse(listed.stdout as string)).toEqual({
+      api_tokens: [{ id, name: 'nightly export', created_at: expect.any(String), expires_at: expect.any(String), last_used_at: null, user_id: expect.any(Number), user_email: 'ann@example.com' }],
+    });
+    expect(String(listed.stdout)).not.toContain(token);
+    const text = await cli(dbPath, ['token', 'list', '--api', '--user', 'ann@example.com']);
+    expect(String(text.stdout)).toMatch(/nightly export/);
+    const revoked = await cli(dbPath, ['--json', 'token', 'revoke', '--api', '--id', String(id)]);
+    expect([revoked.exitCode, JSON.parse(revoked.stdout as string)]).toEqual([0, { revoked: 1 }]);
+    expect((await call(server, 'GET', '/api/time-entries/current', { token })).status).toBe(401);
+    expect((await call(server, 'GET', '/api/time-entries/current', { token: session })).status).toBe(200);
+    expect((await cli(dbPath, ['token', 'revoke', '--api', '--id', String(id)])).exitCode).toBe(3);
+    const audit = JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string }> };
+    expect(audit.events.map((event) => event.action)).toEqual(expect.arrayContaining(['api_token_created', 'api_token_revoked']));
   });
 });

@@ -4,12 +4,13 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../auth/account-fields.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-policy.js';
-import { requireSession, sessionOf } from '../authentication.js';
+import { refuseApiTokens, requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { normalizeTimezone } from '../../time/calendar.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
+import { apiTokenRoutes } from './api-token-routes.js';
 import { sessionRoutes } from './session-routes.js';
 
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
@@ -34,6 +35,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   /** Refused logins, by the code the client gets: the security event each one logs. */
   const refusedLogin = { INVALID_CREDENTIALS: 'login_failed', ACCOUNT_LOCKED: 'login_locked', ACCOUNT_DISABLED: 'login_disabled' } as const;
   const authenticated = { onRequest: requireSession(ctx.services.credentials) };
+  // Account management: a session only, never an API token (403 FORBIDDEN_FOR_API_TOKEN).
+  const accountManagement = { onRequest: [requireSession(ctx.services.credentials), refuseApiTokens] };
   const bearer = [{ bearerAuth: [] }];
 
   app.addHook('onSend', (_request, reply, payload, done) => {
@@ -44,6 +47,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   app.setNotFoundHandler(sendNotFound);
   // The account-security routes: in plugins of their own, under this prefix and its hooks.
   await app.register(sessionRoutes, { ctx });
+  await app.register(apiTokenRoutes, { ctx });
 
   app.post('/register', {
     config: rateLimited,
@@ -99,8 +103,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   });
 
   app.post('/logout', {
-    ...authenticated,
-    schema: { tags: ['auth'], security: bearer, response: { 200: MessageSchema, ...errorResponses(401) } },
+    ...accountManagement,
+    schema: { tags: ['auth'], security: bearer, response: { 200: MessageSchema, ...errorResponses(401, 403) } },
   }, async (request) => {
     await sessions.revokeSession(sessionOf(request).tokenHash);
     return { message: 'Signed out' };
@@ -173,7 +177,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   });
 
   app.post('/change-password', {
-    ...authenticated,
+    ...accountManagement,
     // Also the per-address budget of sign-in: a stolen token must not turn this into a free hashing queue.
     config: rateLimited,
     schema: {

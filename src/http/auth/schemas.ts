@@ -13,3 +13,16 @@ export const SessionSchema = Type.Object({
 });
 export const SessionListResponse = Type.Object({ sessions: Type.Array(SessionSchema) });
 export const RevokedResponse = Type.Object({ revoked: Type.Integer() });
+
+export const ApiTokenSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  expires_at: Type.String({ format: 'date-time' }),
+  last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'to 5 minutes; null: never used' }),
+});
+export const ApiTokenListResponse = Type.Object({ api_tokens: Type.Array(ApiTokenSchema) });
+export const NewApiTokenResponse = Type.Object({
+  token: Type.String({ description: 'the token, shown only in this answer: `ttpat_` and 43 base64url characters' }),
+  ...ApiTokenSchema.properties,
+});

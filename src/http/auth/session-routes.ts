@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { securityEvent } from '../../auth/audit.js';
-import { requireSession, sessionOf } from '../authentication.js';
+import { refuseApiTokens, requireSession, sessionOf } from '../authentication.js';
 import { errorResponses } from '../schemas.js';
 import { IdParams } from '../time-entries/schemas.js';
 import { RevokedResponse, SessionListResponse } from './schemas.js';
@@ -13,6 +13,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   const { audit, credentials, ownSessions } = ctx.services;
   const schema = { tags: ['sessions'], security: [{ bearerAuth: [] }] };
   app.addHook('onRequest', requireSession(credentials));
+  app.addHook('onRequest', refuseApiTokens);
 
   app.get('/sessions', {
     schema: { ...schema, response: { 200: SessionListResponse, ...errorResponses(401, 403) } },

@@ -37,6 +37,8 @@ export const de: Catalog = {
     NOT_FOUND: 'Das gibt es nicht mehr. Vielleicht wurde es gelöscht.',
     USER_NOT_FOUND: 'Dieses Konto gibt es nicht mehr.',
     UNAUTHORIZED: 'Ihre Sitzung ist abgelaufen. Melden Sie sich wieder an.',
+    FORBIDDEN_FOR_API_TOKEN: 'Ein API-Token kann das Konto nicht ändern. Melden Sie sich dafür an.',
+    TOO_MANY_API_TOKENS: 'Dieses Konto hat schon die größtmögliche Zahl an API-Tokens. Widerrufen Sie zuerst eins, das Sie nicht mehr brauchen.',
     TOO_MANY_ENTRIES: 'Sie haben die größtmögliche Zahl an Einträgen. Exportieren und löschen Sie alte, um neue anzulegen.',
     ACCOUNT_LOCKED: (seconds) => `Zu viele fehlgeschlagene Anmeldungen: Das Konto ist gesperrt. Versuchen Sie es ${inTime(seconds)} wieder.`,
     RATE_LIMITED: (seconds) => `Zu viele Versuche von dieser Adresse. Versuchen Sie es ${inTime(seconds)} wieder.`,

@@ -56,6 +56,8 @@ export const en = {
     NOT_FOUND: 'This item no longer exists. It may have been deleted.',
     USER_NOT_FOUND: 'This account no longer exists.',
     UNAUTHORIZED: 'Your session has ended. Sign in again.',
+    FORBIDDEN_FOR_API_TOKEN: 'An API token cannot change the account. Sign in to do this.',
+    TOO_MANY_API_TOKENS: 'This account has the most API tokens allowed. Revoke one you no longer use first.',
     TOO_MANY_ENTRIES: 'You keep the most entries allowed. Export and delete old ones to add more.',
     ACCOUNT_LOCKED: (seconds: number | undefined) => `Too many failed sign-ins: this account is locked. Try again ${inTime(seconds)}.`,
     RATE_LIMITED: (seconds: number | undefined) => `Too many attempts from this address. Try again ${inTime(seconds)}.`,
