@@ -11,6 +11,7 @@ import * as resetTokenOrigin from './007_reset_token_origin.js';
 import * as usernameLookupByLower from './008_username_lookup_by_lower.js';
 import * as sessionActivity from './010_session_activity.js';
 import * as apiTokens from './010b_api_tokens.js';
+import * as twoFactor from './010c_two_factor.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '008_username_lookup_by_lower': usernameLookupByLower,
   '010_session_activity': sessionActivity,
   '010b_api_tokens': apiTokens,
+  '010c_two_factor': twoFactor,
 };

@@ -14,6 +14,8 @@ import { createActivityRecorder } from './auth/activity.js';
 import { createApiTokenService } from './auth/api-tokens.js';
 import { createCredentialService } from './auth/credentials.js';
 import { createOwnSessionService } from './auth/own-sessions.js';
+import { createSecretBox } from './auth/secret-box.js';
+import { createTwoFactorService } from './auth/two-factor.js';
 import { createAuditService } from './auth/audit.js';
 import { createAccountService } from './auth/accounts.js';
 import { createAuthenticationService } from './auth/authentication.js';
@@ -63,6 +65,8 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const sessions = createSessionService(database, clock, { expirationSeconds: config.jwtExpirationSeconds, loadSecret });
   const activity = createActivityRecorder(bestEffort, clock, logger);
   const apiTokens = createApiTokenService(database, clock, activity);
+  // TOTP secrets and recovery codes under keys derived from the server secret, not kept in the database.
+  const twoFactor = createTwoFactorService(database, clock, hasher, lockout, sessions, createSecretBox(loadSecret), logger, { required: config.require2fa });
   const resetLinkDelivery = createResetLinkDelivery({
     dev: config.dev,
     smtp: config.smtp,
@@ -87,12 +91,13 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     /** When sessions were last used: noted in memory per request, written by a timer (close() writes the rest). */
     activity,
     apiTokens,
+    twoFactor,
     /** The check of every protected request: a session token or an API token (and the note of its use). */
     credentials: createCredentialService(sessions, apiTokens, activity),
     ownSessions: createOwnSessionService(db, clock, activity),
     accountAdmin: createAccountAdminService(database, clock, hasher, users, lockout),
     accounts,
-    authentication: createAuthenticationService(database, clock, hasher, lockout, sessions, bestEffort),
+    authentication: createAuthenticationService(database, clock, hasher, lockout, sessions, bestEffort, twoFactor.challengeAfterPassword),
     resets: createResetService(database, clock, hasher, users, background, resetLinkDelivery, {
       ttlSeconds: config.resetTokenTtlSeconds,
       publicUrl: config.publicUrl,

@@ -40,6 +40,8 @@ export interface Config {
    */
   trustProxy: boolean | string[];
   registrationOpen: boolean;
+  /** REQUIRE_2FA: accounts without two-factor sign-in sign in only far enough to set it up. */
+  require2fa: boolean;
   publicUrl: string;
   smtp: SmtpConfig | undefined;
   logLevel: string;
@@ -60,7 +62,7 @@ export type Env = Record<string, string | undefined>;
 export const SETTING_NAMES = [
   'NODE_ENV', 'HOST', 'PORT', 'TIMETRACK_DB', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'DATABASE_CONNECT_TIMEOUT',
   'DATABASE_STATEMENT_TIMEOUT', 'DATABASE_LOCK_TIMEOUT', 'JWT_SECRET', 'JWT_EXPIRATION', 'LOCKOUT_ATTEMPTS', 'LOCKOUT_DURATION',
-  'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'TRUST_PROXY', 'REGISTRATION', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
+  'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'TRUST_PROXY', 'REGISTRATION', 'REQUIRE_2FA', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
   'SMTP_PASSWORD', 'SMTP_FROM', 'LOG_LEVEL', 'HASH_CONCURRENCY', 'HASH_QUEUE_LIMIT', 'HOUSEKEEPING_INTERVAL',
   'INTEGRITY_CHECK_INTERVAL', 'METRICS_LISTEN',
 ] as const;
@@ -375,6 +377,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     rateLimitAuth: checked(() => integerSetting(env, 'RATE_LIMIT_AUTH', 30, 0, 1_000_000)),
     trustProxy: checked(() => parseTrustProxy(valueOf(env, 'TRUST_PROXY'))),
     registrationOpen,
+    require2fa: checked(() => booleanSetting(valueOf(env, 'REQUIRE_2FA') ?? 'false', 'REQUIRE_2FA')),
     // The default PUBLIC_URL is made of HOST and PORT: checked only when those are good.
     publicUrl: host !== undefined && port !== undefined ? checked(() => parsePublicUrl(valueOf(env, 'PUBLIC_URL'), host, port)) : '',
     smtp: checked(() => parseSmtp(env)),

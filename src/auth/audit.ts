@@ -17,12 +17,25 @@ export type AuditAction =
   | 'sessions_revoked'
   | 'api_token_created'
   | 'api_token_revoked'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled'
+  | 'two_factor_reset'
+  | 'recovery_codes_replaced'
+  | 'recovery_code_used'
   | 'reset_issued'
   | 'password_changed'
   | 'password_reset'
   | 'entries_imported';
 
-export type SecurityEventName = 'login_failed' | 'login_locked' | 'login_disabled' | 'password_changed' | 'password_reset' | 'sessions_revoked';
+export type SecurityEventName =
+  | 'login_failed'
+  | 'login_locked'
+  | 'login_disabled'
+  | 'password_changed'
+  | 'password_reset'
+  | 'sessions_revoked'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled';
 
 /** Refused sign-ins are what an operator watches for; the rest are changes an account made. */
 const WARNING_EVENTS = new Set<SecurityEventName>(['login_failed', 'login_locked', 'login_disabled']);

@@ -8,6 +8,8 @@ export interface HousekeepingResult {
   sessions: number;
   apiTokens: number;
   resetTokens: number;
+  /** Expired or used challenges between a password and its second factor. */
+  loginChallenges: number;
   unknownLoginFailures: number;
 }
 
@@ -24,6 +26,10 @@ export function createHousekeeping(database: TransactionalDatabase, clock: Clock
         .deleteFrom('reset_tokens')
         .where((eb) => eb.or([eb('expires_at', '<=', nowIso), eb('used_at', 'is not', null)]))
         .executeTakeFirst();
+      const loginChallenges = await trx
+        .deleteFrom('login_challenges')
+        .where((eb) => eb.or([eb('expires_at', '<=', nowIso), eb('used_at', 'is not', null)]))
+        .executeTakeFirst();
       const failures = await trx
         .deleteFrom('unknown_login_failures')
         .where('updated_at', '<=', staleBefore)
@@ -33,6 +39,7 @@ export function createHousekeeping(database: TransactionalDatabase, clock: Clock
         sessions: Number(sessions.numDeletedRows),
         apiTokens: Number(apiTokens.numDeletedRows),
         resetTokens: Number(resetTokens.numDeletedRows),
+        loginChallenges: Number(loginChallenges.numDeletedRows),
         unknownLoginFailures: Number(failures.numDeletedRows),
       };
     });

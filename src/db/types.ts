@@ -55,6 +55,42 @@ export interface ApiTokensTable {
   last_used_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
 }
 
+/** A TOTP secret (encrypted: src/auth/secret-box.ts) per account; enabled once confirmed with a code. */
+export interface TwoFactorTable {
+  user_id: number;
+  /** `v1.` and base64url of IV, ciphertext and tag (AES-256-GCM, the account id as associated data). */
+  secret_ciphertext: string;
+  enabled_at: Instant | null;
+  /** The 30-second step of the last code accepted: a code of that step or an earlier one is refused. */
+  last_used_step: number | null;
+  created_at: Instant;
+  updated_at: Instant;
+}
+
+export interface TwoFactorRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the normalised code (80 random bits), hex. */
+  code_hash: string;
+  created_at: Instant;
+  used_at: Instant | null;
+}
+
+export type ChallengePurpose = 'sign_in' | 'setup';
+
+/** The step between a right password and the second factor (or, with REQUIRE_2FA, its set-up). */
+export interface LoginChallengesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Hex SHA-256 of the challenge. */
+  token_hash: string;
+  purpose: ChallengePurpose;
+  password_fingerprint: string;
+  created_at: Instant;
+  expires_at: Instant;
+  used_at: Instant | null;
+}
+
 export interface AuditEventsTable {
   id: Generated<number>;
   at: Instant;
@@ -145,6 +181,9 @@ export interface Database {
   auth_info: AuthInfoTable;
   auth_tokens: AuthTokensTable;
   api_tokens: ApiTokensTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  login_challenges: LoginChallengesTable;
   audit_events: AuditEventsTable;
   reset_tokens: ResetTokensTable;
   unknown_login_failures: UnknownLoginFailuresTable;

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { login, register, request, type Method } from '../support/requests.js';
+import { totpCode, wrongCode } from '../support/totp.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -105,3 +106,103 @@ describe('a revoked session', () => {
   });
 });
 
+
+/** Turns two-factor sign-in on for an account through the API; its secret and recovery codes. */
+async function enableTwoFactor(email: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const session = await login(t.app, email);
+  const { secret } = (await request(t.app, 'POST', '/api/auth/2fa/setup', { token: session, payload: { password: PASSWORD } })).json();
+  const enabled = await request(t.app, 'POST', '/api/auth/2fa/enable', { token: session, payload: { code: totpCode(secret, t.clock.now()) } });
+  expect(enabled.statusCode).toBe(200);
+  return { secret, recoveryCodes: enabled.json().recovery_codes };
+}
+
+async function challengeOf(email: string): Promise<string> {
+  const response = await request(t.app, 'POST', '/api/auth/login', { payload: { email, password: PASSWORD } });
+  expect(response.json().two_factor_required).toBe(true);
+  return response.json().challenge;
+}
+
+const secondStep = (challenge: string, code: string) => request(t.app, 'POST', '/api/auth/login/2fa', { payload: { challenge, code } });
+
+describe('two-factor sign-in under attack', () => {
+  // Lockout is not the subject here (the last test's is): room for the tries each test makes.
+  beforeEach(async () => {
+    await t.close();
+    t = await createTestApp({ env: { LOCKOUT_ATTEMPTS: '50' } });
+  });
+
+  it('refuses a replayed TOTP code, in the same 30 seconds and in the next ones (its step is stored)', async () => {
+    await register(t.app, account());
+    const { secret } = await enableTwoFactor('ann@example.com');
+    t.clock.advance(30);
+    const code = totpCode(secret, t.clock.now());
+    expect((await secondStep(await challengeOf('ann@example.com'), code)).statusCode).toBe(200);
+    expectError(await secondStep(await challengeOf('ann@example.com'), code), 403, 'INVALID_TWO_FACTOR_CODE');
+    t.clock.advance(29);
+    expectError(await secondStep(await challengeOf('ann@example.com'), code), 403, 'INVALID_TWO_FACTOR_CODE');
+    // The code of the step before (within the drift) is older than the used one: refused too.
+    expectError(await secondStep(await challengeOf('ann@example.com'), totpCode(secret, t.clock.now().getTime() - 30_000)), 403, 'INVALID_TWO_FACTOR_CODE');
+  });
+
+  it('refuses a replayed TOTP code sent twice at the same moment: one session', async () => {
+    await register(t.app, account());
+    const { secret } = await enableTwoFactor('ann@example.com');
+    t.clock.advance(30);
+    const code = totpCode(secret, t.clock.now());
+    const [a, b] = [await challengeOf('ann@example.com'), await challengeOf('ann@example.com')];
+    const answers = await Promise.all([secondStep(a, code), secondStep(b, code)]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 403]);
+  });
+
+  it('refuses a challenge used once already', async () => {
+    await register(t.app, account());
+    const { secret } = await enableTwoFactor('ann@example.com');
+    const challenge = await challengeOf('ann@example.com');
+    t.clock.advance(30);
+    expect((await secondStep(challenge, totpCode(secret, t.clock.now()))).statusCode).toBe(200);
+    t.clock.advance(30);
+    expectError(await secondStep(challenge, totpCode(secret, t.clock.now())), 401, 'INVALID_CHALLENGE');
+  });
+
+  it('refuses the challenge of one account with the code of another, both ways', async () => {
+    await register(t.app, account());
+    await register(t.app, account({ email: 'eve@example.com' }));
+    const ann = await enableTwoFactor('ann@example.com');
+    const eve = await enableTwoFactor('eve@example.com');
+    t.clock.advance(30);
+    const annsChallenge = await challengeOf('ann@example.com');
+    const evesChallenge = await challengeOf('eve@example.com');
+    expectError(await secondStep(annsChallenge, totpCode(eve.secret, t.clock.now())), 403, 'INVALID_TWO_FACTOR_CODE');
+    expectError(await secondStep(annsChallenge, eve.recoveryCodes[0]!), 403, 'INVALID_TWO_FACTOR_CODE');
+    expectError(await secondStep(evesChallenge, totpCode(ann.secret, t.clock.now())), 403, 'INVALID_TWO_FACTOR_CODE');
+    // Each challenge signs in its own account only.
+    const signedIn = await secondStep(evesChallenge, totpCode(eve.secret, t.clock.now()));
+    expect(signedIn.json().user.email).toBe('eve@example.com');
+  });
+
+  it('refuses a recovery code used once already, also sent twice at once', async () => {
+    await register(t.app, account());
+    const { recoveryCodes } = await enableTwoFactor('ann@example.com');
+    expect((await secondStep(await challengeOf('ann@example.com'), recoveryCodes[3]!)).statusCode).toBe(200);
+    expectError(await secondStep(await challengeOf('ann@example.com'), recoveryCodes[3]!), 403, 'INVALID_TWO_FACTOR_CODE');
+    const [a, b] = [await challengeOf('ann@example.com'), await challengeOf('ann@example.com')];
+    const answers = await Promise.all([secondStep(a, recoveryCodes[4]!), secondStep(b, recoveryCodes[4]!)]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 403]);
+  });
+
+});
+
+describe('two-factor sign-in against a burst', () => {
+  it('30 parallel wrong codes: at most 5 checked, the rest refused by the lock unchecked', async () => {
+    await register(t.app, account());
+    const { secret } = await enableTwoFactor('ann@example.com');
+    t.clock.advance(30);
+    const challenge = await challengeOf('ann@example.com');
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => secondStep(challenge, wrongCode(secret, t.clock.now(), i))));
+    const checked = answers.filter((r) => r.statusCode === 403).length;
+    // The password took one slot: at most 3 answers 403, the code in the last slot locks (423).
+    expect(checked).toBeLessThanOrEqual(3);
+    expect(answers.filter((r) => r.statusCode === 423).length).toBe(30 - checked);
+    expectError(await secondStep(challenge, totpCode(secret, t.clock.now())), 423, 'ACCOUNT_LOCKED');
+  });
+});

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { cli } from '../support/cli-accounts.js';
+import { totpCode, wrongCode } from '../support/totp.js';
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -98,5 +99,55 @@ describe('API tokens, against a real server and the admin CLI', () => {
     expect((await cli(dbPath, ['token', 'revoke', '--api', '--id', String(id)])).exitCode).toBe(3);
     const audit = JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string }> };
     expect(audit.events.map((event) => event.action)).toEqual(expect.arrayContaining(['api_token_created', 'api_token_revoked']));
+  });
+});
+
+/** Sets two-factor sign-in up and on through the API; the secret, recovery codes and the session. */
+async function enableTwoFactorOn(server: RunningServer, session: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const setup = await call(server, 'POST', '/api/auth/2fa/setup', { token: session, body: { password: PASSWORD } });
+  expect(setup.status).toBe(200);
+  const enabled = await call(server, 'POST', '/api/auth/2fa/enable', { token: session, body: { code: totpCode(setup.body.secret, Date.now()) } });
+  expect(enabled.status).toBe(200);
+  return { secret: setup.body.secret, recoveryCodes: enabled.body.recovery_codes };
+}
+
+describe('two-factor sign-in, against a real server', () => {
+  it('set-up, enable, the two-step sign-in with a code and with a recovery code, disable', async () => {
+    const server = await serve();
+    await registerAccount(server);
+    const session = await signIn(server);
+    const other = await signIn(server);
+    const { secret, recoveryCodes } = await enableTwoFactorOn(server, session);
+    expect((await call(server, 'GET', '/api/auth/me', { token: other })).status).toBe(401);
+    const password = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
+    expect(password.status).toBe(200);
+    expect(password.body).toEqual({ two_factor_required: true, challenge: expect.any(String), expires_at: expect.any(String) });
+    // The code used to enable is spent: the next one is the code of a later step (waited for, at most 30 s).
+    const byRecovery = await call(server, 'POST', '/api/auth/login/2fa', { body: { challenge: password.body.challenge, code: recoveryCodes[0] } });
+    expect(byRecovery.status).toBe(200);
+    expect((await call(server, 'GET', '/api/auth/me', { token: byRecovery.body.token })).status).toBe(200);
+    const again = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
+    expect((await call(server, 'POST', '/api/auth/login/2fa', { body: { challenge: again.body.challenge, code: recoveryCodes[0] } })).status).toBe(403);
+    const stepNow = Math.floor(Date.now() / 30_000);
+    await new Promise((resolve) => setTimeout(resolve, (stepNow + 1) * 30_000 - Date.now() + 50));
+    const byCode = await call(server, 'POST', '/api/auth/login/2fa', { body: { challenge: again.body.challenge, code: totpCode(secret, Date.now()) } });
+    expect(byCode.status).toBe(200);
+    const disabled = await call(server, 'POST', '/api/auth/2fa/disable', { token: session, body: { password: PASSWORD, code: recoveryCodes[1] } });
+    expect(disabled.status).toBe(200);
+    expect((await call(server, 'GET', '/api/auth/me', { token: byCode.body.token })).status).toBe(401);
+    expect((await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).body.token).toEqual(expect.any(String));
+  }, 90_000);
+
+  it('30 parallel wrong codes: at most 5 checked before the lock, the rest identical 423s', async () => {
+    const server = await serve();
+    await registerAccount(server);
+    const { secret } = await enableTwoFactorOn(server, await signIn(server));
+    const { challenge } = (await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).body;
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call(server, 'POST', '/api/auth/login/2fa', { body: { challenge, code: wrongCode(secret, Date.now(), i) } })));
+    const checked = answers.filter((r) => r.status === 403);
+    expect(checked.length).toBeLessThanOrEqual(4);
+    expect(answers.filter((r) => r.status === 423).length).toBe(30 - checked.length);
+    expect(new Set(answers.filter((r) => r.status === 423).map((r) => r.body.code))).toEqual(new Set(['ACCOUNT_LOCKED']));
+    expect((await call(server, 'POST', '/api/auth/login/2fa', { body: { challenge, code: totpCode(secret, Date.now() + 30_000) } })).status).toBe(423);
   });
 });

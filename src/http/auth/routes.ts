@@ -10,6 +10,8 @@ import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { normalizeTimezone } from '../../time/calendar.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
+import { challengeAnswer, LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
+import { twoFactorRoutes } from './two-factor-routes.js';
 import { apiTokenRoutes } from './api-token-routes.js';
 import { sessionRoutes } from './session-routes.js';
 
@@ -48,6 +50,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   // The account-security routes: in plugins of their own, under this prefix and its hooks.
   await app.register(sessionRoutes, { ctx });
   await app.register(apiTokenRoutes, { ctx });
+  await app.register(twoFactorRoutes, { ctx, rateLimited });
 
   app.post('/register', {
     config: rateLimited,
@@ -82,7 +85,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       tags: ['auth'],
       body: Type.Object({ email: LoginIdentifier, password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }) }, { additionalProperties: false }),
       response: {
-        200: Type.Object({ token: Type.String(), token_type: Type.Literal('Bearer'), expires_at: Type.String({ format: 'date-time' }), user: UserSchema }),
+        200: Type.Union([LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse]),
         ...errorResponses(400, 401, 403, 423, 429, 503),
       },
     },
@@ -98,6 +101,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       }
       throw error;
     }
+    if ('challenge' in result) return challengeAnswer(result.challenge);
     await sessions.recordClient(result.token, { clientAddress: request.ip, userAgent: request.headers['user-agent'] });
     return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
   });
