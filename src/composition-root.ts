@@ -64,7 +64,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret });
   const sessions = createSessionService(database, clock, { expirationSeconds: config.jwtExpirationSeconds, loadSecret });
   const activity = createActivityRecorder(bestEffort, clock, logger);
-  const apiTokens = createApiTokenService(database, clock, activity);
+  const apiTokens = createApiTokenService(database, clock, activity, { requireTwoFactor: config.require2fa });
   // TOTP secrets and recovery codes under keys derived from the server secret, not kept in the database.
   const twoFactor = createTwoFactorService(database, clock, hasher, lockout, sessions, createSecretBox(loadSecret), logger, { required: config.require2fa });
   const resetLinkDelivery = createResetLinkDelivery({

@@ -58,19 +58,28 @@ export function apiTokenNotFound(): ServiceError {
   return new ServiceError('NOT_FOUND', 'No such API token of this account');
 }
 
-export function createApiTokenService(database: Pick<OpenedDatabase, 'db' | 'transact' | 'lockUser' | 'prepareLookup'>, clock: Clock, activity: ActivityRecorder) {
+export function createApiTokenService(
+  database: Pick<OpenedDatabase, 'db' | 'transact' | 'lockUser' | 'prepareLookup'>,
+  clock: Clock,
+  activity: ActivityRecorder,
+  options: { requireTwoFactor: boolean } = { requireTwoFactor: false },
+) {
   const { db } = database;
 
-  const lookup = database.prepareLookup<[tokenHash: string], ApiTokenRow>(() =>
-    db
+  const lookup = database.prepareLookup<[tokenHash: string], ApiTokenRow>(() => {
+    let query = db
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
       .innerJoin('auth_info', 'auth_info.user_id', 'api_tokens.user_id')
       .select(['api_tokens.id as token_id', 'api_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
       .where('api_tokens.token_hash', '=', '')
-      .where(sql<boolean>`auth_info.status = 'active'`) // a literal: the prepared lookup's only parameter is the hash
-      .compile(),
-  );
+      .where(sql<boolean>`auth_info.status = 'active'`); // a literal: the prepared lookup's only parameter is the hash
+    // REQUIRE_2FA: an account without two-factor sign-in reaches nothing with a token made before it.
+    if (options.requireTwoFactor) {
+      query = query.where((eb) => eb.exists(eb.selectFrom('two_factor').select('two_factor.user_id').whereRef('two_factor.user_id', '=', 'api_tokens.user_id').where('two_factor.enabled_at', 'is not', null)));
+    }
+    return query.compile();
+  });
 
   /** The record, the expiry and an active account; every failure is UNAUTHORIZED, whatever its cause. */
   async function authenticate(token: string): Promise<AuthenticatedSession> {

@@ -465,6 +465,7 @@ export function createTwoFactorService(
 
   /** Turns two-factor sign-in off (password and a code); every other session of the account ends. */
   async function disable(user: PublicUser, password: string, code: string, tokenHash: string): Promise<{ revokedSessions: number }> {
+    if (options.required) throw new ServiceError('TWO_FACTOR_REQUIRED', 'This server requires two-factor sign-in (REQUIRE_2FA); it cannot be turned off');
     return withBothFactors(user, password, code, tokenHash, async (trx) => {
       await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('two_factor').where('user_id', '=', user.id).execute();
@@ -492,7 +493,20 @@ export function createTwoFactorService(
     });
   }
 
+  /**
+   * At the start of `serve` with REQUIRE_2FA: ends the sessions of accounts without two-factor sign-in
+   * (made before the setting), so that none of them goes on past what the setting allows.
+   */
+  async function deleteSessionsWithoutTwoFactor(): Promise<number> {
+    const result = await db
+      .deleteFrom('auth_tokens')
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('two_factor').select('two_factor.user_id').whereRef('two_factor.user_id', '=', 'auth_tokens.user_id').where('two_factor.enabled_at', 'is not', null))))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   return {
+    deleteSessionsWithoutTwoFactor,
     isEnabled,
     status,
     challengeAfterPassword,

@@ -151,3 +151,45 @@ describe('two-factor sign-in, against a real server', () => {
     expect((await call(server, 'POST', '/api/auth/login/2fa', { body: { challenge, code: totpCode(secret, Date.now() + 30_000) } })).status).toBe(423);
   });
 });
+
+describe('operators, against real servers and the admin CLI', () => {
+  it('user show says whether two-factor sign-in is on; user 2fa-reset turns it off, ends the sessions and is audited', async () => {
+    const dbPath = path.join(makeTempDir(), 'timetrack.db');
+    const server = await serve({}, dbPath);
+    await registerAccount(server);
+    const session = await signIn(server);
+    const show = async () => JSON.parse((await cli(dbPath, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user;
+    expect((await show()).two_factor).toBe(false);
+    await enableTwoFactorOn(server, session);
+    expect((await show()).two_factor).toBe(true);
+    expect(String((await cli(dbPath, ['user', 'show', 'ann@example.com'])).stdout)).toMatch(/two-factor:\s+on/);
+    const reset = await cli(dbPath, ['--json', 'user', '2fa-reset', 'ann@example.com']);
+    expect(reset.exitCode).toBe(0);
+    expect(JSON.parse(reset.stdout as string)).toMatchObject({ user: { email: 'ann@example.com', two_factor: false }, was_enabled: true, revoked_sessions: 1 });
+    expect((await call(server, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
+    expect((await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).body.token).toEqual(expect.any(String));
+    const audit = JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string; actor: string; detail: Record<string, unknown> }> };
+    expect(audit.events[0]).toMatchObject({ action: 'two_factor_reset', actor: expect.stringMatching(/^os:/), detail: { was_enabled: true, revoked_sessions: 1 } });
+    expect((await cli(dbPath, ['user', '2fa-reset', 'nobody@example.com'])).exitCode).toBe(3);
+  });
+
+  it('REQUIRE_2FA=true at start ends the sessions (and stops the API tokens) of accounts without it; sign-in then leads to set-up', async () => {
+    const dbPath = path.join(makeTempDir(), 'timetrack.db');
+    const before = await serve({}, dbPath);
+    await registerAccount(before);
+    const session = await signIn(before);
+    const { token } = (await call(before, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'script', expires_in_days: 1 } })).body;
+    await before.stop();
+    running.splice(running.indexOf(before), 1);
+    const after = await serve({ REQUIRE_2FA: 'true' }, dbPath);
+    expect(after.output()).toMatch(/"deleted":1.*REQUIRE_2FA: ended the sessions of accounts without two-factor sign-in/);
+    expect((await call(after, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
+    expect((await call(after, 'GET', '/api/time-entries', { token })).status).toBe(401);
+    const login = await call(after, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
+    expect(login.body).toEqual({ two_factor_setup_required: true, challenge: expect.any(String), expires_at: expect.any(String) });
+    const { secret } = (await call(after, 'POST', '/api/auth/2fa/setup', { body: { challenge: login.body.challenge } })).body;
+    const enabled = await call(after, 'POST', '/api/auth/2fa/enable', { body: { challenge: login.body.challenge, code: totpCode(secret, Date.now()) } });
+    expect(enabled.status).toBe(200);
+    expect((await call(after, 'GET', '/api/time-entries', { token })).status).toBe(200);
+  });
+});

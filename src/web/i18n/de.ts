@@ -42,6 +42,7 @@ export const de: Catalog = {
     INVALID_CHALLENGE: 'Die Anmeldung hat zu lange gedauert oder ist schon abgeschlossen. Geben Sie Ihr Passwort noch einmal ein.',
     TWO_FACTOR_ALREADY_ENABLED: 'Die Zwei-Faktor-Anmeldung ist schon eingeschaltet.',
     TWO_FACTOR_NOT_ENABLED: 'Die Zwei-Faktor-Anmeldung ist nicht eingeschaltet.',
+    TWO_FACTOR_REQUIRED: 'Dieser Server verlangt die Zwei-Faktor-Anmeldung, deshalb kann sie nicht ausgeschaltet werden. Sie können neue Wiederherstellungscodes erzeugen.',
     TOO_MANY_API_TOKENS: 'Dieses Konto hat schon die größtmögliche Zahl an API-Tokens. Widerrufen Sie zuerst eins, das Sie nicht mehr brauchen.',
     TOO_MANY_ENTRIES: 'Sie haben die größtmögliche Zahl an Einträgen. Exportieren und löschen Sie alte, um neue anzulegen.',
     ACCOUNT_LOCKED: (seconds) => `Zu viele fehlgeschlagene Anmeldungen: Das Konto ist gesperrt. Versuchen Sie es ${inTime(seconds)} wieder.`,

@@ -61,6 +61,7 @@ export const en = {
     INVALID_CHALLENGE: 'The sign-in took too long or was already finished. Enter your password again.',
     TWO_FACTOR_ALREADY_ENABLED: 'Two-factor sign-in is already on.',
     TWO_FACTOR_NOT_ENABLED: 'Two-factor sign-in is not on.',
+    TWO_FACTOR_REQUIRED: 'This server requires two-factor sign-in, so it cannot be turned off. You can make new recovery codes.',
     TOO_MANY_API_TOKENS: 'This account has the most API tokens allowed. Revoke one you no longer use first.',
     TOO_MANY_ENTRIES: 'You keep the most entries allowed. Export and delete old ones to add more.',
     ACCOUNT_LOCKED: (seconds: number | undefined) => `Too many failed sign-ins: this account is locked. Try again ${inTime(seconds)}.`,
