@@ -10,6 +10,7 @@ import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createAbsenceService } from './time/absences.js';
 import { createAccountAdminService } from './auth/account-admin.js';
+import { createAccountClosingService } from './auth/account-closing.js';
 import { createActivityRecorder } from './auth/activity.js';
 import { createApiTokenService } from './auth/api-tokens.js';
 import { createCredentialService } from './auth/credentials.js';
@@ -80,10 +81,12 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const absences = createAbsenceService(database, clock, settings);
   const accounts = createAccountService(database, clock, hasher, { registrationOpen: config.registrationOpen });
   const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries);
+  const audit = createAuditService(db, clock, logger);
   return {
     background,
     /** What admin commands and security events changed: every command that changes something records it here. */
-    audit: createAuditService(db, clock, logger),
+    audit,
+    accountClosing: createAccountClosingService(database, twoFactor, audit),
     hasher,
     users,
     lockout,

@@ -13,6 +13,7 @@ export type AuditAction =
   | 'account_disabled'
   | 'account_enabled'
   | 'account_deleted'
+  | 'account_closed'
   | 'account_imported'
   | 'sessions_revoked'
   | 'api_token_created'
@@ -35,7 +36,8 @@ export type SecurityEventName =
   | 'password_reset'
   | 'sessions_revoked'
   | 'two_factor_enabled'
-  | 'two_factor_disabled';
+  | 'two_factor_disabled'
+  | 'account_closed';
 
 /** Refused sign-ins are what an operator watches for; the rest are changes an account made. */
 const WARNING_EVENTS = new Set<SecurityEventName>(['login_failed', 'login_locked', 'login_disabled']);
@@ -45,6 +47,8 @@ export interface AuditEvent {
   /** `os:<login>` (admin command), `user:<id>` (the account itself), or `server`. */
   actor: string;
   user?: { id: number; email: string };
+  /** The account by its id alone, where no personal data may be kept (an account closed by its owner). */
+  userId?: number;
   /** What changed; never a secret. */
   detail?: Record<string, unknown>;
 }
@@ -79,20 +83,20 @@ export function createAuditService(db: Kysely<Database>, clock: Clock, logger: L
    * Writes the event to the audit table, and to the log at debug (an admin command's stderr stays
    * quiet; the server logs its own events with `securityEvent`).
    */
-  async function record(event: AuditEvent): Promise<void> {
+  async function record(event: AuditEvent, executor: Kysely<Database> = db): Promise<void> {
     const detail = event.detail ?? {};
-    await db
+    await executor
       .insertInto('audit_events')
       .values({
         at: clock.now().toISOString(),
         actor: event.actor,
         action: event.action,
-        user_id: event.user?.id ?? null,
+        user_id: event.user?.id ?? event.userId ?? null,
         user_email: event.user?.email ?? null,
         detail: JSON.stringify(detail),
       })
       .execute();
-    logger.debug({ audit: event.action, actor: event.actor, user_id: event.user?.id, ...detail }, `audit: ${event.action}`);
+    logger.debug({ audit: event.action, actor: event.actor, user_id: event.user?.id ?? event.userId, ...detail }, `audit: ${event.action}`);
   }
 
   /** Newest first; `email` finds a deleted account's events too; `since` is an ISO instant. */

@@ -193,3 +193,22 @@ describe('operators, against real servers and the admin CLI', () => {
     expect((await call(after, 'GET', '/api/time-entries', { token })).status).toBe(200);
   });
 });
+
+describe('closing the account, against a real server', () => {
+  it('the password deletes the account and its data; an API token may not; audited by id alone', async () => {
+    const dbPath = path.join(makeTempDir(), 'timetrack.db');
+    const server = await serve({}, dbPath);
+    await registerAccount(server);
+    const session = await signIn(server);
+    expect((await call(server, 'POST', '/api/time-entries/start', { token: session, body: {} })).status).toBe(201);
+    const { token } = (await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'script', expires_in_days: 1 } })).body;
+    expect((await call(server, 'DELETE', '/api/auth/account', { token, body: { password: PASSWORD } })).body.code).toBe('FORBIDDEN_FOR_API_TOKEN');
+    expect((await call(server, 'DELETE', '/api/auth/account', { token: session, body: { password: PASSWORD } })).status).toBe(204);
+    expect((await call(server, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
+    expect((await call(server, 'GET', '/api/auth/me', { token })).status).toBe(401);
+    expect((await cli(dbPath, ['user', 'show', 'ann@example.com'])).exitCode).toBe(3);
+    const audit = JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<Record<string, unknown>> };
+    expect(audit.events[0]).toMatchObject({ action: 'account_closed', user_id: 1, user_email: null, detail: {} });
+    expect(JSON.stringify(audit)).not.toContain('ann@example.com');
+  });
+});

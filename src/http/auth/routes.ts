@@ -12,6 +12,7 @@ import { normalizeTimezone } from '../../time/calendar.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
 import { challengeAnswer, LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
 import { twoFactorRoutes } from './two-factor-routes.js';
+import { accountRoutes } from './account-routes.js';
 import { apiTokenRoutes } from './api-token-routes.js';
 import { sessionRoutes } from './session-routes.js';
 
@@ -51,6 +52,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   await app.register(sessionRoutes, { ctx });
   await app.register(apiTokenRoutes, { ctx });
   await app.register(twoFactorRoutes, { ctx, rateLimited });
+  await app.register(accountRoutes, { ctx, rateLimited });
 
   app.post('/register', {
     config: rateLimited,
