@@ -12,6 +12,7 @@ import * as usernameLookupByLower from './008_username_lookup_by_lower.js';
 import * as sessionActivity from './010_session_activity.js';
 import * as apiTokens from './010b_api_tokens.js';
 import * as twoFactor from './010c_two_factor.js';
+import * as loginDevices from './010d_login_devices.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '010_session_activity': sessionActivity,
   '010b_api_tokens': apiTokens,
   '010c_two_factor': twoFactor,
+  '010d_login_devices': loginDevices,
 };

@@ -8,6 +8,9 @@ import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
+import { createNoticeMailer } from './mail/notices.js';
+import { createNewDeviceNotices, newDeviceText, type SignInClient } from './auth/new-device.js';
+import type { PublicUser } from './auth/users.js';
 import { createAbsenceService } from './time/absences.js';
 import { createAccountAdminService } from './auth/account-admin.js';
 import { createAccountClosingService } from './auth/account-closing.js';
@@ -82,7 +85,20 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const accounts = createAccountService(database, clock, hasher, { registrationOpen: config.registrationOpen });
   const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries);
   const audit = createAuditService(db, clock, logger);
+  // The new-device notice: with SMTP and NEW_DEVICE_NOTICE, each sign-in is looked at off the request path.
+  const noticeMailer = config.newDeviceNotice ? createNoticeMailer(config.smtp, logger, options.mailRetryDelaysMs) : undefined;
+  const newDevices = createNewDeviceNotices(database, clock, loadSecret);
+  const signInNotices = {
+    noteSignIn(user: PublicUser, client: SignInClient): void {
+      if (!noticeMailer) return;
+      background.run('new-device notice', async () => {
+        const notice = await newDevices.recordSignIn(user, client);
+        if (notice) await noticeMailer.send({ to: user.email, subject: 'New sign-in to your timetrack account', text: newDeviceText(notice, config.publicUrl) }, 'new-device');
+      });
+    },
+  };
   return {
+    signInNotices,
     background,
     /** What admin commands and security events changed: every command that changes something records it here. */
     audit,

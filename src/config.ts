@@ -44,6 +44,8 @@ export interface Config {
   require2fa: boolean;
   publicUrl: string;
   smtp: SmtpConfig | undefined;
+  /** NEW_DEVICE_NOTICE: with SMTP, mail the owner about a sign-in from a device and network not seen for 90 days. */
+  newDeviceNotice: boolean;
   logLevel: string;
   /** At most this many argon2 computations run at once; more wait in a queue of hashQueueLimit. */
   hashConcurrency: number;
@@ -63,7 +65,7 @@ export const SETTING_NAMES = [
   'NODE_ENV', 'HOST', 'PORT', 'TIMETRACK_DB', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'DATABASE_CONNECT_TIMEOUT',
   'DATABASE_STATEMENT_TIMEOUT', 'DATABASE_LOCK_TIMEOUT', 'JWT_SECRET', 'JWT_EXPIRATION', 'LOCKOUT_ATTEMPTS', 'LOCKOUT_DURATION',
   'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'TRUST_PROXY', 'REGISTRATION', 'REQUIRE_2FA', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
-  'SMTP_PASSWORD', 'SMTP_FROM', 'LOG_LEVEL', 'HASH_CONCURRENCY', 'HASH_QUEUE_LIMIT', 'HOUSEKEEPING_INTERVAL',
+  'SMTP_PASSWORD', 'SMTP_FROM', 'NEW_DEVICE_NOTICE', 'LOG_LEVEL', 'HASH_CONCURRENCY', 'HASH_QUEUE_LIMIT', 'HOUSEKEEPING_INTERVAL',
   'INTEGRITY_CHECK_INTERVAL', 'METRICS_LISTEN',
 ] as const;
 
@@ -381,6 +383,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     // The default PUBLIC_URL is made of HOST and PORT: checked only when those are good.
     publicUrl: host !== undefined && port !== undefined ? checked(() => parsePublicUrl(valueOf(env, 'PUBLIC_URL'), host, port)) : '',
     smtp: checked(() => parseSmtp(env)),
+    newDeviceNotice: checked(() => booleanSetting(valueOf(env, 'NEW_DEVICE_NOTICE') ?? 'true', 'NEW_DEVICE_NOTICE')),
     logLevel,
     hashConcurrency: checked(() => hashConcurrencySetting(env)),
     hashQueueLimit: checked(() => integerSetting(env, 'HASH_QUEUE_LIMIT', 64, 0, 100_000)),

@@ -20,6 +20,7 @@ const TABLES: ReadonlyArray<{ name: keyof Database; key: string[]; identity: boo
   { name: 'two_factor', key: ['user_id'], identity: false },
   { name: 'two_factor_recovery_codes', key: ['id'], identity: true },
   { name: 'login_challenges', key: ['id'], identity: true },
+  { name: 'login_devices', key: ['user_id', 'key_hash'], identity: false },
   { name: 'reset_tokens', key: ['id'], identity: true },
   { name: 'unknown_login_failures', key: ['identifier'], identity: false },
   { name: 'audit_events', key: ['id'], identity: true },

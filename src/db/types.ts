@@ -91,6 +91,14 @@ export interface LoginChallengesTable {
   used_at: Instant | null;
 }
 
+/** Where an account signed in from lately: a keyed hash of "device name | network" (src/auth/new-device.ts). */
+export interface LoginDevicesTable {
+  user_id: number;
+  key_hash: string;
+  first_seen_at: Instant;
+  last_seen_at: Instant;
+}
+
 export interface AuditEventsTable {
   id: Generated<number>;
   at: Instant;
@@ -184,6 +192,7 @@ export interface Database {
   two_factor: TwoFactorTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   login_challenges: LoginChallengesTable;
+  login_devices: LoginDevicesTable;
   audit_events: AuditEventsTable;
   reset_tokens: ResetTokensTable;
   unknown_login_failures: UnknownLoginFailuresTable;

@@ -105,6 +105,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     }
     if ('challenge' in result) return challengeAnswer(result.challenge);
     await sessions.recordClient(result.token, { clientAddress: request.ip, userAgent: request.headers['user-agent'] });
+    ctx.services.signInNotices.noteSignIn(result.user, { address: request.ip, userAgent: request.headers['user-agent'] });
     return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
   });
 

@@ -81,6 +81,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; rateL
     securityEvent(request.log, 'two_factor_enabled', { user_id: user.id, client: request.ip });
     await audit.record({ action: 'two_factor_enabled', actor: `user:${user.id}`, user, detail: { client: request.ip, other_sessions_revoked: revokedSessions, at_sign_in: true } });
     await sessions.recordClient(session!.token, { clientAddress: request.ip, userAgent: request.headers['user-agent'] });
+    ctx.services.signInNotices.noteSignIn(user, { address: request.ip, userAgent: request.headers['user-agent'] });
     return { recovery_codes: recoveryCodes, token: session!.token, token_type: 'Bearer' as const, expires_at: session!.expiresAt.toISOString(), user };
   });
 
@@ -138,6 +139,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; rateL
       await audit.record({ action: 'recovery_code_used', actor: `user:${result.user.id}`, user: result.user, detail: { client: request.ip } });
     }
     await sessions.recordClient(result.token, { clientAddress: request.ip, userAgent: request.headers['user-agent'] });
+    ctx.services.signInNotices.noteSignIn(result.user, { address: request.ip, userAgent: request.headers['user-agent'] });
     return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
   });
 };
