@@ -137,6 +137,19 @@ export const de: Catalog = {
     codesFileNote: 'Jeder Code gilt einmal, anstelle des Codes aus Ihrer App.',
   },
 
+  security: {
+    sessions: 'Wo Sie angemeldet sind',
+    thisDevice: 'dieses Gerät',
+    unknownDevice: 'Unbekanntes Gerät',
+    details: (address: string, lastSeen: string, since: string) => `${address} · zuletzt benutzt ${lastSeen} · angemeldet seit ${since}`,
+    signOut: 'Abmelden',
+    signOutNamed: (device: string, lastSeen: string) => `${device} abmelden, zuletzt benutzt ${lastSeen}`,
+    signOutThisDevice: 'Dieses Gerät abmelden',
+    signOutOthers: 'Alle anderen Geräte abmelden',
+    signedOutDevice: (device: string) => `${device} ist abgemeldet.`,
+    signedOutOthers: (n: number) => (n === 1 ? '1 anderes Gerät ist abgemeldet.' : `${n} andere Geräte sind abgemeldet.`),
+  },
+
   today: {
     dateAndZone: (date, zone) => `${date} · Zeiten in ${zone}`,
     zoneDiffers: (browser, account) => `Dieses Gerät ist in ${browser}; Ihr Konto zählt Tage in ${account}.`,

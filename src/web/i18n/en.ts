@@ -156,6 +156,19 @@ export const en = {
     codesFileNote: 'Each code works once, instead of the code from your app.',
   },
 
+  security: {
+    sessions: 'Where you are signed in',
+    thisDevice: 'this device',
+    unknownDevice: 'Unknown device',
+    details: (address: string, lastSeen: string, since: string) => `${address} · last used ${lastSeen} · signed in ${since}`,
+    signOut: 'Sign out',
+    signOutNamed: (device: string, lastSeen: string) => `Sign out ${device}, last used ${lastSeen}`,
+    signOutThisDevice: 'Sign out this device',
+    signOutOthers: 'Sign out all other devices',
+    signedOutDevice: (device: string) => `${device} is signed out.`,
+    signedOutOthers: (n: number) => (n === 1 ? '1 other device is signed out.' : `${n} other devices are signed out.`),
+  },
+
   today: {
     dateAndZone: (date: string, zone: string) => `${date} · times in ${zone}`,
     zoneDiffers: (browser: string, account: string) => `This device is in ${browser}; your account counts days in ${account}.`,

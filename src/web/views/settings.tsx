@@ -10,6 +10,7 @@ import { en } from '../i18n/en.js';
 import { de } from '../i18n/de.js';
 import { announcement, browserZone, settings, useLoad } from '../state.js';
 import { Field, Notice, useAction } from '../ui.js';
+import { SessionList } from './security.js';
 
 const WEEKDAYS: Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const LANGUAGE_NAMES: Record<Language, string> = { en: en.language, de: de.language };
@@ -169,6 +170,8 @@ export function SettingsView() {
       {settings.value && <SettingsForm key={language.value} current={settings.value} />}
       <h3>{text.changePassword}</h3>
       <PasswordChange />
+      <h3>{t().security.sessions}</h3>
+      <SessionList />
       <h3>{text.yourData}</h3>
       <Notice error={error} />
       <p>

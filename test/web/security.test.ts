@@ -1,4 +1,4 @@
-// Two-factor sign-in in the browser client (docs/web-client.md): the code step of sign-in (one field
+// Two-factor sign-in and the session list in the browser client (docs/web-client.md): the code step of sign-in (one field
 // with autocomplete="one-time-code", a recovery-code link) and, with REQUIRE_2FA, the set-up at sign-in
 // (a QR code drawn in the page, the recovery codes with a download). Debian's Chromium against real
 // `timetrack serve` processes; axe finds nothing, and the pages fit 320 px. Needs `npm run build`.
@@ -127,6 +127,42 @@ describe.runIf(browserAvailable)('two-factor sign-in in the browser', () => {
     await button(page, 'Start').waitFor();
     // The QR code was drawn here: the secret never went anywhere but this server.
     expect(requests.filter((url) => !url.startsWith(`${server.baseUrl}/`) && !url.startsWith('blob:'))).toEqual([]);
+    expect(cspViolations).toEqual([]);
+    await context.close();
+  });
+
+  it('Settings lists the sessions; "Sign out" ends another device at once, "Sign out all other devices" the rest; axe finds nothing at 320 px', { timeout: 120_000 }, async () => {
+    const server = await startServer(path.join(makeTempDir('timetrack-web-'), 'timetrack.db'));
+    servers.push(server);
+    await api(server, 'POST', '/api/auth/register', { email: 'fay@example.com', password: PASSWORD, full_name: 'Fay' });
+    const phone = (await api(server, 'POST', '/api/auth/login', { email: 'fay@example.com', password: PASSWORD })).token;
+    const script = (await api(server, 'POST', '/api/auth/login', { email: 'fay@example.com', password: PASSWORD })).token;
+    const { context, cspViolations } = await recordedContext(browser, { viewport: { width: 320, height: 640 }, bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/login`);
+    await field(page, 'E-mail or username').fill('fay@example.com');
+    await field(page, 'Password').fill(PASSWORD);
+    await button(page, 'Sign in').click();
+    await button(page, 'Start').waitFor();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByRole('heading', { name: 'Where you are signed in' }).waitFor();
+    await button(page, 'Sign out this device').waitFor();
+    expect(await page.locator('ul.sessions li').count()).toBe(3);
+    expect(await page.locator('ul.sessions li', { hasText: 'this device' }).textContent()).toMatch(/Chrome on Linux/);
+    expect(await fitsWidth(page)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    const others = page.getByRole('button', { name: /^Sign out curl|^Sign out Unknown device|^Sign out node/ });
+    await others.first().click();
+    await page.getByRole('status').filter({ hasText: 'is signed out' }).waitFor();
+    expect(await page.locator('ul.sessions li').count()).toBe(2);
+    const statuses = await Promise.all([phone, script].map(async (token) => (await fetch(`${server.baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status));
+    expect(statuses.sort()).toEqual([200, 401]);
+    await button(page, 'Sign out all other devices').click();
+    await page.getByRole('status').filter({ hasText: '1 other device is signed out.' }).waitFor();
+    for (const token of [phone, script]) expect((await fetch(`${server.baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect(await page.locator('ul.sessions li').count()).toBe(1);
+    await button(page, 'Sign out this device').click();
+    await page.waitForURL(`${server.baseUrl}/login`);
     expect(cspViolations).toEqual([]);
     await context.close();
   });
