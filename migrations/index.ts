@@ -13,6 +13,7 @@ import * as sessionActivity from './010_session_activity.js';
 import * as apiTokens from './010b_api_tokens.js';
 import * as twoFactor from './010c_two_factor.js';
 import * as loginDevices from './010d_login_devices.js';
+import * as exportLeases from './011_export_leases.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '010b_api_tokens': apiTokens,
   '010c_two_factor': twoFactor,
   '010d_login_devices': loginDevices,
+  '011_export_leases': exportLeases,
 };

@@ -21,6 +21,10 @@ function commitOfCheckout() {
   }
 }
 
+// Chunks are named by their content: without this, every build would leave the last one's beside it,
+// and the release would ship them.
+fs.rmSync(path.join(ROOT, 'dist/cli'), { recursive: true, force: true });
+
 await build({
   absWorkingDir: ROOT,
   entryPoints: ['src/cli/main.ts'],

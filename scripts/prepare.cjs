@@ -1,6 +1,6 @@
-// `prepare` (run by `npm install` and `npm ci` in the project folder): builds dist/ in a checkout. An
-// unpacked release ships a built dist/ without the sources or the build tools (devDependencies), so
-// there is nothing to build there and `npm ci --omit=dev` must not fail for want of tsc.
+// `prepare` (run by `npm install` and `npm ci` in the project folder): builds dist/ in a checkout. The
+// release (scripts/release.mjs) ships a built dist/ and no prepare script; a checkout without the
+// build tools (`npm ci --omit=dev`) keeps a dist/ it already has.
 'use strict';
 const { existsSync } = require('node:fs');
 const { execSync } = require('node:child_process');

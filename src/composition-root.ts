@@ -26,6 +26,7 @@ import { createAuthenticationService } from './auth/authentication.js';
 import { createBackgroundTasks } from './common/background.js';
 import { systemClock, type Clock } from './common/clock.js';
 import { createEntryCsvService } from './time/entries-csv.js';
+import { createExportGate } from './time/exports.js';
 import { createAccountDataService } from './portability/account-document.js';
 import { createHealthService } from './common/health.js';
 import { createHousekeeping } from './auth/housekeeping.js';
@@ -83,8 +84,10 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const timeEntries = createTimeEntryService(database, clock, settings);
   const absences = createAbsenceService(database, clock, settings);
   const accounts = createAccountService(database, clock, hasher, { registrationOpen: config.registrationOpen });
-  const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries);
+  // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
+  const exportGate = createExportGate(database, clock);
   const audit = createAuditService(db, clock, logger);
+  const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries, exportGate);
   // The new-device notice: with SMTP and NEW_DEVICE_NOTICE, each sign-in is looked at off the request path.
   const noticeMailer = config.newDeviceNotice ? createNoticeMailer(config.smtp, logger, options.mailRetryDelaysMs) : undefined;
   const newDevices = createNewDeviceNotices(database, clock, loadSecret);
@@ -128,7 +131,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     absences,
     statistics: createStatisticsService(db, clock, settings, absences),
     entriesCsv,
-    accountData: createAccountDataService(db, clock, { users, accounts, settings, absences, entriesCsv }),
+    accountData: createAccountDataService(database, clock, { settings, entriesCsv, exportGate, hasher, audit }),
   };
 }
 

@@ -33,6 +33,10 @@ export interface Config {
   resetTokenTtlSeconds: number;
   /** Requests per minute per client address on the auth routes; 0 turns the limit off. */
   rateLimitAuth: number;
+  /** Exports (CSV and account document) per hour per account; 0 turns the limit off. */
+  rateLimitExport: number;
+  /** Statistics requests per minute per signed-in account; 0 turns the limit off. */
+  rateLimitStats: number;
   /**
    * false, true (one reverse proxy in front: the client is the address that proxy added, the
    * rightmost of X-Forwarded-For), or a list of proxy addresses (the rightmost address that is not
@@ -64,7 +68,7 @@ export type Env = Record<string, string | undefined>;
 export const SETTING_NAMES = [
   'NODE_ENV', 'HOST', 'PORT', 'TIMETRACK_DB', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'DATABASE_CONNECT_TIMEOUT',
   'DATABASE_STATEMENT_TIMEOUT', 'DATABASE_LOCK_TIMEOUT', 'JWT_SECRET', 'JWT_EXPIRATION', 'LOCKOUT_ATTEMPTS', 'LOCKOUT_DURATION',
-  'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'TRUST_PROXY', 'REGISTRATION', 'REQUIRE_2FA', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
+  'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'RATE_LIMIT_EXPORT', 'RATE_LIMIT_STATS', 'TRUST_PROXY', 'REGISTRATION', 'REQUIRE_2FA', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
   'SMTP_PASSWORD', 'SMTP_FROM', 'NEW_DEVICE_NOTICE', 'LOG_LEVEL', 'HASH_CONCURRENCY', 'HASH_QUEUE_LIMIT', 'HOUSEKEEPING_INTERVAL',
   'INTEGRITY_CHECK_INTERVAL', 'METRICS_LISTEN',
 ] as const;
@@ -248,6 +252,22 @@ export function parsePostgresUrl(raw: string, name: string): string {
 }
 
 /**
+ * The SQLite file when neither TIMETRACK_DB nor --db names one: `timetrack.db` in the service's state
+ * directory under systemd (STATE_DIRECTORY, which the unit's StateDirectory= sets: where 0.1.0's unit
+ * kept it), else ./data/timetrack.db under the working directory.
+ */
+export function defaultDatabasePath(env: Env): string {
+  // Set by systemd, not a setting of timetrack's own.
+  const stateDirectory = env.STATE_DIRECTORY?.split(':')[0]?.trim();
+  return stateDirectory ? path.join(stateDirectory, 'timetrack.db') : path.resolve('./data/timetrack.db');
+}
+
+/** Whether the SQLite file was named (TIMETRACK_DB or --db) rather than taken by default. */
+export function databaseFileNamed(env: Env, overrides: ConfigOverrides): boolean {
+  return overrides.dbPath !== undefined || valueOf(env, 'TIMETRACK_DB') !== undefined;
+}
+
+/**
  * TIMETRACK_DB (or --db) names a SQLite file, DATABASE_URL (or --database-url) a PostgreSQL
  * database; both at once is refused, since either could be the one meant.
  */
@@ -259,7 +279,7 @@ function parseDatabase(env: Env, overrides: ConfigOverrides): DatabaseTarget {
     const fileSource = overrides.dbPath !== undefined ? '--db' : 'TIMETRACK_DB';
     fail(urlSource, `and ${fileSource} are both set: ${fileSource} names a SQLite file, ${urlSource} a PostgreSQL database; keep the one you mean`);
   }
-  if (url === undefined) return { engine: 'sqlite', path: path.resolve(file ?? './data/timetrack.db') };
+  if (url === undefined) return { engine: 'sqlite', path: path.resolve(file ?? defaultDatabasePath(env)) };
   return { engine: 'postgres', url: parsePostgresUrl(url, urlSource), pool: postgresPoolSettings(env) };
 }
 
@@ -377,6 +397,8 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     lockoutDurationSeconds: checked(() => durationSetting(env, 'LOCKOUT_DURATION', '15m', 365 * DAY)),
     resetTokenTtlSeconds: checked(() => durationSetting(env, 'RESET_TOKEN_TTL', '1h', 30 * DAY)),
     rateLimitAuth: checked(() => integerSetting(env, 'RATE_LIMIT_AUTH', 30, 0, 1_000_000)),
+    rateLimitExport: checked(() => integerSetting(env, 'RATE_LIMIT_EXPORT', 10, 0, 1_000_000)),
+    rateLimitStats: checked(() => integerSetting(env, 'RATE_LIMIT_STATS', 120, 0, 1_000_000)),
     trustProxy: checked(() => parseTrustProxy(valueOf(env, 'TRUST_PROXY'))),
     registrationOpen,
     require2fa: checked(() => booleanSetting(valueOf(env, 'REQUIRE_2FA') ?? 'false', 'REQUIRE_2FA')),

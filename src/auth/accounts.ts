@@ -1,5 +1,7 @@
 // Creating accounts: a User and its AuthInfo together, in one transaction.
+import type { Transaction } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../db/database.js';
+import type { Database } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError } from '../common/errors.js';
 import { normalizeEmail, normalizeFullName, normalizeUsername } from './account-fields.js';
@@ -34,6 +36,37 @@ export interface NewAccountInput {
   username?: string | null;
 }
 
+/** The fields of a new account, normalised and checked (normalizeEmail, normalizeFullName, normalizeUsername). */
+export interface CheckedAccountFields {
+  email: string;
+  full_name: string;
+  username: string | null;
+}
+
+/**
+ * Inserts the account (users and auth_info) inside the caller's transaction, or EMAIL_TAKEN /
+ * USERNAME_TAKEN. The checks answer the usual case; two registrations racing past them (two
+ * processes on PostgreSQL) meet the unique indexes, which the caller maps with rethrowTaken.
+ */
+export async function insertAccountIn(trx: Transaction<Database>, fields: CheckedAccountFields, passwordHash: string, now: string): Promise<PublicUser> {
+  const emailOwner = await trx.selectFrom('users').select('id').where('email', '=', fields.email).executeTakeFirst();
+  if (emailOwner) throw emailTaken();
+  if (fields.username !== null) {
+    const usernameOwner = await trx.selectFrom('users').select('id').where(identifierMatches('username', fields.username)).executeTakeFirst();
+    if (usernameOwner) throw usernameTaken();
+  }
+  const user = await trx
+    .insertInto('users')
+    .values({ email: fields.email, full_name: fields.full_name, username: fields.username, created_at: now })
+    .returning(['id', 'email', 'full_name', 'username', 'created_at'])
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('auth_info')
+    .values({ user_id: user.id, password_hash: passwordHash, failed_attempts: 0, locked_until: null, status: 'active', updated_at: now })
+    .execute();
+  return user;
+}
+
 export function createAccountService(
   database: TransactionalDatabase,
   clock: Clock,
@@ -50,27 +83,7 @@ export function createAccountService(
     // and outside the transaction, which must never wait for argon2.
     const passwordHash = await hasher.hash(input.password);
 
-    // The checks answer the usual case; two registrations racing past them (two processes on
-    // PostgreSQL) meet the unique indexes, whose violation means the same.
-    return rethrowTaken(database.transact(async (trx) => {
-      const emailOwner = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-      if (emailOwner) throw emailTaken();
-      if (username !== null) {
-        const usernameOwner = await trx.selectFrom('users').select('id').where(identifierMatches('username', username)).executeTakeFirst();
-        if (usernameOwner) throw usernameTaken();
-      }
-      const now = clock.now().toISOString();
-      const user = await trx
-        .insertInto('users')
-        .values({ email, full_name: fullName, username, created_at: now })
-        .returning(['id', 'email', 'full_name', 'username', 'created_at'])
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('auth_info')
-        .values({ user_id: user.id, password_hash: passwordHash, failed_attempts: 0, locked_until: null, status: 'active', updated_at: now })
-        .execute();
-      return user;
-    }));
+    return rethrowTaken(database.transact((trx) => insertAccountIn(trx, { email, full_name: fullName, username }, passwordHash, clock.now().toISOString())));
   }
 
   /** POST /api/auth/register: like createAccount, unless registration is closed. */
@@ -84,4 +97,3 @@ export function createAccountService(
   return { createAccount, registerAccount };
 }
 
-export type AccountService = ReturnType<typeof createAccountService>;

@@ -37,6 +37,7 @@ export interface AdminApiTokenRecord extends ApiTokenRecord {
 }
 
 interface ApiTokenRow {
+  lookup_key: string;
   token_id: number;
   expires_at: string;
   id: number;
@@ -66,14 +67,15 @@ export function createApiTokenService(
 ) {
   const { db } = database;
 
-  const lookup = database.prepareLookup<[tokenHash: string], ApiTokenRow>(() => {
+  /** The record lookup of every request with an API token (prepared; gathered per turn on PostgreSQL). */
+  const lookup = database.prepareLookup<ApiTokenRow>((keyIs) => {
     let query = db
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
       .innerJoin('auth_info', 'auth_info.user_id', 'api_tokens.user_id')
-      .select(['api_tokens.id as token_id', 'api_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
-      .where('api_tokens.token_hash', '=', '')
-      .where(sql<boolean>`auth_info.status = 'active'`); // a literal: the prepared lookup's only parameter is the hash
+      .select(['api_tokens.token_hash as lookup_key', 'api_tokens.id as token_id', 'api_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
+      .where((eb) => keyIs(eb.ref('api_tokens.token_hash')))
+      .where(sql<boolean>`auth_info.status = 'active'`); // a literal: the lookup's only parameter is the hash (or hashes)
     // REQUIRE_2FA: an account without two-factor sign-in reaches nothing with a token made before it.
     if (options.requireTwoFactor) {
       query = query.where((eb) => eb.exists(eb.selectFrom('two_factor').select('two_factor.user_id').whereRef('two_factor.user_id', '=', 'api_tokens.user_id').where('two_factor.enabled_at', 'is not', null)));
@@ -81,14 +83,22 @@ export function createApiTokenService(
     return query.compile();
   });
 
-  /** The record, the expiry and an active account; every failure is UNAUTHORIZED, whatever its cause. */
-  async function authenticate(token: string): Promise<AuthenticatedSession> {
+  function checkRow(tokenHash: string, row: ApiTokenRow | undefined, now: Date): AuthenticatedSession {
+    if (!row || new Date(row.expires_at) <= now) throw unauthorized();
+    const { lookup_key: _key, token_id, expires_at, ...user } = row;
+    return { user, tokenHash, expiresAt: new Date(expires_at), apiTokenId: token_id };
+  }
+
+  /**
+   * The record, the expiry and an active account; every failure is UNAUTHORIZED, whatever its cause.
+   * Synchronous on SQLite (the prepared lookup answers at once), a promise on PostgreSQL.
+   */
+  function authenticate(token: string): AuthenticatedSession | Promise<AuthenticatedSession> {
     if (!API_TOKEN_PATTERN.test(token)) throw unauthorized();
     const tokenHash = hashToken(token);
-    const row = await lookup(tokenHash);
-    if (!row || new Date(row.expires_at) <= clock.now()) throw unauthorized();
-    const { token_id, expires_at, ...user } = row;
-    return { user, tokenHash, expiresAt: new Date(expires_at), apiTokenId: token_id };
+    const now = clock.now();
+    const row = lookup(tokenHash);
+    return row instanceof Promise ? row.then((found) => checkRow(tokenHash, found, now)) : checkRow(tokenHash, row, now);
   }
 
   function withLastUse(row: ApiTokenRecord & { token_hash: string }): ApiTokenRecord {

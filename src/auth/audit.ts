@@ -6,6 +6,9 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
+import { ServiceError } from '../common/errors.js';
+import { normalizeLoginIdentifier } from './account-fields.js';
+import { identifierMatches } from './users.js';
 
 export type AuditAction =
   | 'account_created'
@@ -15,6 +18,9 @@ export type AuditAction =
   | 'account_deleted'
   | 'account_closed'
   | 'account_imported'
+  | 'account_updated'
+  | 'password_set'
+  | 'database_restored'
   | 'sessions_revoked'
   | 'api_token_created'
   | 'api_token_revoked'
@@ -63,13 +69,23 @@ export interface AuditRecord {
   detail: Record<string, unknown>;
 }
 
-/** The person running an admin command: their login on this machine. */
-export function operatingSystemActor(): string {
+/** A login name as sudo passes it on; anything else (control characters, spaces, very long) is shown as `?`. */
+const LOGIN_NAME = /^[A-Za-z0-9._][A-Za-z0-9._@-]{0,63}$/;
+
+/**
+ * The person running an admin command: their login on this machine (`os:timetrack`), and under sudo
+ * also the login that ran sudo (`os:timetrack sudo:alice`, from SUDO_USER, which sudo sets).
+ */
+export function operatingSystemActor(env: NodeJS.ProcessEnv = process.env): string {
+  let login: string;
   try {
-    return `os:${os.userInfo().username}`;
+    login = `os:${os.userInfo().username}`;
   } catch {
-    return `os:uid ${process.getuid?.() ?? 'unknown'}`;
+    login = `os:uid ${process.getuid?.() ?? 'unknown'}`;
   }
+  const sudoUser = env.SUDO_USER?.trim();
+  if (!sudoUser) return login;
+  return `${login} sudo:${LOGIN_NAME.test(sudoUser) ? sudoUser : '?'}`;
 }
 
 /** A security event as its own log line (`"security":"<name>"`), whatever else the request logs. */
@@ -81,7 +97,8 @@ export function securityEvent(logger: Pick<Logger, 'info' | 'warn'>, name: Secur
 export function createAuditService(db: Kysely<Database>, clock: Clock, logger: Logger) {
   /**
    * Writes the event to the audit table, and to the log at debug (an admin command's stderr stays
-   * quiet; the server logs its own events with `securityEvent`).
+   * quiet; the server logs its own events with `securityEvent`). Inside the caller's transaction when
+   * one is given, so that the change and its record commit together.
    */
   async function record(event: AuditEvent, executor: Kysely<Database> = db): Promise<void> {
     const detail = event.detail ?? {};
@@ -99,15 +116,35 @@ export function createAuditService(db: Kysely<Database>, clock: Clock, logger: L
     logger.debug({ audit: event.action, actor: event.actor, user_id: event.user?.id ?? event.userId, ...detail }, `audit: ${event.action}`);
   }
 
-  /** Newest first; `email` finds a deleted account's events too; `since` is an ISO instant. */
-  async function list(filter: { email?: string; since?: string; limit?: number }): Promise<AuditRecord[]> {
+  /**
+   * The account ids whose events `audit list --user <identifier>` shows: the account that has this
+   * e-mail address or username now, whatever addresses it had before (its events carry its id); else
+   * the deleted accounts whose events were recorded under this e-mail address. USER_NOT_FOUND when
+   * neither is known.
+   */
+  async function accountIds(identifier: string): Promise<number[]> {
+    const { kind, value } = normalizeLoginIdentifier(identifier);
+    const current = await db.selectFrom('users').select('users.id').where(identifierMatches(kind, value)).executeTakeFirst();
+    if (current) return [current.id];
+    const recorded = kind === 'email'
+      ? await db.selectFrom('audit_events').select('user_id').distinct().where('user_email', '=', value).where('user_id', 'is not', null).execute()
+      : [];
+    const ids = recorded.map((row) => row.user_id).filter((id): id is number => id !== null);
+    if (ids.length === 0) {
+      throw new ServiceError('USER_NOT_FOUND', `no account with the ${kind === 'email' ? 'e-mail address' : 'username'} ${value}, and no audit event of one`);
+    }
+    return ids;
+  }
+
+  /** Newest first; `userIds` from accountIds; `since` is an ISO instant. */
+  async function list(filter: { userIds?: number[]; since?: string; limit?: number }): Promise<AuditRecord[]> {
     let query = db.selectFrom('audit_events').selectAll();
-    if (filter.email !== undefined) query = query.where('user_email', '=', filter.email.trim().toLowerCase());
+    if (filter.userIds !== undefined) query = query.where('user_id', 'in', filter.userIds);
     if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
     const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit ?? 1000).execute();
     return rows.map((row) => ({ ...row, detail: JSON.parse(row.detail) as Record<string, unknown> }));
   }
 
-  return { record, list };
+  return { record, list, accountIds };
 }
 

@@ -35,6 +35,12 @@ export type ResetLinkDelivery =
  */
 export const RESET_REQUEST_INTERVAL_SECONDS = 5 * 60;
 
+/**
+ * Requests wait in a queue taken up on this timer (src/common/background.ts): the answer to a request
+ * never waits for the lookup, the token or the mail, whichever address it names.
+ */
+export const RESET_QUEUE = { intervalMs: 1000, limit: 1000 } as const;
+
 function invalidResetToken(): ServiceError {
   return new ServiceError('INVALID_RESET_TOKEN', 'The reset token is unknown, expired or already used');
 }
@@ -112,15 +118,20 @@ export function createResetService(
     return issued;
   }
 
+  const requests = background.queue<string>('password reset request', RESET_QUEUE, (email) => issueAndDeliver(email));
+
   /**
-   * POST /api/auth/request-reset. In production the work is done off the request path, so the
-   * answer is the same, and as fast, for known and unknown addresses; the result is then null.
-   * In dev mode (links shown on the terminal) the issued token is returned for an existing account.
+   * POST /api/auth/request-reset. In production a request only puts the address into a queue taken
+   * up on a timer (the lookup, the token and the mail happen there, one request after another): the
+   * request does the same work and takes the same time for known and unknown addresses, and its
+   * answer never waits on SMTP; the result is then null. In dev mode (links shown on the terminal)
+   * the issued token is returned for an existing account.
    */
   async function requestReset(rawEmail: string): Promise<IssuedReset | null> {
-    const email = normalizeEmail(rawEmail);
+    // Any address is looked up (an old account may have one that new accounts may not).
+    const email = normalizeEmail(rawEmail, { refuseLookAlikes: false });
     if (delivery.mode === 'terminal') return issueAndDeliver(email);
-    background.run('password reset request', () => issueAndDeliver(email));
+    requests.push(email, email);
     return null;
   }
 

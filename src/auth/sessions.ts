@@ -44,6 +44,14 @@ export interface SessionClient {
   userAgent: string | undefined;
 }
 
+/**
+ * The most sessions an account keeps. A sign-in beyond it revokes the oldest (the one signed in
+ * earliest): a person signs in on a new device without first signing out of an old one, and a
+ * script that signs in without signing out cannot grow the table. Refusing the new sign-in instead
+ * would lock the owner out until sessions expire.
+ */
+export const MAX_SESSIONS_PER_USER = 50;
+
 /** Longer user agents are cut: the column is for telling devices apart, not for storing headers. */
 const USER_AGENT_MAX_LENGTH = 256;
 
@@ -53,6 +61,7 @@ function keyIdOf(secret: Uint8Array): string {
 }
 
 interface SessionRecordRow {
+  lookup_key: string;
   expires_at: string;
   id: number;
   email: string;
@@ -78,6 +87,11 @@ export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
 }
 
+function sessionOfRecord(record: SessionRecordRow, tokenHash: string): AuthenticatedSession {
+  const { lookup_key: _key, expires_at, ...user } = record;
+  return { user, tokenHash, expiresAt: new Date(expires_at) };
+}
+
 export function unauthorized(): ServiceError {
   return new ServiceError('UNAUTHORIZED', 'Authentication required: a valid session token is missing');
 }
@@ -93,16 +107,16 @@ export function createSessionService(
   const verifiedSignatures = new Set<string>();
 
   /** The record lookup of every protected request, as a prepared statement (it runs on every request). */
-  const lookupRecord = database.prepareLookup<[tokenHash: string], SessionRecordRow>(() =>
+  const lookupRecord = database.prepareLookup<SessionRecordRow>((keyIs) =>
     db
       .selectFrom('auth_tokens')
       .innerJoin('users', 'users.id', 'auth_tokens.user_id')
       .innerJoin('auth_info', 'auth_info.user_id', 'auth_tokens.user_id')
-      .select(['auth_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
-      .where('auth_tokens.token_hash', '=', '')
+      .select(['auth_tokens.token_hash as lookup_key', 'auth_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
+      .where((eb) => keyIs(eb.ref('auth_tokens.token_hash')))
       // A disabled account's sessions are deleted when it is disabled; this also refuses any that
       // a login racing the disable could have stored.
-      .where(sql<boolean>`auth_info.status = 'active'`) // a literal: the prepared lookup's only parameter is the hash
+      .where(sql<boolean>`auth_info.status = 'active'`) // a literal: the lookup's only parameter is the hash (or hashes)
       .compile(),
   );
 
@@ -147,7 +161,10 @@ export function createSessionService(
     return { userId, token, tokenHash: hashToken(token), createdAt: now, expiresAt: new Date(expiresAtSeconds * 1000), keyId: signingKeyId };
   }
 
-  /** Stores a signed session, inside the caller's transaction (login's). */
+  /**
+   * Stores a signed session, inside the caller's transaction (login's), and revokes the account's
+   * oldest sessions beyond MAX_SESSIONS_PER_USER in the same commit.
+   */
   async function storeSession(signed: SignedSession, trx: Transaction<Database>): Promise<void> {
     await trx
       .insertInto('auth_tokens')
@@ -159,6 +176,8 @@ export function createSessionService(
         key_id: signed.keyId,
       })
       .execute();
+    const newest = trx.selectFrom('auth_tokens').select('id').where('user_id', '=', signed.userId).orderBy('id', 'desc').limit(MAX_SESSIONS_PER_USER);
+    await trx.deleteFrom('auth_tokens').where('user_id', '=', signed.userId).where('id', 'not in', newest).execute();
   }
 
   /** Notes where a new session signed in from (after login; a lost write only loses the note). */
@@ -173,30 +192,40 @@ export function createSessionService(
   }
 
   /** The three checks of the contract; every failure is UNAUTHORIZED, whatever its cause. */
-  async function authenticate(token: string): Promise<AuthenticatedSession> {
+  async function verifySignature(token: string, tokenHash: string, record: SessionRecordRow, now: Date): Promise<AuthenticatedSession> {
+    try {
+      const { jwtVerify } = await loadJose();
+      const { payload } = await jwtVerify(token, await signingKey(), {
+        algorithms: ['HS256'],
+        requiredClaims: ['sub', 'iat', 'exp', 'jti'],
+        currentDate: now,
+      });
+      if (payload.sub !== String(record.id)) throw unauthorized();
+    } catch {
+      throw unauthorized();
+    }
+    rememberVerified(tokenHash);
+    return sessionOfRecord(record, tokenHash);
+  }
+
+  function checkRecord(token: string, tokenHash: string, record: SessionRecordRow | undefined, now: Date): AuthenticatedSession | Promise<AuthenticatedSession> {
+    if (!record || new Date(record.expires_at) <= now) throw unauthorized();
+    // A signature verified once is remembered for its token; the record and its expiry are read every time.
+    return verifiedSignatures.has(tokenHash) ? sessionOfRecord(record, tokenHash) : verifySignature(token, tokenHash, record, now);
+  }
+
+  /**
+   * The session of a bearer token. Synchronous where it can be (SQLite answers the record at once,
+   * and a known token's signature is not verified again): a request that needs no promise makes
+   * none (docs/performance.md). Throws (or rejects with) UNAUTHORIZED.
+   */
+  function authenticate(token: string): AuthenticatedSession | Promise<AuthenticatedSession> {
     if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw unauthorized();
     const tokenHash = hashToken(token);
     const now = clock.now();
-    // Awaited: on PostgreSQL the lookup answers a promise (one round trip).
-    const record = await lookupRecord(tokenHash);
-    if (!record || new Date(record.expires_at) <= now) throw unauthorized();
-
-    if (!verifiedSignatures.has(tokenHash)) {
-      try {
-        const { jwtVerify } = await loadJose();
-        const { payload } = await jwtVerify(token, await signingKey(), {
-          algorithms: ['HS256'],
-          requiredClaims: ['sub', 'iat', 'exp', 'jti'],
-          currentDate: now,
-        });
-        if (payload.sub !== String(record.id)) throw unauthorized();
-      } catch {
-        throw unauthorized();
-      }
-      rememberVerified(tokenHash);
-    }
-    const { expires_at, ...user } = record;
-    return { user, tokenHash, expiresAt: new Date(expires_at) };
+    const record = lookupRecord(tokenHash);
+    // On PostgreSQL the lookup answers a promise (one round trip, shared with the lookups of the same turn).
+    return record instanceof Promise ? record.then((row) => checkRecord(token, tokenHash, row, now)) : checkRecord(token, tokenHash, record, now);
   }
 
   async function revokeSession(tokenHash: string): Promise<number> {
@@ -208,6 +237,12 @@ export function createSessionService(
   async function revokeSessionsOfUser(userId: number): Promise<number> {
     const result = await db.deleteFrom('auth_tokens').where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows);
+  }
+
+  /** Deletes the session of a token (`token revoke --token`), saying whose it was. */
+  async function revokeSessionByHash(tokenHash: string): Promise<{ id: number; userId: number } | undefined> {
+    const row = await db.deleteFrom('auth_tokens').where('token_hash', '=', tokenHash).returning(['id', 'user_id']).executeTakeFirst();
+    return row ? { id: row.id, userId: row.user_id } : undefined;
   }
 
   /** Deletes one session of the account by its id (`token revoke --id`): the lost phone, not the rest. */
@@ -255,6 +290,7 @@ export function createSessionService(
     revokeSession,
     revokeSessionsOfUser,
     revokeSessionById,
+    revokeSessionByHash,
     revokeAllSessions,
     deleteSessionsOfRetiredSecrets,
     recordClient,

@@ -46,7 +46,12 @@ export function createUserDirectory(db: Kysely<Database>) {
     return user;
   }
 
-  return { requireUser };
+  /** The account of an id (whose session an admin command just revoked, say), or undefined once it is deleted. */
+  async function userById(id: number): Promise<PublicUser | undefined> {
+    return db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('users.id', '=', id).executeTakeFirst();
+  }
+
+  return { requireUser, userById };
 }
 
 export type UserDirectory = ReturnType<typeof createUserDirectory>;

@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { BackupError, checksumFileOf, restoreDatabase } from '../db/backup.js';
 import { maskDatabaseUrl } from '../db/database.js';
-import { databaseLine, databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
+import { databaseLine, databaseOverrides, readEnvironment, recordAdminAction, withCommandContext, type GlobalOptions } from './command-context.js';
+import { MigrationError } from '../db/migrate.js';
 import { assertOwnerOrForced } from './file-owner.js';
 import { printOutput } from './output.js';
 import { lockDatabaseFile } from '../db/file-lock.js';
@@ -57,15 +58,28 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
       // Held while the file is replaced: a server cannot start meanwhile, and none runs now.
       const lock = await lockDatabaseFile(dbPath, 'restore');
       let result;
+      let audited: boolean;
       try {
         result = await restoreDatabase(file, dbPath);
+        // The restore goes into the restored database's own audit trail, while no server can start yet.
+        audited = await withCommandContext(global, async (ctx) => {
+          await recordAdminAction(ctx, { action: 'database_restored', detail: { from: path.resolve(file), bytes: result!.bytes, checksum_verified: result!.checksumVerified } });
+          return true;
+        }).catch((error: unknown) => {
+          if (error instanceof MigrationError) return false;
+          throw error;
+        });
       } finally {
         lock.release();
       }
       const { bytes, checksumVerified } = result;
       const checksum = checksumVerified ? 'checksum ok' : `no ${checksumFileOf(file)} (a backup made before 0.2.0): checksum not verified`;
+      const notRecorded = 'the restore is not in the audit trail: the backup is from an older version (run `timetrack migrate`)';
       printOutput(
-        { json: { restored: file, bytes, checksum_verified: checksumVerified }, text: [`restored ${file} (${bytes} bytes); ${checksum}; integrity check ok; schema ok`, `database: ${dbPath}`] },
+        {
+          json: { restored: file, bytes, checksum_verified: checksumVerified, audited },
+          text: [`restored ${file} (${bytes} bytes); ${checksum}; integrity check ok; schema ok`, ...(audited ? [] : [notRecorded]), `database: ${dbPath}`],
+        },
         global.json,
       );
     });

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createContext, type AppContext } from '../composition-root.js';
 import { misspelledEnvironmentNames, readEnvFile } from './env-file.js';
 import { assertOwnerOrForced } from './file-owner.js';
+import { refuseNewDatabaseBesideAnother } from './new-database.js';
 import { operatingSystemActor, type AuditEvent } from '../auth/audit.js';
 import { printOutput, type CommandOutput } from './output.js';
 
@@ -23,8 +24,13 @@ export interface GlobalOptions {
  * The process environment over the --env-file (the environment wins, as with Node's own
  * --env-file). Names in the environment that look like a misspelt setting are warned about.
  */
+let misspellingsWarned = false;
+
 export function readEnvironment(envFile: string | undefined): Env {
-  for (const { name, suggestion } of misspelledEnvironmentNames(process.env)) {
+  // A command may read its settings more than once (serve, migrate); the warnings are given once.
+  const warnings = misspellingsWarned ? [] : misspelledEnvironmentNames(process.env);
+  misspellingsWarned = true;
+  for (const { name, suggestion } of warnings) {
     process.stderr.write(`timetrack: warning: ${name} in the environment is not a setting; did you mean ${suggestion}?\n`);
   }
   if (!envFile) return process.env;
@@ -57,6 +63,7 @@ export async function openCommandContext(global: GlobalOptions, options: Command
   // A PostgreSQL database is made by its administrator (createdb), never by timetrack.
   if (database.engine === 'sqlite') {
     if (!options.createDatabase && !fs.existsSync(database.path)) throw new ConfigError(`no database at ${database.path}; is TIMETRACK_DB right?`);
+    if (options.createDatabase) refuseNewDatabaseBesideAnother(database.path, env, overrides);
     assertOwnerOrForced(database.path, global.force);
   }
   return createContext({

@@ -1,12 +1,11 @@
 // `timetrack entries export|import`: time entries of one account as CSV (the format of
 // GET /api/time-entries/export, built by the same service function).
-import { once } from 'node:events';
-import fs from 'node:fs';
 import type { Command } from 'commander';
 import { MAX_IMPORT_BYTES } from '../time/entries-csv.js';
 import { ServiceError } from '../common/errors.js';
+import { readInputFile } from './input-file.js';
 import { recordAdminAction, withCommandContext, type GlobalOptions } from './command-context.js';
-import { printJson, printLines, terminalSafe } from './output.js';
+import { firstProblems, printJson, printLines, terminalSafe, writeExport } from './output.js';
 
 interface ExportOptions {
   user: string;
@@ -18,22 +17,6 @@ interface ImportOptions {
   user: string;
   apply?: boolean;
   quiet?: boolean;
-}
-
-/** The file, or standard input for `-`. */
-function readCsvFile(file: string): string {
-  try {
-    if (file === '-') {
-      const text = fs.readFileSync(0);
-      if (text.length > MAX_IMPORT_BYTES) throw new ServiceError('VALIDATION_ERROR', `standard input is larger than ${MAX_IMPORT_BYTES} bytes`);
-      return text.toString('utf8');
-    }
-    if (fs.statSync(file).size > MAX_IMPORT_BYTES) throw new ServiceError('VALIDATION_ERROR', `${file} is larger than ${MAX_IMPORT_BYTES} bytes`);
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if (error instanceof ServiceError) throw error;
-    throw new ServiceError('VALIDATION_ERROR', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
 }
 
 export function registerEntriesCommand(program: Command): void {
@@ -52,10 +35,7 @@ export function registerEntriesCommand(program: Command): void {
         const csv = await ctx.services.entriesCsv.exportCsv(user.id, { from: options.from, to: options.to });
         // On a terminal, control characters of notes are shown escaped (they would act on the screen);
         // into a file or a pipe the CSV is written exactly, so that `entries import` reads it back.
-        const shown = process.stdout.isTTY ? terminalSafe : (text: string) => text;
-        for await (const piece of csv) {
-          if (!process.stdout.write(shown(piece))) await once(process.stdout, 'drain');
-        }
+        await writeExport(csv, process.stdout.isTTY ? terminalSafe : (text) => text);
       });
     });
 
@@ -69,7 +49,7 @@ export function registerEntriesCommand(program: Command): void {
     .addHelpText('after', '\nExample:\n  timetrack entries import --user ann@example.com entries.csv --apply')
     .action(async (file: string, options: ImportOptions, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
-      const text = readCsvFile(file);
+      const text = readInputFile(file, MAX_IMPORT_BYTES);
       const source = file === '-' ? 'standard input' : file;
       // Progress is for a person watching: only on a terminal, and never mixed into stdout.
       const showProgress = process.stderr.isTTY && !options.quiet;
@@ -82,7 +62,7 @@ export function registerEntriesCommand(program: Command): void {
         if (showProgress) process.stderr.write('\n');
         if (global.verbose && result.applied) process.stderr.write(`timetrack: write lock held for ${Math.round(result.writeLockMs)} ms\n`);
         if (result.problems.length > 0) {
-          const lines = result.problems.map((problem) => `line ${problem.line}: ${problem.message}`);
+          const lines = firstProblems(result.problems.map((problem) => `line ${problem.line}: ${problem.message}`));
           // With --json, stderr carries one JSON error: the rows go into its message.
           if (global.json) throw new ServiceError('VALIDATION_ERROR', `${lines.length} bad row(s) in ${source}; nothing was written: ${lines.join('; ')}`);
           for (const line of lines) process.stderr.write(`timetrack: ${terminalSafe(`${source}: ${line}`)}\n`);

@@ -26,10 +26,12 @@ export function registerMigrateCommand(program: Command): void {
         }
         return withCommandContext(global, async (ctx) => printStatus(await migrationStatus(ctx.db), databaseLine(ctx)), { skipSchemaCheck: true });
       }
+      const { database } = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
+      const created = database.engine === 'sqlite' && !fs.existsSync(database.path);
       await withCommandContext(global, async (ctx) => {
         const applied = await migrateToLatest(ctx.db);
-        if (global.json) return printJson({ applied });
-        printLines(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date', databaseLine(ctx));
+        if (global.json) return printJson({ applied, created });
+        printLines(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date', ...(created ? ['created a new, empty database'] : []), databaseLine(ctx));
       }, { createDatabase: true, skipSchemaCheck: true });
     });
 }

@@ -2,6 +2,8 @@
 // Whatever an account or a client wrote (names, notes, user agents) may hold terminal escapes (ESC,
 // OSC, CSI, C1 controls) that rewrite the screen or the window title of whoever reads the output:
 // every control character but tab and newline is written as a visible escape instead.
+import { once } from 'node:events';
+import type { ExportStream } from '../time/exports.js';
 
 /** C0 controls but tab and newline, DEL, and the C1 controls (U+0080–U+009F; U+009B is a CSI of its own). */
 const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
@@ -12,6 +14,29 @@ export function terminalSafe(text: string): string {
     const code = c.charCodeAt(0);
     return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0').toUpperCase()}` : `\\u{${code.toString(16).toUpperCase()}}`;
   });
+}
+
+/**
+ * Writes an export's pieces to standard output as the reader takes them (a slow pipe holds the next
+ * piece back, so memory stays at a piece or two), then gives the export's lease back.
+ */
+export async function writeExport(exported: ExportStream, shown: (text: string) => string = (text) => text): Promise<void> {
+  try {
+    for await (const piece of exported.pieces) {
+      if (!process.stdout.write(shown(piece))) await once(process.stdout, 'drain');
+    }
+  } finally {
+    await exported.close();
+  }
+}
+
+/** Problems printed at most; the rest are counted in one more line (a 200,000-row file must not print 200,000 lines). */
+export const PROBLEMS_SHOWN = 20;
+
+/** The first PROBLEMS_SHOWN problem lines, and how many more there are. */
+export function firstProblems(lines: string[]): string[] {
+  if (lines.length <= PROBLEMS_SHOWN) return lines;
+  return [...lines.slice(0, PROBLEMS_SHOWN), `… and ${lines.length - PROBLEMS_SHOWN} more problem(s)`];
 }
 
 export function printJson(value: unknown): void {

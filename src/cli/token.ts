@@ -53,10 +53,12 @@ Exactly one of --id, --token, --user, --all. Examples:
           const revokedSession = await sessions.revokeSessionById(id);
           if (!revokedSession) throw new ServiceError('NOT_FOUND', `no session with the id ${id}`);
           revoked = 1;
-          await recordAdminAction(ctx, { action: 'sessions_revoked', detail: { by: 'id', session_id: id, user_id: revokedSession.userId, revoked } });
+          await recordAdminAction(ctx, { action: 'sessions_revoked', user: await users.userById(revokedSession.userId), detail: { by: 'id', session_id: id, revoked } });
         } else if (options.token !== undefined) {
-          revoked = await sessions.revokeSession(hashToken(options.token === '-' ? await readStdin() : options.token.trim()));
-          await recordAdminAction(ctx, { action: 'sessions_revoked', detail: { by: 'token', revoked } });
+          const revokedSession = await sessions.revokeSessionByHash(hashToken(options.token === '-' ? await readStdin() : options.token.trim()));
+          revoked = revokedSession ? 1 : 0;
+          const user = revokedSession ? await users.userById(revokedSession.userId) : undefined;
+          await recordAdminAction(ctx, { action: 'sessions_revoked', user, detail: { by: 'token', ...(revokedSession ? { session_id: revokedSession.id } : {}), revoked } });
         } else if (options.user !== undefined) {
           const account = await users.requireUser(options.user);
           revoked = await sessions.revokeSessionsOfUser(account.id);

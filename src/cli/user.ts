@@ -1,26 +1,25 @@
 // `timetrack user …`: accounts from the shell, through the same services as the API.
-import fs from 'node:fs';
 import type { Command } from 'commander';
-import { AccountImportError } from '../portability/account-document.js';
+import { AccountImportError, MAX_ACCOUNT_DOCUMENT_BYTES } from '../portability/account-document.js';
+import { jsonErrorPlace, readInputFile } from './input-file.js';
 import type { AccountSummary } from '../auth/users.js';
 import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
 import { narrowRedirectedOutput } from '../common/private-file.js';
 import { ServiceError } from '../common/errors.js';
-import { printJson, printLines, printTable, terminalSafe } from './output.js';
+import { firstProblems, printJson, printLines, printTable, terminalSafe, writeExport } from './output.js';
+import { operatingSystemActor } from '../auth/audit.js';
 import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from './user-input.js';
 
+/** The account document of `user import`: at most MAX_ACCOUNT_DOCUMENT_BYTES of JSON, or one line saying what is wrong and where. */
 function readJsonDocument(file: string): unknown {
-  let text: string;
-  try {
-    text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
-  } catch (error) {
-    throw new ServiceError('VALIDATION_ERROR', `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  const text = readInputFile(file, MAX_ACCOUNT_DOCUMENT_BYTES);
   try {
     return JSON.parse(text);
-  } catch {
-    throw new ServiceError('VALIDATION_ERROR', `${file === '-' ? 'standard input' : file} is not valid JSON`);
+  } catch (error) {
+    const { line, column } = jsonErrorPlace(text);
+    const reason = (error as Error).message.split('\n')[0]?.slice(0, 120) ?? '';
+    throw new ServiceError('VALIDATION_ERROR', `${file === '-' ? 'standard input' : file} is not valid JSON at line ${line}, column ${column} (${reason})`);
   }
 }
 
@@ -118,6 +117,7 @@ Examples:
       const password = await askForNewPassword(options);
       await runAdminCommand(command, async (ctx) => {
         const { user: changed, revokedSessions } = await ctx.services.accountAdmin.setPassword(account, password);
+        await recordAdminAction(ctx, { action: 'password_set', user: changed, detail: { revoked_sessions: revokedSessions, reset_tokens: 'voided', lock: 'cleared' } });
         return {
           json: { user: changed, revoked_sessions: revokedSessions },
           text: [`set the password of ${changed.email}; revoked ${revokedSessions} session(s) and any pending reset token; lock cleared`],
@@ -137,11 +137,18 @@ Examples:
         throw new UsageError('user update needs at least one of --email, --name, --username');
       }
       return runAdminCommand(command, async (ctx) => {
-        const updated = await ctx.services.accountAdmin.updateAccount(account, {
+        const before = await ctx.services.users.requireUser(account);
+        const updated = await ctx.services.accountAdmin.updateAccount(before.email, {
           email: options.email,
           full_name: options.name,
           username: options.username === undefined ? undefined : options.username.trim() === '' ? null : options.username,
         });
+        // What changed, from and to (a name is personal data too, but no secret); the account under its new address.
+        const changes: Record<string, { from: string | null; to: string | null }> = {};
+        if (before.email !== updated.email) changes.email = { from: before.email, to: updated.email };
+        if (before.full_name !== updated.full_name) changes.full_name = { from: before.full_name, to: updated.full_name };
+        if (before.username !== updated.username) changes.username = { from: before.username, to: updated.username };
+        await recordAdminAction(ctx, { action: 'account_updated', user: updated, detail: changes });
         return {
           json: { user: updated },
           text: [`updated account ${updated.id}: ${updated.email}, ${updated.full_name}, username ${updated.username ?? '-'}`],
@@ -212,10 +219,13 @@ Examples:
     .addHelpText('after', '\nExample:\n  $ timetrack user export ann@example.com > ann.json')
     .action(async (email: string, _options: object, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
-      const document = await withCommandContext(global, async (ctx) => ctx.services.accountData.exportAccount((await ctx.services.users.requireUser(email)).id));
-      // `> ann.json`: the document holds personal data; the file is narrowed to 0600 before it is written.
-      narrowRedirectedOutput();
-      printJson(document);
+      await withCommandContext(global, async (ctx) => {
+        const exported = await ctx.services.accountData.exportAccount((await ctx.services.users.requireUser(email)).id);
+        // `> ann.json`: the document holds personal data; the file is narrowed to 0600 before it is written.
+        narrowRedirectedOutput();
+        // Streamed as it is read (one entry a line), never the whole account in memory.
+        await writeExport(exported);
+      });
     });
 
   user
@@ -233,16 +243,17 @@ Example:
       await runAdminCommand(command, async (ctx) => {
         let result;
         try {
-          result = await ctx.services.accountData.importAccount(document, { skipExisting: Boolean(options.skipExisting) });
+          // One transaction: the account, its data and the audit record, or nothing.
+          result = await ctx.services.accountData.importAccount(document, { skipExisting: Boolean(options.skipExisting), actor: operatingSystemActor() });
         } catch (error) {
           if (error instanceof AccountImportError) {
             // With --json, stderr carries one JSON error: the problems go into its message.
-            if (command.optsWithGlobals<GlobalOptions>().json) throw new ServiceError('VALIDATION_ERROR', `${error.message}: ${error.problems.map((p) => p.message).join('; ')}`);
-            for (const problem of error.problems) process.stderr.write(`timetrack: ${terminalSafe(problem.message)}\n`);
+            const shown = firstProblems(error.problems.map((p) => p.message));
+            if (command.optsWithGlobals<GlobalOptions>().json) throw new ServiceError('VALIDATION_ERROR', `${error.message}: ${shown.join('; ')}`);
+            for (const line of shown) process.stderr.write(`timetrack: ${terminalSafe(line)}\n`);
           }
           throw error;
         }
-        await recordAdminAction(ctx, { action: 'account_imported', user: result.user, detail: { created: result.created, entries: result.entries, absences: result.absences } });
         return {
           json: result,
           text: [

@@ -27,6 +27,8 @@ export type ServiceErrorCode =
   | 'NOT_RUNNING'
   | 'ABSENCE_EXISTS'
   | 'TOO_MANY_ENTRIES'
+  | 'TOO_MANY_ABSENCES'
+  | 'EXPORT_RUNNING'
   | 'RATE_LIMITED'
   | 'BUSY';
 

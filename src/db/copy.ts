@@ -28,6 +28,7 @@ const TABLES: ReadonlyArray<{ name: keyof Database; key: string[]; identity: boo
   { name: 'time_entries', key: ['id'], identity: true },
   { name: 'absences', key: ['id'], identity: true },
   { name: 'daily_totals', key: ['user_id', 'date'], identity: false },
+  { name: 'export_leases', key: ['user_id'], identity: false },
 ];
 
 /** Rows per INSERT: far below PostgreSQL's 65,535 parameters for the widest table. */

@@ -3,7 +3,7 @@
 // read-then-write transaction of one account, prepared lookups for the hot path, and the error
 // classification below. SQLite (src/db/sqlite.ts) is the embedded default; PostgreSQL
 // (src/db/postgres.ts) carries several `serve` processes on one database.
-import type { CompiledQuery, Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Expression, Kysely, RawBuilder, Transaction } from 'kysely';
 import type { Database } from './types.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -24,8 +24,11 @@ export interface PostgresPoolSettings {
   lockTimeoutMs: number;
 }
 
-/** A query compiled once by Kysely and run as a prepared statement (synchronous on SQLite). */
-export type PreparedLookup<P extends unknown[], R> = (...params: P) => R | undefined | Promise<R | undefined>;
+/** The row of one key (synchronous on SQLite), or undefined. */
+export type KeyedLookup<R> = (key: string) => R | undefined | Promise<R | undefined>;
+
+/** The condition "the key column equals the looked-up key(s)", as each engine writes it (prepareLookup). */
+export type KeyCondition = (column: Expression<string>) => RawBuilder<boolean>;
 
 /**
  * Runs writes that may be lost on a power loss (never on a crash) without waiting for the disk, on
@@ -57,8 +60,15 @@ export interface OpenedDatabase {
    */
   lockUser(trx: Transaction<Database>, userId: number): Promise<void>;
   bestEffort: BestEffortWriter;
-  /** Prepares `build`'s query on first use (after the migrations have run) and runs it with the parameters in order. */
-  prepareLookup<P extends unknown[], R>(build: () => CompiledQuery<R>): PreparedLookup<P, R>;
+  /**
+   * A lookup by one text key that runs on every request (the session of a bearer token). `build`
+   * gets the engine's condition on the key column, and selects that column as `lookup_key`; its
+   * query is compiled on first use (after the migrations have run). SQLite runs it as a prepared
+   * statement, synchronously. PostgreSQL gathers the keys asked for in one turn of the event loop and
+   * answers them with one named statement (`= any($1)`): one round trip for all of them instead of
+   * one each, and each key is still read after it was asked for (docs/database.md).
+   */
+  prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R>;
   /** Reads the database (its schema, under a read transaction); throws when it cannot. */
   probe(): Promise<void>;
   /** 'ok', or the problems found: SQLite's quick_check; on PostgreSQL a read of every table. */

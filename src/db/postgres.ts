@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { BackupError } from './backup.js';
-import { isRetryableTransactionError, maskDatabaseUrl, type BackupResult, type OpenedDatabase, type OpenOptions, type PostgresPoolSettings, type PreparedLookup } from './database.js';
+import { isRetryableTransactionError, maskDatabaseUrl, type BackupResult, type OpenedDatabase, type OpenOptions, type PostgresPoolSettings, type KeyCondition, type KeyedLookup } from './database.js';
 import type { CompiledQuery } from 'kysely';
 import type { Database } from './types.js';
 
@@ -18,6 +18,14 @@ const TIMESTAMPTZ_OID = 1184;
 const DATE_OID = 1082;
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
+
+/** At most this many keys in one statement of a gathered lookup (prepareLookup); more go in several. */
+const LOOKUP_BATCH_LIMIT = 256;
+
+interface Waiter<R> {
+  resolve: (row: R | undefined) => void;
+  reject: (error: unknown) => void;
+}
 
 /** How often a transaction that lost a serialization race or a deadlock is tried in all. */
 const TRANSACTION_ATTEMPTS = 4;
@@ -154,17 +162,39 @@ export function openPostgresDatabase(url: string, settings: PostgresPoolSettings
     // Commits of different connections do not wait for each other here (group commit): no need to
     // trade durability for speed as on SQLite.
     bestEffort: (fn) => fn(db),
-    prepareLookup<P extends unknown[], R>(build: () => CompiledQuery<R>): PreparedLookup<P, R> {
+    prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R> {
       let statement: { name: string; text: string } | undefined;
-      return async (...params) => {
+      let pending = new Map<string, Waiter<R>[]>();
+      const answer = (keys: string[], waiting: Map<string, Waiter<R>[]>) => {
+        pool.query<R & Record<string, unknown>>({ ...(statement as { name: string; text: string }), values: [keys] }).then(
+          (result) => {
+            const rows = new Map(result.rows.map((row) => [row.lookup_key, row]));
+            for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.resolve(rows.get(key));
+          },
+          (error: unknown) => {
+            for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.reject(error);
+          },
+        );
+      };
+      const flush = () => {
+        const waiting = pending;
+        pending = new Map();
         statement ??= (() => {
-          const { sql: text } = build();
+          const { sql: text } = build((column) => sql<boolean>`${column} = any(${sql.val<string[]>([])}::text[])`);
           // A named statement is prepared once per connection by pg, then only bound and run.
           return { name: `timetrack_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
         })();
-        const result = await pool.query<Record<string, unknown>>({ ...statement, values: params as unknown[] });
-        return result.rows[0] as R | undefined;
+        const keys = [...waiting.keys()];
+        for (let from = 0; from < keys.length; from += LOOKUP_BATCH_LIMIT) answer(keys.slice(from, from + LOOKUP_BATCH_LIMIT), waiting);
       };
+      return (key) =>
+        new Promise<R | undefined>((resolve, reject) => {
+          // The keys of requests read in this turn of the event loop go out together after it (setImmediate).
+          if (pending.size === 0) setImmediate(flush);
+          const waiters = pending.get(key);
+          if (waiters) waiters.push({ resolve, reject });
+          else pending.set(key, [{ resolve, reject }]);
+        });
     },
     async probe() {
       await sql`select 1`.execute(db);
@@ -172,7 +202,7 @@ export function openPostgresDatabase(url: string, settings: PostgresPoolSettings
     async quickCheck() {
       // PostgreSQL checks its own pages (checksums, WAL); what can be wrong from here is the schema
       // or the privileges: every table of the application is read.
-      const tables = ['users', 'auth_info', 'auth_tokens', 'api_tokens', 'two_factor', 'two_factor_recovery_codes', 'login_challenges', 'login_devices', 'audit_events', 'reset_tokens', 'unknown_login_failures', 'user_settings', 'time_entries', 'absences', 'daily_totals'] as const;
+      const tables = ['users', 'auth_info', 'auth_tokens', 'api_tokens', 'two_factor', 'two_factor_recovery_codes', 'login_challenges', 'login_devices', 'audit_events', 'reset_tokens', 'unknown_login_failures', 'user_settings', 'time_entries', 'absences', 'daily_totals', 'export_leases'] as const;
       for (const table of tables) await db.selectFrom(table).select(sql`1`.as('one')).limit(1).execute();
       return 'ok';
     },

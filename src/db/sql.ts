@@ -13,3 +13,8 @@ function onPostgres(executor: Kysely<any>): boolean {
 export function instantValue(executor: Kysely<any>, iso: string): RawBuilder<string> {
   return onPostgres(executor) ? sql<string>`cast(${iso} as timestamptz)` : sql<string>`${iso}`;
 }
+
+/** The day of the week of a table's `date` column as an integer, 0 = Sunday … 6 = Saturday. */
+export function weekdayOfDate(executor: Kysely<any>): RawBuilder<number> {
+  return onPostgres(executor) ? sql<number>`cast(extract(dow from date) as integer)` : sql<number>`cast(strftime('%w', date) as integer)`;
+}

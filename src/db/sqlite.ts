@@ -17,7 +17,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import { backupDatabase, quickCheck } from './backup.js';
-import type { BestEffortWriter, OpenedDatabase, PreparedLookup } from './database.js';
+import type { BestEffortWriter, KeyCondition, KeyedLookup, OpenedDatabase } from './database.js';
 import type { Database } from './types.js';
 
 export const BUSY_TIMEOUT_MS = 5000;
@@ -160,9 +160,10 @@ export function openSqliteDatabase(dbPath: string): OpenedSqliteDatabase {
     backup: (destination) => backupDatabase(sqlite, destination),
     exclusively: (_job, fn) => fn(),
     close: () => db.destroy(),
-    prepareLookup<P extends unknown[], R>(build: () => CompiledQuery<R>): PreparedLookup<P, R> {
-      let statement: SQLite.Statement<P, R> | undefined;
-      return (...params) => (statement ??= sqlite.prepare<P, R>(build().sql)).get(...params);
+    prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R> {
+      // In process and synchronous: nothing to gain from gathering keys.
+      let statement: SQLite.Statement<[string], R> | undefined;
+      return (key) => (statement ??= sqlite.prepare<[string], R>(build((column) => sql<boolean>`${column} = ${''}`).sql)).get(key);
     },
     async probe() {
       // `select 1` is answered by the SQLite library alone and would say "ok" for a file that cannot be read.

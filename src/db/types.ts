@@ -184,6 +184,14 @@ export interface DailyTotalsTable {
   worked_ms: number;
 }
 
+/** An export of the account running now (one at a time per account): who holds it, until when unless renewed. */
+export interface ExportLeasesTable {
+  user_id: number;
+  /** Random per export: only the export that took the lease renews or ends it. */
+  holder: string;
+  expires_at: Instant;
+}
+
 export interface Database {
   users: UsersTable;
   auth_info: AuthInfoTable;
@@ -200,6 +208,7 @@ export interface Database {
   time_entries: TimeEntriesTable;
   absences: AbsencesTable;
   daily_totals: DailyTotalsTable;
+  export_leases: ExportLeasesTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

@@ -2,15 +2,16 @@
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../composition-root.js';
 import { registerErrorHandling } from './error-handler.js';
 import { REQUEST_LOG_MESSAGE, requestLogLine } from '../logger.js';
 import { requestLoggerFactory } from './request-logger.js';
 import { loggedPath } from './request-path.js';
 import { rateLimitKey, SharedRateLimitStore } from './rate-limit-store.js';
+import { accountBudget } from './account-limits.js';
 import { errorBody } from './errors.js';
-import { answerClientError, registerSecurityHeaders } from './security-headers.js';
+import { answerClientError, registerRequestStart } from './security-headers.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -30,7 +31,9 @@ function fastifyTrustProxy(setting: boolean | string[]): ((address: string, hop:
 
 export interface AppOptions {
   /** Prometheus metrics of this process (serve with METRICS_LISTEN). */
-  metrics?: Metrics;
+  metrics?: Metrics | undefined;
+  /** True once serve drains for shutdown: answers then close their connections. */
+  draining?: () => boolean;
 }
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
@@ -56,7 +59,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
   // half-closes right after its request would be logged (and rate-limited) without an address.
   // Reading it on connection keeps it for every request and log line of that socket.
   app.server.on('connection', (socket: { remoteAddress?: string }) => void socket.remoteAddress);
-  registerSecurityHeaders(app);
+  // Behind a proxy without TRUST_PROXY every client has the proxy's address: one rate-limit budget
+  // and one lockout address for everybody. Said once per process, on the first such request.
+  const onFirstForwarded = ctx.config.trustProxy === false ? (request: FastifyRequest) => {
+    ctx.logger.warn(
+      { client: request.ip },
+      'requests carry X-Forwarded-For but TRUST_PROXY is off: every client behind the proxy shares its address, one rate-limit budget and lockout; set TRUST_PROXY to the proxy\'s address (docs/operations.md, "Reverse proxy")',
+    );
+  } : undefined;
+  registerRequestStart(app, { onFirstForwarded, draining: options.draining });
   // The one line per request an operator greps: method, route pattern or normalised path (never the
   // raw target or its query string), status, client address, duration. Health probes come every few
   // seconds: debug only. fail2ban matches the security event lines instead (config/fail2ban).
@@ -64,29 +75,19 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
   // same bytes), and not even composed at a level that is off. Without the redaction of credentials:
   // none of these six fields can hold one, and pino's wildcard paths (`*.password`) ran over every
   // value of every line, doubling its cost. A callback hook: an async one costs a promise and a
-  // microtask turn per request.
+  // microtask turn per request. LOG_LEVEL is read once at start: at warn and above, without
+  // metrics, the hook has nothing to do and is not registered at all.
   const logger = ctx.logger.child({}, { redact: [] });
-  app.addHook('onResponse', (request, reply, done) => {
-    const path = loggedPath(request);
-    const level = path === '/api/health' || path === '/api/ready' ? 'debug' : 'info';
-    if (logger.isLevelEnabled(level)) {
-      logger[level](requestLogLine(request.id, request.method, path, reply.statusCode, request.ip, reply.elapsedTime), REQUEST_LOG_MESSAGE);
-    }
-    metrics?.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
-  // Behind a proxy without TRUST_PROXY every client has the proxy's address: one rate-limit budget
-  // and one lockout address for everybody. Said once per process, on the first such request.
-  if (ctx.config.trustProxy === false) {
-    let warned = false;
-    app.addHook('onRequest', (request, _reply, done) => {
-      if (!warned && request.headers['x-forwarded-for'] !== undefined) {
-        warned = true;
-        ctx.logger.warn(
-          { client: request.ip },
-          'requests carry X-Forwarded-For but TRUST_PROXY is off: every client behind the proxy shares its address, one rate-limit budget and lockout; set TRUST_PROXY to the proxy\'s address (docs/operations.md, "Reverse proxy")',
-        );
+  if (logger.isLevelEnabled('info') || metrics !== undefined) {
+    app.addHook('onResponse', (request, reply, done) => {
+      if (logger.isLevelEnabled('info')) {
+        const path = loggedPath(request);
+        const level = path === '/api/health' || path === '/api/ready' ? 'debug' : 'info';
+        if (logger.isLevelEnabled(level)) {
+          logger[level](requestLogLine(request.id, request.method, path, reply.statusCode, request.ip, reply.elapsedTime), REQUEST_LOG_MESSAGE);
+        }
       }
+      metrics?.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
       done();
     });
   }
@@ -121,8 +122,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
 
   await app.register(authRoutes, { prefix: '/api/auth', ctx, rateLimited });
   await app.register(healthRoutes, { prefix: '/api', ctx });
-  await app.register(timeEntryRoutes, { prefix: '/api/time-entries', ctx });
-  await app.register(settingsRoutes, { prefix: '/api/settings', ctx });
+  // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
+  const exportBudget = accountBudget({ name: 'exports', max: ctx.config.rateLimitExport, windowMs: 3_600_000 }, () => ctx.clock.now().getTime());
+  await app.register(timeEntryRoutes, { prefix: '/api/time-entries', ctx, exportBudget });
+  await app.register(settingsRoutes, { prefix: '/api/settings', ctx, exportBudget });
   await app.register(statsRoutes, { prefix: '/api/stats', ctx });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(webRoutes);

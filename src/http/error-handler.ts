@@ -32,7 +32,10 @@ function fieldProblems(validation: NonNullable<FastifyError['validation']>, cont
 
 /** The 404 of an unknown route: the root's not-found handler (src/http/web) answers it outside the client's paths; route groups whose hooks must apply to it set it too. */
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply): void {
-  reply.code(404).send(errorBody(404, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  // errorBody's shape, written as text: scanners and monitors ask for unknown paths all day.
+  const query = request.url.indexOf('?');
+  const message = JSON.stringify(`Route ${request.method} ${query === -1 ? request.url : request.url.slice(0, query)} not found`);
+  reply.code(404).type('application/json; charset=utf-8').send(`{"statusCode":404,"error":"Not Found","code":"NOT_FOUND","message":${message}}`);
 }
 
 export function registerErrorHandling(app: FastifyInstance, health: HealthService, onDatabaseError: () => void = () => {}): void {

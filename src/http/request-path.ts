@@ -4,7 +4,11 @@
 import type { FastifyRequest } from 'fastify';
 
 /** Decodes percent escapes, drops the query and fragment, the scheme and host of an absolute-form target, and resolves dot segments. */
+/** A path that is already normal: segments of unreserved characters, none empty, none a dot segment. */
+const NORMAL_PATH = /^(?:\/[\w~-][\w.~-]*)+$/;
+
 export function normalizedPath(target: string): string {
+  if (NORMAL_PATH.test(target)) return target;
   let rest = target.split('#')[0]?.split('?')[0] ?? '';
   const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(rest);
   if (absolute) rest = rest.slice(absolute[0].length);

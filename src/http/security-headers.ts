@@ -2,7 +2,7 @@
 // browser client's HTML sets its own, and none is needed on JSON. No CORS headers, on purpose: the
 // browser client is served from the same origin, and no other origin may call the API from a browser.
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorBody } from './errors.js';
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -17,10 +17,33 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  // A callback hook: an async one costs a promise and a microtask turn on every request.
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
+export interface RequestStartOptions {
+  /** Called once, on the first request that carries X-Forwarded-For (app.ts: the warning when TRUST_PROXY is off). */
+  onFirstForwarded?: ((request: FastifyRequest) => void) | undefined;
+  /** True once the server drains for shutdown: every answer then closes its connection (server.ts). */
+  draining?: (() => boolean) | undefined;
+}
+
+/**
+ * The headers above on every answer, the shutdown's `Connection: close`, and the first-forwarded
+ * callback. One callback hook for all three: a hook costs a call and a step of Fastify's hook runner
+ * on every request, an async one a promise and a microtask turn as well (docs/performance.md).
+ */
+/**
+ * The same, with the lower-case names Fastify stores headers under: a name already in lower case is
+ * stored as it is, while a mixed-case one is lower-cased into a new string on every request.
+ */
+const SECURITY_HEADERS_LOWER: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value]));
+
+export function registerRequestStart(app: FastifyInstance, { onFirstForwarded, draining }: RequestStartOptions = {}): void {
+  let watchForwarded = onFirstForwarded !== undefined;
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(SECURITY_HEADERS_LOWER);
+    if (draining?.()) reply.header('connection', 'close');
+    if (watchForwarded && request.headers['x-forwarded-for'] !== undefined) {
+      watchForwarded = false;
+      onFirstForwarded?.(request);
+    }
     done();
   });
 }

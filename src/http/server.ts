@@ -5,6 +5,7 @@ import path from 'node:path';
 import { sqlitePathOf, type AppContext } from '../composition-root.js';
 import { LISTEN_FAILURE } from '../common/errors.js';
 import { buildApp } from './app.js';
+import type { StartingListener } from './starting.js';
 import { createMetrics, serveMetrics } from './metrics.js';
 import { secretFilePath } from '../auth/secret.js';
 
@@ -22,7 +23,7 @@ const SHUTDOWN_READ_GRACE_MS = 500;
 /** When the first integrity check runs after the start (then every INTEGRITY_CHECK_INTERVAL). */
 const FIRST_INTEGRITY_CHECK_MS = 10_000;
 
-export async function runServer(ctx: AppContext, about: { version: string }): Promise<void> {
+export async function runServer(ctx: AppContext, about: { version: string; starting?: StartingListener; createdNotice?: string }): Promise<void> {
   const { config, logger, services } = ctx;
   // Fail at start, not at the first login, when the secret is unusable; and compute the dummy hash
   // now, so the first login with an unknown e-mail is not faster than the others.
@@ -42,12 +43,8 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
   await services.hasher.warmUp();
 
   const metrics = config.metricsListen ? createMetrics() : undefined;
-  const app = await buildApp(ctx, { metrics });
   let draining = false;
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (draining) reply.header('Connection', 'close');
-    done();
-  });
+  const app = await buildApp(ctx, { metrics, draining: () => draining });
   const housekeeping = setInterval(() => {
     // On PostgreSQL one process at a time does it; the others skip this round.
     ctx.database
@@ -86,7 +83,9 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   try {
-    await app.listen({ host: config.host, port: config.port });
+    // The address answered 503 while the database was migrated: it is this server's from now on.
+    await about.starting?.close();
+    await app.listen({ host: config.host, port: about.starting?.port ?? config.port });
   } catch (error) {
     if (error !== null && typeof error === 'object') Object.assign(error, { [LISTEN_FAILURE]: true });
     await app.close().catch(() => undefined);
@@ -108,6 +107,7 @@ export async function runServer(ctx: AppContext, about: { version: string }): Pr
     },
     'timetrack started',
   );
+  if (about.createdNotice) logger.warn({ database: ctx.database.location }, about.createdNotice);
   if (config.dev) {
     logger.warn(
       { host: config.host },

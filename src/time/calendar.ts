@@ -156,16 +156,43 @@ function loadHolidays(): Promise<typeof HolidaysClass> {
   return holidaysModule;
 }
 
-// date-holidays parses its rule data per country: build each region's calendar once, and each year
-// once. Bounded (least recently used out): anyone may ask for any region and year (/api/stats/week;
-// dates are 1970 to 2099, so at most 130 years of each region could be asked for).
-export const HOLIDAY_CACHE_LIMITS = { calendars: 64, regionYears: 512 } as const;
-const calendars = new LRUCache<string, HolidaysClass>({ max: HOLIDAY_CACHE_LIMITS.calendars });
-const holidaysByYear = new LRUCache<string, Map<LocalDate, string>>({ max: HOLIDAY_CACHE_LIMITS.regionYears });
+// Public holidays are cached as one compact summary per region and year: a string of character
+// pairs (day of the year, index of the name in the region's list of names; about 100 bytes for a
+// year of 15 holidays), built once from date-holidays
+// and never again. The regions are those date-holidays knows (normalizeHolidayRegion refuses any
+// other) and the years 1970 to 2099, so the summaries are bounded by what can be asked for: at most
+// HOLIDAY_CACHE_LIMITS.regionYears of them (docs/security.md states the memory, a test measures it).
+// Past that bound (a newer calendar with more regions) a year is worked out and not kept.
+//
+// Working a year out costs date-holidays 1 to 20 ms of the event loop, and a balance from 1970 needs
+// 56 of them: so one process works out at most one year at a time, each in a macrotask of its own
+// (setImmediate), and every other request is answered between two of them.
+export const HOLIDAY_CACHE_LIMITS = { calendars: 8, regionYears: 80_000 } as const;
+/**
+ * A date-holidays calendar keeps every year it has worked out (about 10 KiB each, the memory the
+ * summaries save): so a calendar is kept for YEARS_PER_CALENDAR years at most, then made anew.
+ */
+const YEARS_PER_CALENDAR = 32;
+/** A region's date-holidays calendar: only needed to work a year out, so only a few are kept. */
+const calendars = new LRUCache<string, { calendar: HolidaysClass; years: number }>({ max: HOLIDAY_CACHE_LIMITS.calendars });
 
-/** How many region calendars and region-years are kept now (what the bounds above hold down). */
+interface RegionSummary {
+  /** Every name of the region's public holidays, once (the summaries point into it). */
+  names: string[];
+  nameIndex: Map<string, number>;
+  /** Year → pairs of UTF-16 code units (day of year, 0-based; name index) in date order: a string is the most compact array V8 has. */
+  years: Map<number, string>;
+}
+const summaries = new Map<string, RegionSummary>();
+let summarisedYears = 0;
+/** Years being worked out now, so that two requests for one year share the work. */
+const pending = new Map<string, Promise<string>>();
+/** The turn of the next year to work out: one at a time in this process. */
+let turn: Promise<unknown> = Promise.resolve();
+
+/** How many region calendars and region-year summaries are kept now (what the bounds above hold down). */
 export function cachedHolidayEntries(): { calendars: number; regionYears: number } {
-  return { calendars: calendars.size, regionYears: holidaysByYear.size };
+  return { calendars: calendars.size, regionYears: summarisedYears };
 }
 
 function splitRegion(region: string): { country: string; state: string | undefined } {
@@ -198,27 +225,70 @@ export async function holidayRegions(language: 'en' | 'de'): Promise<Array<{ cod
 }
 
 function calendarOf(Holidays: typeof HolidaysClass, region: string): HolidaysClass {
-  let calendar = calendars.get(region);
-  if (!calendar) {
+  let kept = calendars.get(region);
+  if (!kept || kept.years >= YEARS_PER_CALENDAR) {
     const { country, state } = splitRegion(region);
-    calendar = state ? new Holidays(country, state, { languages: ['en'] }) : new Holidays(country, { languages: ['en'] });
-    calendars.set(region, calendar);
+    kept = { calendar: state ? new Holidays(country, state, { languages: ['en'] }) : new Holidays(country, { languages: ['en'] }), years: 0 };
+    calendars.set(region, kept);
   }
-  return calendar;
+  kept.years += 1;
+  return kept.calendar;
 }
 
-function publicHolidaysOfYear(Holidays: typeof HolidaysClass, region: string, year: number): Map<LocalDate, string> {
-  const key = `${region}:${year}`;
-  let holidays = holidaysByYear.get(key);
-  if (!holidays) {
-    holidays = new Map();
-    // Only "public" days are days off by law; bank, school and observance days are working days.
-    for (const holiday of calendarOf(Holidays, region).getHolidays(year, 'en')) {
-      if (holiday.type === 'public' && !holidays.has(holiday.date.slice(0, 10))) holidays.set(holiday.date.slice(0, 10), holiday.name);
-    }
-    holidaysByYear.set(key, holidays);
+function summaryOf(region: string): RegionSummary {
+  let summary = summaries.get(region);
+  if (!summary) {
+    summary = { names: [], nameIndex: new Map(), years: new Map() };
+    summaries.set(region, summary);
   }
-  return holidays;
+  return summary;
+}
+
+/** Works a year out from date-holidays: only "public" days are days off by law (bank, school and observance days are working days). */
+function summariseYear(Holidays: typeof HolidaysClass, region: string, year: number): string {
+  const summary = summaryOf(region);
+  const firstDay = Date.UTC(year, 0, 1);
+  const pairs: number[] = [];
+  const seen = new Set<number>();
+  for (const holiday of calendarOf(Holidays, region).getHolidays(year, 'en')) {
+    if (holiday.type !== 'public') continue;
+    const day = Math.round((Date.parse(`${holiday.date.slice(0, 10)}T00:00:00Z`) - firstDay) / DAY_MS);
+    if (seen.has(day) || day < 0 || day > 365) continue;
+    seen.add(day);
+    let index = summary.nameIndex.get(holiday.name);
+    if (index === undefined) {
+      index = summary.names.length;
+      summary.names.push(holiday.name);
+      summary.nameIndex.set(holiday.name, index);
+    }
+    pairs.push(day, index);
+  }
+  const ordered: Array<[number, number]> = [];
+  for (let i = 0; i < pairs.length; i += 2) ordered.push([pairs[i]!, pairs[i + 1]!]);
+  ordered.sort((a, b) => a[0] - b[0]);
+  const packed = String.fromCharCode(...ordered.flat());
+  if (summarisedYears < HOLIDAY_CACHE_LIMITS.regionYears) {
+    summary.years.set(year, packed);
+    summarisedYears += 1;
+  }
+  return packed;
+}
+
+/** A year's summary: kept, or worked out in this process's next turn (a macrotask of its own). */
+function yearSummary(Holidays: typeof HolidaysClass, region: string, year: number): string | Promise<string> {
+  const kept = summaries.get(region)?.years.get(year);
+  if (kept !== undefined) return kept;
+  const key = `${region}:${year}`;
+  let working = pending.get(key);
+  if (!working) {
+    working = turn
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => summaries.get(region)?.years.get(year) ?? summariseYear(Holidays, region, year))
+      .finally(() => pending.delete(key));
+    pending.set(key, working);
+    turn = working.catch(() => undefined);
+  }
+  return working;
 }
 
 /** Public holidays (date → name) of a normalized region from `from` through `through`. */
@@ -227,8 +297,12 @@ export async function publicHolidays(region: string | null, from: LocalDate, thr
   if (!region) return result;
   const Holidays = await loadHolidays();
   for (let year = Number(from.slice(0, 4)); year <= Number(through.slice(0, 4)); year++) {
-    for (const [date, name] of publicHolidaysOfYear(Holidays, region, year)) {
-      if (date >= from && date <= through) result.set(date, name);
+    const days = await yearSummary(Holidays, region, year);
+    const { names } = summaryOf(region);
+    const firstDay = Date.UTC(year, 0, 1);
+    for (let i = 0; i < days.length; i += 2) {
+      const date = new Date(firstDay + days.charCodeAt(i) * DAY_MS).toISOString().slice(0, 10);
+      if (date >= from && date <= through) result.set(date, names[days.charCodeAt(i + 1)]!);
     }
   }
   return result;

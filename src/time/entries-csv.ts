@@ -8,7 +8,7 @@
 // already there; import removes exactly those, so the round trip is exact.
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, TimeEntryRow } from '../db/types.js';
 import { localDateTimeOf, parseInstant, toIso } from './calendar.js';
@@ -16,9 +16,11 @@ import type { Clock } from '../common/clock.js';
 import { addToDailyTotals, entriesOverlapping, entryBatchesOverlapping, runningEntry, totalsOfSpans, type InstantRange } from './entries-store.js';
 import { ServiceError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
+import type { ExportGate, ExportStream } from './exports.js';
 import {
   assertRoomForEntries,
   checkSpan,
+  MAX_ENTRIES_PER_USER,
   normalizeNote,
   publicEntry,
   type EntrySpan,
@@ -30,8 +32,13 @@ import {
 export const CSV_COLUMNS = ['id', 'start_at', 'end_at', 'start_local', 'end_local', 'note'] as const;
 /** A file bigger than this is refused before parsing (ten years of entries fit many times over). */
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
-/** Rows per read of an export: one short read each, one piece of text each. */
-export const EXPORT_BATCH_ROWS = 1000;
+/** Rows per read of an export: one short read each (a few ms on SQLite at the longest notes). */
+export const EXPORT_BATCH_ROWS = 250;
+/**
+ * Rows per piece of text: each piece is one macrotask of work (notes escaped, local times worked out,
+ * CSV quoted), about 50 KB at the longest notes, so no piece holds the event loop for long.
+ */
+export const EXPORT_PIECE_ROWS = 50;
 
 // What a spreadsheet evaluates as a formula at the start of a cell (the fullwidth forms too), and
 // the separators a spreadsheet may split a cell at (comma, semicolon in many locales, tab, pipe, line
@@ -39,6 +46,8 @@ export const EXPORT_BATCH_ROWS = 1000;
 // separator: one apostrophe before a formula character there (an apostrophe already there included).
 const FORMULA_CHARACTERS = new Set(['=', '+', '-', '@', '\t', '\r', "'", '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']);
 const SEPARATORS = new Set([',', ';', '|', '\t', '\r', '\n']);
+/** A note without any formula character needs no escape: the common case, told by one scan. */
+const ANY_FORMULA_CHARACTER = /[=+\-@\t\r'\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 /** Whether the character after `character` starts a cell, given whether `character` itself did. */
 function nextStartsCell(character: string, startsCell: boolean): boolean {
@@ -46,6 +55,7 @@ function nextStartsCell(character: string, startsCell: boolean): boolean {
 }
 
 function escapeNote(note: string): string {
+  if (!ANY_FORMULA_CHARACTER.test(note)) return note;
   let escaped = '';
   let startsCell = true;
   for (const character of note) {
@@ -102,9 +112,22 @@ export interface ImportOptions {
   onProgress?: ImportProgress;
 }
 
-interface ParsedRow {
+/** One row of an import, parsed: its line (CSV) or its place in the document (1-based), and its span. */
+export interface ParsedRow {
   line: number;
   span: EntrySpan;
+}
+
+/** Rows of an import checked against what is stored: those to write, in start order, or the problems. */
+export interface CheckedImport {
+  rows: ParsedRow[];
+  entries: ImportedRow[];
+  skipped: number;
+  problems: ImportProblem[];
+}
+
+function tooManyRows(count: number): ImportProblem {
+  return { line: 1, message: `${count} entries to import, and an account keeps at most ${MAX_ENTRIES_PER_USER}; split the file` };
 }
 
 type CsvRecord = Record<string, string>;
@@ -119,6 +142,7 @@ function parseRows(text: string, nowMs: number): { rows: ParsedRow[]; problems: 
     const line = (error as { lines?: number }).lines ?? 1;
     return { rows, problems: [{ line, message: `not valid CSV (${(error as Error).message.split('\n')[0]})` }] };
   }
+  if (records.length > MAX_ENTRIES_PER_USER) return { rows, problems: [tooManyRows(records.length)] };
   const header = records[0] ? Object.keys(records[0].record) : [];
   const missing = ['start_at', 'end_at', 'note'].filter((column) => records.length > 0 && !header.includes(column));
   if (missing.length > 0) return { rows, problems: [{ line: 1, message: `the header lacks the column(s) ${missing.join(', ')}` }] };
@@ -206,14 +230,15 @@ function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: 
   return conflicts;
 }
 
-export function createEntryCsvService(database: TransactionalDatabase, clock: Clock, settings: SettingsService, timeEntries: TimeEntryService) {
+export function createEntryCsvService(database: TransactionalDatabase, clock: Clock, settings: SettingsService, timeEntries: TimeEntryService, exports: ExportGate) {
   const { db } = database;
   /**
    * The user's entries overlapping the range as CSV text (header included), in pieces of
-   * EXPORT_BATCH_ROWS rows read one batch at a time, so no export holds the whole file in memory or the
-   * database for long. A bad range is refused before the first piece.
+   * EXPORT_BATCH_ROWS rows read one batch at a time (keyset), a macrotask between two pieces, so no
+   * export holds the whole file in memory, the database or the event loop for long. A bad range, and
+   * a second export of the account while one runs (EXPORT_RUNNING), are refused before the first piece.
    */
-  async function exportCsv(userId: number, query: RangeQuery): Promise<AsyncIterable<string>> {
+  async function exportCsv(userId: number, query: RangeQuery): Promise<ExportStream> {
     const { timezone } = await settings.getSettings(userId);
     const range = await timeEntries.resolveRange(userId, query);
     const local = (iso: string | null) => (iso === null ? '' : localDateTimeOf(Date.parse(iso), timezone));
@@ -222,24 +247,28 @@ export function createEntryCsvService(database: TransactionalDatabase, clock: Cl
         rows.map(publicEntry).map((entry: TimeEntry) => [entry.id, entry.start_at, entry.end_at ?? '', local(entry.start_at), local(entry.end_at), escapeNote(entry.note)]),
         { header, columns: [...CSV_COLUMNS] },
       );
-    return (async function* () {
+    return exports.open(userId, async function* () {
       // Each record is written on its own, so the pieces joined are the text of all rows at once.
       let header = true;
       for await (const batch of entryBatchesOverlapping(db, userId, range, EXPORT_BATCH_ROWS)) {
-        yield csvOf(batch, header);
-        header = false;
+        for (let first = 0; first < batch.length; first += EXPORT_PIECE_ROWS) {
+          yield csvOf(batch.slice(first, first + EXPORT_PIECE_ROWS), header);
+          header = false;
+        }
       }
       if (header) yield csvOf([], true);
-    })();
+    });
   }
 
   /** Existing entries that rows in start order could overlap, and the running one. */
   async function conflictsWithStored(executor: Kysely<Database>, userId: number, ordered: ParsedRow[], skipSame: boolean, skipped: Set<ParsedRow>): Promise<Conflict[]> {
     const first = ordered[0];
     if (!first) return [];
-    const ends = ordered.map((row) => row.span.endMs);
     const range: InstantRange = { from: toIso(first.span.startMs) };
-    if (!ends.includes(null)) range.to = toIso(Math.max(...(ends as number[])));
+    // A loop, not Math.max(...ends): spreading 200,000 arguments overflows the call stack.
+    let latestEnd = -Infinity;
+    for (const row of ordered) latestEnd = row.span.endMs === null ? Infinity : Math.max(latestEnd, row.span.endMs);
+    if (latestEnd !== Infinity) range.to = toIso(latestEnd);
     const existing = await entriesOverlapping(executor, userId, range);
     return findConflicts(ordered, existing, await runningEntry(executor, userId), skipSame, skipped);
   }
@@ -260,74 +289,62 @@ export function createEntryCsvService(database: TransactionalDatabase, clock: Cl
     return importRows(userId, rows, options);
   }
 
-  /** Entries of an account document (`user import`), numbered from 1, through the checks of the CSV import. */
-  async function importEntries(userId: number, entries: Array<{ start_at: string; end_at: string | null; note: string }>, options: ImportOptions): Promise<ImportResult> {
-    const nowMs = clock.now().getTime();
-    const rows: ParsedRow[] = [];
-    const problems: ImportProblem[] = [];
-    entries.forEach((entry, index) => {
-      try {
-        const span: EntrySpan = {
-          startMs: parseInstant(String(entry.start_at), 'start_at'),
-          endMs: entry.end_at === null ? null : parseInstant(String(entry.end_at), 'end_at'),
-          note: normalizeNote(entry.note ?? ''),
-        };
-        checkSpan(span, nowMs);
-        rows.push({ line: index + 1, span });
-      } catch (error) {
-        if (!(error instanceof ServiceError)) throw error;
-        problems.push({ line: index + 1, message: error.message });
-      }
-    });
-    if (problems.length > 0) return { entries: [], applied: false, problems, writeLockMs: 0, skipped: 0 };
-    return importRows(userId, rows, options);
+  /**
+   * The rows of an import checked against the user's stored entries (none for an account still to
+   * be made), by reads alone: what would be written, or the problems (line by line).
+   */
+  async function checkImport(userId: number | undefined, rows: ParsedRow[], options: Pick<ImportOptions, 'skipExisting'>): Promise<CheckedImport> {
+    if (rows.length > MAX_ENTRIES_PER_USER) return { rows: [], entries: [], skipped: 0, problems: [tooManyRows(rows.length)] };
+    const skipSame = Boolean(options.skipExisting);
+    const skipped = new Set<ParsedRow>();
+    const ordered = [...rows].sort((a, b) => a.span.startMs - b.span.startMs);
+    const conflicts = userId === undefined ? findConflicts(ordered, [], undefined, false, skipped) : await conflictsWithStored(db, userId, ordered, skipSame, skipped);
+    if (conflicts.length > 0) return { rows: [], entries: [], skipped: 0, problems: conflicts.sort((a, b) => a.line - b.line) };
+    const toWrite = ordered.filter((row) => !skipped.has(row));
+    const entries = toWrite.map(({ line, span }) => ({ line, start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note }));
+    return { rows: toWrite, entries, skipped: skipped.size, problems: [] };
+  }
+
+  /**
+   * Writes checked rows inside the caller's transaction (which has locked the user): checks them
+   * again against what is stored now, the room left under the entry limit, inserts them a thousand
+   * per statement and adds their time to the per-day totals in the zone stored now. Answers the
+   * problems found (then the caller rolls back).
+   */
+  async function writeImportIn(trx: Transaction<Database>, userId: number, checked: CheckedImport, options: Pick<ImportOptions, 'skipExisting' | 'onProgress'>): Promise<ImportProblem[]> {
+    const progress = options.onProgress ?? (() => {});
+    // Rows skipped in the first check stay skipped; anything written since then is checked again.
+    const found = await conflictsWithStored(trx, userId, checked.rows, Boolean(options.skipExisting), new Set());
+    if (found.length > 0) return found.sort((a, b) => a.line - b.line);
+    await assertRoomForEntries(trx, userId, checked.rows.length);
+    const now = clock.now().toISOString();
+    const values = checked.entries.map((entry) => ({ user_id: userId, start_at: entry.start_at, end_at: entry.end_at, note: entry.note, created_at: now, updated_at: now }));
+    for (let index = 0; index < values.length; index += ROWS_PER_INSERT) {
+      await trx.insertInto('time_entries').values(values.slice(index, index + ROWS_PER_INSERT)).execute();
+      progress('written', Math.min(index + ROWS_PER_INSERT, values.length), values.length);
+    }
+    const { timezone } = await settings.getSettingsInTransaction(trx, userId);
+    const finished = checked.rows.flatMap(({ span }) => (span.endMs === null ? [] : [[span.startMs, span.endMs] as [number, number]]));
+    await addToDailyTotals(trx, userId, totalsOfSpans(finished, timezone));
+    return [];
   }
 
   async function importRows(userId: number, rows: ParsedRow[], options: ImportOptions): Promise<ImportResult> {
-    const progress = options.onProgress ?? (() => {});
-    const skipSame = Boolean(options.skipExisting);
-    const nowMs = clock.now().getTime();
-    const skipped = new Set<ParsedRow>();
-    const ordered = [...rows].sort((a, b) => a.span.startMs - b.span.startMs);
-    const conflicts = await conflictsWithStored(db, userId, ordered, skipSame, skipped);
-    progress('checked', ordered.length, ordered.length);
-    if (conflicts.length > 0) return { entries: [], applied: false, problems: conflicts.sort((a, b) => a.line - b.line), writeLockMs: 0, skipped: 0 };
-    const toWrite = ordered.filter((row) => !skipped.has(row));
-    const entries = toWrite.map(({ line, span }) => ({
-      line,
-      start_at: toIso(span.startMs),
-      end_at: span.endMs === null ? null : toIso(span.endMs),
-      note: span.note,
-    }));
-    if (!options.apply) return { entries, applied: false, problems: [], writeLockMs: 0, skipped: skipped.size };
-
-    const finished = toWrite.flatMap(({ span }) => (span.endMs === null ? [] : [[span.startMs, span.endMs] as [number, number]]));
-    const { timezone } = await settings.getSettings(userId);
-    const totals = totalsOfSpans(finished, timezone);
-    const now = toIso(nowMs);
-    const values = entries.map((entry) => ({ user_id: userId, start_at: entry.start_at, end_at: entry.end_at, note: entry.note, created_at: now, updated_at: now }));
+    const checked = await checkImport(userId, rows, options);
+    options.onProgress?.('checked', rows.length, rows.length);
+    if (checked.problems.length > 0) return { entries: [], applied: false, problems: checked.problems, writeLockMs: 0, skipped: 0 };
+    if (!options.apply) return { entries: checked.entries, applied: false, problems: [], writeLockMs: 0, skipped: checked.skipped };
     const lockedAt = performance.now();
     const lateConflicts = await database.transact(async (trx) => {
       await database.lockUser(trx, userId);
-      // Rows skipped in the first check stay skipped; anything written since then is checked again.
-      const found = await conflictsWithStored(trx, userId, toWrite, skipSame, new Set());
-      if (found.length > 0) return found;
-      await assertRoomForEntries(trx, userId, values.length);
-      for (let index = 0; index < values.length; index += ROWS_PER_INSERT) {
-        await trx.insertInto('time_entries').values(values.slice(index, index + ROWS_PER_INSERT)).execute();
-        progress('written', Math.min(index + ROWS_PER_INSERT, values.length), values.length);
-      }
-      // The zone may have changed since it was read: the day boundaries then move.
-      const stored = await settings.getSettingsInTransaction(trx, userId);
-      await addToDailyTotals(trx, userId, stored.timezone === timezone ? totals : totalsOfSpans(finished, stored.timezone));
-      return [];
+      return writeImportIn(trx, userId, checked, options);
     });
     const writeLockMs = performance.now() - lockedAt;
-    if (lateConflicts.length > 0) return { entries: [], applied: false, problems: lateConflicts.sort((a, b) => a.line - b.line), writeLockMs, skipped: 0 };
-    return { entries, applied: true, problems: [], writeLockMs, skipped: skipped.size };
+    if (lateConflicts.length > 0) return { entries: [], applied: false, problems: lateConflicts, writeLockMs, skipped: 0 };
+    return { entries: checked.entries, applied: true, problems: [], writeLockMs, skipped: checked.skipped };
   }
 
-  return { exportCsv, importCsv, importEntries };
+  return { exportCsv, importCsv, checkImport, writeImportIn };
 }
 
 export type EntryCsvService = ReturnType<typeof createEntryCsvService>;

@@ -32,7 +32,8 @@ export async function entriesOverlapping(
   // Keyset paging: the rows after `after` in (start_at, id) order, one seek on the index.
   const { after } = options;
   if (after !== undefined) {
-    query = query.where((eb) => eb.or([eb('start_at', '>', after.start_at), eb.and([eb('start_at', '=', after.start_at), eb('id', '>', after.id)])]));
+    // A row value: both engines seek the (user_id, start_at) index to it (an OR of the two cases read the index from the start).
+    query = query.where((eb) => eb(eb.refTuple('start_at', 'id'), '>', eb.tuple(after.start_at, after.id)));
   }
   query = query.orderBy('start_at').orderBy('id');
   if (options.limit !== undefined) query = query.limit(options.limit);

@@ -84,55 +84,71 @@ export function createSettingsService(database: TransactionalDatabase, clock: Cl
 
   /** Applies a partial update; answers the whole settings object. */
   async function updateSettings(userId: number, patch: SettingsPatch): Promise<Settings> {
-    const values: Partial<Record<TargetColumn, number>> & {
-      timezone?: string;
-      holiday_region?: string | null;
-      overtime_offset_minutes?: number;
-      tracking_start?: string | null;
-    } = {};
-    if (patch.timezone !== undefined) values.timezone = normalizeTimezone(patch.timezone);
-    if (patch.holiday_region !== undefined) {
-      values.holiday_region = patch.holiday_region === null || patch.holiday_region.trim() === '' ? null : await normalizeHolidayRegion(patch.holiday_region);
-    }
-    if (patch.overtime_offset_minutes !== undefined) {
-      const offset = patch.overtime_offset_minutes;
-      if (!Number.isInteger(offset) || Math.abs(offset) > MAX_OFFSET_MINUTES) {
-        throw validationError(`overtime_offset_minutes must be a whole number from -${MAX_OFFSET_MINUTES} to ${MAX_OFFSET_MINUTES}`, 'overtime_offset_minutes');
-      }
-      values.overtime_offset_minutes = offset;
-    }
-    if (patch.tracking_start !== undefined) {
-      values.tracking_start = patch.tracking_start === null ? null : parseDate(patch.tracking_start, 'tracking_start');
-    }
-    for (const [day, minutes] of Object.entries(patch.weekly_target_minutes ?? {})) {
-      if (!(WEEKDAYS as readonly string[]).includes(day)) throw validationError(`weekly_target_minutes has no day "${day}" (mon … sun)`, 'weekly_target_minutes');
-      if (minutes !== undefined) values[targetColumn(day as Weekday)] = checkTarget(day, minutes);
-    }
-
+    const values = await checkSettingsPatch(patch);
     // The slow part of a change of zone happens before the write lock is taken (docs/time-model.md).
     let prepared: PreparedTotals | undefined;
     if (values.timezone !== undefined && values.timezone !== (await getSettings(userId)).timezone) {
       prepared = await prepareDailyTotals(db, userId, values.timezone);
     }
-
     return database.transact(async (trx) => {
       await database.lockUser(trx, userId);
-      const before = await getSettingsInTransaction(trx, userId);
-      const now = clock.now().toISOString();
-      await trx
-        .insertInto('user_settings')
-        .values({ user_id: userId, tracking_start: null, holiday_region: null, ...values, updated_at: now })
-        .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ ...values, updated_at: now }))
-        .execute();
-      const after = await getSettingsInTransaction(trx, userId);
-      if (after.timezone !== before.timezone) {
-        await replaceDailyTotals(trx, userId, prepared?.zone === after.timezone ? prepared : { zone: after.timezone, entries: [], totals: new Map() });
-      }
-      return after;
+      return writeSettingsIn(trx, userId, values, prepared);
     });
   }
 
-  return { getSettings, getSettingsInTransaction, updateSettings };
+  /**
+   * Stores checked settings inside the caller's transaction (which has locked the user); a new zone
+   * replaces the per-day totals (worked out from `prepared` if it still fits, else here). Answers the
+   * whole settings object.
+   */
+  async function writeSettingsIn(trx: Transaction<Database>, userId: number, values: CheckedSettings, prepared?: PreparedTotals): Promise<Settings> {
+    const before = await getSettingsInTransaction(trx, userId);
+    const now = clock.now().toISOString();
+    await trx
+      .insertInto('user_settings')
+      .values({ user_id: userId, tracking_start: null, holiday_region: null, ...values, updated_at: now })
+      .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ ...values, updated_at: now }))
+      .execute();
+    const after = await getSettingsInTransaction(trx, userId);
+    if (after.timezone !== before.timezone) {
+      await replaceDailyTotals(trx, userId, prepared?.zone === after.timezone ? prepared : { zone: after.timezone, entries: [], totals: new Map() });
+    }
+    return after;
+  }
+
+  return { getSettings, getSettingsInTransaction, updateSettings, writeSettingsIn };
+}
+
+/** A settings patch checked and normalised, as the columns it sets. */
+export type CheckedSettings = Partial<Record<TargetColumn, number>> & {
+  timezone?: string;
+  holiday_region?: string | null;
+  overtime_offset_minutes?: number;
+  tracking_start?: string | null;
+};
+
+/** Checks a patch (VALIDATION_ERROR naming the field at fault) and answers the columns it sets. */
+export async function checkSettingsPatch(patch: SettingsPatch): Promise<CheckedSettings> {
+  const values: CheckedSettings = {};
+  if (patch.timezone !== undefined) values.timezone = normalizeTimezone(patch.timezone);
+  if (patch.holiday_region !== undefined) {
+    values.holiday_region = patch.holiday_region === null || patch.holiday_region.trim() === '' ? null : await normalizeHolidayRegion(patch.holiday_region);
+  }
+  if (patch.overtime_offset_minutes !== undefined) {
+    const offset = patch.overtime_offset_minutes;
+    if (!Number.isInteger(offset) || Math.abs(offset) > MAX_OFFSET_MINUTES) {
+      throw validationError(`overtime_offset_minutes must be a whole number from -${MAX_OFFSET_MINUTES} to ${MAX_OFFSET_MINUTES}`, 'overtime_offset_minutes');
+    }
+    values.overtime_offset_minutes = offset;
+  }
+  if (patch.tracking_start !== undefined) {
+    values.tracking_start = patch.tracking_start === null ? null : parseDate(patch.tracking_start, 'tracking_start');
+  }
+  for (const [day, minutes] of Object.entries(patch.weekly_target_minutes ?? {})) {
+    if (!(WEEKDAYS as readonly string[]).includes(day)) throw validationError(`weekly_target_minutes has no day "${day}" (mon … sun)`, 'weekly_target_minutes');
+    if (minutes !== undefined) values[targetColumn(day as Weekday)] = checkTarget(day, minutes);
+  }
+  return values;
 }
 
 export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -5,6 +5,7 @@
 // whole minutes worked on that local day (an entry across midnight counts on both days), read from
 // the per-day totals plus the running entry up to now. Every sum is a sum of these per-day integers,
 // so the week, the balance and today always agree. Nothing here scans all of a user's entries.
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { AbsenceType, Database, LocalDate } from '../db/types.js';
 import type { AbsenceService } from './absences.js';
@@ -23,10 +24,13 @@ import {
   type Weekday,
 } from './calendar.js';
 import type { Clock } from '../common/clock.js';
+import { createWorkLane } from '../common/work-lane.js';
 import { dailyTotals, runningEntry } from './entries-store.js';
 import type { Settings, SettingsService } from './settings.js';
 
 const MINUTE_MS = 60_000;
+/** Statistics computed at once in a process, and waiting at most (then 503 BUSY). */
+export const STATISTICS_LANE = { concurrency: 2, queueLimit: 500 } as const;
 
 export interface DayFigures {
   date: LocalDate;
@@ -187,13 +191,19 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     return minutes;
   }
 
-  /** The target of every day from `from` through `through`: weekday targets, less absences and holidays. */
+  /**
+   * The target of every day from `from` through `through`: weekday targets, less absences and
+   * holidays (a day that is both counts once). Absences are counted per weekday by the database and
+   * only those on a holiday are read: the work is bounded by the holidays of the range, not by the
+   * account's absences.
+   */
   async function targetMinutesInRange(userId: number, settings: Settings, from: LocalDate, through: LocalDate): Promise<number> {
     let target = 0;
     for (const [weekday, count] of weekdayCounts(from, through)) target += count * settings.weekly_target_minutes[weekday];
-    const absences = await absenceService.absencesByDate(userId, from, through);
-    const holidays = await publicHolidays(settings.holiday_region, from, through);
-    for (const date of new Set([...absences.keys(), ...holidays.keys()])) target -= settings.weekly_target_minutes[weekdayOf(date)];
+    for (const [weekday, count] of await absenceService.absenceCountsByWeekday(userId, from, through)) target -= count * settings.weekly_target_minutes[weekday];
+    const holidays = [...(await publicHolidays(settings.holiday_region, from, through)).keys()];
+    const alsoAbsent = await absenceService.absenceDatesAmong(userId, holidays);
+    for (const date of holidays) if (!alsoAbsent.has(date)) target -= settings.weekly_target_minutes[weekdayOf(date)];
     return target;
   }
 
@@ -207,7 +217,13 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     const since = settings.tracking_start;
     let balance = settings.overtime_offset_minutes;
     if (through >= since) {
-      balance += (await workedMinutesInRange(userId, settings.timezone, since, through, nowMs)) - (await targetMinutesInRange(userId, settings, since, through));
+      // The two aggregates over every day since tracking_start are the heavy part of a statistics
+      // request (synchronous on SQLite): each gets a macrotask of its own, so that other requests
+      // are answered between them, however many accounts ask at once.
+      await nextMacrotask();
+      const worked = await workedMinutesInRange(userId, settings.timezone, since, through, nowMs);
+      await nextMacrotask();
+      balance += worked - (await targetMinutesInRange(userId, settings, since, through));
     }
     return { balance_minutes: balance, offset_minutes: settings.overtime_offset_minutes, since, through };
   }
@@ -243,5 +259,12 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     };
   }
 
-  return { weekOverview, anonymousWeekOverview, overtime, today };
+  // Statistics of accounts take turns (src/common/work-lane.ts): a few at once per process.
+  const lane = createWorkLane({ ...STATISTICS_LANE, name: 'statistics requests' });
+  return {
+    weekOverview: (userId: number, date?: string) => lane.run(() => weekOverview(userId, date)),
+    anonymousWeekOverview: (date?: string, region?: string) => lane.run(() => anonymousWeekOverview(date, region)),
+    overtime: (userId: number) => lane.run(() => overtime(userId)),
+    today: (userId: number) => lane.run(() => today(userId)),
+  };
 }

@@ -123,6 +123,27 @@ describe('using an API token', () => {
   });
 });
 
+  it('is checked without a promise on SQLite (as a known session is), and many at once each find their own account', async () => {
+    const { token } = await createToken();
+    await register(t.app, account({ email: 'bob@example.com' }));
+    const bobSession = await login(t.app, 'bob@example.com');
+    const bob = await createToken('bob script', 30, bobSession);
+    const { credentials } = t.ctx.services;
+    if (t.ctx.database.engine === 'sqlite') {
+      // The per-request path makes no promise on SQLite (docs/performance.md): neither for an API token
+      // nor for a session token whose signature was verified once.
+      expect(credentials.authenticate(token)).not.toBeInstanceOf(Promise);
+      await credentials.authenticate(session);
+      expect(credentials.authenticate(session)).not.toBeInstanceOf(Promise);
+    }
+    // Asked in one turn (one gathered statement on PostgreSQL): each answer is its own token's account.
+    const asked = Array.from({ length: 30 }, (_, i) => [token, bob.token, session, bobSession][i % 4]!);
+    const answers = await Promise.all(asked.map((credential) => credentials.authenticate(credential)));
+    expect(answers.map((answer) => [answer.user.email, answer.apiTokenId !== undefined])).toEqual(
+      asked.map((credential) => [credential === token || credential === session ? 'ann@example.com' : 'bob@example.com', credential.startsWith('ttpat_')]),
+    );
+  });
+
 describe('DELETE /api/auth/api-tokens/:id', () => {
   it('revokes the token at once; another account\'s token is 404 and keeps working', async () => {
     const { token, id } = await createToken();
@@ -135,7 +156,7 @@ describe('DELETE /api/auth/api-tokens/:id', () => {
     expect((await call('DELETE', `/api/auth/api-tokens/${id}`, session)).statusCode).toBe(204);
     expectError(await call('GET', '/api/auth/me', token), 401, 'UNAUTHORIZED');
     expectError(await call('DELETE', `/api/auth/api-tokens/${id}`, session), 404, 'NOT_FOUND');
-    const audit = await t.ctx.services.audit.list({ email: 'ann@example.com' });
+    const audit = await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') });
     expect(audit.map((event) => event.action).slice(0, 2)).toEqual(['api_token_revoked', 'api_token_created']);
     expect(JSON.stringify(audit)).not.toContain(token);
   });

@@ -143,7 +143,7 @@ describe('DELETE /api/auth/sessions/:id', () => {
     expectError(await call('GET', '/api/auth/me', phone), 401, 'UNAUTHORIZED');
     expect((await call('GET', '/api/auth/me', laptop)).statusCode).toBe(200);
     expect((await list(laptop)).length).toBe(1);
-    const audit = await t.ctx.services.audit.list({ email: 'ann@example.com' });
+    const audit = await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') });
     expect(audit[0]).toMatchObject({ action: 'sessions_revoked', actor: expect.stringMatching(/^user:\d+$/), detail: { by: 'owner', session_id: phoneId, current: false } });
   });
 

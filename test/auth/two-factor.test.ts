@@ -77,7 +77,7 @@ describe('set-up and enable', () => {
     expect((await call('GET', '/api/auth/me', session)).statusCode).toBe(200);
     expect((await call('GET', '/api/auth/2fa', session)).json()).toEqual({ enabled: true, pending: false, recovery_codes_remaining: 10 });
     expectError(await call('POST', '/api/auth/2fa/setup', session, { password: PASSWORD }), 409, 'TWO_FACTOR_ALREADY_ENABLED');
-    const audit = await t.ctx.services.audit.list({ email: 'ann@example.com' });
+    const audit = await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') });
     expect(audit[0]).toMatchObject({ action: 'two_factor_enabled', detail: { other_sessions_revoked: 1 } });
   });
 
@@ -154,7 +154,7 @@ describe('sign-in with two-factor sign-in on', () => {
     const first = await secondStep(await passwordStep(), recoveryCodes[0]!.toUpperCase().replace(/-/g, ' '));
     expect(first.statusCode, first.body).toBe(200);
     expect((await call('GET', '/api/auth/2fa', session)).json().recovery_codes_remaining).toBe(9);
-    expect((await t.ctx.services.audit.list({ email: 'ann@example.com' }))[0]!.action).toBe('recovery_code_used');
+    expect((await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') }))[0]!.action).toBe('recovery_code_used');
   });
 
   it('wrong codes count against the account\'s lockout like wrong passwords; knowing the password buys no fresh guesses', async () => {
@@ -203,7 +203,7 @@ describe('disable and new recovery codes', () => {
     expect(fresh.some((code) => recoveryCodes.includes(code))).toBe(false);
     expectError(await secondStep(await passwordStep(), recoveryCodes[1]!), 403, 'INVALID_TWO_FACTOR_CODE');
     expect((await secondStep(await passwordStep(), fresh[0]!)).statusCode).toBe(200);
-    expect((await t.ctx.services.audit.list({ email: 'ann@example.com' })).map((event) => event.action)).toContain('recovery_codes_replaced');
+    expect((await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') })).map((event) => event.action)).toContain('recovery_codes_replaced');
   });
 });
 

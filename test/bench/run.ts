@@ -53,7 +53,7 @@ interface Target {
   env: Record<string, string>;
   serveArgs: string[];
   /** Seeded accounts (unique per run: a PostgreSQL database may already hold earlier runs' accounts). */
-  emails: { me: string; stats: string };
+  emails: { me: string; stats: string; flood: string };
 }
 
 interface Cell {
@@ -151,7 +151,7 @@ function startProcess(args: string[], env: NodeJS.ProcessEnv, port: number, heal
 
 async function startServe(target: Target, way: Way): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', RATE_LIMIT_AUTH: '0', LOCKOUT_ATTEMPTS: '1000', ...target.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', RATE_LIMIT_AUTH: '0', RATE_LIMIT_STATS: '0', LOCKOUT_ATTEMPTS: '1000', ...target.env };
   if (way === 'a') delete env.LOG_LEVEL;
   else env.LOG_LEVEL = 'warn';
   return startProcess([...UNIT_NODE_FLAGS, BIN, 'serve', '--port', String(port), ...target.serveArgs], env, port, '/api/health');
@@ -218,6 +218,9 @@ async function seed(target: Target): Promise<void> {
   const { accounts, settings, timeEntries } = ctx.services;
   await accounts.createAccount({ email: target.emails.me, password: PASSWORD, full_name: 'Bench' });
   const stats = await accounts.createAccount({ email: target.emails.stats, password: PASSWORD, full_name: 'Stats' });
+  // The login flood signs in to an account of its own: each sign-in is a session, and past the
+  // sessions an account may hold the oldest (the /me token measured meanwhile) would be revoked.
+  await accounts.createAccount({ email: target.emails.flood, password: PASSWORD, full_name: 'Flood' });
   const start = new Date(Date.now() - 5 * 365 * 86_400_000);
   const startDate = start.toISOString().slice(0, 10);
   await settings.updateSettings(stats.id, { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: startDate });
@@ -353,7 +356,7 @@ async function otherFigures(driver: Driver, target: Target, serve: Server, bare:
     url: `${serve.url}/api/auth/login`,
     method: 'POST' as const,
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: target.emails.me, password: PASSWORD }),
+    body: JSON.stringify({ email: target.emails.flood, password: PASSWORD }),
     connections: 4,
     seconds: SECONDS,
   };
@@ -400,7 +403,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-bench-'));
   const dbPath = path.join(dir, 'timetrack.db');
   const suffix = `${Date.now()}-${randomBytes(3).toString('hex')}`;
-  const emails = { me: `bench-${suffix}@example.com`, stats: `stats-${suffix}@example.com` };
+  const emails = { me: `bench-${suffix}@example.com`, stats: `stats-${suffix}@example.com`, flood: `flood-${suffix}@example.com` };
   const targets: Target[] = [{ name: 'SQLite', env: { TIMETRACK_DB: dbPath }, serveArgs: ['--db', dbPath], emails }];
   if (PG_URL) targets.push({ name: 'PostgreSQL', env: { DATABASE_URL: PG_URL, JWT_SECRET: randomBytes(32).toString('base64url') }, serveArgs: [], emails });
 

@@ -10,6 +10,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv, runCli } from '../support/cli.js';
+import { runCliAsNobody } from '../support/other-user.js';
 import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
 import { forEngineCommand, onPostgres } from '../support/database.js';
 
@@ -103,12 +104,7 @@ describe('errors and exit codes', () => {
       // root writes any file: run the command as nobody instead (--force: the file is root's).
       fs.chmodSync(path.dirname(db), 0o755);
       fs.chmodSync(db, 0o644);
-      const denied = await execa('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'node', BIN, '--db', db, '--force', 'user', 'unlock', 'ann@example.com'], {
-        env: cleanEnv(),
-        extendEnv: false,
-        reject: false,
-        stdin: 'ignore',
-      });
+      const denied = await runCliAsNobody(['--db', db, '--force', 'user', 'unlock', 'ann@example.com']);
       expect(denied.exitCode).toBe(1);
       expect(denied.stderr).toMatch(/not writable by this user|permission denied/);
       expect(denied.stderr).not.toMatch(/unexpected error|\n\s+at /);

@@ -9,19 +9,11 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv } from '../support/cli.js';
-import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { runCliAsNobody } from '../support/other-user.js';
+import { cli, createAccountWithCli, emailsIn, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { onPostgres } from '../support/database.js';
 
 const isRoot = process.geteuid?.() === 0;
-
-function emailsIn(file: string): string[] {
-  const sqlite = new Database(file, { readonly: true });
-  try {
-    return (sqlite.prepare('select email from users order by email').all() as Array<{ email: string }>).map((row) => row.email);
-  } finally {
-    sqlite.close();
-  }
-}
 
 describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg_dump)', () => {
   it('writes one file and its .sha256, both 0600, nothing else, also after a failure; names a missing folder', async () => {
@@ -123,7 +115,7 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     fs.chmodSync(folder, 0o500);
     fs.chmodSync(path.dirname(path.dirname(db)), 0o755);
     fs.chmodSync(path.dirname(folder), 0o755);
-    const result = await execa('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'node', BIN, '--db', db, 'restore', old], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    const result = await runCliAsNobody(['--db', db, 'restore', old]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/checksum not verified; integrity check ok/);
     expect(fs.readdirSync(folder)).toEqual(['old.db']);

@@ -5,18 +5,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
-import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cli, createAccountWithCli, emailsIn, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { startServer } from '../support/server.js';
 import { onPostgres, databaseLine } from '../support/database.js';
-
-function emailsIn(file: string): string[] {
-  const sqlite = new Database(file, { readonly: true });
-  try {
-    return (sqlite.prepare('select email from users order by email').all() as Array<{ email: string }>).map((row) => row.email);
-  } finally {
-    sqlite.close();
-  }
-}
 
 function integrityOf(file: string): unknown {
   const sqlite = new Database(file, { readonly: true });

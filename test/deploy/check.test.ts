@@ -1,13 +1,12 @@
 // `timetrack check`, the refusal to act on another user's database file, and SIGHUP.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { PASSWORD } from '../support/app.js';
-import { BIN, cleanEnv } from '../support/cli.js';
 import { onPostgres } from '../support/database.js';
 import Database from 'better-sqlite3';
 import { migrations } from '../../migrations/index.js';
 import { describe, expect, it } from 'vitest';
+import { runCliAsNobody } from '../support/other-user.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { startServer } from '../support/server.js';
 
@@ -102,7 +101,7 @@ describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only
     expect(asRoot.stdout).toMatch(new RegExp(`^PROBLEM database file: owned by root, not by nobody .*\\(fix: chown nobody: ${db.replace(/[.]/g, '\\.')}\\)$`, 'm'));
     // As the service's user, who cannot open the root-owned file: still a report, line by line.
     fs.chmodSync(db, 0o600);
-    const asService = await execa('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'node', BIN, '--db', db, 'check'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    const asService = await runCliAsNobody(['--db', db, 'check']);
     expect(asService.exitCode).toBe(1);
     expect(asService.stdout).toMatch(/^ok\s+configuration: every setting is valid$/m);
     expect(asService.stdout).toMatch(/^PROBLEM database file: owned by root, not by nobody/m);
@@ -113,7 +112,7 @@ describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only
     // A read-only folder: named as such.
     fs.chownSync(folder, 0, 0);
     fs.chmodSync(folder, 0o555);
-    const readOnly = await execa('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', 'node', BIN, '--db', db, 'check'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+    const readOnly = await runCliAsNobody(['--db', db, 'check']);
     expect(readOnly.stdout).toMatch(new RegExp(`^PROBLEM database folder: ${folder} is not writable by nobody`, 'm'));
     fs.chmodSync(folder, 0o700);
   });

@@ -7,7 +7,7 @@ import { migrations } from '../../migrations/index.js';
 import { makeTempDir } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { bindPostgresDatabase, createPostgresDatabase, onPostgres, POSTGRES_SKIP_REASON } from '../support/database.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { call, startServer, type RunningServer } from '../support/server.js';
 
 const PASSWORD = 'correct horse battery staple';
 const running: RunningServer[] = [];
@@ -26,15 +26,6 @@ async function serve(dbPath: string, env: Record<string, string> = {}): Promise<
   const server = await startServer(dbPath, env);
   running.push(server);
   return server;
-}
-
-async function call(server: RunningServer, method: string, url: string, body?: unknown, token?: string) {
-  const response = await fetch(`${server.baseUrl}${url}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
 async function loginOn(server: RunningServer, password = PASSWORD) {
@@ -57,7 +48,7 @@ describe.skipIf(!onPostgres)('two serve processes on one PostgreSQL database', (
     const [a, b] = await Promise.all([serve(dbPath), serve(dbPath)]);
     for (const server of [a, b]) while (!server.output().includes('timetrack started')) await new Promise((resolve) => setTimeout(resolve, 20));
     const applied = [a, b].map((server) => (server.output().match(/"msg":"migration applied"/g) ?? []).length);
-    expect(applied.sort()).toEqual([0, Object.keys(migrations).length]);
+    expect(applied.sort((x, y) => x - y)).toEqual([0, Object.keys(migrations).length]);
     for (const server of [a, b]) expect(server.output()).toMatch(/"engine":"postgres"/);
   });
 

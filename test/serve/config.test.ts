@@ -94,7 +94,9 @@ describe.concurrent('serve refuses bad settings', () => {
   });
 
   it.skipIf(onPostgres)('a damaged generated secret file (SQLite: skipped on PostgreSQL)', async () => {
+    // An install whose database exists (serve warns when it creates one) and whose secret file is damaged.
     const db = path.join(makeTempDir('timetrack-config-'), 'timetrack.db');
+    expect((await runCli(['migrate', '--db', db])).exitCode).toBe(0);
     fs.writeFileSync(`${db}.jwt-secret`, 'not hex\n', { mode: 0o600 });
     expectOneLineNaming(await serveWith({}, db), 'secret file');
   });

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { call, startServer, type RunningServer } from '../support/server.js';
 
 const PASSWORD = 'correct horse battery staple';
 const running: RunningServer[] = [];
@@ -15,15 +15,6 @@ async function serve(env: Record<string, string> = {}): Promise<RunningServer> {
   const server = await startServer(path.join(makeTempDir(), 'timetrack.db'), env);
   running.push(server);
   return server;
-}
-
-async function call(server: RunningServer, method: string, url: string, body?: unknown, token?: string) {
-  const response = await fetch(`${server.baseUrl}${url}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
 async function registerAndLogin(server: RunningServer): Promise<string> {

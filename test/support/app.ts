@@ -76,6 +76,8 @@ export interface TestAppOptions {
   mailRetryDelaysMs?: number[];
   /** Hash with argon2id, as serve does (for tests whose subject is hashing). */
   realHashing?: boolean;
+  /** Hash with this algorithm (a test that must hold hashing back until its flood has arrived). */
+  passwordAlgorithm?: PasswordAlgorithm;
 }
 
 /** A migrated PostgreSQL database for a test app, bound to its SQLite path so that CLI runs with `--db` find it. */
@@ -102,6 +104,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     env: {
       ...(onPostgres ? await migratedPostgresFor(dbPath) : { TIMETRACK_DB: dbPath }),
       RATE_LIMIT_AUTH: '0',
+      RATE_LIMIT_EXPORT: '0',
+      RATE_LIMIT_STATS: '0',
       LOG_LEVEL: 'info',
       ...env,
     },
@@ -111,7 +115,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logDestination: logStream,
     terminal: terminalStream,
     mailRetryDelaysMs: options.mailRetryDelaysMs,
-    ...(options.realHashing ? {} : { passwordAlgorithm: fastTestHashing }),
+    ...(options.passwordAlgorithm ? { passwordAlgorithm: options.passwordAlgorithm } : options.realHashing ? {} : { passwordAlgorithm: fastTestHashing }),
   });
   const app = await buildApp(ctx);
   await app.ready();

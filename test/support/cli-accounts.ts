@@ -1,5 +1,6 @@
 // Shared steps of the CLI tests: a temp database and accounts created through the real binary.
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { makeTempDir, PASSWORD } from './app.js';
 import { execaSync } from 'execa';
@@ -38,4 +39,14 @@ export function expectFailure(result: { exitCode?: number; stderr: unknown; stdo
   expect(stderr).toMatch(message);
   expect(stderr).not.toMatch(/\n\s+at /);
   expect(String(result.stdout)).toBe('');
+}
+
+/** The e-mail addresses of a SQLite file's accounts (a backup, a restored file), in order. */
+export function emailsIn(file: string): string[] {
+  const sqlite = new Database(file, { readonly: true });
+  try {
+    return (sqlite.prepare('select email from users order by email').all() as Array<{ email: string }>).map((row) => row.email);
+  } finally {
+    sqlite.close();
+  }
 }

@@ -24,7 +24,7 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
   // Above info the "Server listening" line is not written: listen on a chosen port and ask health instead.
   const quiet = env.LOG_LEVEL !== undefined && !['info', 'debug', 'trace'].includes(env.LOG_LEVEL);
   const port = quiet ? await freePort() : 0;
-  const engine = forEngine(['serve', '--port', String(port), '--db', dbPath, ...args], { LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0', ...env });
+  const engine = forEngine(['serve', '--port', String(port), '--db', dbPath, ...args], { LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0', RATE_LIMIT_EXPORT: '0', RATE_LIMIT_STATS: '0', ...env });
   const child = execa('node', [BIN, ...engine.args], {
     env: cleanEnv(engine.env),
     extendEnv: false,
@@ -72,4 +72,14 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
       return { exitCode: result.exitCode };
     },
   };
+}
+
+/** One request to a running server: its status, headers and body text (JSON in and a bearer token, when given). */
+export async function call(server: Pick<RunningServer, 'baseUrl'>, method: string, url: string, body?: unknown, token?: string) {
+  const response = await fetch(`${server.baseUrl}${url}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
 }

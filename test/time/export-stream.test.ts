@@ -7,7 +7,8 @@ import { stringify } from 'csv-stringify/sync';
 import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { localDateTimeOf } from '../../src/time/calendar.js';
-import { createEntryCsvService, CSV_COLUMNS, EXPORT_BATCH_ROWS } from '../../src/time/entries-csv.js';
+import { createEntryCsvService, CSV_COLUMNS, EXPORT_BATCH_ROWS, EXPORT_PIECE_ROWS } from '../../src/time/entries-csv.js';
+import { createExportGate } from '../../src/time/exports.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { type SignedIn, signIn } from '../support/requests.js';
@@ -66,7 +67,7 @@ async function getOverSocket(url: string): Promise<{ headers: http.IncomingHttpH
   });
 }
 
-it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at a time`, async () => {
+it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at a time, in pieces of ${EXPORT_PIECE_ROWS}`, async () => {
   const expected = await wholeFileCsv();
   let largest = 0;
   const watch: KyselyPlugin = {
@@ -77,11 +78,12 @@ it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at 
     },
   };
   const { settings, timeEntries } = t.ctx.services;
-  const csv = await createEntryCsvService({ ...t.ctx.database, db: t.ctx.db.withPlugin(watch) }, t.clock, settings, timeEntries).exportCsv(ann.userId, {});
+  const database = { ...t.ctx.database, db: t.ctx.db.withPlugin(watch) };
+  const csv = await createEntryCsvService(database, t.clock, settings, timeEntries, createExportGate(database, t.clock)).exportCsv(ann.userId, {});
   const pieces: string[] = [];
-  for await (const piece of csv) pieces.push(piece);
+  for await (const piece of csv.pieces) pieces.push(piece);
   expect(pieces.join('')).toBe(expected);
-  expect(pieces).toHaveLength(COUNT / EXPORT_BATCH_ROWS);
+  expect(pieces).toHaveLength(COUNT / EXPORT_PIECE_ROWS);
   expect(largest).toBe(EXPORT_BATCH_ROWS);
 });
 
@@ -103,6 +105,6 @@ it('the route streams the export over a real socket, the CLI prints the same byt
 it('an empty range still answers the header alone', async () => {
   const csv = await t.ctx.services.entriesCsv.exportCsv(ann.userId, { from: '2030-01-01' });
   const pieces: string[] = [];
-  for await (const piece of csv) pieces.push(piece);
+  for await (const piece of csv.pieces) pieces.push(piece);
   expect(pieces.join('')).toBe(`${CSV_COLUMNS.join(',')}\n`);
 });

@@ -5,12 +5,12 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { securityEvent } from '../../auth/audit.js';
 import { PASSWORD_MAX_LENGTH } from '../../auth/password-policy.js';
-import { refuseApiTokens, requireSession, sessionOf } from '../authentication.js';
+import { requireAccountSession, sessionOf } from '../authentication.js';
 import { errorResponses } from '../schemas.js';
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; rateLimited: Record<string, unknown> }> = async (app, { ctx, rateLimited }) => {
   app.delete('/account', {
-    onRequest: [requireSession(ctx.services.credentials), refuseApiTokens],
+    onRequest: requireAccountSession(ctx.services.credentials),
     config: rateLimited,
     schema: {
       tags: ['auth'],

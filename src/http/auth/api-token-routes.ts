@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX_LENGTH } from '../../auth/api-tokens.js';
-import { refuseApiTokens, requireSession, sessionOf } from '../authentication.js';
+import { requireAccountSession, sessionOf } from '../authentication.js';
 import { errorResponses } from '../schemas.js';
 import { IdParams } from '../time-entries/schemas.js';
 import { ApiTokenListResponse, NewApiTokenResponse } from './schemas.js';
@@ -21,8 +21,7 @@ const NewApiTokenBody = Type.Object(
 export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { apiTokens, audit, credentials } = ctx.services;
   const schema = { tags: ['api-tokens'], security: [{ bearerAuth: [] }] };
-  app.addHook('onRequest', requireSession(credentials));
-  app.addHook('onRequest', refuseApiTokens);
+  app.addHook('onRequest', requireAccountSession(credentials));
 
   app.post('/api-tokens', {
     schema: { ...schema, body: NewApiTokenBody, response: { 201: NewApiTokenResponse, ...errorResponses(400, 401, 403, 409) } },

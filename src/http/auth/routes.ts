@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../auth/account-fields.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-policy.js';
-import { refuseApiTokens, requireSession, sessionOf } from '../authentication.js';
+import { requireAccountSession, requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
@@ -39,12 +39,13 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   const refusedLogin = { INVALID_CREDENTIALS: 'login_failed', ACCOUNT_LOCKED: 'login_locked', ACCOUNT_DISABLED: 'login_disabled' } as const;
   const authenticated = { onRequest: requireSession(ctx.services.credentials) };
   // Account management: a session only, never an API token (403 FORBIDDEN_FOR_API_TOKEN).
-  const accountManagement = { onRequest: [requireSession(ctx.services.credentials), refuseApiTokens] };
+  const accountManagement = { onRequest: requireAccountSession(ctx.services.credentials) };
   const bearer = [{ bearerAuth: [] }];
 
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.header('Cache-Control', 'no-store');
-    done(null, payload);
+  // Set as the request starts, so that every answer of the group carries it, errors included.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('cache-control', 'no-store');
+    done();
   });
   // Unknown /api/auth paths answer here, so that the hook above covers them too.
   app.setNotFoundHandler(sendNotFound);
@@ -120,7 +121,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   app.get('/me', {
     ...authenticated,
     schema: { tags: ['auth'], security: bearer, response: { 200: UserResponse, ...errorResponses(401) } },
-  }, async (request) => ({ user: sessionOf(request).user }));
+  }, (request, reply) => {
+    // A callback handler: nothing here waits, and an async one costs a promise per request.
+    reply.send({ user: sessionOf(request).user });
+  });
 
   app.get('/validate', {
     ...authenticated,

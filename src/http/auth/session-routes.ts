@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { securityEvent } from '../../auth/audit.js';
-import { refuseApiTokens, requireSession, sessionOf } from '../authentication.js';
+import { requireAccountSession, sessionOf } from '../authentication.js';
 import { errorResponses } from '../schemas.js';
 import { IdParams } from '../time-entries/schemas.js';
 import { RevokedResponse, SessionListResponse } from './schemas.js';
@@ -12,8 +12,7 @@ import { RevokedResponse, SessionListResponse } from './schemas.js';
 export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { audit, credentials, ownSessions } = ctx.services;
   const schema = { tags: ['sessions'], security: [{ bearerAuth: [] }] };
-  app.addHook('onRequest', requireSession(credentials));
-  app.addHook('onRequest', refuseApiTokens);
+  app.addHook('onRequest', requireAccountSession(credentials));
 
   app.get('/sessions', {
     schema: { ...schema, response: { 200: SessionListResponse, ...errorResponses(401, 403) } },

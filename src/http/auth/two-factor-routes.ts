@@ -9,8 +9,7 @@ import { securityEvent } from '../../auth/audit.js';
 import { unauthorized } from '../../auth/sessions.js';
 import { PASSWORD_MAX_LENGTH } from '../../auth/password-policy.js';
 import { ServiceError, validationError } from '../../common/errors.js';
-import type { onRequestAsyncHookHandler } from 'fastify';
-import { refuseApiTokens, requireSession, sessionOf } from '../authentication.js';
+import { accountSessionIfSent, requireAccountSession, sessionOf } from '../authentication.js';
 import { errorResponses, MessageSchema } from '../schemas.js';
 import { EnableWithChallengeResponse, LoginResponse, RecoveryCodesResponse, TwoFactorSetupResponse, TwoFactorStatusResponse } from './schemas.js';
 
@@ -25,14 +24,10 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; rateL
   const { audit, credentials, sessions, twoFactor } = ctx.services;
   const tags = ['two-factor'];
   const bearer = [{ bearerAuth: [] }];
-  const sessionOnly = { onRequest: [requireSession(credentials), refuseApiTokens] };
+  const sessionOnly = { onRequest: requireAccountSession(credentials) };
   // A request with an Authorization header is checked strictly (a bad or revoked token is 401, as on
   // every strict route); one without goes on to need a set-up challenge in its body.
-  const strict = requireSession(credentials);
-  const sessionIfSent: onRequestAsyncHookHandler = async function (request, reply) {
-    if (request.headers.authorization !== undefined) await strict.call(this, request, reply);
-  };
-  const sessionIfAny = { onRequest: [sessionIfSent, refuseApiTokens] };
+  const sessionIfAny = { onRequest: accountSessionIfSent(credentials) };
 
   app.get('/2fa', {
     ...sessionOnly,

@@ -1,9 +1,11 @@
 // /api/settings (docs/time-model.md): strict authentication. Both routes answer the whole settings object.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { holidayRegions } from '../../time/calendar.js';
 import { requireSession, sessionOf } from '../authentication.js';
+import { sendExport } from '../export-reply.js';
 import { errorResponses, nullable } from '../schemas.js';
 import { HolidayRegionsResponse, SettingsSchema } from './schemas.js';
 
@@ -22,21 +24,27 @@ const SettingsPatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exportBudget: preHandlerAsyncHookHandler }> = async (app, { ctx, exportBudget }) => {
   const { settings } = ctx.services;
   app.addHook('onRequest', requireSession(ctx.services.credentials));
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
+    reply.header('cache-control', 'no-store');
   });
   const security = [{ bearerAuth: [] }];
 
   // Data portability: the signed-in person's whole account as one JSON document (docs/api.md),
-  // the same document as `timetrack user export`.
+  // the same document as `timetrack user export`, streamed.
   app.get('/export', {
-    schema: { tags: ['settings'], security, response: { 200: Type.Unknown({ description: 'the account document (docs/api.md)' }), ...errorResponses(401) } },
+    schema: {
+      tags: ['settings'],
+      security,
+      produces: ['application/json'],
+      response: { 200: { description: 'the account document (docs/api.md), streamed', content: { 'application/json': { schema: Type.Unknown() } } }, ...errorResponses(401, 409, 429, 503) },
+    },
+    preHandler: exportBudget,
   }, async (request, reply) => {
-    const document = await ctx.services.accountData.exportAccount(sessionOf(request).user.id);
-    return reply.header('Content-Disposition', 'attachment; filename="timetrack-account.json"').send(document);
+    const exported = await ctx.services.accountData.exportAccount(sessionOf(request).user.id);
+    return sendExport(request, reply, exported, 'application/json; charset=utf-8', 'timetrack-account.json');
   });
 
   // The regions a holiday_region may name, with names for a list to choose from.

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
+import { accountBudget } from '../account-limits.js';
 import { optionalSession } from '../authentication.js';
 import { errorResponses } from '../schemas.js';
 import { Anonymous, OvertimeResponse, TodayResponse, WeekResponse } from './schemas.js';
@@ -10,10 +11,12 @@ import { Anonymous, OvertimeResponse, TodayResponse, WeekResponse } from './sche
 export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { statistics } = ctx.services;
   app.addHook('onRequest', optionalSession(ctx.services.credentials));
+  // A signed-in account's statistics read its data from tracking_start on: RATE_LIMIT_STATS a minute.
+  app.addHook('preHandler', accountBudget({ name: 'statistics requests', max: ctx.config.rateLimitStats, windowMs: 60_000 }, () => ctx.clock.now().getTime()));
   // The answer depends on the Authorization header: no cache may keep or share it.
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    reply.header('Vary', 'Authorization');
+    reply.header('cache-control', 'no-store');
+    reply.header('vary', 'Authorization');
   });
   const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, {}];
 
@@ -28,7 +31,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         },
         { additionalProperties: false },
       ),
-      response: { 200: WeekResponse, ...errorResponses(400) },
+      response: { 200: WeekResponse, ...errorResponses(400, 429) },
     },
   }, async (request) => {
     const { date, region } = request.query;
@@ -36,10 +39,10 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   });
 
   app.get('/overtime', {
-    schema: { tags: ['stats'], security, response: { 200: Type.Union([OvertimeResponse, Anonymous]) } },
+    schema: { tags: ['stats'], security, response: { 200: Type.Union([OvertimeResponse, Anonymous]), ...errorResponses(429) } },
   }, async (request) => (request.session ? statistics.overtime(request.session.user.id) : { authenticated: false as const }));
 
   app.get('/today', {
-    schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]) } },
+    schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]), ...errorResponses(429) } },
   }, async (request) => (request.session ? statistics.today(request.session.user.id) : { authenticated: false as const }));
 };

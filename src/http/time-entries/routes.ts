@@ -1,10 +1,11 @@
 // /api/time-entries (docs/time-model.md): strict authentication. Each handler parses, calls one service
 // function, shapes the answer. Static paths come before /:id.
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { requireSession, sessionOf } from '../authentication.js';
+import { sendExport } from '../export-reply.js';
 import { AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
 import { NOTE_MAX_LENGTH } from '../../time/entries.js';
 import { AbsenceResponse, AbsenceSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
@@ -28,11 +29,11 @@ const NewAbsenceBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exportBudget: preHandlerAsyncHookHandler }> = async (app, { ctx, exportBudget }) => {
   const { timeEntries, absences, entriesCsv } = ctx.services;
   app.addHook('onRequest', requireSession(ctx.services.credentials));
   app.addHook('onSend', async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
+    reply.header('cache-control', 'no-store');
   });
   const security = [{ bearerAuth: [] }];
   const tags = ['time-entries'];
@@ -79,13 +80,12 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       querystring: RangeQuery,
       description: 'The entries overlapping the range as CSV: id, start_at, end_at (UTC), start_local, end_local (user time zone), note',
       produces: ['text/csv'],
-      response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401) },
+      response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401, 409, 429, 503) },
     },
+    preHandler: exportBudget,
   }, async (request, reply) => {
     const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
-    // The schema documents the body as CSV text; Fastify sends a stream as it comes (chunked), unserialized.
-    const body = Readable.from(csv) as unknown as string;
-    return reply.type('text/csv; charset=utf-8').header('Content-Disposition', 'attachment; filename="time-entries.csv"').send(body);
+    return sendExport(request, reply, csv, 'text/csv; charset=utf-8', 'time-entries.csv');
   });
 
   app.get('/:id', {

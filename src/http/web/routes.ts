@@ -51,7 +51,8 @@ function sendHtml(reply: FastifyReply) {
 const NOT_CLIENT_PATHS = /^\/(metrics|healthz?|readyz?|livez|ready|ping|status|server-status|nginx_status|admin|administrator|actuator|debug|wp-admin|wp-login\.php|phpmyadmin|\.env|\.git)(\/|$|\.)/i;
 
 function isClientPath(request: FastifyRequest): boolean {
-  const pathname = request.url.split('?')[0] ?? '/';
+  const query = request.url.indexOf('?');
+  const pathname = query === -1 ? request.url : request.url.slice(0, query);
   const isApi = pathname === '/api' || pathname.startsWith('/api/');
   return (request.method === 'GET' || request.method === 'HEAD') && !isApi && !pathname.startsWith('/assets/') && !NOT_CLIENT_PATHS.test(pathname);
 }
@@ -89,7 +90,11 @@ async function webClient(app: FastifyInstance, options: { root?: string | undefi
       reply.header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').header('Vary', VARY).sendFile(file),
     );
   }
-  app.setNotFoundHandler(async (request, reply) => (isClientPath(request) ? sendHtml(reply) : sendNotFound(request, reply)));
+  // A callback handler: an async one costs a promise and a microtask turn on every unknown path.
+  app.setNotFoundHandler((request, reply) => {
+    if (isClientPath(request)) sendHtml(reply);
+    else sendNotFound(request, reply);
+  });
 }
 
 /** Registered on the root itself (what fastify-plugin does), since only the root's not-found handler sees every path. */

@@ -45,6 +45,8 @@ export const de: Catalog = {
     TWO_FACTOR_REQUIRED: 'Dieser Server verlangt die Zwei-Faktor-Anmeldung, deshalb kann sie nicht ausgeschaltet werden. Sie können neue Wiederherstellungscodes erzeugen.',
     TOO_MANY_API_TOKENS: 'Dieses Konto hat schon die größtmögliche Zahl an API-Tokens. Widerrufen Sie zuerst eins, das Sie nicht mehr brauchen.',
     TOO_MANY_ENTRIES: 'Sie haben die größtmögliche Zahl an Einträgen. Exportieren und löschen Sie alte, um neue anzulegen.',
+    TOO_MANY_ABSENCES: 'Sie haben die größtmögliche Zahl an Abwesenheiten. Löschen Sie alte, um neue anzulegen.',
+    EXPORT_RUNNING: 'Ein Export Ihrer Daten läuft schon. Warten Sie, bis er fertig ist.',
     ACCOUNT_LOCKED: (seconds) => `Zu viele fehlgeschlagene Anmeldungen: Das Konto ist gesperrt. Versuchen Sie es ${inTime(seconds)} wieder.`,
     RATE_LIMITED: (seconds) => `Zu viele Versuche von dieser Adresse. Versuchen Sie es ${inTime(seconds)} wieder.`,
     BUSY: 'Der Server ist ausgelastet. Versuchen Sie es gleich noch einmal.',

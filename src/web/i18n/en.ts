@@ -64,6 +64,8 @@ export const en = {
     TWO_FACTOR_REQUIRED: 'This server requires two-factor sign-in, so it cannot be turned off. You can make new recovery codes.',
     TOO_MANY_API_TOKENS: 'This account has the most API tokens allowed. Revoke one you no longer use first.',
     TOO_MANY_ENTRIES: 'You keep the most entries allowed. Export and delete old ones to add more.',
+    TOO_MANY_ABSENCES: 'You keep the most absences allowed. Delete old ones to add more.',
+    EXPORT_RUNNING: 'An export of your data is running already. Wait until it has finished.',
     ACCOUNT_LOCKED: (seconds: number | undefined) => `Too many failed sign-ins: this account is locked. Try again ${inTime(seconds)}.`,
     RATE_LIMITED: (seconds: number | undefined) => `Too many attempts from this address. Try again ${inTime(seconds)}.`,
     BUSY: 'The server is busy. Try again in a moment.',

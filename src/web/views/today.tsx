@@ -31,12 +31,19 @@ export function TodayView() {
   );
   const [today, current, overtime, loadedAt] = loaded.data ?? [];
   // After Start, Stop or Undo the big button is replaced once the new figures are in: focus goes to it then.
+  // Until then the old button is still shown, and a second click on it (a double click on a slow
+  // machine, after the first request was answered) must not send the same request again.
   const focusButton = useRef(false);
   useEffect(() => {
     if (!focusButton.current || !loaded.data) return;
     focusButton.current = false;
     document.querySelector<HTMLElement>('button.big')?.focus();
   }, [loaded.data]);
+  useEffect(() => {
+    // A reload that failed shows its error; the buttons work again.
+    if (loaded.error) focusButton.current = false;
+  }, [loaded.error]);
+  const settling = () => focusButton.current;
   const running = current?.entry ?? null;
   useEffect(() => {
     if (!running) return;
@@ -54,7 +61,7 @@ export function TodayView() {
       : undefined;
 
   const start = () =>
-    action.run(
+    !settling() && action.run(
       async () => {
         setDropped(undefined);
         await api('POST', '/api/time-entries/start', note.trim() ? { note: note.trim() } : {});
@@ -66,7 +73,7 @@ export function TodayView() {
       { describeFailure: overlapSentence },
     );
   const stop = () =>
-    action.run(async () => {
+    !settling() && action.run(async () => {
       const { entry } = await api<{ entry: Entry }>('POST', '/api/time-entries/stop');
       const ms = Date.parse(entry.end_at ?? entry.start_at) - Date.parse(entry.start_at);
       if (ms < 60_000) {
@@ -81,7 +88,7 @@ export function TodayView() {
       loaded.reload();
     });
   const undo = () =>
-    action.run(async () => {
+    !settling() && action.run(async () => {
       if (!dropped) return;
       await api('POST', '/api/time-entries', { start_at: dropped.start_at, end_at: dropped.end_at, note: dropped.note });
       setDropped(undefined);

@@ -1,0 +1,220 @@
+// One account's data must not take the server down (docs/security.md, "one user's data as a load"),
+// against real `serve` processes: exports stream with bounded memory whatever the reader's pace, one
+// export per account at a time (409 EXPORT_RUNNING, also across the CSV and the document), budgets
+// per account on exports and statistics (429 RATE_LIMITED with Retry-After), quotas on absences and
+// sessions, and statistics from 1970 that never hold the event loop for long.
+import fs from 'node:fs';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { queryRows } from '../support/database.js';
+import { createFullAccount } from '../support/full-account.js';
+import { login, request } from '../support/requests.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+const ACCOUNTS = 4;
+const ENTRIES = 10_000;
+const NOTE_LENGTH = 1000;
+
+/** The resident memory of a process, in bytes (Linux). */
+function residentBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** A GET whose body is not read: the answer's status and headers, and a way to read the rest or drop it. */
+function openUnread(server: RunningServer, path: string, token: string) {
+  const url = new URL(path, server.baseUrl);
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; readAll: () => Promise<string>; drop: () => void }>((resolve, reject) => {
+    const req = http.get({ host: url.hostname, port: url.port, path: url.pathname, headers: { authorization: `Bearer ${token}` } }, (response) => {
+      response.pause();
+      resolve({
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        readAll: () =>
+          new Promise<string>((done, fail) => {
+            const pieces: Buffer[] = [];
+            response.on('data', (piece: Buffer) => pieces.push(piece));
+            response.on('end', () => done(Buffer.concat(pieces).toString('utf8')));
+            response.on('error', fail);
+            response.resume();
+          }),
+        drop: () => req.destroy(),
+      });
+    });
+    req.on('error', (error) => (error.message.includes('socket hang up') ? undefined : reject(error)));
+  });
+}
+
+describe('exports of full accounts', () => {
+  let db: string;
+  let server: RunningServer;
+  const tokens: string[] = [];
+
+  beforeAll(async () => {
+    db = tempDb();
+    for (let i = 0; i < ACCOUNTS; i += 1) await createFullAccount(db, `full${i}@example.com`, { entries: ENTRIES, noteLength: NOTE_LENGTH });
+    server = await startServer(db, { LOG_LEVEL: 'warn' });
+    for (let i = 0; i < ACCOUNTS; i += 1) tokens.push(await login(server, `full${i}@example.com`));
+  }, 300_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('streams each account document with bounded memory while its readers do not read', async () => {
+    // A whole export first: the code is warm and the heap at its working size.
+    const warm = await request(server, 'GET', '/api/settings/export', { token: tokens[0]! });
+    expect(warm.statusCode).toBe(200);
+    const documentBytes = Buffer.byteLength(warm.body);
+    expect(documentBytes).toBeGreaterThan(ENTRIES * NOTE_LENGTH);
+    expect(warm.json().entries).toHaveLength(ENTRIES);
+    const before = residentBytes(server.process.pid!);
+    const exports = await Promise.all(tokens.map((token) => openUnread(server, '/api/settings/export', token)));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const grown = residentBytes(server.process.pid!) - before;
+    console.log(`${ACCOUNTS} exports of ${(documentBytes / 1e6).toFixed(1)} MB each, unread: the server grew by ${(grown / 1e6).toFixed(1)} MB`);
+    // Built whole, each document would be in memory three times over (rows, text, the socket's buffer):
+    // more than all of them together. Streamed, each export holds a batch or two.
+    expect(grown).toBeLessThan(ACCOUNTS * documentBytes);
+    for (const opened of exports) {
+      expect(opened.status).toBe(200);
+      expect(opened.headers['transfer-encoding']).toBe('chunked');
+    }
+    // Read at last, every document is whole.
+    for (const opened of exports) expect(JSON.parse(await opened.readAll()).entries).toHaveLength(ENTRIES);
+  }, 120_000);
+
+  it('runs one export per account at a time: the second is 409 EXPORT_RUNNING (CSV or document) until the first ends or is dropped', async () => {
+    const token = tokens[1]!;
+    // The exports above end (and give their leases and places back) just after their last byte.
+    let first = await openUnread(server, '/api/time-entries/export', token);
+    for (let tries = 0; first.status === 503 && tries < 20; tries += 1) {
+      first.drop();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      first = await openUnread(server, '/api/time-entries/export', token);
+    }
+    expect(first.status).toBe(200);
+    for (const path of ['/api/time-entries/export', '/api/settings/export']) {
+      const second = await request(server, 'GET', path, { token });
+      expect(second.statusCode, path).toBe(409);
+      expect(second.json()).toMatchObject({ code: 'EXPORT_RUNNING' });
+      expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // Another account exports meanwhile.
+    expect((await request(server, 'GET', '/api/time-entries/export', { token: tokens[2]! })).statusCode).toBe(200);
+    // The client goes away: its lease is given back at once.
+    first.drop();
+    await expect.poll(async () => (await request(server, 'GET', '/api/time-entries/export', { token })).statusCode, { timeout: 5000 }).toBe(200);
+    // An export that ran to its end leaves no lease behind.
+    expect((await request(server, 'GET', '/api/settings/export', { token })).statusCode).toBe(200);
+    expect(await queryRows(db, 'select user_id from export_leases')).toEqual([]);
+  }, 60_000);
+});
+
+describe('budgets and quotas per account', () => {
+  let db: string;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    db = tempDb();
+    for (const email of ['ann@example.com', 'bob@example.com']) await createAccountWithCli(db, email);
+    server = await startServer(db, { LOG_LEVEL: 'warn', RATE_LIMIT_EXPORT: '2', RATE_LIMIT_STATS: '5' });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('refuses a third export an hour and a sixth statistics request a minute with 429 RATE_LIMITED and Retry-After; others are not affected', async () => {
+    const ann = await login(server, 'ann@example.com');
+    const bob = await login(server, 'bob@example.com');
+    expect((await request(server, 'GET', '/api/time-entries/export', { token: ann })).statusCode).toBe(200);
+    expect((await request(server, 'GET', '/api/settings/export', { token: ann })).statusCode).toBe(200);
+    const third = await request(server, 'GET', '/api/time-entries/export', { token: ann });
+    expect(third.statusCode).toBe(429);
+    expect(third.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(3000);
+    // Another session of the same account shares the budget; another account has its own.
+    const annAgain = await login(server, 'ann@example.com');
+    expect((await request(server, 'GET', '/api/settings/export', { token: annAgain })).statusCode).toBe(429);
+    expect((await request(server, 'GET', '/api/settings/export', { token: bob })).statusCode).toBe(200);
+
+    for (const path of ['/api/stats/overtime', '/api/stats/today', '/api/stats/week', '/api/stats/overtime', '/api/stats/week?date=2026-01-05']) {
+      expect((await request(server, 'GET', path, { token: ann })).statusCode, path).toBe(200);
+    }
+    const sixth = await request(server, 'GET', '/api/stats/today', { token: ann });
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(sixth.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect((await request(server, 'GET', '/api/stats/today', { token: bob })).statusCode).toBe(200);
+    // Without a session the answers of the contract, never counted against an account.
+    expect((await request(server, 'GET', '/api/stats/week?region=DE-BY')).statusCode).toBe(200);
+  });
+
+  it('keeps at most 10,000 absences (409 TOO_MANY_ABSENCES)', async () => {
+    const token = await login(server, 'bob@example.com');
+    const [bob] = await queryRows<{ id: number }>(db, 'select id from users where email = ?', ['bob@example.com']);
+    // 9,999 planted days (from 1990 on), then the API adds the last one and refuses the next.
+    const first = Date.UTC(1990, 0, 1);
+    for (let start = 0; start < 9_999; start += 500) {
+      const rows = Array.from({ length: Math.min(500, 9_999 - start) }, (_, i) => new Date(first + (start + i) * 86_400_000).toISOString().slice(0, 10));
+      await queryRows(db, `insert into absences (user_id, date, type, note, created_at) values ${rows.map(() => "(?, ?, 'vacation', '', '2026-01-01T00:00:00.000Z')").join(', ')}`, rows.flatMap((date) => [bob!.id, date]));
+    }
+    const last = await request(server, 'POST', '/api/time-entries/absences', { token, payload: { date: '2060-01-01', type: 'sick' } });
+    expect(last.statusCode).toBe(201);
+    const over = await request(server, 'POST', '/api/time-entries/absences', { token, payload: { date: '2060-01-02', type: 'sick' } });
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toMatchObject({ code: 'TOO_MANY_ABSENCES' });
+    // A balance over all of them still answers.
+    expect((await request(server, 'GET', '/api/stats/overtime', { token })).statusCode).toBe(200);
+  });
+
+  it('keeps at most 50 sessions: the 51st sign-in revokes the oldest', async () => {
+    const tokens: string[] = [];
+    for (let i = 0; i < 51; i += 1) tokens.push(await login(server, 'ann@example.com'));
+    expect((await request(server, 'GET', '/api/auth/me', { token: tokens[0]! })).statusCode).toBe(401);
+    for (const token of [tokens[1]!, tokens[50]!]) expect((await request(server, 'GET', '/api/auth/me', { token })).statusCode).toBe(200);
+    const [{ count }] = (await queryRows<{ count: number }>(db, "select count(*) as count from auth_tokens where user_id = (select id from users where email = 'ann@example.com')")) as [{ count: number }];
+    expect(Number(count)).toBe(50);
+  }, 120_000);
+});
+
+describe('statistics from 1970', () => {
+  it('never hold the event loop for long, cold or warm, and answer alike', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'old@example.com');
+    const server = await startServer(db, { LOG_LEVEL: 'warn' });
+    try {
+      const token = await login(server, 'old@example.com');
+      const patched = await request(server, 'PATCH', '/api/settings', { token, payload: { tracking_start: '1970-01-01', holiday_region: 'DE-BW', timezone: 'Europe/Berlin' } });
+      expect(patched.statusCode).toBe(200);
+      // A bystander asks for health every 10 ms while the balance works out 57 cold years of holidays.
+      let stop = false;
+      const latencies: number[] = [];
+      const bystander = (async () => {
+        while (!stop) {
+          const started = performance.now();
+          await fetch(`${server.baseUrl}/api/health`).then((response) => response.arrayBuffer());
+          latencies.push(performance.now() - started);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      })();
+      const coldStarted = performance.now();
+      const cold = await request(server, 'GET', '/api/stats/overtime', { token });
+      const coldMs = performance.now() - coldStarted;
+      const warm = await request(server, 'GET', '/api/stats/overtime', { token });
+      stop = true;
+      await bystander;
+      expect(cold.statusCode).toBe(200);
+      expect(warm.json()).toEqual(cold.json());
+      expect(cold.json().since).toBe('1970-01-01');
+      const longest = Math.max(...latencies);
+      console.log(`balance from 1970 (cold, ${Math.round(coldMs)} ms): bystander's health answered ${latencies.length} times, longest ${longest.toFixed(1)} ms`);
+      // 57 years of holidays worked out in one go would stall the bystander for about the whole
+      // request; one year at a time, for a small part of it (relative: a busy machine must not decide).
+      expect(longest).toBeLessThan(Math.max(100, coldMs / 3));
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+});
