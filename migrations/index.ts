@@ -15,6 +15,10 @@ import * as bookings from './009c_bookings.js';
 import * as breakRules from './009d_break_rules.js';
 import * as vacationAllowance from './009e_vacation_allowance.js';
 import * as forgottenTimer from './009f_forgotten_timer.js';
+import * as sessionActivity from './010_session_activity.js';
+import * as apiTokens from './010b_api_tokens.js';
+import * as twoFactor from './010c_two_factor.js';
+import * as loginDevices from './010d_login_devices.js';
 import * as exportLeases from './011_export_leases.js';
 
 export const migrations: Record<string, Migration> = {
@@ -32,5 +36,9 @@ export const migrations: Record<string, Migration> = {
   '009d_break_rules': breakRules,
   '009e_vacation_allowance': vacationAllowance,
   '009f_forgotten_timer': forgottenTimer,
+  '010_session_activity': sessionActivity,
+  '010b_api_tokens': apiTokens,
+  '010c_two_factor': twoFactor,
+  '010d_login_devices': loginDevices,
   '011_export_leases': exportLeases,
 };

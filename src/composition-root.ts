@@ -8,8 +8,18 @@ import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
+import { createNoticeMailer } from './mail/notices.js';
+import { createNewDeviceNotices, newDeviceText, type SignInClient } from './auth/new-device.js';
+import type { PublicUser } from './auth/users.js';
 import { createAbsenceService } from './time/absences.js';
 import { createAccountAdminService } from './auth/account-admin.js';
+import { createAccountClosingService } from './auth/account-closing.js';
+import { createActivityRecorder } from './auth/activity.js';
+import { createApiTokenService } from './auth/api-tokens.js';
+import { createCredentialService } from './auth/credentials.js';
+import { createOwnSessionService } from './auth/own-sessions.js';
+import { createSecretBox } from './auth/secret-box.js';
+import { createTwoFactorService } from './auth/two-factor.js';
 import { createAuditService } from './auth/audit.js';
 import { createAccountService } from './auth/accounts.js';
 import { createAuthenticationService } from './auth/authentication.js';
@@ -62,6 +72,10 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const loadSecret = () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(sqlitePathOf(config)));
   const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret });
   const sessions = createSessionService(database, clock, { expirationSeconds: config.jwtExpirationSeconds, loadSecret });
+  const activity = createActivityRecorder(bestEffort, clock, logger);
+  const apiTokens = createApiTokenService(database, clock, activity, { requireTwoFactor: config.require2fa });
+  // TOTP secrets and recovery codes under keys derived from the server secret, not kept in the database.
+  const twoFactor = createTwoFactorService(database, clock, hasher, lockout, sessions, createSecretBox(loadSecret), logger, { required: config.require2fa });
   const resetLinkDelivery = createResetLinkDelivery({
     dev: config.dev,
     smtp: config.smtp,
@@ -82,17 +96,38 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const exportGate = createExportGate(database, clock);
   const audit = createAuditService(db, clock, logger);
   const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries, exportGate);
+  // The new-device notice: with SMTP and NEW_DEVICE_NOTICE, each sign-in is looked at off the request path.
+  const noticeMailer = config.newDeviceNotice ? createNoticeMailer(config.smtp, logger, options.mailRetryDelaysMs) : undefined;
+  const newDevices = createNewDeviceNotices(database, clock, loadSecret);
+  const signInNotices = {
+    noteSignIn(user: PublicUser, client: SignInClient): void {
+      if (!noticeMailer) return;
+      background.run('new-device notice', async () => {
+        const notice = await newDevices.recordSignIn(user, client);
+        if (notice) await noticeMailer.send({ to: user.email, subject: 'New sign-in to your timetrack account', text: newDeviceText(notice, config.publicUrl) }, 'new-device');
+      });
+    },
+  };
   return {
+    signInNotices,
     background,
     /** What admin commands and security events changed: every command that changes something records it here. */
     audit,
+    accountClosing: createAccountClosingService(database, twoFactor, audit),
     hasher,
     users,
     lockout,
     sessions,
+    /** When sessions were last used: noted in memory per request, written by a timer (close() writes the rest). */
+    activity,
+    apiTokens,
+    twoFactor,
+    /** The check of every protected request: a session token or an API token (and the note of its use). */
+    credentials: createCredentialService(sessions, apiTokens, activity),
+    ownSessions: createOwnSessionService(db, clock, activity),
     accountAdmin: createAccountAdminService(database, clock, hasher, users, lockout),
     accounts,
-    authentication: createAuthenticationService(database, clock, hasher, lockout, sessions, bestEffort),
+    authentication: createAuthenticationService(database, clock, hasher, lockout, sessions, bestEffort, twoFactor.challengeAfterPassword),
     resets: createResetService(database, clock, hasher, users, background, resetLinkDelivery, {
       ttlSeconds: config.resetTokenTtlSeconds,
       publicUrl: config.publicUrl,
@@ -183,6 +218,7 @@ export async function createContext(options: ContextOptions = {}): Promise<AppCo
     clock,
     services,
     async close() {
+      await services.activity.flush();
       const unfinished = await services.background.drain(10_000);
       if (unfinished > 0) logger.warn({ unfinished }, 'stopped with background work unfinished');
       await database.close();

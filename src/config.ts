@@ -44,8 +44,12 @@ export interface Config {
    */
   trustProxy: boolean | string[];
   registrationOpen: boolean;
+  /** REQUIRE_2FA: accounts without two-factor sign-in sign in only far enough to set it up. */
+  require2fa: boolean;
   publicUrl: string;
   smtp: SmtpConfig | undefined;
+  /** NEW_DEVICE_NOTICE: with SMTP, mail the owner about a sign-in from a device and network not seen for 90 days. */
+  newDeviceNotice: boolean;
   logLevel: string;
   /** At most this many argon2 computations run at once; more wait in a queue of hashQueueLimit. */
   hashConcurrency: number;
@@ -64,8 +68,8 @@ export type Env = Record<string, string | undefined>;
 export const SETTING_NAMES = [
   'NODE_ENV', 'HOST', 'PORT', 'TIMETRACK_DB', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'DATABASE_CONNECT_TIMEOUT',
   'DATABASE_STATEMENT_TIMEOUT', 'DATABASE_LOCK_TIMEOUT', 'JWT_SECRET', 'JWT_EXPIRATION', 'LOCKOUT_ATTEMPTS', 'LOCKOUT_DURATION',
-  'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'RATE_LIMIT_EXPORT', 'RATE_LIMIT_STATS', 'TRUST_PROXY', 'REGISTRATION', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
-  'SMTP_PASSWORD', 'SMTP_FROM', 'LOG_LEVEL', 'HASH_CONCURRENCY', 'HASH_QUEUE_LIMIT', 'HOUSEKEEPING_INTERVAL',
+  'RESET_TOKEN_TTL', 'RATE_LIMIT_AUTH', 'RATE_LIMIT_EXPORT', 'RATE_LIMIT_STATS', 'TRUST_PROXY', 'REGISTRATION', 'REQUIRE_2FA', 'PUBLIC_URL', 'SMTP_HOST', 'SMTP_PORT', 'SMTP_USER',
+  'SMTP_PASSWORD', 'SMTP_FROM', 'NEW_DEVICE_NOTICE', 'LOG_LEVEL', 'HASH_CONCURRENCY', 'HASH_QUEUE_LIMIT', 'HOUSEKEEPING_INTERVAL',
   'INTEGRITY_CHECK_INTERVAL', 'METRICS_LISTEN',
 ] as const;
 
@@ -397,9 +401,11 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     rateLimitStats: checked(() => integerSetting(env, 'RATE_LIMIT_STATS', 120, 0, 1_000_000)),
     trustProxy: checked(() => parseTrustProxy(valueOf(env, 'TRUST_PROXY'))),
     registrationOpen,
+    require2fa: checked(() => booleanSetting(valueOf(env, 'REQUIRE_2FA') ?? 'false', 'REQUIRE_2FA')),
     // The default PUBLIC_URL is made of HOST and PORT: checked only when those are good.
     publicUrl: host !== undefined && port !== undefined ? checked(() => parsePublicUrl(valueOf(env, 'PUBLIC_URL'), host, port)) : '',
     smtp: checked(() => parseSmtp(env)),
+    newDeviceNotice: checked(() => booleanSetting(valueOf(env, 'NEW_DEVICE_NOTICE') ?? 'true', 'NEW_DEVICE_NOTICE')),
     logLevel,
     hashConcurrency: checked(() => hashConcurrencySetting(env)),
     hashQueueLimit: checked(() => integerSetting(env, 'HASH_QUEUE_LIMIT', 64, 0, 100_000)),

@@ -36,17 +36,25 @@ export function createAccountAdminService(database: TransactionalDatabase, clock
             .whereRef('auth_tokens.user_id', '=', 'users.id')
             .where('auth_tokens.expires_at', '>', now)
             .as('active_sessions'),
+        (eb) =>
+          eb
+            .selectFrom('two_factor')
+            .select((count) => count.fn.countAll<number>().as('n'))
+            .whereRef('two_factor.user_id', '=', 'users.id')
+            .where('two_factor.enabled_at', 'is not', null)
+            .as('two_factor'),
       ])
       .orderBy('users.email');
     if (email !== undefined) query = query.where('users.email', '=', email);
     const rows = await query.execute();
-    return rows.map(({ status, failed_attempts, locked_until, active_sessions, ...user }) => ({
+    return rows.map(({ status, failed_attempts, locked_until, active_sessions, two_factor, ...user }) => ({
       user,
       status,
       failed_attempts,
       // A lock that has passed is no lock: show it as none.
       locked_until: locked_until !== null && locked_until > now ? locked_until : null,
       active_sessions: Number(active_sessions ?? 0),
+      two_factor: Number(two_factor ?? 0) > 0,
     }));
   }
 

@@ -16,18 +16,35 @@ export type AuditAction =
   | 'account_disabled'
   | 'account_enabled'
   | 'account_deleted'
+  | 'account_closed'
   | 'account_imported'
   | 'account_updated'
   | 'password_set'
   | 'database_restored'
   | 'sessions_revoked'
+  | 'api_token_created'
+  | 'api_token_revoked'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled'
+  | 'two_factor_reset'
+  | 'recovery_codes_replaced'
+  | 'recovery_code_used'
   | 'reset_issued'
   | 'password_changed'
   | 'password_reset'
   | 'entries_imported'
   | 'balance_booked';
 
-export type SecurityEventName = 'login_failed' | 'login_locked' | 'login_disabled' | 'password_changed' | 'password_reset' | 'sessions_revoked';
+export type SecurityEventName =
+  | 'login_failed'
+  | 'login_locked'
+  | 'login_disabled'
+  | 'password_changed'
+  | 'password_reset'
+  | 'sessions_revoked'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled'
+  | 'account_closed';
 
 /** Refused sign-ins are what an operator watches for; the rest are changes an account made. */
 const WARNING_EVENTS = new Set<SecurityEventName>(['login_failed', 'login_locked', 'login_disabled']);
@@ -37,6 +54,8 @@ export interface AuditEvent {
   /** `os:<login>` (admin command), `user:<id>` (the account itself), or `server`. */
   actor: string;
   user?: { id: number; email: string };
+  /** The account by its id alone, where no personal data may be kept (an account closed by its owner). */
+  userId?: number;
   /** What changed; never a secret. */
   detail?: Record<string, unknown>;
 }
@@ -90,12 +109,12 @@ export function createAuditService(db: Kysely<Database>, clock: Clock, logger: L
         at: clock.now().toISOString(),
         actor: event.actor,
         action: event.action,
-        user_id: event.user?.id ?? null,
+        user_id: event.user?.id ?? event.userId ?? null,
         user_email: event.user?.email ?? null,
         detail: JSON.stringify(detail),
       })
       .execute();
-    logger.debug({ audit: event.action, actor: event.actor, user_id: event.user?.id, ...detail }, `audit: ${event.action}`);
+    logger.debug({ audit: event.action, actor: event.actor, user_id: event.user?.id ?? event.userId, ...detail }, `audit: ${event.action}`);
   }
 
   /**

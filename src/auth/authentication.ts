@@ -18,6 +18,14 @@ export interface LoginResult {
   user: PublicUser;
 }
 
+/** A right password that needs a second step (two-factor sign-in, or its set-up under REQUIRE_2FA): no session yet. */
+export interface LoginChallenge {
+  challenge: { purpose: 'sign_in' | 'setup'; challenge: string; expiresAt: Date };
+}
+
+/** Called after a right password (src/auth/two-factor.ts): the second step's challenge, or undefined to sign in now. */
+export type SecondStep = (account: { id: number; password_hash: string; status: string }, reservation: AttemptReservation) => Promise<LoginChallenge['challenge'] | undefined>;
+
 /** Password changes (right or wrong old password) per account and window, counted in this process. */
 const CHANGE_PASSWORD_BUDGET = 5;
 const CHANGE_PASSWORD_WINDOW_SECONDS = 15 * 60;
@@ -41,6 +49,7 @@ export function createAuthenticationService(
   lockout: LockoutService,
   sessions: SessionService,
   bestEffort: BestEffortWriter,
+  secondStep?: SecondStep,
 ) {
   const { db } = database;
   async function findAccount(identifier: string) {
@@ -83,7 +92,7 @@ export function createAuthenticationService(
    * An unknown identifier goes through the same steps as a wrong password (a reserved attempt, a
    * dummy verification), so status, body and time do not tell whether an account exists.
    */
-  async function login(identifier: string, password: string): Promise<LoginResult> {
+  async function login(identifier: string, password: string): Promise<LoginResult | LoginChallenge> {
     const account = await findAccount(identifier);
     const subject: LockoutSubject = account ? { userId: account.id } : { identifier: normalizeLoginIdentifier(identifier).value };
     const reservation = await lockout.reserveAttempt(subject);
@@ -94,6 +103,9 @@ export function createAuthenticationService(
     // Locked by a parallel attempt meanwhile: refused like every attempt that found no slot, before signing.
     const locked = await lockout.lockedSince(reservation);
     if (locked) throw locked;
+    // Two-factor sign-in: the password's slot is kept, and no session until the second step.
+    const challenge = await secondStep?.(account, reservation);
+    if (challenge) return { challenge };
     // argon2 and signing happen before the transaction, which must not wait for them.
     const upgradedHash = account.status === 'active' && hasher.needsRehash(account.password_hash) ? await hasher.hash(password) : undefined;
     const session = account.status === 'active' ? await sessions.signSession(account.id) : undefined;

@@ -1,12 +1,15 @@
 // Deletes records that can no longer be used, so the database does not grow without bound:
-// expired sessions, expired or used reset tokens, and failure counts of unknown identifiers that
-// are neither locked nor recent.
+// expired sessions and API tokens, expired or used reset tokens, and failure counts of unknown
+// identifiers that are neither locked nor recent.
 import type { TransactionalDatabase } from '../db/database.js';
 import { addSeconds, type Clock } from '../common/clock.js';
 
 export interface HousekeepingResult {
   sessions: number;
+  apiTokens: number;
   resetTokens: number;
+  /** Expired or used challenges between a password and its second factor. */
+  loginChallenges: number;
   unknownLoginFailures: number;
 }
 
@@ -18,8 +21,13 @@ export function createHousekeeping(database: TransactionalDatabase, clock: Clock
     const staleBefore = addSeconds(now, -options.lockoutDurationSeconds).toISOString();
     return database.transact(async (trx) => {
       const sessions = await trx.deleteFrom('auth_tokens').where('expires_at', '<=', nowIso).executeTakeFirst();
+      const apiTokens = await trx.deleteFrom('api_tokens').where('expires_at', '<=', nowIso).executeTakeFirst();
       const resetTokens = await trx
         .deleteFrom('reset_tokens')
+        .where((eb) => eb.or([eb('expires_at', '<=', nowIso), eb('used_at', 'is not', null)]))
+        .executeTakeFirst();
+      const loginChallenges = await trx
+        .deleteFrom('login_challenges')
         .where((eb) => eb.or([eb('expires_at', '<=', nowIso), eb('used_at', 'is not', null)]))
         .executeTakeFirst();
       const failures = await trx
@@ -29,7 +37,9 @@ export function createHousekeeping(database: TransactionalDatabase, clock: Clock
         .executeTakeFirst();
       return {
         sessions: Number(sessions.numDeletedRows),
+        apiTokens: Number(apiTokens.numDeletedRows),
         resetTokens: Number(resetTokens.numDeletedRows),
+        loginChallenges: Number(loginChallenges.numDeletedRows),
         unknownLoginFailures: Number(failures.numDeletedRows),
       };
     });

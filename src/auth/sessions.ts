@@ -20,6 +20,8 @@ export interface AuthenticatedSession {
   user: PublicUser;
   tokenHash: string;
   expiresAt: Date;
+  /** Set when the credential is an API token (src/auth/api-tokens.ts): it may not manage the account. */
+  apiTokenId?: number;
 }
 
 export interface IssuedSession {

@@ -19,6 +19,8 @@ export interface AccountSummary {
   failed_attempts: number;
   locked_until: string | null;
   active_sessions: number;
+  /** Two-factor sign-in is on (set up and confirmed with a code). */
+  two_factor: boolean;
 }
 
 /** The columns of the public User object: every query that answers a User selects exactly these. */

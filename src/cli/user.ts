@@ -25,11 +25,11 @@ function readJsonDocument(file: string): unknown {
 
 /** The one user object of list, show, unlock, disable and enable (docs/cli.md). */
 function summaryJson(summary: AccountSummary) {
-  return { ...summary.user, status: summary.status, failed_attempts: summary.failed_attempts, locked_until: summary.locked_until, active_sessions: summary.active_sessions };
+  return { ...summary.user, status: summary.status, failed_attempts: summary.failed_attempts, locked_until: summary.locked_until, active_sessions: summary.active_sessions, two_factor: summary.two_factor };
 }
 
 export function registerUserCommand(program: Command): void {
-  const user = program.command('user').description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, export, import, delete');
+  const user = program.command('user').description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, 2fa-reset, export, import, delete');
 
   user
     .command('create')
@@ -72,8 +72,8 @@ Examples:
       }));
       if (global.json) return printJson({ users: accounts.map(summaryJson) });
       printTable(
-        ['email', 'name', 'status', 'failed attempts', 'locked until', 'active sessions'],
-        accounts.map((a) => [a.user.email, a.user.full_name, a.status, String(a.failed_attempts), a.locked_until ?? '-', String(a.active_sessions)]),
+        ['email', 'name', 'status', 'failed attempts', 'locked until', 'active sessions', 'two-factor'],
+        accounts.map((a) => [a.user.email, a.user.full_name, a.status, String(a.failed_attempts), a.locked_until ?? '-', String(a.active_sessions), a.two_factor ? 'on' : 'off']),
       );
       printLines(database);
     });
@@ -97,6 +97,7 @@ Examples:
             `failed attempts: ${s.failed_attempts}`,
             `locked until:    ${s.locked_until ?? '-'}`,
             `active sessions: ${s.active_sessions}`,
+            `two-factor:      ${s.two_factor ? 'on' : 'off'}`,
           ],
         };
       }),
@@ -191,6 +192,23 @@ Examples:
         const { user: enabled } = await ctx.services.accountAdmin.enableAccount(account);
         await recordAdminAction(ctx, { action: 'account_enabled', user: enabled });
         return { json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(enabled.email)) }, text: [`enabled ${enabled.email}`] };
+      }),
+    );
+
+  user
+    .command('2fa-reset')
+    .description('turn two-factor sign-in off for someone who lost the device: secret and recovery codes deleted, every session ended (audited); with REQUIRE_2FA the next sign-in sets it up again')
+    .argument('<account>', 'e-mail address or username of the account')
+    .addHelpText('after', '\nExample:\n  $ timetrack user 2fa-reset ann@example.com')
+    .action((account: string, _options: object, command: Command) =>
+      runAdminCommand(command, async (ctx) => {
+        const target = await ctx.services.users.requireUser(account);
+        const { wasEnabled, revokedSessions } = await ctx.services.twoFactor.resetByOperator(target.id);
+        await recordAdminAction(ctx, { action: 'two_factor_reset', user: target, detail: { was_enabled: wasEnabled, revoked_sessions: revokedSessions } });
+        return {
+          json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(target.email)), was_enabled: wasEnabled, revoked_sessions: revokedSessions },
+          text: [`${wasEnabled ? 'turned two-factor sign-in off for' : 'two-factor sign-in was not on for'} ${target.email}; revoked ${revokedSessions} session(s)`],
+        };
       }),
     );
 

@@ -38,6 +38,65 @@ export interface AuthTokensTable {
   user_agent: string | null;
   /** Which configured secret signed the token: the first 8 bytes of its SHA-256, hex. */
   key_id: string | null;
+  /** Last use, to 5 minutes (src/auth/activity.ts); null: not written since sign-in. */
+  last_seen_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
+}
+
+/** Named tokens for scripts; the token is `ttpat_` and 43 base64url characters, stored only as its SHA-256. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** Hex SHA-256 of the whole token. */
+  token_hash: string;
+  created_at: Instant;
+  expires_at: Instant;
+  /** Last use, to 5 minutes (src/auth/activity.ts). */
+  last_used_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
+}
+
+/** A TOTP secret (encrypted: src/auth/secret-box.ts) per account; enabled once confirmed with a code. */
+export interface TwoFactorTable {
+  user_id: number;
+  /** `v1.` and base64url of IV, ciphertext and tag (AES-256-GCM, the account id as associated data). */
+  secret_ciphertext: string;
+  enabled_at: Instant | null;
+  /** The 30-second step of the last code accepted: a code of that step or an earlier one is refused. */
+  last_used_step: number | null;
+  created_at: Instant;
+  updated_at: Instant;
+}
+
+export interface TwoFactorRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the normalised code (80 random bits), hex. */
+  code_hash: string;
+  created_at: Instant;
+  used_at: Instant | null;
+}
+
+export type ChallengePurpose = 'sign_in' | 'setup';
+
+/** The step between a right password and the second factor (or, with REQUIRE_2FA, its set-up). */
+export interface LoginChallengesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Hex SHA-256 of the challenge. */
+  token_hash: string;
+  purpose: ChallengePurpose;
+  password_fingerprint: string;
+  created_at: Instant;
+  expires_at: Instant;
+  used_at: Instant | null;
+}
+
+/** Where an account signed in from lately: a keyed hash of "device name | network" (src/auth/new-device.ts). */
+export interface LoginDevicesTable {
+  user_id: number;
+  key_hash: string;
+  first_seen_at: Instant;
+  last_seen_at: Instant;
 }
 
 export interface AuditEventsTable {
@@ -184,6 +243,11 @@ export interface Database {
   users: UsersTable;
   auth_info: AuthInfoTable;
   auth_tokens: AuthTokensTable;
+  api_tokens: ApiTokensTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  login_challenges: LoginChallengesTable;
+  login_devices: LoginDevicesTable;
   audit_events: AuditEventsTable;
   reset_tokens: ResetTokensTable;
   unknown_login_failures: UnknownLoginFailuresTable;

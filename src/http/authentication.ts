@@ -12,44 +12,84 @@ declare module 'fastify' {
   }
 }
 
-// Exactly one space, the scheme as the contract writes it, and a compact JWS (three base64url parts).
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+// Exactly one space, the scheme as the contract writes it, and a compact JWS (three base64url parts)
+// or an API token (`ttpat_` and 43 base64url characters: src/auth/api-tokens.ts).
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|ttpat_[A-Za-z0-9_-]{43})$/;
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   return typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
 }
 
+/** What checks a bearer credential: a session token or an API token (src/auth/credentials.ts). */
+export type Authenticator = Pick<SessionService, 'authenticate'>;
+
+interface SessionCheck {
+  /** Account management: an API token is refused with 403 FORBIDDEN_FOR_API_TOKEN. */
+  refuseApiTokens: boolean;
+  /** Without an Authorization header the request goes on without a session (the route decides). */
+  headerOptional: boolean;
+}
+
+function forbiddenForApiToken(): ServiceError {
+  return new ServiceError('FORBIDDEN_FOR_API_TOKEN', 'An API token cannot manage the account; sign in to do this');
+}
+
 /**
  * The session check as a callback hook: with SQLite and a known token the whole check is synchronous,
- * and an async hook would still cost a promise and a microtask turn on every request.
+ * and an async hook would still cost a promise and a microtask turn on every request. Refusing API
+ * tokens is part of the same hook, so an account-management route runs one hook, not two.
  */
-export function requireSession(sessions: SessionService): onRequestHookHandler {
+function sessionHook(credentials: Authenticator, check: SessionCheck): onRequestHookHandler {
+  const accept = (request: FastifyRequest, session: AuthenticatedSession, done: (error?: Error) => void) => {
+    if (check.refuseApiTokens && session.apiTokenId !== undefined) return done(forbiddenForApiToken());
+    request.session = session;
+    done();
+  };
   return (request, _reply, done) => {
+    if (check.headerOptional && request.headers.authorization === undefined) return done();
     const token = bearerToken(request);
     if (!token) return done(unauthorized());
-    let session: ReturnType<SessionService['authenticate']>;
+    let session: ReturnType<Authenticator['authenticate']>;
     try {
-      session = sessions.authenticate(token);
+      session = credentials.authenticate(token);
     } catch (error) {
       return done(error as Error);
     }
     if (session instanceof Promise) {
       session.then(
-        (found) => {
-          request.session = found;
-          done();
-        },
+        (found) => accept(request, found, done),
         (error: Error) => done(error),
       );
     } else {
-      request.session = session;
-      done();
+      accept(request, session, done);
     }
   };
 }
 
-export function optionalSession(sessions: SessionService): onRequestAsyncHookHandler {
+/** A session token or an API token, else 401 UNAUTHORIZED. */
+export function requireSession(credentials: Authenticator): onRequestHookHandler {
+  return sessionHook(credentials, { refuseApiTokens: false, headerOptional: false });
+}
+
+/**
+ * The session of an account-management route (password, two-factor sign-in, sessions, API tokens,
+ * closing the account): a session token; an API token is refused with 403 FORBIDDEN_FOR_API_TOKEN.
+ */
+export function requireAccountSession(credentials: Authenticator): onRequestHookHandler {
+  return sessionHook(credentials, { refuseApiTokens: true, headerOptional: false });
+}
+
+/**
+ * As requireAccountSession when the request has an Authorization header (a bad or revoked token is
+ * 401, as on every strict route); without one the request goes on without a session (the two-factor
+ * set-up of REQUIRE_2FA, which carries a set-up challenge in its body instead).
+ */
+export function accountSessionIfSent(credentials: Authenticator): onRequestHookHandler {
+  return sessionHook(credentials, { refuseApiTokens: true, headerOptional: true });
+}
+
+export function optionalSession(sessions: Pick<SessionService, 'authenticate'>): onRequestAsyncHookHandler {
   return async (request) => {
     const token = bearerToken(request);
     if (!token) return;

@@ -35,6 +35,11 @@ export async function runServer(ctx: AppContext, about: { version: string; start
     // With --no-migrate the sessions table may not have its key ids yet: serve anyway, as before.
     logger.warn({ err: error }, 'could not delete the sessions of retired signing secrets');
   }
+  if (config.require2fa) {
+    // REQUIRE_2FA: sessions made before it, of accounts without two-factor sign-in, end now.
+    const ended = await services.twoFactor.deleteSessionsWithoutTwoFactor();
+    logger.info({ deleted: ended }, 'REQUIRE_2FA: ended the sessions of accounts without two-factor sign-in');
+  }
   await services.hasher.warmUp();
 
   const metrics = config.metricsListen ? createMetrics() : undefined;

@@ -1,29 +1,81 @@
 // The pages before sign-in: login, register, password-forgot, password-reset.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { User } from '../http/contract.js';
 import { api, keepSession } from './api.js';
 import { t } from './i18n/index.js';
 import { flashMessage, navigate } from './router.js';
 import { AuthFrame, Field, Link, Notice, useAction } from './ui.js';
+import { CodeStep, TwoFactorSetup } from './two-factor.js';
 
 const go = (href: string) => navigate(href);
 const RESET_TOKEN_KEY = 'timetrack.reset-token';
 
-async function signIn(identifier: string, password: string): Promise<void> {
-  const answer = await api<{ token: string; user: User }>('POST', '/api/auth/login', { email: identifier, password });
-  keepSession(answer.token, answer.user);
+type LoginAnswer =
+  | { token: string; user: User }
+  | { two_factor_required: true; challenge: string }
+  | { two_factor_setup_required: true; challenge: string };
+
+/** What the password step leads to: signed in, or a second step with its challenge. */
+type SecondStep = { kind: 'code' | 'setup'; challenge: string; setup?: { secret: string; otpauth_uri: string } } | undefined;
+
+function signedIn(token: string, user: User): void {
+  keepSession(token, user);
   navigate('/', { replace: true });
+}
+
+async function signIn(identifier: string, password: string): Promise<SecondStep> {
+  const answer = await api<LoginAnswer>('POST', '/api/auth/login', { email: identifier, password });
+  if ('token' in answer) {
+    signedIn(answer.token, answer.user);
+    return undefined;
+  }
+  if ('two_factor_required' in answer) return { kind: 'code', challenge: answer.challenge };
+  // REQUIRE_2FA: set it up now, with the challenge instead of a session.
+  const setup = await api<{ secret: string; otpauth_uri: string }>('POST', '/api/auth/2fa/setup', { challenge: answer.challenge });
+  return { kind: 'setup', challenge: answer.challenge, setup };
 }
 
 export function LoginPage() {
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
+  const [step, setStep] = useState<SecondStep>();
+  const session = useRef<{ token: string; user: User } | undefined>(undefined);
   const action = useAction();
   const text = t().auth;
+  if (step?.kind === 'code') {
+    return (
+      <AuthFrame title={t().twoFactor.codeTitle}>
+        <CodeStep
+          back={() => (setStep(undefined), setPassword(''))}
+          submit={async (code) => {
+            const answer = await api<{ token: string; user: User }>('POST', '/api/auth/login/2fa', { challenge: step.challenge, code });
+            signedIn(answer.token, answer.user);
+          }}
+        />
+      </AuthFrame>
+    );
+  }
+  if (step?.kind === 'setup' && step.setup) {
+    return (
+      <AuthFrame title={t().twoFactor.requiredTitle}>
+        <p>{t().twoFactor.requiredNote}</p>
+        <TwoFactorSetup
+          setup={step.setup}
+          email={identifier}
+          finish={async (code) => {
+            const answer = await api<{ recovery_codes: string[]; token: string; user: User }>('POST', '/api/auth/2fa/enable', { challenge: step.challenge, code });
+            session.current = answer;
+            return answer.recovery_codes;
+          }}
+          onDone={() => session.current && signedIn(session.current.token, session.current.user)}
+        />
+      </AuthFrame>
+    );
+  }
   return (
     <AuthFrame title={text.signInTitle}>
       <Notice error={action.error} info={flashMessage.value} errorRef={action.errorRef} />
-      <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), action.run(() => signIn(identifier, password)))}>
+      <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), action.run(async () => setStep(await signIn(identifier, password))))}>
         <Field label={text.identifier} name="email" value={identifier} onInput={setIdentifier} autocomplete="username" required />
         <Field label={text.password} name="password" type="password" value={password} onInput={setPassword} autocomplete="current-password" required />
         <button type="submit" class="primary" disabled={action.busy}>{text.signIn}</button>
@@ -49,7 +101,8 @@ export function RegisterPage() {
       const body: Record<string, string> = { full_name: fullName, email, password, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone };
       if (username.trim()) body.username = username.trim();
       await api('POST', '/api/auth/register', body);
-      await signIn(email, password);
+      // REQUIRE_2FA: the sign-in page takes it from the password on.
+      if (await signIn(email, password)) navigate('/login', { replace: true });
     });
   };
   return (

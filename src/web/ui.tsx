@@ -18,7 +18,7 @@ export function Field(props: {
   hint?: string;
   minLength?: number;
   error?: string | undefined;
-  inputMode?: 'decimal' | 'text';
+  inputMode?: 'decimal' | 'numeric' | 'text';
   /** Marks the input so that a failed action can focus it (useAction's `fields`). */
   name?: string;
 }) {

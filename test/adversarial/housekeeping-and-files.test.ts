@@ -17,21 +17,27 @@ afterEach(async () => {
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 
 describe('housekeeping', () => {
-  it('deletes expired sessions, expired or used reset tokens and stale unknown-identifier failures', async () => {
+  it('deletes expired sessions and API tokens, expired or used reset tokens and stale unknown-identifier failures', async () => {
     t = await createTestApp({ env: { NODE_ENV: 'development', JWT_EXPIRATION: '1h', RESET_TOKEN_TTL: '30m', LOCKOUT_DURATION: '15m' } });
-    await register(t.app);
+    const { user } = await register(t.app);
     const kept = await login(t.app);
+    await t.ctx.services.apiTokens.createToken(user.id, 'one day', 1);
+    await t.ctx.services.apiTokens.createToken(user.id, 'two days', 2);
     await t.app.inject({ method: 'POST', url: '/api/auth/request-reset', payload: { email: 'ann@example.com' } });
     await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ghost@example.com', password: 'wrong password!' } });
 
     // Nothing is expired yet: nothing goes.
-    expect(await t.ctx.services.housekeeping.deleteExpiredRecords()).toEqual({ sessions: 0, resetTokens: 0, unknownLoginFailures: 0 });
+    expect(await t.ctx.services.housekeeping.deleteExpiredRecords()).toEqual({ sessions: 0, apiTokens: 0, resetTokens: 0, loginChallenges: 0, unknownLoginFailures: 0 });
 
     t.clock.advance(2 * 3600);
     const fresh = await login(t.app);
-    expect(await t.ctx.services.housekeeping.deleteExpiredRecords()).toEqual({ sessions: 1, resetTokens: 1, unknownLoginFailures: 1 });
+    expect(await t.ctx.services.housekeeping.deleteExpiredRecords()).toEqual({ sessions: 1, apiTokens: 0, resetTokens: 1, loginChallenges: 0, unknownLoginFailures: 1 });
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${fresh}` } })).statusCode).toBe(200);
     expect(kept).not.toBe(fresh);
+    t.clock.advance(24 * 3600);
+    await t.ctx.db.insertInto('login_challenges').values({ user_id: user.id, token_hash: 'c'.repeat(64), purpose: 'sign_in', password_fingerprint: 'f', created_at: t.clock.now().toISOString(), expires_at: t.clock.now().toISOString(), used_at: null }).execute();
+    expect(await t.ctx.services.housekeeping.deleteExpiredRecords()).toMatchObject({ apiTokens: 1, loginChallenges: 1 });
+    expect((await t.ctx.services.apiTokens.listTokens(user.id)).map((token) => token.name)).toEqual(['two days']);
   });
 
   it('runs on a timer in serve (HOUSEKEEPING_INTERVAL)', async () => {

@@ -8,7 +8,7 @@ import { startServer } from '../support/server.js';
 import { cli, expectFailure, tempDb, tempDbPath } from '../support/cli-accounts.js';
 import { databaseLine, queryRows, tableNames } from '../support/database.js';
 
-const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index', '004_daily_totals_by_first_instant_of_day', '005_failed_login_identifiers_hashed', '006_audit_and_session_details', '007_reset_token_origin', '008_username_lookup_by_lower', '009_target_schedules', '009b_absence_portion', '009c_bookings', '009d_break_rules', '009e_vacation_allowance', '009f_forgotten_timer', '011_export_leases'];
+const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index', '004_daily_totals_by_first_instant_of_day', '005_failed_login_identifiers_hashed', '006_audit_and_session_details', '007_reset_token_origin', '008_username_lookup_by_lower', '009_target_schedules', '009b_absence_portion', '009c_bookings', '009d_break_rules', '009e_vacation_allowance', '009f_forgotten_timer', '010_session_activity', '010b_api_tokens', '010c_two_factor', '010d_login_devices', '011_export_leases'];
 
 describe('timetrack migrate', () => {
   it('lists pending migrations by name, applies them, then lists them as applied', async () => {

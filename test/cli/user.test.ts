@@ -47,14 +47,14 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     const table = await cli(db, ['user', 'list']);
     expect(table.exitCode).toBe(0);
     const lines = (table.stdout as string).split('\n');
-    expect(lines[0]).toMatch(/^email\s+name\s+status\s+failed attempts\s+locked until\s+active sessions$/);
-    expect(lines[1]).toMatch(/^ann@example\.com\s+Test Person\s+active\s+0\s+-\s+0$/);
+    expect(lines[0]).toMatch(/^email\s+name\s+status\s+failed attempts\s+locked until\s+active sessions\s+two-factor$/);
+    expect(lines[1]).toMatch(/^ann@example\.com\s+Test Person\s+active\s+0\s+-\s+0\s+off$/);
     expect(lines[2]).toMatch(/^bob@example\.com/);
 
     const json = JSON.parse((await cli(db, ['user', 'list', '--json'])).stdout as string) as { users: Array<Record<string, unknown>> };
     expect(json.users[0]).toEqual({
       id: 1, email: 'ann@example.com', full_name: 'Test Person', username: null, created_at: expect.any(String),
-      status: 'active', failed_attempts: 0, locked_until: null, active_sessions: 0,
+      status: 'active', failed_attempts: 0, locked_until: null, active_sessions: 0, two_factor: false,
     });
     const show = JSON.parse((await cli(db, ['--json', 'user', 'show', 'BOB@example.com'])).stdout as string) as { user: Record<string, unknown> };
     expect(show.user).toMatchObject({ email: 'bob@example.com', status: 'active' });

@@ -4,12 +4,17 @@ import { Type } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../auth/account-fields.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-policy.js';
-import { requireSession, sessionOf } from '../authentication.js';
+import { requireAccountSession, requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { normalizeTimezone } from '../../time/calendar.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
+import { challengeAnswer, LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
+import { twoFactorRoutes } from './two-factor-routes.js';
+import { accountRoutes } from './account-routes.js';
+import { apiTokenRoutes } from './api-token-routes.js';
+import { sessionRoutes } from './session-routes.js';
 
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
 // The login field takes any string up to this length: a wrong shape is a failed login, not a 400.
@@ -32,7 +37,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   const { accounts, audit, authentication, lockout, resets, sessions } = ctx.services;
   /** Refused logins, by the code the client gets: the security event each one logs. */
   const refusedLogin = { INVALID_CREDENTIALS: 'login_failed', ACCOUNT_LOCKED: 'login_locked', ACCOUNT_DISABLED: 'login_disabled' } as const;
-  const authenticated = { onRequest: requireSession(sessions) };
+  const authenticated = { onRequest: requireSession(ctx.services.credentials) };
+  // Account management: a session only, never an API token (403 FORBIDDEN_FOR_API_TOKEN).
+  const accountManagement = { onRequest: requireAccountSession(ctx.services.credentials) };
   const bearer = [{ bearerAuth: [] }];
 
   // Set as the request starts, so that every answer of the group carries it, errors included.
@@ -42,6 +49,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   });
   // Unknown /api/auth paths answer here, so that the hook above covers them too.
   app.setNotFoundHandler(sendNotFound);
+  // The account-security routes: in plugins of their own, under this prefix and its hooks.
+  await app.register(sessionRoutes, { ctx });
+  await app.register(apiTokenRoutes, { ctx });
+  await app.register(twoFactorRoutes, { ctx, rateLimited });
+  await app.register(accountRoutes, { ctx, rateLimited });
 
   app.post('/register', {
     config: rateLimited,
@@ -76,7 +88,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       tags: ['auth'],
       body: Type.Object({ email: LoginIdentifier, password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }) }, { additionalProperties: false }),
       response: {
-        200: Type.Object({ token: Type.String(), token_type: Type.Literal('Bearer'), expires_at: Type.String({ format: 'date-time' }), user: UserSchema }),
+        200: Type.Union([LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse]),
         ...errorResponses(400, 401, 403, 423, 429, 503),
       },
     },
@@ -92,13 +104,15 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       }
       throw error;
     }
+    if ('challenge' in result) return challengeAnswer(result.challenge);
     await sessions.recordClient(result.token, { clientAddress: request.ip, userAgent: request.headers['user-agent'] });
+    ctx.services.signInNotices.noteSignIn(result.user, { address: request.ip, userAgent: request.headers['user-agent'] });
     return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
   });
 
   app.post('/logout', {
-    ...authenticated,
-    schema: { tags: ['auth'], security: bearer, response: { 200: MessageSchema, ...errorResponses(401) } },
+    ...accountManagement,
+    schema: { tags: ['auth'], security: bearer, response: { 200: MessageSchema, ...errorResponses(401, 403) } },
   }, async (request) => {
     await sessions.revokeSession(sessionOf(request).tokenHash);
     return { message: 'Signed out' };
@@ -174,7 +188,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   });
 
   app.post('/change-password', {
-    ...authenticated,
+    ...accountManagement,
     // Also the per-address budget of sign-in: a stolen token must not turn this into a free hashing queue.
     config: rateLimited,
     schema: {

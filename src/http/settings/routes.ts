@@ -44,7 +44,7 @@ const SettingsPatchBody = Type.Object(
 
 export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exportBudget: preHandlerAsyncHookHandler }> = async (app, { ctx, exportBudget }) => {
   const { settings } = ctx.services;
-  app.addHook('onRequest', requireSession(ctx.services.sessions));
+  app.addHook('onRequest', requireSession(ctx.services.credentials));
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });

@@ -12,7 +12,7 @@ import { unauthorized } from '../../auth/sessions.js';
 
 export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { statistics } = ctx.services;
-  app.addHook('onRequest', optionalSession(ctx.services.sessions));
+  app.addHook('onRequest', optionalSession(ctx.services.credentials));
   // A signed-in account's statistics read its data from tracking_start on: RATE_LIMIT_STATS a minute.
   app.addHook('preHandler', accountBudget({ name: 'statistics requests', max: ctx.config.rateLimitStats, windowMs: 60_000 }, () => ctx.clock.now().getTime()));
   // The answer depends on the Authorization header: no cache may keep or share it.

@@ -51,7 +51,7 @@ const DateRangeQuery = Type.Object(
 
 export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exportBudget: preHandlerAsyncHookHandler }> = async (app, { ctx, exportBudget }) => {
   const { timeEntries, absences, bookings, entriesCsv } = ctx.services;
-  app.addHook('onRequest', requireSession(ctx.services.sessions));
+  app.addHook('onRequest', requireSession(ctx.services.credentials));
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });

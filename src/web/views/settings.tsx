@@ -12,6 +12,7 @@ import { de } from '../i18n/de.js';
 import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
 import { todayIn } from '../week.js';
 import { Field, Notice, useAction } from '../ui.js';
+import { SessionList } from './security.js';
 
 const WEEKDAYS: Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const LANGUAGE_NAMES: Record<Language, string> = { en: en.language, de: de.language };
@@ -325,6 +326,8 @@ export function SettingsView() {
       <Bookings />
       <h3>{text.changePassword}</h3>
       <PasswordChange />
+      <h3>{t().security.sessions}</h3>
+      <SessionList />
       <h3>{text.yourData}</h3>
       <Notice error={error} />
       <p>

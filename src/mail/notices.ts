@@ -1,0 +1,55 @@
+// Account notices by e-mail (the new-device notice): sent off the request path through SMTP and
+// retried with backoff like reset e-mails (src/mail/reset-delivery.ts), then given up and logged.
+import type { Logger } from 'pino';
+import type { SmtpConfig } from '../config.js';
+import { DEFAULT_RETRY_DELAYS_MS } from './reset-delivery.js';
+
+export interface Notice {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** undefined without SMTP settings: nothing can be mailed. */
+export function createNoticeMailer(smtp: SmtpConfig | undefined, logger: Logger, retryDelaysMs: number[] = DEFAULT_RETRY_DELAYS_MS) {
+  if (!smtp) return undefined;
+  let transport: Promise<import('nodemailer').Transporter> | undefined;
+  // nodemailer is loaded only by a process that sends mail.
+  const transporter = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        host: smtp.host,
+        port: smtp.port,
+        secure: smtp.port === 465,
+        auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 20_000,
+      }),
+    ));
+
+  /** Sends with retries; resolves when sent or given up (call it from a background task). */
+  async function send(notice: Notice, label: string): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await (await transporter()).sendMail({ from: smtp!.from, to: notice.to, subject: notice.subject, text: notice.text });
+        logger.info({ attempt: attempt + 1, notice: label }, 'notice e-mail sent');
+        return;
+      } catch (error) {
+        const delay = retryDelaysMs[attempt];
+        const reason = error instanceof Error ? error.message : String(error);
+        if (delay === undefined) {
+          logger.error({ attempts: attempt + 1, reason, notice: label }, 'notice e-mail failed; giving up');
+          return;
+        }
+        logger.warn({ attempt: attempt + 1, reason, retryInMs: delay, notice: label }, 'notice e-mail failed; will retry');
+        await sleep(delay);
+      }
+    }
+  }
+
+  return { send };
+}
+
