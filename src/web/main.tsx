@@ -8,7 +8,7 @@ import { useEffect } from 'preact/hooks';
 import { currentUser, followStoredSession, sessionVersion, storedToken, takeRestoreError } from './api.js';
 import { LoginPage, PasswordForgotPage, PasswordResetPage, RegisterPage } from './auth-pages.js';
 import { t } from './i18n/index.js';
-import { prefetch } from './prefetch.js';
+import { prefetch, recentEntriesPath } from './prefetch.js';
 import { currentPath, navigate } from './router.js';
 import { Notice } from './ui.js';
 
@@ -64,6 +64,7 @@ if (storedToken() && currentPath.value === '/') {
     prefetch('/api/stats/today');
     prefetch('/api/time-entries/current');
     prefetch('/api/stats/overtime');
+    prefetch(recentEntriesPath());
   }
 }
 render(<App />, document.getElementById('app') as HTMLElement);

@@ -11,6 +11,14 @@ export function prefetch(path: string): void {
   started.set(path, { version: sessionVersion.value, answer });
 }
 
+/**
+ * The entries Today reads for a timer the server stopped (the last eight days or so): from a UTC date,
+ * so that the path is the same at page load, before the account's zone is known, and in Today.
+ */
+export function recentEntriesPath(nowMs = Date.now()): string {
+  return `/api/time-entries?from=${new Date(nowMs - 8 * 86_400_000).toISOString().slice(0, 10)}`;
+}
+
 /** The answer prefetched for `path` in this session (once), else a fresh request. */
 export function getOnce<T>(path: string): Promise<T> {
   const found = started.get(path);

@@ -526,7 +526,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
     await page.locator('button.big.start:not([disabled])').waitFor();
     const toStart = Date.now() - (firstAskedAt as number);
     // The session, the settings and Today's three figures, all on their way at once, and nothing after.
-    const today = ['/api/auth/me', '/api/settings', '/api/stats/overtime', '/api/stats/today', '/api/time-entries/current'];
+    const today = ['/api/auth/me', '/api/settings', '/api/stats/overtime', '/api/stats/today', '/api/time-entries', '/api/time-entries/current'];
     expect(askedBeforeFirstAnswer.sort()).toEqual(today);
     expect(asked.sort()).toEqual(today);
     // One wait, not a chain of them (two answers in a row take at least 2 × DELAY_MS).
@@ -685,6 +685,13 @@ describe.runIf(browserAvailable)('the browser client', () => {
     const csvDownload = page.waitForEvent('download');
     await button(page, 'Download CSV').click();
     expect(fs.readFileSync(await (await csvDownload).path(), 'utf8')).toMatch(/^date,weekday,first_start,last_end/);
+    // Next month, all of it still to come: targets, but no deficit, as in Week.
+    await page.getByRole('button', { name: 'Next month' }).click();
+    await expect.poll(() => page.locator('table.month tbody tr.future').count()).toBeGreaterThanOrEqual(28);
+    expect(await page.locator('table.month tbody td').filter({ hasText: /^-/ }).count()).toBe(0);
+    expect(await page.locator('table.month tbody td').filter({ hasText: 'not yet' }).count()).toBe(await page.locator('table.month tbody tr').count());
+    expect(await page.locator('table.month tfoot .total-balance').textContent()).toBe('0:00');
+    await page.getByText('Days after today show their target but count in no balance until they come.').waitFor();
 
     // A timer forgotten since 14 hours ago: the server stops it at 12 hours; Today says so and fixes the end in one click.
     const started = DateTime.now().minus({ hours: 14 }).startOf('minute');

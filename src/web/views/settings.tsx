@@ -172,7 +172,7 @@ function ScheduleList(props: { schedules: Schedule[]; onChange: () => void }) {
   const weekly = (schedule: Schedule) => fmt.minutes(Object.values(schedule.weekly_target_minutes).reduce((sum, minutes) => sum + minutes, 0));
   return (
     <>
-      <h4>{text.schedules}</h4>
+      <h3>{text.schedules}</h3>
       <Notice error={action.error} errorRef={action.errorRef} />
       <ul class="entries">
         {props.schedules.map((schedule, index) => (

@@ -6,7 +6,7 @@ import type { Entry, OvertimeStats, Settings, TodayStats } from '../../http/cont
 import { api, ApiError } from '../api.js';
 import { formatTimer } from '../duration.js';
 import { locale, t } from '../i18n/index.js';
-import { getOnce } from '../prefetch.js';
+import { getOnce, recentEntriesPath } from '../prefetch.js';
 import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
 import { Field, Notice, useAction } from '../ui.js';
 import { addDays, instantOf, partsOf, todayIn } from '../week.js';
@@ -161,8 +161,7 @@ export function TodayView() {
  */
 function AutoStopped(props: { onFixed: () => void }) {
   const text = t().today;
-  const since = addDays(todayIn(zone()), -7);
-  const recent = useLoad(() => api<{ entries: Entry[] }>('GET', `/api/time-entries?from=${since}`), []);
+  const recent = useLoad(() => getOnce<{ entries: Entry[] }>(recentEntriesPath()), []);
   const stopped = recent.data?.entries.filter((entry) => entry.auto_stopped).at(-1);
   const [time, setTime] = useState<string>();
   const action = useAction();

@@ -12,7 +12,7 @@ import { WeekNav } from './week-nav.js';
 type Day = WeekStats['days'][number];
 
 /** A day's balance as the client counts it: none after today, none before the tracking start. */
-export function countedBalance(day: Day, today: string, trackingStart: string): number | undefined {
+export function countedBalance(day: Pick<Day, 'date' | 'balance_minutes'>, today: string, trackingStart: string): number | undefined {
   if (day.date > today || day.date < trackingStart) return undefined;
   return day.balance_minutes ?? 0;
 }
