@@ -104,11 +104,16 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return answer as T;
 }
 
-/** The CSV export as a file: fetched with the header (a plain link could not carry the token). */
-export async function downloadExport(): Promise<{ url: string; name: string }> {
-  const response = await send('GET', '/api/time-entries/export');
-  return { url: URL.createObjectURL(await response.blob()), name: 'time-entries.csv' };
+/** An export as a file: fetched with the header (a plain link could not carry the token). */
+async function downloadFile(path: string, name: string): Promise<{ url: string; name: string }> {
+  const response = await send('GET', path);
+  return { url: URL.createObjectURL(await response.blob()), name };
 }
+
+/** The CSV of the time entries. */
+export const downloadExport = () => downloadFile('/api/time-entries/export', 'time-entries.csv');
+/** The whole account as one JSON document (docs/api.md, GET /api/settings/export). */
+export const downloadAccountData = () => downloadFile('/api/settings/export', 'timetrack-account.json');
 
 /** A failure as the sentence to show. */
 export function describe(error: unknown): string {

@@ -22,6 +22,9 @@ addEventListener('hashchange', () => (tab.value = tabOfHash()));
 export const settings = signal<Settings | undefined>(undefined);
 /** The Monday of the week that Week, Entries and Absences show. */
 export const shownWeek = signal<string | undefined>(undefined);
+/** Bumped when an action ended other sessions (two-factor sign-in on or off): the device list reloads. */
+export const securityVersion = signal(0);
+export const securityChanged = (): void => void (securityVersion.value += 1);
 /** A quiet confirmation for the live region of the page (add, save, delete). */
 export const announcement = signal<string>('');
 
