@@ -4,13 +4,18 @@
 import type { Static } from 'typebox';
 import type { ServiceErrorCode } from '../common/errors.js';
 import type { UserSchema } from './schemas.js';
-import type { SessionSchema } from './auth/schemas.js';
+import type { ApiTokenSchema, NewApiTokenResponse, RecoveryCodesResponse, SessionSchema, TwoFactorSetupResponse, TwoFactorStatusResponse } from './auth/schemas.js';
 import type { HolidayRegionsResponse, ScheduleSchema, SettingsSchema } from './settings/schemas.js';
 import type { MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './stats/schemas.js';
 import type { AbsenceSchema, BookingSchema, EntrySchema } from './time-entries/schemas.js';
 
 export type User = Static<typeof UserSchema>;
 export type OwnSession = Static<typeof SessionSchema>;
+export type ApiToken = Static<typeof ApiTokenSchema>;
+export type NewApiToken = Static<typeof NewApiTokenResponse>;
+export type TwoFactorStatus = Static<typeof TwoFactorStatusResponse>;
+export type TwoFactorSetup = Static<typeof TwoFactorSetupResponse>;
+export type RecoveryCodes = Static<typeof RecoveryCodesResponse>;
 export type Settings = Static<typeof SettingsSchema>;
 export type HolidayRegions = Static<typeof HolidayRegionsResponse>;
 export type Weekday = keyof Settings['weekly_target_minutes'];

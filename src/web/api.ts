@@ -118,6 +118,11 @@ export function saveFile(file: { url: string; name: string }): void {
   link.click();
 }
 
+/** The CSV of the time entries. */
+export const downloadExport = () => downloadFile('/api/time-entries/export', 'time-entries.csv');
+/** The whole account as one JSON document (docs/api.md, GET /api/settings/export). */
+export const downloadAccountData = () => downloadFile('/api/settings/export', 'timetrack-account.json');
+
 /** A failure as the sentence to show. */
 export function describe(error: unknown): string {
   return error instanceof ApiError ? error.message : errorMessage({ status: 0, code: 'NETWORK' }, t());

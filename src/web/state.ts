@@ -26,6 +26,9 @@ export const settings = signal<Settings | undefined>(undefined);
 export const shownWeek = signal<string | undefined>(undefined);
 /** The month (YYYY-MM) that Month shows; undefined: the month of the shown week. */
 export const shownMonth = signal<string | undefined>(undefined);
+/** Bumped when an action ended other sessions (two-factor sign-in on or off): the device list reloads. */
+export const securityVersion = signal(0);
+export const securityChanged = (): void => void (securityVersion.value += 1);
 /** A quiet confirmation for the live region of the page (add, save, delete). */
 export const announcement = signal<string>('');
 

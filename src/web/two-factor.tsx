@@ -2,7 +2,7 @@
 // uqr, as SVG: no outside service ever sees the secret), the set-up steps, the recovery codes with a
 // download as a text file, and the code step of sign-in (one field, autocomplete="one-time-code", a
 // link to use a recovery code instead).
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { encode } from 'uqr';
 import { t } from './i18n/index.js';
 import { Field, Notice, useAction } from './ui.js';
@@ -23,9 +23,13 @@ export function QrCode(props: { value: string; label: string }) {
   );
 }
 
-/** The recovery codes, shown once, with a download as a text file. */
-export function RecoveryCodes(props: { codes: string[]; email: string }) {
+/** The recovery codes, shown once, with a download as a text file; focus goes to their heading. */
+export function RecoveryCodes(props: { codes: string[]; email: string; level?: 2 | 4 }) {
   const text = t().twoFactor;
+  const id = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const Heading = props.level === 4 ? 'h4' : 'h2';
   const download = () => {
     const body = `${text.codesFileTitle(props.email)}\n\n${props.codes.join('\n')}\n\n${text.codesFileNote}\n`;
     const url = URL.createObjectURL(new Blob([body], { type: 'text/plain;charset=utf-8' }));
@@ -36,8 +40,8 @@ export function RecoveryCodes(props: { codes: string[]; email: string }) {
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   };
   return (
-    <section aria-labelledby="recovery-codes-title" class="recovery-codes">
-      <h2 id="recovery-codes-title">{text.recoveryCodesTitle}</h2>
+    <section aria-labelledby={id} class="recovery-codes">
+      <Heading id={id} tabIndex={-1} ref={heading}>{text.recoveryCodesTitle}</Heading>
       <p>{text.recoveryCodesNote}</p>
       <ul class="codes">{props.codes.map((code) => <li key={code}><code>{code}</code></li>)}</ul>
       <button type="button" onClick={download}>{text.downloadCodes}</button>
@@ -51,6 +55,9 @@ export function TwoFactorSetup(props: {
   email: string;
   finish: (code: string) => Promise<string[]>;
   onDone: () => void;
+  /** Settings: a way back, and the codes' heading one level below the section's. */
+  onCancel?: () => void;
+  level?: 2 | 4;
 }) {
   const [code, setCode] = useState('');
   const [codes, setCodes] = useState<string[]>();
@@ -60,24 +67,29 @@ export function TwoFactorSetup(props: {
     return (
       <div>
         <p role="status" class="notice info">{text.enabled}</p>
-        <RecoveryCodes codes={codes} email={props.email} />
+        <RecoveryCodes codes={codes} email={props.email} level={props.level} />
         <button type="button" class="primary" onClick={props.onDone}>{text.savedCodes}</button>
       </div>
     );
   }
   return (
     <div class="two-factor-setup">
-      <ol>
-        <li>{text.scan}</li>
-      </ol>
+      <p>{text.scan}</p>
       <QrCode value={props.setup.otpauth_uri} label={text.qrLabel} />
+      <p>{text.orType}</p>
+      {/* Groups of four that never break inside: easier to read out and to type. */}
       <p>
-        {text.orType} <code class="secret">{props.setup.secret.replace(/(.{4})/g, '$1 ').trim()}</code>
+        <code class="secret">
+          {props.setup.secret.match(/.{1,4}/g)?.flatMap((group, index) => [index > 0 ? ' ' : '', <span key={index}>{group}</span>])}
+        </code>
       </p>
       <Notice error={action.error} errorRef={action.errorRef} />
       <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), action.run(async () => setCodes(await props.finish(code.trim()))))}>
         <Field label={text.codeFromApp} name="code" value={code} onInput={setCode} autocomplete="one-time-code" inputMode="numeric" required />
-        <button type="submit" class="primary" disabled={action.busy}>{text.turnOn}</button>
+        <p class="actions">
+          <button type="submit" class="primary" disabled={action.busy}>{text.turnOn}</button>
+          {props.onCancel && <button type="button" onClick={props.onCancel}>{text.cancel}</button>}
+        </p>
       </form>
     </div>
   );

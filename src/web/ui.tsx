@@ -61,7 +61,7 @@ export function AuthFrame(props: { title: string; children: ComponentChildren })
   return (
     <main class="auth" id="content">
       <p class="brand">{t().brand}</p>
-      <h1>{props.title}</h1>
+      <h1 tabIndex={-1}>{props.title}</h1>
       {props.children}
     </main>
   );

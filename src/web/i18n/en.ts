@@ -28,7 +28,10 @@ export type FieldName =
   | 'vacation_carry_over_max_days'
   | 'timer_limit_minutes'
   | 'targets_valid_from'
-  | 'valid_from';
+  | 'valid_from'
+  | 'name'
+  | 'expires_in_days'
+  | 'code';
 
 const inTime = (seconds: number | undefined): string => {
   if (seconds === undefined) return 'in a few minutes';
@@ -118,6 +121,9 @@ export const en = {
     timer_limit_minutes: 'Enter hours such as 12 (at most 31 days), or leave it empty.',
     targets_valid_from: 'Enter a date between 1970 and 2099.',
     valid_from: 'Enter a date between 1970 and 2099.',
+    name: 'Enter a name of 1 to 100 characters.',
+    expires_in_days: 'Choose how long the token stays valid (1 day to 1 year).',
+    code: 'Enter the 6-digit code from your app, or a recovery code.',
   } satisfies Record<FieldName, string>,
 
   auth: {
@@ -178,6 +184,63 @@ export const en = {
     savedCodes: 'I have saved the codes',
     codesFileTitle: (email: string) => `timetrack recovery codes for ${email}`,
     codesFileNote: 'Each code works once, instead of the code from your app.',
+    settingsTitle: 'Two-factor sign-in',
+    isOff: 'Two-factor sign-in is off. When it is on, signing in needs a code from an app on your phone as well as your password.',
+    isOn: (left: number) => `Two-factor sign-in is on. ${left === 1 ? '1 recovery code' : `${left} recovery codes`} left.`,
+    fewCodesLeft: 'Few recovery codes are left: make new ones before you run out.',
+    setUp: 'Set up two-factor sign-in',
+    passwordToBegin: 'Enter your current password to begin.',
+    continue: 'Continue',
+    cancel: 'Cancel',
+    turnOff: 'Turn off two-factor sign-in',
+    turnOffNote: 'Enter your password and a code from your app (or a recovery code). Your other devices are signed out.',
+    turnedOn: 'Your other devices are signed out: there, sign in again with a code.',
+    turnedOff: 'Your other devices are signed out.',
+    newCodes: 'Make new recovery codes',
+    newCodesNote: 'New codes replace the old ones, which stop working. Enter your password and a code from your app.',
+    codeOrRecovery: 'Code from your app or a recovery code',
+    makeCodes: 'Make new codes',
+    newCodesMade: 'New recovery codes are made; the old ones no longer work.',
+  },
+
+  apiTokens: {
+    title: 'API tokens',
+    intro: 'An API token lets a script use your time tracking, settings and statistics, sent as "Authorization: Bearer …". It cannot change your password, two-factor sign-in, tokens or account.',
+    none: 'You have no API tokens.',
+    name: 'Name',
+    nameHint: 'What will use it, such as "nightly export".',
+    validFor: 'Valid for',
+    days: (days: number) => (days === 365 ? '1 year' : `${days} days`),
+    createTitle: 'Create a token',
+    create: 'Create token',
+    newTitle: 'Your new API token',
+    newNote: 'Copy it now: it will not be shown again. If you lose it, revoke it and create a new one.',
+    copy: 'Copy token',
+    copied: 'The token is copied.',
+    copyFailed: 'Copying did not work. Select the token and copy it by hand.',
+    done: 'Done',
+    details: (created: string, lastUsed: string | undefined, expires: string) => `created ${created} · ${lastUsed ? `last used ${lastUsed}` : 'never used'} · expires ${expires}`,
+    revoke: 'Revoke',
+    revokeNamed: (name: string) => `Revoke the token ${name}`,
+    confirmRevoke: (name: string) => `Revoke “${name}”? Scripts that use it stop working at once.`,
+    yesRevoke: 'Yes, revoke',
+    keep: 'Keep it',
+    revoked: (name: string) => `The token “${name}” is revoked.`,
+  },
+
+  closeAccount: {
+    title: 'Close account',
+    intro: 'Closing deletes your account and everything in it at once: entries, absences, settings, sessions and API tokens. It cannot be undone.',
+    start: 'Close my account…',
+    stepExport: 'First: download your data',
+    exportFirst: 'One JSON file with your account, settings, entries and absences, to keep or to take elsewhere.',
+    stepClose: 'Then: close the account',
+    downloadData: 'Download all my data',
+    downloaded: (name: string) => `${name} is downloaded.`,
+    understand: 'I understand that my account and all its data will be deleted for good.',
+    mustConfirm: 'Tick the box to confirm that you want to close your account.',
+    confirm: 'Close account for good',
+    closed: 'Your account is closed and all its data is deleted.',
   },
 
   security: {
@@ -385,6 +448,7 @@ export const en = {
     notSame: 'The two new passwords are not the same.',
     yourData: 'Your data',
     downloadCsv: 'Download CSV',
+    downloadAll: 'Download all data (JSON)',
     saveAgain: (name: string) => `Save ${name} again`,
     session: 'Session',
   },

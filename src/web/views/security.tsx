@@ -3,7 +3,7 @@
 import type { OwnSession } from '../../http/contract.js';
 import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
-import { useLoad } from '../state.js';
+import { securityVersion, useLoad } from '../state.js';
 import { Notice, useAction } from '../ui.js';
 import { signOut } from './settings.js';
 
@@ -13,7 +13,7 @@ function when(iso: string): string {
 
 export function SessionList() {
   const text = t().security;
-  const sessions = useLoad(() => api<{ sessions: OwnSession[] }>('GET', '/api/auth/sessions'), []);
+  const sessions = useLoad(() => api<{ sessions: OwnSession[] }>('GET', '/api/auth/sessions'), [securityVersion.value]);
   const action = useAction();
   const revoke = (session: OwnSession) =>
     action.run(async () => {

@@ -1,10 +1,11 @@
 // Settings: language, time zone (a search over the zone list), weekly targets in hours (decimals too)
 // from a date on, the schedules so far, holiday region (a list of the regions the calendar knows),
 // overtime carried over, tracking start, break rules (with the German preset), vacation days, the timer
-// limit; bookings on the balance; password change; the CSV export; sign-out.
+// limit; bookings on the balance; password change; two-factor sign-in; where the account is signed in;
+// API tokens; the CSV export and the account document; sign-out; closing the account.
 import { useMemo, useState } from 'preact/hooks';
 import type { Booking, HolidayRegions, Schedule, Settings, Weekday } from '../../http/contract.js';
-import { api, describe, downloadFile, endSession, saveFile } from '../api.js';
+import { api, describe, downloadAccountData, downloadExport, endSession, saveFile } from '../api.js';
 import { formatHours, formatMinutes, parseDuration } from '../duration.js';
 import { chooseLanguage, language, LANGUAGES, t, type Language } from '../i18n/index.js';
 import { en } from '../i18n/en.js';
@@ -12,7 +13,10 @@ import { de } from '../i18n/de.js';
 import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
 import { todayIn } from '../week.js';
 import { Field, Notice, useAction } from '../ui.js';
+import { ApiTokens } from './api-tokens.js';
+import { CloseAccount } from './close-account.js';
 import { SessionList } from './security.js';
+import { TwoFactorSettings } from './two-factor-settings.js';
 
 const WEEKDAYS: Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 const LANGUAGE_NAMES: Record<Language, string> = { en: en.language, de: de.language };
@@ -304,9 +308,10 @@ export function SettingsView() {
   const text = t().settings;
   const [download, setDownload] = useState<{ url: string; name: string }>();
   const [error, setError] = useState<string>();
-  const exportCsv = async () => {
+  const downloadAndSave = async (fetchFile: () => Promise<{ url: string; name: string }>) => {
+    setError(undefined);
     try {
-      const file = await downloadFile('/api/time-entries/export', 'time-entries.csv');
+      const file = await fetchFile();
       setDownload(file);
       saveFile(file);
     } catch (failure) {
@@ -326,16 +331,20 @@ export function SettingsView() {
       <Bookings />
       <h3>{text.changePassword}</h3>
       <PasswordChange />
+      <TwoFactorSettings />
       <h3>{t().security.sessions}</h3>
       <SessionList />
+      <ApiTokens />
       <h3>{text.yourData}</h3>
       <Notice error={error} />
-      <p>
-        <button type="button" onClick={exportCsv}>{text.downloadCsv}</button>
-        {download && <> <a href={download.url} download={download.name}>{text.saveAgain(download.name)}</a></>}
+      <p class="actions">
+        <button type="button" onClick={() => void downloadAndSave(downloadExport)}>{text.downloadCsv}</button>
+        <button type="button" onClick={() => void downloadAndSave(downloadAccountData)}>{text.downloadAll}</button>
+        {download && <a href={download.url} download={download.name}>{text.saveAgain(download.name)}</a>}
       </p>
       <h3>{text.session}</h3>
       <button type="button" onClick={signOut}>{t().signOut}</button>
+      <CloseAccount />
     </section>
   );
 }

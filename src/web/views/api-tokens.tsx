@@ -1,0 +1,132 @@
+// Settings → API tokens (docs/web-client.md): the account's tokens (name, created, last used, expiry;
+// never the token), a new one (name and how long it is valid; the token shown once, with a copy
+// button and the sentence that it will not be shown again), revoke after a confirmation. Escape
+// closes the confirmation; focus goes to the new token's heading, the row's button, or the list's heading.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ApiToken, NewApiToken } from '../../http/contract.js';
+import { api } from '../api.js';
+import { language, t } from '../i18n/index.js';
+import { focusSoon, useLoad } from '../state.js';
+import { Field, Notice, useAction } from '../ui.js';
+
+/** How long a new token is valid, in days (the API takes 1 to 365); 90 is preselected. */
+const VALIDITY_DAYS = [7, 30, 90, 180, 365];
+const DEFAULT_DAYS = 90;
+
+const dateTime = (iso: string) => new Intl.DateTimeFormat(language.value, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+const date = (iso: string) => new Intl.DateTimeFormat(language.value, { dateStyle: 'medium' }).format(new Date(iso));
+
+/** The new token, once: its heading takes focus; Copy puts it on the clipboard (or selects it to copy by hand). */
+function NewToken(props: { created: NewApiToken; onDone: () => void }) {
+  const text = t().apiTokens;
+  const heading = useRef<HTMLHeadingElement>(null);
+  const value = useRef<HTMLElement>(null);
+  const [copied, setCopied] = useState<{ ok: boolean; message: string }>();
+  useEffect(() => heading.current?.focus(), []);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.created.token);
+      setCopied({ ok: true, message: text.copied });
+    } catch {
+      // No clipboard (a page over plain HTTP on another machine): select the token for Ctrl+C.
+      const range = document.createRange();
+      if (value.current) range.selectNodeContents(value.current);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      setCopied({ ok: false, message: text.copyFailed });
+    }
+  };
+  return (
+    <section class="new-token" aria-labelledby="new-token-title">
+      <h4 id="new-token-title" tabIndex={-1} ref={heading}>{text.newTitle}</h4>
+      <p><strong>{text.newNote}</strong></p>
+      <p><code class="token" ref={value}>{props.created.token}</code></p>
+      <Notice error={copied && !copied.ok ? copied.message : undefined} info={copied?.ok ? copied.message : undefined} />
+      <p class="actions">
+        <button type="button" class="primary" onClick={() => void copy()}>{text.copy}</button>
+        <button type="button" onClick={props.onDone}>{text.done}</button>
+      </p>
+    </section>
+  );
+}
+
+export function ApiTokens() {
+  const text = t().apiTokens;
+  const tokens = useLoad(() => api<{ api_tokens: ApiToken[] }>('GET', '/api/auth/api-tokens'), []);
+  const [name, setName] = useState('');
+  const [days, setDays] = useState(String(DEFAULT_DAYS));
+  const [created, setCreated] = useState<NewApiToken>();
+  const [confirming, setConfirming] = useState<ApiToken>();
+  const create = useAction();
+  const revoke = useAction();
+
+  useEffect(() => {
+    if (!confirming) return;
+    const close = (event: KeyboardEvent) => event.key === 'Escape' && (setConfirming(undefined), focusSoon(`#api-token-${confirming.id} .revoke`));
+    addEventListener('keydown', close);
+    return () => removeEventListener('keydown', close);
+  }, [confirming]);
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void create.run(async () => {
+      const answer = await api<NewApiToken>('POST', '/api/auth/api-tokens', { name: name.trim(), expires_in_days: Number(days) });
+      setCreated(answer);
+      setName('');
+      setDays(String(DEFAULT_DAYS));
+      tokens.reload();
+    });
+  };
+  const confirmRevoke = (token: ApiToken) =>
+    revoke.run(async () => {
+      await api('DELETE', `/api/auth/api-tokens/${token.id}`);
+      setConfirming(undefined);
+      if (created?.id === token.id) setCreated(undefined);
+      tokens.reload();
+      focusSoon('#api-tokens-title');
+      return text.revoked(token.name);
+    });
+
+  const list = tokens.data?.api_tokens ?? [];
+  return (
+    <section aria-labelledby="api-tokens-title" class="account-section">
+      <h3 id="api-tokens-title" tabIndex={-1}>{text.title}</h3>
+      <p class="quiet">{text.intro}</p>
+      <Notice error={revoke.error ?? tokens.error} info={revoke.info} errorRef={revoke.errorRef} />
+      {created && <NewToken created={created} onDone={() => (setCreated(undefined), focusSoon('#api-tokens-title'))} />}
+      {tokens.data && list.length === 0 && <p>{text.none}</p>}
+      <ul class="api-tokens">
+        {list.map((token) => (
+          <li key={token.id} id={`api-token-${token.id}`}>
+            <strong>{token.name}</strong>
+            <br />
+            <small>{text.details(dateTime(token.created_at), token.last_used_at ? dateTime(token.last_used_at) : undefined, date(token.expires_at))}</small>
+            <br />
+            {confirming?.id === token.id ? (
+              <span class="actions">
+                <span>{text.confirmRevoke(token.name)}</span>
+                <button type="button" class="danger" disabled={revoke.busy} onClick={() => void confirmRevoke(token)}>{text.yesRevoke}</button>
+                <button type="button" class="keep" onClick={() => (setConfirming(undefined), focusSoon(`#api-token-${token.id} .revoke`))}>{text.keep}</button>
+              </span>
+            ) : (
+              <button type="button" class="revoke" aria-label={text.revokeNamed(token.name)} onClick={() => (setConfirming(token), focusSoon(`#api-token-${token.id} .keep`))}>{text.revoke}</button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <h4>{text.createTitle}</h4>
+      <form ref={create.formRef} onSubmit={submit} class="token-form">
+        <Notice error={create.error} errorRef={create.errorRef} />
+        <Field label={text.name} name="name" value={name} onInput={setName} hint={text.nameHint} required error={create.fieldErrors.name} autocomplete="off" />
+        <div class={create.fieldErrors.expires_in_days ? 'field invalid' : 'field'}>
+          <label for="api-token-days">{text.validFor}</label>
+          <select id="api-token-days" name="expires_in_days" value={days} onChange={(event) => setDays(event.currentTarget.value)}>
+            {VALIDITY_DAYS.map((n) => <option key={n} value={String(n)}>{text.days(n)}</option>)}
+          </select>
+          {create.fieldErrors.expires_in_days && <p class="field-error">{create.fieldErrors.expires_in_days}</p>}
+        </div>
+        <button type="submit" class="primary" disabled={create.busy}>{text.create}</button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+// Settings → Close account (docs/web-client.md): says what goes, offers the account export first (the
+// JSON document of GET /api/settings/export), then asks the password, a code when two-factor sign-in is
+// on, and a tick that this is meant. Closed, the tab signs out and the sign-in page says the account is
+// closed (other tabs follow the sign-out).
+import { useState } from 'preact/hooks';
+import type { TwoFactorStatus } from '../../http/contract.js';
+import { api, describe, downloadAccountData, endSession } from '../api.js';
+import { t } from '../i18n/index.js';
+import { focusSoon, useLoad } from '../state.js';
+import { Field, Notice, useAction } from '../ui.js';
+
+/** Saves a fetched file under its name (a link the browser follows at once; kept as "save again"). */
+function save(file: { url: string; name: string }): void {
+  const link = document.createElement('a');
+  link.href = file.url;
+  link.download = file.name;
+  link.click();
+}
+
+function CloseAccountForm(props: { onCancel: () => void }) {
+  const text = t().closeAccount;
+  const twoFactor = useLoad(() => api<TwoFactorStatus>('GET', '/api/auth/2fa'), []);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [understood, setUnderstood] = useState(false);
+  const [download, setDownload] = useState<{ url: string; name: string }>();
+  const [downloadError, setDownloadError] = useState<string>();
+  const action = useAction();
+  const withCode = twoFactor.data?.enabled === true;
+
+  const exportData = async () => {
+    setDownloadError(undefined);
+    try {
+      const file = await downloadAccountData();
+      setDownload(file);
+      save(file);
+    } catch (failure) {
+      setDownloadError(describe(failure));
+    }
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (!understood) return action.fail(text.mustConfirm, 'understood');
+    void action.run(async () => {
+      await api('DELETE', '/api/auth/account', withCode ? { password, code: code.replace(/\s/g, '') } : { password });
+      // Signed out here (and so in every tab); the sign-in page says why.
+      endSession(text.closed);
+      focusSoon('main h1');
+    });
+  };
+  return (
+    <div class="step">
+      <h4 tabIndex={-1} id="close-account-step">{text.stepExport}</h4>
+      <p>{text.exportFirst}</p>
+      <Notice error={downloadError} info={download ? text.downloaded(download.name) : undefined} />
+      <p class="actions">
+        <button type="button" onClick={() => void exportData()}>{text.downloadData}</button>
+        {download && <a href={download.url} download={download.name}>{t().settings.saveAgain(download.name)}</a>}
+      </p>
+      <h4>{text.stepClose}</h4>
+      <Notice error={action.error ?? twoFactor.error} errorRef={action.errorRef} />
+      <form ref={action.formRef} onSubmit={submit}>
+        <Field label={t().settings.currentPassword} name="password" type="password" value={password} onInput={setPassword} autocomplete="current-password" required error={action.fieldErrors.password} />
+        {withCode && <Field label={t().twoFactor.codeOrRecovery} name="code" value={code} onInput={setCode} autocomplete="one-time-code" required error={action.fieldErrors.code} />}
+        <div class={action.fieldErrors.understood ? 'field check invalid' : 'field check'}>
+          <input
+            id="close-account-understood"
+            name="understood"
+            type="checkbox"
+            checked={understood}
+            aria-invalid={action.fieldErrors.understood ? 'true' : undefined}
+            aria-describedby={action.fieldErrors.understood ? 'close-account-understood-error' : undefined}
+            onChange={(event) => setUnderstood(event.currentTarget.checked)}
+          />
+          <label for="close-account-understood">{text.understand}</label>
+          {action.fieldErrors.understood && <p class="field-error" id="close-account-understood-error">{action.fieldErrors.understood}</p>}
+        </div>
+        <p class="actions">
+          <button type="submit" class="danger" disabled={action.busy || !twoFactor.data}>{text.confirm}</button>
+          <button type="button" onClick={props.onCancel}>{t().twoFactor.cancel}</button>
+        </p>
+      </form>
+    </div>
+  );
+}
+
+export function CloseAccount() {
+  const text = t().closeAccount;
+  const [open, setOpen] = useState(false);
+  return (
+    <section aria-labelledby="close-account-title" class="account-section">
+      <h3 id="close-account-title" tabIndex={-1}>{text.title}</h3>
+      <p>{text.intro}</p>
+      {open ? (
+        <CloseAccountForm onCancel={() => (setOpen(false), focusSoon('#close-account-title'))} />
+      ) : (
+        <button type="button" class="danger" onClick={() => (setOpen(true), focusSoon('#close-account-step'))}>{text.start}</button>
+      )}
+    </section>
+  );
+}
