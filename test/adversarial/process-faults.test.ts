@@ -1,5 +1,6 @@
 // Faults of a real `timetrack serve` process: kill -9 in the middle of writes, SIGTERM under load,
 // and a write lock held by another process.
+import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,22 @@ import { onPostgres } from '../support/database.js';
 async function post(baseUrl: string, route: string, body: unknown) {
   const response = await fetch(`${baseUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A POST whose request has been written whole to a connected socket once `sent` resolves. */
+function sentPost(baseUrl: string, route: string, body: unknown): { sent: Promise<void>; answer: Promise<number> } {
+  let sent!: () => void;
+  const written = new Promise<void>((resolve) => (sent = resolve));
+  const answer = new Promise<number>((resolve, reject) => {
+    const request = http.request(`${baseUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.on('finish', sent);
+    request.end(JSON.stringify(body));
+  });
+  return { sent: written, answer };
 }
 
 describe('process faults', () => {
@@ -65,12 +82,15 @@ describe('process faults', () => {
     const db = path.join(makeTempDir(), 'timetrack.db');
     const server = await startServer(db, { LOCKOUT_ATTEMPTS: '1000' });
     // Each login costs an argon2 verification (~50 ms, two at a time): 16 of them take a while.
-    const inFlight = Array.from({ length: 16 }, (_, i) => post(server.baseUrl, '/api/auth/login', { email: `nobody${i}@example.com`, password: 'wrong password!' }));
+    // In flight: written whole to a connected socket (on a loaded machine a fixed pause was not always
+    // enough for sixteen connections), then a moment for the server to read them.
+    const inFlight = Array.from({ length: 16 }, (_, i) => sentPost(server.baseUrl, '/api/auth/login', { email: `nobody${i}@example.com`, password: 'wrong password!' }));
+    await Promise.all(inFlight.map((request) => request.sent));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
     const exited = server.stop('SIGTERM');
-    const answers = await Promise.all(inFlight);
-    expect(answers.map((answer) => answer.status)).toEqual(Array(16).fill(401));
+    const answers = await Promise.all(inFlight.map((request) => request.answer));
+    expect(answers).toEqual(Array(16).fill(401));
     const { exitCode } = await exited;
     expect(exitCode).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
