@@ -2,7 +2,7 @@
 // retried with backoff like reset e-mails (src/mail/reset-delivery.ts), then given up and logged.
 import type { Logger } from 'pino';
 import type { SmtpConfig } from '../config.js';
-import { DEFAULT_RETRY_DELAYS_MS } from './reset-delivery.js';
+import { DEFAULT_RETRY_DELAYS_MS, smtpTransport } from './reset-delivery.js';
 
 export interface Notice {
   to: string;
@@ -16,19 +16,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function createNoticeMailer(smtp: SmtpConfig | undefined, logger: Logger, retryDelaysMs: number[] = DEFAULT_RETRY_DELAYS_MS) {
   if (!smtp) return undefined;
   let transport: Promise<import('nodemailer').Transporter> | undefined;
-  // nodemailer is loaded only by a process that sends mail.
-  const transporter = () =>
-    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
-      nodemailer.createTransport({
-        host: smtp.host,
-        port: smtp.port,
-        secure: smtp.port === 465,
-        auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 20_000,
-      }),
-    ));
+  // Made at the first notice: a process that never sends one never loads nodemailer.
+  const transporter = () => (transport ??= smtpTransport(smtp));
 
   /** Sends with retries; resolves when sent or given up (call it from a background task). */
   async function send(notice: Notice, label: string): Promise<void> {

@@ -32,6 +32,21 @@ export function resetMailText(reset: IssuedReset): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The SMTP transport of the settings; nodemailer is loaded only by a process that sends mail. */
+export function smtpTransport(smtp: SmtpConfig): Promise<import('nodemailer').Transporter> {
+  return import('nodemailer').then(({ default: nodemailer }) =>
+    nodemailer.createTransport({
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.port === 465,
+      auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    }),
+  );
+}
+
 export function createResetLinkDelivery(options: ResetDeliveryOptions): ResetLinkDelivery {
   const { logger } = options;
   if (options.dev) {
@@ -52,18 +67,7 @@ export function createResetLinkDelivery(options: ResetDeliveryOptions): ResetLin
     };
   }
   const retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-  // nodemailer is loaded only by a process that sends mail.
-  const transport = import('nodemailer').then(({ default: nodemailer }) =>
-    nodemailer.createTransport({
-      host: smtp.host,
-      port: smtp.port,
-      secure: smtp.port === 465,
-      auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
-    }),
-  );
+  const transport = smtpTransport(smtp);
 
   async function sendWithRetries(reset: IssuedReset): Promise<void> {
     for (let attempt = 0; ; attempt += 1) {

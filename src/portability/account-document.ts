@@ -67,6 +67,32 @@ function json(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** The members of a JSON array, one a line, DOCUMENT_PIECE_ROWS to a piece (one macrotask of work each). */
+async function* arrayMembers<T>(batches: AsyncIterable<T[]>, shape: (row: T) => unknown): AsyncGenerator<string> {
+  let separator = '\n';
+  for await (const batch of batches) {
+    for (let first = 0; first < batch.length; first += DOCUMENT_PIECE_ROWS) {
+      let piece = '';
+      for (const row of batch.slice(first, first + DOCUMENT_PIECE_ROWS)) {
+        piece += `${separator}${json(shape(row))}`;
+        separator = ',\n';
+      }
+      yield piece;
+    }
+  }
+}
+
+/** Rows read DOCUMENT_BATCH_ROWS at a time, each read after the last row of the one before (by date, then id). */
+async function* datedBatches<T extends { date: string; id: number }>(read: (after: { date: string; id: number } | undefined) => Promise<T[]>): AsyncGenerator<T[]> {
+  let after: { date: string; id: number } | undefined;
+  for (;;) {
+    const batch = await read(after);
+    yield batch;
+    if (batch.length < DOCUMENT_BATCH_ROWS) return;
+    after = batch[batch.length - 1];
+  }
+}
+
 export interface AccountDataDeps {
   settings: SettingsService;
   entriesCsv: EntryCsvService;
@@ -92,59 +118,33 @@ export function createAccountDataService(database: TransactionalDatabase, clock:
     const head = { format: ACCOUNT_DOCUMENT_FORMAT, version: ACCOUNT_DOCUMENT_VERSION, exported_at: clock.now().toISOString(), user, settings, schedules };
     return deps.exportGate.open(userId, async function* () {
       yield `${json(head).slice(0, -1)},\n"entries":[`;
-      let separator = '\n';
-      for await (const batch of entryBatchesOverlapping(db, userId, {}, DOCUMENT_BATCH_ROWS)) {
-        for (let first = 0; first < batch.length; first += DOCUMENT_PIECE_ROWS) {
-          let piece = '';
-          for (const entry of batch.slice(first, first + DOCUMENT_PIECE_ROWS)) {
-            piece += `${separator}${json({ start_at: entry.start_at, end_at: entry.end_at, note: entry.note })}`;
-            separator = ',\n';
-          }
-          yield piece;
-        }
-      }
+      yield* arrayMembers(entryBatchesOverlapping(db, userId, {}, DOCUMENT_BATCH_ROWS), (entry) => ({ start_at: entry.start_at, end_at: entry.end_at, note: entry.note }));
       yield '\n],\n"absences":[';
-      separator = '\n';
-      let after: { date: string; id: number } | undefined;
-      for (;;) {
-        let query = db.selectFrom('absences').select(['id', 'date', 'type', 'portion', 'note']).where('user_id', '=', userId);
-        if (after) {
-          const { date, id } = after;
-          query = query.where((eb) => eb(eb.refTuple('date', 'id'), '>', eb.tuple(date, id)));
-        }
-        const batch = await query.orderBy('date').orderBy('id').limit(DOCUMENT_BATCH_ROWS).execute();
-        for (let first = 0; first < batch.length; first += DOCUMENT_PIECE_ROWS) {
-          let piece = '';
-          for (const absence of batch.slice(first, first + DOCUMENT_PIECE_ROWS)) {
-            piece += `${separator}${json({ date: absence.date, type: absence.type, portion: absence.portion, note: absence.note })}`;
-            separator = ',\n';
-          }
-          yield piece;
-        }
-        if (batch.length < DOCUMENT_BATCH_ROWS) break;
-        after = batch[batch.length - 1];
-      }
+      const absences = datedBatches((after) =>
+        db
+          .selectFrom('absences')
+          .select(['id', 'date', 'type', 'portion', 'note'])
+          .where('user_id', '=', userId)
+          .$if(after !== undefined, (query) => query.where((eb) => eb(eb.refTuple('date', 'id'), '>', eb.tuple(after!.date, after!.id))))
+          .orderBy('date')
+          .orderBy('id')
+          .limit(DOCUMENT_BATCH_ROWS)
+          .execute(),
+      );
+      yield* arrayMembers(absences, (absence) => ({ date: absence.date, type: absence.type, portion: absence.portion, note: absence.note }));
       yield '\n],\n"bookings":[';
-      separator = '\n';
-      let afterBooking: { date: string; id: number } | undefined;
-      for (;;) {
-        let query = db.selectFrom('bookings').select(['id', 'date', 'minutes', 'kind', 'note']).where('user_id', '=', userId);
-        if (afterBooking) {
-          const { date, id } = afterBooking;
-          query = query.where((eb) => eb(eb.refTuple('date', 'id'), '>', eb.tuple(date, id)));
-        }
-        const batch = await query.orderBy('date').orderBy('id').limit(DOCUMENT_BATCH_ROWS).execute();
-        for (let first = 0; first < batch.length; first += DOCUMENT_PIECE_ROWS) {
-          let piece = '';
-          for (const booking of batch.slice(first, first + DOCUMENT_PIECE_ROWS)) {
-            piece += `${separator}${json({ date: booking.date, minutes: booking.minutes, kind: booking.kind, note: booking.note })}`;
-            separator = ',\n';
-          }
-          yield piece;
-        }
-        if (batch.length < DOCUMENT_BATCH_ROWS) break;
-        afterBooking = batch[batch.length - 1];
-      }
+      const bookings = datedBatches((after) =>
+        db
+          .selectFrom('bookings')
+          .select(['id', 'date', 'minutes', 'kind', 'note'])
+          .where('user_id', '=', userId)
+          .$if(after !== undefined, (query) => query.where((eb) => eb(eb.refTuple('date', 'id'), '>', eb.tuple(after!.date, after!.id))))
+          .orderBy('date')
+          .orderBy('id')
+          .limit(DOCUMENT_BATCH_ROWS)
+          .execute(),
+      );
+      yield* arrayMembers(bookings, (booking) => ({ date: booking.date, minutes: booking.minutes, kind: booking.kind, note: booking.note }));
       yield '\n]}\n';
     });
   }

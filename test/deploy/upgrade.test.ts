@@ -8,7 +8,6 @@
 // "Going back to 0.1.0" brings 0.1.0 back on the copy. SQLite only: 0.1.0 knew no other engine.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { execa, type ResultPromise } from 'execa';
@@ -16,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv, PROJECT_ROOT } from '../support/cli.js';
 import { onPostgres } from '../support/database.js';
+import { freePort } from '../support/server.js';
 
 /** The commit 0.1.0 was released from: the last of its round, version 0.1.0, migrations 001–003 (CHANGELOG, 0.1.0). */
 const RELEASE_0_1_0 = 'f26ad21';
@@ -56,14 +56,6 @@ async function build010(folder: string): Promise<void> {
     '003_daily_totals_covering_index.ts',
   ]);
   await execa('sh', ['-c', manifest.scripts.bundle!], { cwd: folder, env: { ...cleanEnv(), PATH: `${path.join(PROJECT_ROOT, 'node_modules/.bin')}:${process.env.PATH ?? ''}` }, extendEnv: false });
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** A machine under a temporary root: the folders the README names, mapped, and systemctl played by the unit file. */

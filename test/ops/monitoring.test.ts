@@ -3,23 +3,14 @@
 // 404 (not the client's HTML) on monitoring and admin paths, and the warning when requests carry
 // X-Forwarded-For while TRUST_PROXY is off.
 import fs from 'node:fs';
-import net from 'node:net';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
 import { onPostgres } from '../support/database.js';
-import { startServer } from '../support/server.js';
+import { freePort, startServer } from '../support/server.js';
 
 const manifest = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function login(baseUrl: string, email: string, password: string, headers: Record<string, string> = {}): Promise<number> {
   const response = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ email, password }) });

@@ -4,23 +4,15 @@
 // second process waits for the advisory lock of another that migrates: the test holds that lock
 // (Kysely's migration lock) from a connection of its own, so the wait lasts as long as the test
 // wants. SQLite migrates within one process and holds nothing another could: PostgreSQL only.
-import net from 'node:net';
 import { execa } from 'execa';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { createPostgresDatabase, onPostgres, POSTGRES_SKIP_REASON, TEST_JWT_SECRET } from '../support/database.js';
+import { freePort } from '../support/server.js';
 
 /** Kysely's migration lock on PostgreSQL (its PostgresAdapter): the lock `timetrack migrate` and `serve` wait for. */
 const MIGRATION_LOCK_ID = '3853314791062309107';
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 if (!onPostgres) console.log(`Readiness-while-migrating test skipped: ${POSTGRES_SKIP_REASON}`);
 

@@ -5,23 +5,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { bindPostgresDatabase, createPostgresDatabase, onPostgres } from '../support/database.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { callJson as call, startServer, type RunningServer } from '../support/server.js';
 import { totpCode, wrongCode } from '../support/totp.js';
 
 const running: RunningServer[] = [];
 afterEach(async () => {
   for (const server of running.splice(0)) await server.stop();
 });
-
-async function call(server: RunningServer, method: string, url: string, body?: unknown, token?: string) {
-  const response = await fetch(`${server.baseUrl}${url}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 async function twoServersWithTwoFactor(): Promise<{ a: RunningServer; b: RunningServer; secret: string }> {
   const dbPath = path.join(makeTempDir(), 'timetrack.db');

@@ -12,7 +12,8 @@ export interface RunningServer {
 }
 
 /** A port nobody listens on right now (for a server whose log level hides the "listening" line). */
-async function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export async function freePort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as net.AddressInfo;
@@ -82,4 +83,10 @@ export async function call(server: Pick<RunningServer, 'baseUrl'>, method: strin
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** `call`, with the body parsed as JSON (undefined when empty). */
+export async function callJson(server: Pick<RunningServer, 'baseUrl'>, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+  const { status, text } = await call(server, method, url, body, token);
+  return { status, body: text ? JSON.parse(text) : undefined };
 }

@@ -1,6 +1,6 @@
 // Settings → Two-factor sign-in, API tokens and Close account in the browser client
-// (docs/web-client.md). Debian's Chromium against a real `timetrack serve`, at 390 px, mostly by
-// keyboard; focus lands on the heading of each new step or result; axe finds nothing in any state of
+// (docs/web-client.md). Debian's Chromium against a real `timetrack serve`, at 390 px (each state also
+// at 320 px), mostly by keyboard; focus lands on the heading of each new step or result; axe finds nothing in any state of
 // these screens. Needs `npm run build`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,20 +8,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
 import { accessibilityViolations, browserAvailable, launchBrowser, recordedContext } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { callJson as api, startServer, type RunningServer } from '../support/server.js';
 import { totpCode } from '../support/totp.js';
 
 const PASSWORD = 'a quiet morning walk';
-
-async function api(server: RunningServer, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${server.baseUrl}${url}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 async function registered(server: RunningServer, email: string): Promise<string> {
   await api(server, 'POST', '/api/auth/register', { email, password: PASSWORD, full_name: email.split('@')[0] });
@@ -47,9 +37,15 @@ async function tabAndType(page: Page, value: string): Promise<void> {
   await page.keyboard.type(value);
 }
 
+/** The state on screen fits 390 px and 320 px without sideways scrolling and has no axe-core finding at either. */
 async function checkScreen(page: Page): Promise<void> {
-  expect(await fitsWidth(page)).toBe(true);
-  expect(await accessibilityViolations(page)).toEqual([]);
+  const size = page.viewportSize() ?? { width: 390, height: 800 };
+  for (const width of [size.width, 320]) {
+    await page.setViewportSize({ width, height: size.height });
+    expect(await fitsWidth(page), `fits ${width} px`).toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
+  }
+  await page.setViewportSize(size);
 }
 
 async function openSettings(context: BrowserContext, server: RunningServer, email: string): Promise<Page> {
