@@ -1,5 +1,5 @@
 // The release artefact: `npm run release` gives a tarball that installs only what the bundle loads at
-// run time (the native modules and pino-pretty, with what they need) at the versions of its
+// run time (the native modules, pino-pretty and pdfkit with its font, with what they need) at the versions of its
 // npm-shrinkwrap.json, without a warning on Node 20, and runs. Here because the install fetches those
 // packages from the registry and compiles better-sqlite3 where no prebuilt module can be downloaded
 // (a few minutes).
@@ -11,8 +11,11 @@ import { migrations } from '../../migrations/index.js';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { cleanEnv, PROJECT_ROOT } from '../support/cli.js';
 
-/** What scripts/build.mjs leaves outside the bundle, so what the release depends on. */
-const RUNTIME_DEPENDENCIES = ['argon2', 'better-sqlite3', 'pino-pretty'];
+/**
+ * What scripts/build.mjs leaves outside the bundle, so what the release depends on: the native modules,
+ * pino-pretty (found by name at run time), and pdfkit with its font (both read their own files).
+ */
+const RUNTIME_DEPENDENCIES = ['argon2', 'better-sqlite3', 'dejavu-fonts-ttf', 'pdfkit', 'pino-pretty'];
 
 /** Every package folder under a node_modules folder (scoped and nested ones too), as lock paths. */
 function installedPackages(root: string, base = 'node_modules'): string[] {
@@ -103,7 +106,13 @@ describe('the packed release', () => {
       expect((await post('/api/auth/register', { email: 'not an address', password: PASSWORD, full_name: 'Ann' })).status).toBe(400);
       const signIn = await post('/api/auth/login', { email: 'admin@example.com', password: PASSWORD });
       expect(signIn.status).toBe(200);
-      expect(await signIn.json()).toMatchObject({ token: expect.any(String), user: { email: 'admin@example.com' } });
+      const { token } = (await signIn.json()) as { token: string };
+      expect(token).toEqual(expect.any(String));
+      // The timesheet PDF: pdfkit and its font from the installed packages.
+      const pdf = await fetch(`${baseUrl}/api/stats/month.pdf?lang=de`, { headers: { authorization: `Bearer ${token}` } });
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
     } finally {
       server.kill('SIGTERM');
       await server;
