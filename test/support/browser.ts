@@ -28,7 +28,9 @@ interface RecordedContext {
 
 export async function recordedContext(browser: Browser, options: BrowserContextOptions = {}): Promise<RecordedContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'Europe/Berlin', ...options });
-  context.setDefaultTimeout(15_000);
+  // An action waits for its element up to 30 s: in the PostgreSQL run of a loaded two-core machine a
+  // page once went 15 s without an animation frame (Playwright's "stable" check) before a click.
+  context.setDefaultTimeout(30_000);
   const requests: string[] = [];
   const cspViolations: string[] = [];
   context.on('request', (request) => requests.push(request.url()));
