@@ -2,7 +2,7 @@
 // settings, the shown week, loading with reload, and the formatting helpers bound to the account's zone
 // and the client's language.
 import { signal } from '@preact/signals';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Settings } from '../http/contract.js';
 import { describe } from './api.js';
 import { formatBalance, formatMinutes } from './duration.js';
@@ -48,18 +48,28 @@ export const fmt = {
 export function useLoad<T>(load: () => Promise<T>, key: unknown[]) {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
-  const [version, setVersion] = useState(0);
+  // Only the newest load may show its answer: a reload and a change of key never race.
+  const generation = useRef(0);
+  const fetchNow = async (): Promise<void> => {
+    const mine = ++generation.current;
+    try {
+      const value = await load();
+      if (generation.current === mine) (setData(value), setError(undefined));
+    } catch (failure) {
+      if (generation.current === mine) setError(describe(failure));
+    }
+  };
   useEffect(() => {
-    let current = true;
-    load().then(
-      (value) => current && (setData(value), setError(undefined)),
-      (failure) => current && setError(describe(failure)),
-    );
+    void fetchNow();
     return () => {
-      current = false;
+      generation.current++;
     };
-  }, [...key, version]);
-  return { data, error, reload: () => setVersion((v) => v + 1) };
+  }, key);
+  /**
+   * Loads again; resolves once the fresh data is shown (a failure is shown as the error, never thrown),
+   * so an action can await it before its message: nothing is announced while the old list still shows.
+   */
+  return { data, error, reload: fetchNow };
 }
 
 /** Focus for after an action: an element by selector, once the view has rendered it. */

@@ -170,7 +170,8 @@ describe.runIf(browserAvailable)('Settings: two-factor sign-in, API tokens, clos
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(token);
     const listed = page.locator('ul.api-tokens li', { hasText: 'nightly export' });
     expect(await listed.textContent()).toMatch(/never used · expires/);
-    const expiry = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date(Date.now() + 30 * 86_400_000));
+    // In the browser's zone (Berlin): near midnight UTC the date there is already the next one.
+    const expiry = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'Europe/Berlin' }).format(new Date(Date.now() + 30 * 86_400_000));
     expect(await listed.textContent()).toContain(expiry);
     // The token works for a script.
     expect((await api(server, 'GET', '/api/auth/me', undefined, token)).body.user.email).toBe('hal@example.com');

@@ -770,8 +770,11 @@ describe.runIf(browserAvailable)('the browser client', () => {
     const setup = await recordedContext(browser);
     const first = await setup.context.newPage();
     await register(first, baseUrl, who);
-    // Something to show in every view: a finished entry today.
+    // Something to show in every view: a finished entry today, or yesterday in the first 1.5 hours of a
+    // day in Berlin (the browser's zone), when 00:10–01:25 today has not ended yet.
     await first.goto(`${baseUrl}/#entries`);
+    const berlin = DateTime.now().setZone('Europe/Berlin');
+    if (berlin.hour * 60 + berlin.minute < 90) await first.getByLabel('Date', { exact: true }).fill(berlin.minus({ days: 1 }).toISODate() as string);
     await first.getByLabel('Start', { exact: true }).fill('00:10');
     await first.getByLabel('Duration', { exact: true }).fill('1:15');
     await first.getByLabel('Note', { exact: true }).fill('early start');

@@ -72,14 +72,14 @@ export function AbsencesView() {
         announcement.value = text.added(names[absence.type], fmt.day(absence.date));
       }
       setNote('');
-      absences.reload();
+      await absences.reload();
     });
   };
   const remove = (group: Absence[]) =>
     action.run(async () => {
       // One action for the whole range: a request per day (DELETE works per day).
       for (const absence of group) await api('DELETE', `/api/time-entries/absences/${absence.id}`);
-      absences.reload();
+      await absences.reload();
       announcement.value = group.length === 1 ? text.removed : text.removedRange(group.length);
       focusSoon('#view-title');
     });

@@ -74,7 +74,7 @@ export function ApiTokens() {
       setCreated(answer);
       setName('');
       setDays(String(DEFAULT_DAYS));
-      tokens.reload();
+      await tokens.reload();
     });
   };
   const confirmRevoke = (token: ApiToken) =>
@@ -82,7 +82,7 @@ export function ApiTokens() {
       await api('DELETE', `/api/auth/api-tokens/${token.id}`);
       setConfirming(undefined);
       if (created?.id === token.id) setCreated(undefined);
-      tokens.reload();
+      await tokens.reload();
       focusSoon('#api-tokens-title');
       return text.revoked(token.name);
     });

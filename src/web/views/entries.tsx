@@ -105,7 +105,7 @@ export function EntriesView() {
     action.run(async () => {
       await api('DELETE', `/api/time-entries/${id}`);
       setConfirming(undefined);
-      entries.reload();
+      await entries.reload();
       announcement.value = text.deleted;
       focusSoon('#view-title');
     });
@@ -135,7 +135,7 @@ export function EntriesView() {
                     <EntryEditor
                       entry={entry}
                       entries={list}
-                      onDone={(saved) => (setEditing(undefined), saved && entries.reload(), focusSoon(`#entry-${entry.id}`))}
+                      onDone={(saved) => (setEditing(undefined), saved && void entries.reload(), focusSoon(`#entry-${entry.id}`))}
                     />
                   ) : (
                     <>
@@ -170,7 +170,7 @@ export function EntriesView() {
           onDone={(added) => {
             if (!added) return;
             const addedWeek = localDateOf(added.start_at, zone());
-            if (addedWeek >= monday && addedWeek < shiftWeek(monday, 1)) entries.reload();
+            if (addedWeek >= monday && addedWeek < shiftWeek(monday, 1)) void entries.reload();
             else shownWeek.value = weekStartOf(addedWeek);
           }}
         />

@@ -18,13 +18,13 @@ export function SessionList() {
   const revoke = (session: OwnSession) =>
     action.run(async () => {
       await api('DELETE', `/api/auth/sessions/${session.id}`);
-      sessions.reload();
+      await sessions.reload();
       return text.signedOutDevice(session.device ?? text.unknownDevice);
     });
   const revokeOthers = () =>
     action.run(async () => {
       const { revoked } = await api<{ revoked: number }>('POST', '/api/auth/sessions/revoke-others');
-      sessions.reload();
+      await sessions.reload();
       return text.signedOutOthers(revoked);
     });
   const list = sessions.data?.sessions ?? [];

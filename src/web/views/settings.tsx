@@ -87,7 +87,7 @@ function SettingsForm(props: { current: Settings }) {
         vacation_carry_over_max_days: carry,
         timer_limit_minutes: limit,
       });
-      schedules.reload();
+      await schedules.reload();
       announcement.value = text.saved;
       return text.saved;
     });
@@ -225,7 +225,7 @@ function Bookings() {
       await api('POST', '/api/time-entries/bookings', { date, minutes, kind, note });
       setAmount('');
       setNote('');
-      list.reload();
+      await list.reload();
       announcement.value = text.bookingAdded;
       return text.bookingAdded;
     });
@@ -233,7 +233,7 @@ function Bookings() {
   const remove = (booking: Booking) =>
     action.run(async () => {
       await api('DELETE', `/api/time-entries/bookings/${booking.id}`);
-      list.reload();
+      await list.reload();
       announcement.value = text.bookingRemoved;
     });
   return (

@@ -35,11 +35,13 @@ export function TodayView() {
   // Until then the old button is still shown, and a second click on it (a double click on a slow
   // machine, after the first request was answered) must not send the same request again.
   const focusButton = useRef(false);
+  // The action awaits the new figures before its message, so the button is enabled (and focusable)
+  // only once the action is over.
   useEffect(() => {
-    if (!focusButton.current || !loaded.data) return;
+    if (!focusButton.current || !loaded.data || action.busy) return;
     focusButton.current = false;
     document.querySelector<HTMLElement>('button.big')?.focus();
-  }, [loaded.data]);
+  }, [loaded.data, action.busy]);
   useEffect(() => {
     // A reload that failed shows its error; the buttons work again.
     if (loaded.error) focusButton.current = false;
@@ -68,7 +70,7 @@ export function TodayView() {
         await api('POST', '/api/time-entries/start', note.trim() ? { note: note.trim() } : {});
         setNote('');
         focusButton.current = true;
-        loaded.reload();
+        await loaded.reload();
         announcement.value = text.started;
       },
       { describeFailure: overlapSentence },
@@ -81,12 +83,10 @@ export function TodayView() {
         // A Start and Stop within a minute is a slip, not work: dropped, with an undo.
         await api('DELETE', `/api/time-entries/${entry.id}`);
         setDropped(entry);
-        announcement.value = text.dropped;
-      } else {
-        announcement.value = text.stopped(fmt.minutes(Math.floor(ms / 60_000)));
       }
       focusButton.current = true;
-      loaded.reload();
+      await loaded.reload();
+      announcement.value = ms < 60_000 ? text.dropped : text.stopped(fmt.minutes(Math.floor(ms / 60_000)));
     });
   const undo = () =>
     !settling() && action.run(async () => {
@@ -94,13 +94,13 @@ export function TodayView() {
       await api('POST', '/api/time-entries', { start_at: dropped.start_at, end_at: dropped.end_at, note: dropped.note });
       setDropped(undefined);
       focusButton.current = true;
-      loaded.reload();
+      await loaded.reload();
       return text.restored;
     });
   const useBrowserZone = () =>
     zoneAction.run(async () => {
       settings.value = await api<Settings>('PATCH', '/api/settings', { timezone: browserZone });
-      loaded.reload();
+      await loaded.reload();
       return text.zoneSwitched(browserZone);
     });
 
@@ -172,7 +172,7 @@ function AutoStopped(props: { onFixed: () => void }) {
     action.run(async () => {
       if (!endAt) throw new ApiError({ status: 400, code: 'VALIDATION_ERROR', details: [{ field: 'end_at', message: '' }] });
       await api('PATCH', `/api/time-entries/${stopped.id}`, { end_at: endAt });
-      recent.reload();
+      await recent.reload();
       props.onFixed();
       announcement.value = text.endFixed;
       return text.endFixed;

@@ -65,7 +65,7 @@ export function TwoFactorSettings() {
     setStep({ kind: 'idle' });
     setDone(message);
     setPassword('');
-    status.reload();
+    void status.reload();
     focusSoon('#two-factor-title');
   };
   const open = (next: Step) => {
