@@ -12,9 +12,9 @@
 // transaction: all of it, or nothing. Schedules and bookings are optional (documents written before
 // them have none; their weekly targets then hold from the tracking start on).
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { TransactionalDatabase } from '../db/database.js';
-import type { Database } from '../db/types.js';
+import type { AbsenceRow, BookingsTable, Database } from '../db/types.js';
 import { insertAccountIn, rethrowTaken } from '../auth/accounts.js';
 import { normalizeEmail, normalizeFullName, normalizeUsername } from '../auth/account-fields.js';
 import type { AuditAction } from '../auth/audit.js';
@@ -82,11 +82,28 @@ async function* arrayMembers<T>(batches: AsyncIterable<T[]>, shape: (row: T) => 
   }
 }
 
-/** Rows read DOCUMENT_BATCH_ROWS at a time, each read after the last row of the one before (by date, then id). */
-async function* datedBatches<T extends { date: string; id: number }>(read: (after: { date: string; id: number } | undefined) => Promise<T[]>): AsyncGenerator<T[]> {
-  let after: { date: string; id: number } | undefined;
+type DatedKey = { date: string; id: number };
+
+/**
+ * A user's absences or bookings, DOCUMENT_BATCH_ROWS at a time, each batch read by keyset after the
+ * last row of the one before (by date, then id).
+ */
+function datedRows(db: Kysely<Database>, table: 'absences', userId: number): AsyncGenerator<AbsenceRow[]>;
+function datedRows(db: Kysely<Database>, table: 'bookings', userId: number): AsyncGenerator<Selectable<BookingsTable>[]>;
+async function* datedRows(db: Kysely<Database>, table: 'absences' | 'bookings', userId: number): AsyncGenerator<DatedKey[]> {
+  let after: DatedKey | undefined;
   for (;;) {
-    const batch = await read(after);
+    const key = after;
+    // One query for both tables: the columns it names are the ones they share.
+    const batch = await db
+      .selectFrom(table as 'absences')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .$if(key !== undefined, (query) => query.where((eb) => eb(eb.refTuple('date', 'id'), '>', eb.tuple(key!.date, key!.id))))
+      .orderBy('date')
+      .orderBy('id')
+      .limit(DOCUMENT_BATCH_ROWS)
+      .execute();
     yield batch;
     if (batch.length < DOCUMENT_BATCH_ROWS) return;
     after = batch[batch.length - 1];
@@ -106,7 +123,7 @@ export function createAccountDataService(database: TransactionalDatabase, clock:
 
   /**
    * The account as a document, streamed: refused before the first byte while another export of the
-   * account runs (EXPORT_RUNNING). Entries and absences are read DOCUMENT_BATCH_ROWS at a time by
+   * account runs (EXPORT_RUNNING). Entries, absences and bookings are read DOCUMENT_BATCH_ROWS at a time by
    * keyset; the batches are not one snapshot (an entry written meanwhile may be in or out).
    */
   async function exportAccount(userId: number): Promise<ExportStream> {
@@ -120,31 +137,9 @@ export function createAccountDataService(database: TransactionalDatabase, clock:
       yield `${json(head).slice(0, -1)},\n"entries":[`;
       yield* arrayMembers(entryBatchesOverlapping(db, userId, {}, DOCUMENT_BATCH_ROWS), (entry) => ({ start_at: entry.start_at, end_at: entry.end_at, note: entry.note }));
       yield '\n],\n"absences":[';
-      const absences = datedBatches((after) =>
-        db
-          .selectFrom('absences')
-          .select(['id', 'date', 'type', 'portion', 'note'])
-          .where('user_id', '=', userId)
-          .$if(after !== undefined, (query) => query.where((eb) => eb(eb.refTuple('date', 'id'), '>', eb.tuple(after!.date, after!.id))))
-          .orderBy('date')
-          .orderBy('id')
-          .limit(DOCUMENT_BATCH_ROWS)
-          .execute(),
-      );
-      yield* arrayMembers(absences, (absence) => ({ date: absence.date, type: absence.type, portion: absence.portion, note: absence.note }));
+      yield* arrayMembers(datedRows(db, 'absences', userId), (absence) => ({ date: absence.date, type: absence.type, portion: absence.portion, note: absence.note }));
       yield '\n],\n"bookings":[';
-      const bookings = datedBatches((after) =>
-        db
-          .selectFrom('bookings')
-          .select(['id', 'date', 'minutes', 'kind', 'note'])
-          .where('user_id', '=', userId)
-          .$if(after !== undefined, (query) => query.where((eb) => eb(eb.refTuple('date', 'id'), '>', eb.tuple(after!.date, after!.id))))
-          .orderBy('date')
-          .orderBy('id')
-          .limit(DOCUMENT_BATCH_ROWS)
-          .execute(),
-      );
-      yield* arrayMembers(bookings, (booking) => ({ date: booking.date, minutes: booking.minutes, kind: booking.kind, note: booking.note }));
+      yield* arrayMembers(datedRows(db, 'bookings', userId), (booking) => ({ date: booking.date, minutes: booking.minutes, kind: booking.kind, note: booking.note }));
       yield '\n]}\n';
     });
   }

@@ -7,20 +7,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AuditRecord } from '../../src/auth/audit.js';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { onPostgres } from '../support/database.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
-interface Event {
-  id: number;
-  at: string;
-  actor: string;
-  action: string;
-  user_id: number | null;
-  user_email: string | null;
-  detail: Record<string, unknown>;
-}
+type Event = AuditRecord;
 
 const ME = `os:${os.userInfo().username}`;
 let server: RunningServer | undefined;

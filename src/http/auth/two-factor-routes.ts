@@ -3,7 +3,7 @@
 // hooks (Cache-Control: no-store) apply. Every route that takes a password or a code shares the
 // per-address budget of sign-in (RATE_LIMIT_AUTH), and every code counts against the account's lockout.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { securityEvent } from '../../auth/audit.js';
 import { unauthorized } from '../../auth/sessions.js';
@@ -15,6 +15,15 @@ import { EnableWithChallengeResponse, LoginResponse, RecoveryCodesResponse, TwoF
 
 const Password = Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 });
 const Code = Type.String({ minLength: 1, maxLength: 64, description: 'a 6-digit code of the app, or a recovery code' });
+const tags = ['two-factor'];
+const bearer = [{ bearerAuth: [] }];
+/** Turning two-factor sign-in off and new recovery codes both ask for the password and a current code. */
+const confirmedSchema = <Response extends TSchema>(response: Response) => ({
+  tags,
+  security: bearer,
+  body: Type.Object({ password: Password, code: Code }, { additionalProperties: false }),
+  response: { 200: response, ...errorResponses(400, 401, 403, 409, 423, 429, 503) },
+});
 const Challenge = Type.String({ minLength: 1, maxLength: 128 });
 
 /** Refused sign-in steps, by the code the client gets: the security event each logs (fail2ban matches them). */
@@ -22,8 +31,6 @@ const REFUSED = { INVALID_TWO_FACTOR_CODE: 'login_failed', INVALID_CHALLENGE: 'l
 
 export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; rateLimited: Record<string, unknown> }> = async (app, { ctx, rateLimited }) => {
   const { audit, credentials, sessions, twoFactor } = ctx.services;
-  const tags = ['two-factor'];
-  const bearer = [{ bearerAuth: [] }];
   const sessionOnly = { onRequest: requireAccountSession(credentials) };
   // A request with an Authorization header is checked strictly (a bad or revoked token is 401, as on
   // every strict route); one without goes on to need a set-up challenge in its body.
@@ -83,12 +90,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; rateL
   app.post('/2fa/disable', {
     ...sessionOnly,
     config: rateLimited,
-    schema: {
-      tags,
-      security: bearer,
-      body: Type.Object({ password: Password, code: Code }, { additionalProperties: false }),
-      response: { 200: MessageSchema, ...errorResponses(400, 401, 403, 409, 423, 429, 503) },
-    },
+    schema: confirmedSchema(MessageSchema),
   }, async (request) => {
     const { user, tokenHash } = sessionOf(request);
     const { revokedSessions } = await twoFactor.disable(user, request.body.password, request.body.code, tokenHash);
@@ -100,12 +102,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; rateL
   app.post('/2fa/recovery-codes', {
     ...sessionOnly,
     config: rateLimited,
-    schema: {
-      tags,
-      security: bearer,
-      body: Type.Object({ password: Password, code: Code }, { additionalProperties: false }),
-      response: { 200: RecoveryCodesResponse, ...errorResponses(400, 401, 403, 409, 423, 429, 503) },
-    },
+    schema: confirmedSchema(RecoveryCodesResponse),
   }, async (request) => {
     const { user, tokenHash } = sessionOf(request);
     const codes = await twoFactor.regenerateRecoveryCodes(user, request.body.password, request.body.code, tokenHash);

@@ -110,7 +110,7 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; expor
   }, async (request) => ({ bookings: await bookings.listBookings(sessionOf(request).user.id, request.query) }));
 
   app.post('/bookings', {
-    schema: { tags, security, body: NewBookingBody, response: { 201: Type.Object({ booking: BookingSchema }), ...errorResponses(400, 401) } },
+    schema: { tags, security, body: NewBookingBody, response: { 201: Type.Object({ booking: BookingSchema }), ...errorResponses(400, 401, 409) } },
   }, async (request, reply) => reply.code(201).send({ booking: await bookings.createBooking(sessionOf(request).user.id, request.body) }));
 
   app.delete('/bookings/:id', {
