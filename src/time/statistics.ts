@@ -286,26 +286,24 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
       const shortfall = sql`(${needed} - ${taken})`;
       deduction = sql<number>`case when ${minutes} > ${over} then (case when ${shortfall} <= 0 then 0 when ${shortfall} < ${minutes} - ${over} then ${shortfall} else ${minutes} - ${over} end) else ${deduction} end`;
     }
-    const inRange = () => {
-      let query = db.selectFrom('daily_totals').where('user_id', '=', userId).where('date', '>=', from).where('date', '<=', through);
-      if (runningDays.length > 0) query = query.where('date', 'not in', runningDays);
-      return query;
-    };
-    const stored = await inRange().select(sql<number>`coalesce(sum(${minutes}), 0)`.as('minutes')).executeTakeFirstOrThrow();
-    let total = Number(stored.minutes);
+    // One scan for both sums. Only days above the lowest threshold with less than the longest break can
+    // lose minutes: plain comparisons on the row pick those before the rules' expression is evaluated.
     const rules = settings.break_rules;
-    if (rules.length > 0) {
-      // Only days above the lowest threshold with less than the longest break can lose minutes: the
-      // deduction is summed over those alone (plain comparisons on the row narrow them first).
-      const lowest = Math.min(...rules.map((rule) => rule.worked_over_minutes));
-      const longest = Math.max(...rules.map((rule) => rule.break_minutes));
-      const deducted = await inRange()
-        .where(sql<boolean>`worked_ms >= cast(${(lowest + 1) * MINUTE_MS} as integer)`)
-        .where(sql<boolean>`break_ms < cast(${longest * MINUTE_MS} as integer)`)
-        .select(sql<number>`coalesce(sum(${deduction}), 0)`.as('minutes'))
-        .executeTakeFirstOrThrow();
-      total -= Number(deducted.minutes);
-    }
+    const lowest = rules.length > 0 ? Math.min(...rules.map((rule) => rule.worked_over_minutes)) : 0;
+    const longest = rules.length > 0 ? Math.max(...rules.map((rule) => rule.break_minutes)) : 0;
+    const deducted =
+      rules.length > 0
+        ? sql<number>`coalesce(sum(case when worked_ms >= cast(${(lowest + 1) * MINUTE_MS} as integer) and break_ms < cast(${longest * MINUTE_MS} as integer) then ${deduction} else 0 end), 0)`
+        : sql<number>`0`;
+    const sums = await db
+      .selectFrom('daily_totals')
+      .where('user_id', '=', userId)
+      .where('date', '>=', from)
+      .where('date', '<=', through)
+      .$if(runningDays.length > 0, (query) => query.where('date', 'not in', runningDays))
+      .select([sql<number>`coalesce(sum(${minutes}), 0)`.as('minutes'), deducted.as('deducted')])
+      .executeTakeFirstOrThrow();
+    let total = Number(sums.minutes) - Number(sums.deducted);
     for (const date of runningDays) {
       const worked = workedOf(live?.days.get(date), settings.break_rules);
       total += worked.raw - worked.deducted;
