@@ -187,7 +187,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
     // The week shows the minutes.
     await openTab(page, 'Week');
     if (!thisWeek) await button(page, 'Previous week').click();
-    await expect.poll(() => page.locator('tfoot td').nth(1).textContent()).toBe('1:30');
+    await expect.poll(() => page.locator('tfoot td').nth(0).textContent()).toBe('1:30');
     // The day's bar and the 12-week balance are pictures with their figures as text.
     await page.getByRole('img', { name: /: 1:30 of / }).waitFor();
     await expect.poll(() => page.locator('#trend-summary li').count()).toBe(12);
@@ -451,7 +451,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
       if (date < today) expect(balance).toBe('–');
     }
     await page.locator('tfoot').getByText('Balance through today').waitFor();
-    const todayTarget = (await rows.nth(DateTime.fromISO(today).weekday - 1).locator('td').first().textContent()) ?? '';
+    const todayTarget = (await rows.nth(DateTime.fromISO(today).weekday - 1).locator('td').nth(1).textContent()) ?? '';
     const expected = todayTarget === '0:00' ? '0:00' : `-${todayTarget}`;
     expect(await page.locator('tfoot .total-balance').textContent()).toBe(expected);
     // Today's balance agrees with the week's: through now, today counted.

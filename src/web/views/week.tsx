@@ -35,9 +35,10 @@ export function WeekView() {
       {week.data && (
         <>
           <DayBars days={week.data.days} />
+          {/* Worked, target, balance: the order of Month and the timesheet. */}
           <table class="week">
             <thead>
-              <tr><th scope="col">{text.day}</th><th scope="col">{text.target}</th><th scope="col">{text.worked}</th><th scope="col">{text.balance}</th></tr>
+              <tr><th scope="col">{text.day}</th><th scope="col">{text.worked}</th><th scope="col">{text.target}</th><th scope="col">{text.balance}</th></tr>
             </thead>
             <tbody>
               {week.data.days.map((day, index) => (
@@ -46,8 +47,8 @@ export function WeekView() {
                     {fmt.day(day.date)}
                     {absenceName(day) && <span class="off-name">{absenceName(day)}</span>}
                   </th>
-                  <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
                   <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
+                  <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
                   <td>{balances[index] === undefined ? <span class="muted">{day.date > today ? text.notYet : '–'}</span> : fmt.balance(balances[index] as number)}</td>
                 </tr>
               ))}
@@ -55,8 +56,8 @@ export function WeekView() {
             <tfoot>
               <tr>
                 <th scope="row">{text.total}</th>
-                <td>{fmt.minutes(week.data.totals.target_minutes ?? 0)}</td>
                 <td>{fmt.minutes(week.data.totals.worked_minutes ?? 0)}</td>
+                <td>{fmt.minutes(week.data.totals.target_minutes ?? 0)}</td>
                 <td>
                   <span class="total-balance">{fmt.balance(total)}</span>
                   <span class="off-name">{text.balanceThroughToday}</span>
