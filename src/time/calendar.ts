@@ -156,6 +156,11 @@ function loadHolidays(): Promise<typeof HolidaysClass> {
   return holidaysModule;
 }
 
+/** Loads date-holidays now (serve, before it listens): loading it costs the event loop a quarter second, which must not fall on a request. */
+export async function warmUpHolidays(): Promise<void> {
+  await loadHolidays();
+}
+
 // Public holidays are cached as one compact summary per region and year: a string of character
 // pairs (day of the year, index of the name in the region's list of names; about 100 bytes for a
 // year of 15 holidays), built once from date-holidays
@@ -165,8 +170,9 @@ function loadHolidays(): Promise<typeof HolidaysClass> {
 // Past that bound (a newer calendar with more regions) a year is worked out and not kept.
 //
 // Working a year out costs date-holidays 1 to 20 ms of the event loop, and a balance from 1970 needs
-// 56 of them: so one process works out at most one year at a time, each in a macrotask of its own
-// (setImmediate), and every other request is answered between two of them.
+// 56 of them: so one process works out at most one year at a time, each in a macrotask of its own,
+// and rests as long as the last one took before the next (cold years get at most half of the event
+// loop): every other request is answered between two of them.
 export const HOLIDAY_CACHE_LIMITS = { calendars: 8, regionYears: 80_000 } as const;
 /**
  * A date-holidays calendar keeps every year it has worked out (about 10 KiB each, the memory the
@@ -281,12 +287,20 @@ function yearSummary(Holidays: typeof HolidaysClass, region: string, year: numbe
   const key = `${region}:${year}`;
   let working = pending.get(key);
   if (!working) {
+    let tookMs = 0;
     working = turn
       .then(() => new Promise((resolve) => setImmediate(resolve)))
-      .then(() => summaries.get(region)?.years.get(year) ?? summariseYear(Holidays, region, year))
+      .then(() => {
+        const started = performance.now();
+        try {
+          return summaries.get(region)?.years.get(year) ?? summariseYear(Holidays, region, year);
+        } finally {
+          tookMs = performance.now() - started;
+        }
+      })
       .finally(() => pending.delete(key));
     pending.set(key, working);
-    turn = working.catch(() => undefined);
+    turn = working.catch(() => undefined).then(() => new Promise((resolve) => setTimeout(resolve, Math.min(50, tookMs))));
   }
   return working;
 }
