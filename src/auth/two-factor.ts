@@ -46,6 +46,8 @@ export interface TwoFactorStatus {
   /** Set up (a secret made) but not yet confirmed with a code. */
   pending: boolean;
   recovery_codes_remaining: number;
+  /** REQUIRE_2FA: the server asks it of every account, so it cannot be turned off. */
+  required: boolean;
 }
 
 /** What a right password leads to when a second step is needed. */
@@ -141,7 +143,7 @@ export function createTwoFactorService(
       .where('user_id', '=', userId)
       .where('used_at', 'is', null)
       .executeTakeFirstOrThrow();
-    return { enabled: current?.enabled_at != null, pending: current !== undefined && current.enabled_at === null, recovery_codes_remaining: current?.enabled_at != null ? Number(count) : 0 };
+    return { enabled: current?.enabled_at != null, pending: current !== undefined && current.enabled_at === null, recovery_codes_remaining: current?.enabled_at != null ? Number(count) : 0, required: options.required };
   }
 
   /**

@@ -46,7 +46,7 @@ describe('REQUIRE_2FA=true', () => {
     // It cannot be turned off here.
     t.clock.advance(30);
     expectError(await call('POST', '/api/auth/2fa/disable', { password: PASSWORD, code: totpCode(secret, t.clock.now()) }, token), 403, 'TWO_FACTOR_REQUIRED');
-    expect((await call('GET', '/api/auth/2fa', undefined, token)).json().enabled).toBe(true);
+    expect((await call('GET', '/api/auth/2fa', undefined, token)).json()).toMatchObject({ enabled: true, required: true });
   });
 
   it('a set-up challenge lives 15 minutes; without a challenge or a session the set-up is 401', async () => {

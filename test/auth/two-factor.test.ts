@@ -54,7 +54,7 @@ describe('set-up and enable', () => {
     const { secret, otpauth_uri } = setup.json();
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(otpauth_uri).toBe(`otpauth://totp/timetrack:ann%40example.com?issuer=timetrack&secret=${secret}&algorithm=SHA1&digits=6&period=30`);
-    expect((await call('GET', '/api/auth/2fa', session)).json()).toEqual({ enabled: false, pending: true, recovery_codes_remaining: 0 });
+    expect((await call('GET', '/api/auth/2fa', session)).json()).toEqual({ enabled: false, pending: true, recovery_codes_remaining: 0, required: false });
     // Still one step: the secret is not on until a code confirms it.
     expect((await call('POST', '/api/auth/login', undefined, { email: 'ann@example.com', password: PASSWORD })).json().token).toEqual(expect.any(String));
     expectError(await call('POST', '/api/auth/2fa/enable', session, { code: wrongCode(secret, now()) }), 403, 'INVALID_TWO_FACTOR_CODE');
@@ -75,7 +75,7 @@ describe('set-up and enable', () => {
     expect(stored).not.toContain(secret);
     expectError(await call('GET', '/api/auth/me', other), 401, 'UNAUTHORIZED');
     expect((await call('GET', '/api/auth/me', session)).statusCode).toBe(200);
-    expect((await call('GET', '/api/auth/2fa', session)).json()).toEqual({ enabled: true, pending: false, recovery_codes_remaining: 10 });
+    expect((await call('GET', '/api/auth/2fa', session)).json()).toEqual({ enabled: true, pending: false, recovery_codes_remaining: 10, required: false });
     expectError(await call('POST', '/api/auth/2fa/setup', session, { password: PASSWORD }), 409, 'TWO_FACTOR_ALREADY_ENABLED');
     const audit = await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') });
     expect(audit[0]).toMatchObject({ action: 'two_factor_enabled', detail: { other_sessions_revoked: 1 } });
@@ -187,7 +187,7 @@ describe('disable and new recovery codes', () => {
     const response = await call('POST', '/api/auth/2fa/disable', session, { password: PASSWORD, code: totpCode(secret, now()) });
     expect(response.statusCode, response.body).toBe(200);
     expectError(await call('GET', '/api/auth/me', other), 401, 'UNAUTHORIZED');
-    expect((await call('GET', '/api/auth/2fa', session)).json()).toEqual({ enabled: false, pending: false, recovery_codes_remaining: 0 });
+    expect((await call('GET', '/api/auth/2fa', session)).json()).toEqual({ enabled: false, pending: false, recovery_codes_remaining: 0, required: false });
     expect(await t.ctx.db.selectFrom('two_factor_recovery_codes').select('id').execute()).toEqual([]);
     expect((await call('POST', '/api/auth/login', undefined, { email: 'ann@example.com', password: PASSWORD })).json().token).toEqual(expect.any(String));
     expectError(await call('POST', '/api/auth/2fa/disable', session, { password: PASSWORD, code: '123456' }), 409, 'TWO_FACTOR_NOT_ENABLED');

@@ -125,6 +125,11 @@ describe.runIf(browserAvailable)('two-factor sign-in in the browser', () => {
     await button(page, 'I have saved the codes').click();
     await page.waitForURL(`${server.baseUrl}/`);
     await button(page, 'Start').waitFor();
+    // Settings does not offer to turn off what the server requires; it says why.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByText('This server requires two-factor sign-in of every account, so it cannot be turned off here.').waitFor();
+    await button(page, 'Make new recovery codes').waitFor();
+    expect(await page.getByRole('button', { name: 'Turn off two-factor sign-in' }).count()).toBe(0);
     // The QR code was drawn here: the secret never went anywhere but this server.
     expect(requests.filter((url) => !url.startsWith(`${server.baseUrl}/`) && !url.startsWith('blob:'))).toEqual([]);
     expect(cspViolations).toEqual([]);

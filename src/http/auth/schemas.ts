@@ -51,7 +51,12 @@ export function challengeAnswer(challenge: { purpose: 'sign_in' | 'setup'; chall
     : { two_factor_setup_required: true as const, challenge: challenge.challenge, expires_at };
 }
 
-export const TwoFactorStatusResponse = Type.Object({ enabled: Type.Boolean(), pending: Type.Boolean(), recovery_codes_remaining: Type.Integer() });
+export const TwoFactorStatusResponse = Type.Object({
+  enabled: Type.Boolean(),
+  pending: Type.Boolean(),
+  recovery_codes_remaining: Type.Integer(),
+  required: Type.Boolean({ description: 'the server requires two-factor sign-in of every account (REQUIRE_2FA): it cannot be turned off' }),
+});
 export const TwoFactorSetupResponse = Type.Object({
   secret: Type.String({ description: 'base32, for typing into an app; shown at set-up only' }),
   otpauth_uri: Type.String({ description: 'otpauth://totp/… for a QR code' }),

@@ -161,6 +161,7 @@ export const de: Catalog = {
     continue: 'Weiter',
     cancel: 'Abbrechen',
     turnOff: 'Zwei-Faktor-Anmeldung ausschalten',
+    requiredByServer: 'Dieser Server verlangt die Zwei-Faktor-Anmeldung für jedes Konto; sie lässt sich hier nicht ausschalten.',
     turnOffNote: 'Geben Sie Ihr Passwort und einen Code aus Ihrer App (oder einen Wiederherstellungscode) ein. Ihre anderen Geräte werden abgemeldet.',
     turnedOn: 'Ihre anderen Geräte sind abgemeldet: Melden Sie sich dort mit einem Code neu an.',
     turnedOff: 'Ihre anderen Geräte sind abgemeldet.',

@@ -193,6 +193,7 @@ export const en = {
     continue: 'Continue',
     cancel: 'Cancel',
     turnOff: 'Turn off two-factor sign-in',
+    requiredByServer: 'This server requires two-factor sign-in of every account, so it cannot be turned off here.',
     turnOffNote: 'Enter your password and a code from your app (or a recovery code). Your other devices are signed out.',
     turnedOn: 'Your other devices are signed out: there, sign in again with a code.',
     turnedOff: 'Your other devices are signed out.',

@@ -83,11 +83,12 @@ export function TwoFactorSettings() {
           <p>{enabled ? text.isOn(status.data.recovery_codes_remaining) : text.isOff}</p>
           <Notice info={done} />
           {enabled && status.data.recovery_codes_remaining < FEW_CODES && <p class="notice info">{text.fewCodesLeft}</p>}
+          {enabled && status.data.required && <p>{text.requiredByServer}</p>}
           <p class="actions">
             {enabled ? (
               <>
                 <button type="button" onClick={() => open({ kind: 'regenerate' })}>{text.newCodes}</button>
-                <button type="button" class="danger" onClick={() => open({ kind: 'disable' })}>{text.turnOff}</button>
+                {!status.data.required && <button type="button" class="danger" onClick={() => open({ kind: 'disable' })}>{text.turnOff}</button>}
               </>
             ) : (
               <button type="button" class="primary" onClick={() => open({ kind: 'password' })}>{text.setUp}</button>
