@@ -8,7 +8,6 @@ import { buildApp } from './app.js';
 import type { StartingListener } from './starting.js';
 import { createMetrics, serveMetrics } from './metrics.js';
 import { secretFilePath } from '../auth/secret.js';
-import { warmUpHolidays } from '../time/calendar.js';
 
 /** After this long, connections still open at shutdown are cut so the process can exit. */
 const SHUTDOWN_GRACE_MS = 8_000;
@@ -42,7 +41,6 @@ export async function runServer(ctx: AppContext, about: { version: string; start
     logger.info({ deleted: ended }, 'REQUIRE_2FA: ended the sessions of accounts without two-factor sign-in');
   }
   await services.hasher.warmUp();
-  await warmUpHolidays();
 
   const metrics = config.metricsListen ? createMetrics() : undefined;
   let draining = false;

@@ -156,11 +156,6 @@ function loadHolidays(): Promise<typeof HolidaysClass> {
   return holidaysModule;
 }
 
-/** Loads date-holidays now (serve, before it listens): loading it costs the event loop a quarter second, which must not fall on a request. */
-export async function warmUpHolidays(): Promise<void> {
-  await loadHolidays();
-}
-
 // Public holidays are cached as one compact summary per region and year: a string of character
 // pairs (day of the year, index of the name in the region's list of names; about 100 bytes for a
 // year of 15 holidays), built once from date-holidays

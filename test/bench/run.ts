@@ -91,7 +91,8 @@ async function waitFor(url: string, child: ChildProcess, output: () => string): 
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${child.spawnargs.join(' ')} exited ${child.exitCode}:\n${output()}`);
     try {
-      if ((await fetch(url)).ok) return;
+      // A bounded wait: a request that reached the start-up listener as it closed would hang for good.
+      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
     } catch {
       // not listening yet
     }
