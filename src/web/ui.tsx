@@ -3,7 +3,7 @@
 // error beside its field or in the alert, focused).
 import type { ComponentChildren, RefObject } from 'preact';
 import { useId, useRef, useState } from 'preact/hooks';
-import { ApiError, describe } from './api.js';
+import { ApiError, describe, saveFile } from './api.js';
 import type { FieldName } from './i18n/en.js';
 import { t } from './i18n/index.js';
 
@@ -152,4 +152,24 @@ export function useAction(): Action {
   };
 
   return { busy, error, info, fieldErrors, errorRef, formRef, run, fail, setInfo };
+}
+
+/**
+ * A file fetched and saved at once (Settings' exports, the export before closing the account): the
+ * last one is kept for "save again", a failure is its sentence.
+ */
+export function useDownload() {
+  const [file, setFile] = useState<{ url: string; name: string }>();
+  const [error, setError] = useState<string>();
+  const fetchAndSave = async (fetchFile: () => Promise<{ url: string; name: string }>): Promise<void> => {
+    setError(undefined);
+    try {
+      const fetched = await fetchFile();
+      setFile(fetched);
+      saveFile(fetched);
+    } catch (failure) {
+      setError(describe(failure));
+    }
+  };
+  return { file, error, fetchAndSave };
 }

@@ -4,18 +4,10 @@
 // closed (other tabs follow the sign-out).
 import { useState } from 'preact/hooks';
 import type { TwoFactorStatus } from '../../http/contract.js';
-import { api, describe, downloadAccountData, endSession } from '../api.js';
+import { api, downloadAccountData, endSession } from '../api.js';
 import { t } from '../i18n/index.js';
 import { focusSoon, useLoad } from '../state.js';
-import { Field, Notice, useAction } from '../ui.js';
-
-/** Saves a fetched file under its name (a link the browser follows at once; kept as "save again"). */
-function save(file: { url: string; name: string }): void {
-  const link = document.createElement('a');
-  link.href = file.url;
-  link.download = file.name;
-  link.click();
-}
+import { Field, Notice, useAction, useDownload } from '../ui.js';
 
 function CloseAccountForm(props: { onCancel: () => void }) {
   const text = t().closeAccount;
@@ -23,21 +15,10 @@ function CloseAccountForm(props: { onCancel: () => void }) {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [understood, setUnderstood] = useState(false);
-  const [download, setDownload] = useState<{ url: string; name: string }>();
-  const [downloadError, setDownloadError] = useState<string>();
+  const download = useDownload();
   const action = useAction();
   const withCode = twoFactor.data?.enabled === true;
 
-  const exportData = async () => {
-    setDownloadError(undefined);
-    try {
-      const file = await downloadAccountData();
-      setDownload(file);
-      save(file);
-    } catch (failure) {
-      setDownloadError(describe(failure));
-    }
-  };
   const submit = (event: Event) => {
     event.preventDefault();
     if (!understood) return action.fail(text.mustConfirm, 'understood');
@@ -52,10 +33,10 @@ function CloseAccountForm(props: { onCancel: () => void }) {
     <div class="step">
       <h4 tabIndex={-1} id="close-account-step">{text.stepExport}</h4>
       <p>{text.exportFirst}</p>
-      <Notice error={downloadError} info={download ? text.downloaded(download.name) : undefined} />
+      <Notice error={download.error} info={download.file ? text.downloaded(download.file.name) : undefined} />
       <p class="actions">
-        <button type="button" onClick={() => void exportData()}>{text.downloadData}</button>
-        {download && <a href={download.url} download={download.name}>{t().settings.saveAgain(download.name)}</a>}
+        <button type="button" onClick={() => void download.fetchAndSave(downloadAccountData)}>{text.downloadData}</button>
+        {download.file && <a href={download.file.url} download={download.file.name}>{t().settings.saveAgain(download.file.name)}</a>}
       </p>
       <h4>{text.stepClose}</h4>
       <Notice error={action.error ?? twoFactor.error} errorRef={action.errorRef} />

@@ -5,14 +5,14 @@
 // API tokens; the CSV export and the account document; sign-out; closing the account.
 import { useMemo, useState } from 'preact/hooks';
 import type { Booking, HolidayRegions, Schedule, Settings, Weekday } from '../../http/contract.js';
-import { api, describe, downloadAccountData, downloadExport, endSession, saveFile } from '../api.js';
+import { api, downloadAccountData, downloadExport, endSession } from '../api.js';
 import { formatHours, formatMinutes, parseDuration } from '../duration.js';
 import { chooseLanguage, language, LANGUAGES, t, type Language } from '../i18n/index.js';
 import { en } from '../i18n/en.js';
 import { de } from '../i18n/de.js';
 import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
 import { todayIn } from '../week.js';
-import { Field, Notice, useAction } from '../ui.js';
+import { Field, Notice, useAction, useDownload } from '../ui.js';
 import { ApiTokens } from './api-tokens.js';
 import { CloseAccount } from './close-account.js';
 import { SessionList } from './security.js';
@@ -306,18 +306,7 @@ export async function signOut(): Promise<void> {
 
 export function SettingsView() {
   const text = t().settings;
-  const [download, setDownload] = useState<{ url: string; name: string }>();
-  const [error, setError] = useState<string>();
-  const downloadAndSave = async (fetchFile: () => Promise<{ url: string; name: string }>) => {
-    setError(undefined);
-    try {
-      const file = await fetchFile();
-      setDownload(file);
-      saveFile(file);
-    } catch (failure) {
-      setError(describe(failure));
-    }
-  };
+  const download = useDownload();
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>{t().tabs.settings}</h2>
@@ -336,11 +325,11 @@ export function SettingsView() {
       <SessionList />
       <ApiTokens />
       <h3>{text.yourData}</h3>
-      <Notice error={error} />
+      <Notice error={download.error} />
       <p class="actions">
-        <button type="button" onClick={() => void downloadAndSave(downloadExport)}>{text.downloadCsv}</button>
-        <button type="button" onClick={() => void downloadAndSave(downloadAccountData)}>{text.downloadAll}</button>
-        {download && <a href={download.url} download={download.name}>{text.saveAgain(download.name)}</a>}
+        <button type="button" onClick={() => void download.fetchAndSave(downloadExport)}>{text.downloadCsv}</button>
+        <button type="button" onClick={() => void download.fetchAndSave(downloadAccountData)}>{text.downloadAll}</button>
+        {download.file && <a href={download.file.url} download={download.file.name}>{text.saveAgain(download.file.name)}</a>}
       </p>
       <h3>{text.session}</h3>
       <button type="button" onClick={signOut}>{t().signOut}</button>
