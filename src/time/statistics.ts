@@ -289,12 +289,12 @@ export function createStatisticsService(db: Kysely<Database>, clock: Clock, sett
     // One scan for both sums. Only days above the lowest threshold with less than the longest break can
     // lose minutes: plain comparisons on the row pick those before the rules' expression is evaluated.
     const rules = settings.break_rules;
-    const lowest = rules.length > 0 ? Math.min(...rules.map((rule) => rule.worked_over_minutes)) : 0;
-    const longest = rules.length > 0 ? Math.max(...rules.map((rule) => rule.break_minutes)) : 0;
-    const deducted =
-      rules.length > 0
-        ? sql<number>`coalesce(sum(case when worked_ms >= cast(${(lowest + 1) * MINUTE_MS} as integer) and break_ms < cast(${longest * MINUTE_MS} as integer) then ${deduction} else 0 end), 0)`
-        : sql<number>`0`;
+    let deducted = sql<number>`0`;
+    if (rules.length > 0) {
+      const lowest = Math.min(...rules.map((rule) => rule.worked_over_minutes));
+      const longest = Math.max(...rules.map((rule) => rule.break_minutes));
+      deducted = sql<number>`coalesce(sum(case when worked_ms >= cast(${(lowest + 1) * MINUTE_MS} as integer) and break_ms < cast(${longest * MINUTE_MS} as integer) then ${deduction} else 0 end), 0)`;
+    }
     const sums = await db
       .selectFrom('daily_totals')
       .where('user_id', '=', userId)
