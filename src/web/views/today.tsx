@@ -79,14 +79,15 @@ export function TodayView() {
     !settling() && action.run(async () => {
       const { entry } = await api<{ entry: Entry }>('POST', '/api/time-entries/stop');
       const ms = Date.parse(entry.end_at ?? entry.start_at) - Date.parse(entry.start_at);
-      if (ms < 60_000) {
+      const slip = ms < 60_000;
+      if (slip) {
         // A Start and Stop within a minute is a slip, not work: dropped, with an undo.
         await api('DELETE', `/api/time-entries/${entry.id}`);
         setDropped(entry);
       }
       focusButton.current = true;
       await loaded.reload();
-      announcement.value = ms < 60_000 ? text.dropped : text.stopped(fmt.minutes(Math.floor(ms / 60_000)));
+      announcement.value = slip ? text.dropped : text.stopped(fmt.minutes(Math.floor(ms / 60_000)));
     });
   const undo = () =>
     !settling() && action.run(async () => {
