@@ -11,8 +11,7 @@ export interface RunningServer {
   stop: (signal?: NodeJS.Signals) => Promise<{ exitCode?: number }>;
 }
 
-/** A port nobody listens on right now (for a server whose log level hides the "listening" line). */
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
+/** A TCP port on 127.0.0.1 that was free a moment ago (for a server whose log level hides the "listening" line). */
 export async function freePort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -21,12 +20,12 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startServer(dbPath: string, env: Record<string, string> = {}, args: string[] = []): Promise<RunningServer> {
+export async function startServer(dbPath: string, env: Record<string, string> = {}, args: string[] = [], nodeFlags: string[] = []): Promise<RunningServer> {
   // Above info the "Server listening" line is not written: listen on a chosen port and ask health instead.
   const quiet = env.LOG_LEVEL !== undefined && !['info', 'debug', 'trace'].includes(env.LOG_LEVEL);
   const port = quiet ? await freePort() : 0;
   const engine = forEngine(['serve', '--port', String(port), '--db', dbPath, ...args], { LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0', RATE_LIMIT_EXPORT: '0', RATE_LIMIT_STATS: '0', ...env });
-  const child = execa('node', [BIN, ...engine.args], {
+  const child = execa('node', [...nodeFlags, BIN, ...engine.args], {
     env: cleanEnv(engine.env),
     extendEnv: false,
     reject: false,
