@@ -79,8 +79,10 @@ function keepNextTickEntry() {
   return entry;
 }
 
-/** What keepNextTickEntry caught. Its function is exported and this module stays in require's cache,
- * so the array lives as long as the process. */
+/**
+ * What keepNextTickEntry caught. The function is exported and this module stays in require's cache,
+ * so the array lives as long as the process.
+ */
 const keptNextTickEntries = [];
 
 // Exported for their tests (test/serve/process-setup.test.ts).

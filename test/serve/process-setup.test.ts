@@ -1,6 +1,7 @@
 // What bin/timetrack.cjs sets before the application loads: libuv's thread pool sized to the hashing
-// bound, from the same settings the command reads, and one kept process.nextTick entry. And what the V8 flags on the systemd unit's
-// ExecStart (config/timetrack.service) do: V8's young generation kept at its initial size.
+// bound, from the same settings the command reads, and one kept process.nextTick entry. And what the
+// V8 flags on the systemd unit's ExecStart (config/timetrack.service) do: V8's young generation kept
+// at its initial size.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -97,8 +98,6 @@ describe("process.nextTick's fast path", () => {
     const print = new Function('value', '%DebugPrint(value)');
     const burst = () => { for (let i = 0; i < 300; i++) process.nextTick(() => {}); };
     // Several hundred entries, then a full collection from a timer (nothing queued), then more entries.
-    // V8 prints through C's stdio, which stops for good at the first EAGAIN of a non-blocking pipe (as
-    // a serve process's stdout under execa is, while the test reads slower): make the pipe block first.
     globalThis.nextTickProbe = (then) => {
       burst();
       setTimeout(() => {
@@ -106,6 +105,8 @@ describe("process.nextTick's fast path", () => {
         setTimeout(() => {
           burst();
           setTimeout(() => {
+            // V8 prints through C's stdio, which stops for good at the first EAGAIN of a non-blocking
+            // pipe (a serve process's stdout under execa, read slower than written): make it block.
             process.stdout._handle?.setBlocking?.(true);
             print(process.nextTick);
             then();
@@ -141,6 +142,7 @@ describe("process.nextTick's fast path", () => {
     // On SIGUSR2 the probe collects, prints, and stops the server as SIGTERM does.
     const probe = writeProbe(`process.on('SIGUSR2', () => globalThis.nextTickProbe(() => process.kill(process.pid, 'SIGTERM')));`);
     const server = await startServer(path.join(makeTempDir(), 'timetrack.db'), {}, [], ['--expose-gc', '--allow-natives-syntax', '--require', probe]);
+    running.push(server); // stopped after the test if it fails before the probe stops it
     for (let i = 0; i < 50; i++) expect((await fetch(`${server.baseUrl}/api/no-such-route`)).status).toBe(404);
     server.process.kill('SIGUSR2');
     expect((await server.process).exitCode).toBe(0);
