@@ -2,7 +2,7 @@
 // useAction, the one way a button sends a request (busy while it runs, one request per click, the
 // error beside its field or in the alert, focused).
 import type { ComponentChildren, RefObject } from 'preact';
-import { useId, useRef, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, describe, saveFile } from './api.js';
 import type { FieldName } from './i18n/en.js';
 import { t } from './i18n/index.js';
@@ -172,4 +172,20 @@ export function useDownload() {
     }
   };
   return { file, error, fetchAndSave };
+}
+
+/**
+ * Calls `onEscape` when Escape is pressed anywhere while `open` holds (a confirmation that Escape
+ * closes). The listener is added as the confirmation renders (a layout effect), not after the next
+ * paint as useEffect would: an Escape pressed the moment the confirmation shows is never lost.
+ */
+export function useEscape(open: boolean, onEscape: () => void): void {
+  const latest = useRef(onEscape);
+  latest.current = onEscape;
+  useLayoutEffect(() => {
+    if (!open) return;
+    const close = (event: KeyboardEvent) => event.key === 'Escape' && latest.current();
+    addEventListener('keydown', close);
+    return () => removeEventListener('keydown', close);
+  }, [open]);
 }

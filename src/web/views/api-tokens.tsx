@@ -7,7 +7,7 @@ import type { ApiToken, NewApiToken } from '../../http/contract.js';
 import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { focusSoon, useLoad } from '../state.js';
-import { Field, Notice, useAction } from '../ui.js';
+import { Field, Notice, useAction, useEscape } from '../ui.js';
 
 /** How long a new token is valid, in days (the API takes 1 to 365); 90 is preselected. */
 const VALIDITY_DAYS = [7, 30, 90, 180, 365];
@@ -60,12 +60,7 @@ export function ApiTokens() {
   const create = useAction();
   const revoke = useAction();
 
-  useEffect(() => {
-    if (!confirming) return;
-    const close = (event: KeyboardEvent) => event.key === 'Escape' && (setConfirming(undefined), focusSoon(`#api-token-${confirming.id} .revoke`));
-    addEventListener('keydown', close);
-    return () => removeEventListener('keydown', close);
-  }, [confirming]);
+  useEscape(confirming !== undefined, () => (setConfirming(undefined), focusSoon(`#api-token-${confirming?.id} .revoke`)));
 
   const submit = (event: Event) => {
     event.preventDefault();

@@ -1,13 +1,13 @@
 // Entries of the shown week, grouped by day with day totals: add by hand (date, start, end or a typed
 // duration), edit in place, delete after a confirmation. Escape closes what is open.
 import { DateTime } from 'luxon';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Entry } from '../../http/contract.js';
 import { api, ApiError } from '../api.js';
 import { parseDuration } from '../duration.js';
 import { t } from '../i18n/index.js';
 import { announcement, fmt, focusSoon, shownWeek, useLoad, zone } from '../state.js';
-import { Field, Notice, useAction } from '../ui.js';
+import { Field, Notice, useAction, useEscape } from '../ui.js';
 import { addDays, instantOf, localDateOf, partsOf, shiftWeek, todayIn, weekStartOf } from '../week.js';
 import { WeekNav } from './week-nav.js';
 
@@ -95,12 +95,7 @@ export function EntriesView() {
   const [confirming, setConfirming] = useState<number>();
   const action = useAction();
   const nowMs = Date.now();
-  useEffect(() => {
-    if (confirming === undefined) return;
-    const close = (event: KeyboardEvent) => event.key === 'Escape' && (setConfirming(undefined), focusSoon(`#entry-${confirming} .delete`));
-    addEventListener('keydown', close);
-    return () => removeEventListener('keydown', close);
-  }, [confirming]);
+  useEscape(confirming !== undefined, () => (setConfirming(undefined), focusSoon(`#entry-${confirming} .delete`)));
   const remove = (id: number) =>
     action.run(async () => {
       await api('DELETE', `/api/time-entries/${id}`);
