@@ -72,7 +72,18 @@ export function useLoad<T>(load: () => Promise<T>, key: unknown[]) {
   return { data, error, reload: fetchNow };
 }
 
-/** Focus for after an action: an element by selector, once the view has rendered it. */
+/**
+ * Whether focus is still where it was (`before`), or fell to the page's body because its element went
+ * away: then a focus planned by the page may move it. Focus the person has put elsewhere meanwhile
+ * (typing in the next field already) is theirs, and is never taken away.
+ */
+export function focusUntouched(before: Element | null): boolean {
+  const now = document.activeElement;
+  return now === before || now === null || now === document.body;
+}
+
+/** Focus for after an action: an element by selector, once the view has rendered it, unless the person moved focus meanwhile. */
 export function focusSoon(selector: string): void {
-  setTimeout(() => document.querySelector<HTMLElement>(selector)?.focus(), 0);
+  const before = document.activeElement;
+  setTimeout(() => focusUntouched(before) && document.querySelector<HTMLElement>(selector)?.focus(), 0);
 }

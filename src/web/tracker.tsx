@@ -5,7 +5,7 @@ import type { Settings, User } from '../http/contract.js';
 import { describe } from './api.js';
 import { t } from './i18n/index.js';
 import { getOnce } from './prefetch.js';
-import { announcement, NAV_TABS, settings, shownWeek, tab, tabOfHash, type Tab } from './state.js';
+import { announcement, focusSoon, NAV_TABS, settings, shownWeek, tab, tabOfHash, type Tab } from './state.js';
 import { Notice } from './ui.js';
 import { todayIn, weekStartOf } from './week.js';
 import { AbsencesView } from './views/absences.js';
@@ -39,7 +39,7 @@ export function Tracker(props: { user: User }) {
     document.title = `${text.tabs[tab.value]} · timetrack`;
     // After a change of section, focus goes to its heading (not on the first load: the page starts at its top).
     if (firstView.current) firstView.current = false;
-    else setTimeout(() => document.getElementById('view-title')?.focus(), 0);
+    else focusSoon('#view-title');
   }, [tab.value]);
   const View = VIEWS[tab.value];
   return (

@@ -6,6 +6,7 @@ import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, describe, saveFile } from './api.js';
 import type { FieldName } from './i18n/en.js';
 import { t } from './i18n/index.js';
+import { focusUntouched } from './state.js';
 
 export function Field(props: {
   label: string;
@@ -114,11 +115,14 @@ export function useAction(): Action {
   const errorRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
-  const focusFailure = (field?: string) =>
+  const focusFailure = (field?: string) => {
+    const before = document.activeElement;
     requestAnimationFrame(() => {
+      if (!focusUntouched(before)) return;
       const input = field ? formRef.current?.querySelector<HTMLElement>(`[name="${CSS.escape(field)}"]`) : null;
       (input ?? errorRef.current)?.focus();
     });
+  };
 
   const fail = (message: string, field?: string) => {
     const hasInput = field !== undefined && formRef.current?.querySelector(`[name="${CSS.escape(field)}"]`) != null;

@@ -168,7 +168,17 @@ describe.runIf(browserAvailable)('the browser client', () => {
     expect(await addForm.getByLabel('Start', { exact: true }).inputValue()).toBe(start.plus({ minutes: 30 }).toFormat('HH:mm'));
 
     // Edit a note (the button names its entry); focus comes back to the changed row.
-    await page.getByRole('button', { name: `Edit entry ${span}` }).click();
+    // Focus the person moved is theirs: a click into Note the moment the form opens stays in Note (the
+    // form's own focus on its first field comes a task later and must not take it back).
+    const focusedAfterEdit = await page.evaluate<string | undefined>(`(async () => {
+      document.querySelector('button[aria-label="Edit entry ${span}"]').click();
+      const note = () => document.querySelector('ul.entries input[name=note]');
+      for (let i = 0; i < 10 && !note(); i++) await Promise.resolve();
+      note().focus();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return document.activeElement?.name;
+    })()`);
+    expect(focusedAfterEdit).toBe('note');
     await page.locator('ul.entries').getByLabel('Note', { exact: true }).fill('by hand, edited');
     await button(page, 'Save entry').click();
     await page.getByText('by hand, edited').waitFor();
