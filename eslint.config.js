@@ -1,0 +1,44 @@
+// `npm run lint` (and .ci/run): typescript-eslint's recommended rules plus the type-aware ones that
+// catch what review kept missing: a promise nobody awaits or hands on, and a switch over a union that
+// forgets a member. Formatting is Prettier's job (.prettierrc.json), not the linter's.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'test-results/**', 'bench-results/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.ts', 'test/bench/*.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // `ok && act()` and `cond ? a() : b()` as statements are the house style of event handlers.
+      '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
+      // Control characters in patterns are deliberate: the project strips and refuses them in input and output.
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    // Tests read JSON answers whose shape is the assertion itself.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', fetch: 'readonly', performance: 'readonly', setImmediate: 'readonly', AbortController: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly' },
+    },
+  },
+);
