@@ -3,7 +3,7 @@
 // week on, consecutive days of the same kind (skipping days off) as one range.
 import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
-import type { Absence, VacationStats } from '../../http/contract.js';
+import type { Absence } from '../../http/contract.js';
 import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { announcement, fmt, focusSoon, shownWeek, useLoad, zone } from '../state.js';
@@ -26,7 +26,7 @@ export function groupRanges(absences: Absence[]): Absence[][] {
 function VacationFigures() {
   const text = t().absences;
   const year = Number(todayIn(zone()).slice(0, 4));
-  const figures = useLoad(() => api<VacationStats>('GET', `/api/stats/vacation?year=${year}`), [year, announcement.value]);
+  const figures = useLoad(() => api('GET /api/stats/vacation', { query: { year } }), [year, announcement.value]);
   if (!figures.data) return null;
   const v = figures.data;
   const days = (value: number | null) => (value === null ? '–' : text.days(value).replace(/(\d)\.(\d)/, language.value === 'de' ? '$1,$2' : '$1.$2'));
@@ -50,7 +50,7 @@ export function AbsencesView() {
   const names = t().week;
   const monday = shownWeek.value as string;
   const absences = useLoad(
-    () => api<{ absences: Absence[] }>('GET', `/api/time-entries/absences?from=${monday}&to=${DateTime.fromISO(monday).plus({ years: 1 }).toISODate()}`),
+    () => api('GET /api/time-entries/absences', { query: { from: monday, to: DateTime.fromISO(monday).plus({ years: 1 }).toISODate() as string } }),
     [monday],
   );
   const [mode, setMode] = useState<'single' | 'range'>('single');
@@ -65,11 +65,11 @@ export function AbsencesView() {
     void action.run(async () => {
       const portion = half ? 'half' : 'full';
       if (mode === 'range') {
-        const { absences: created } = await api<{ absences: Absence[] }>('POST', '/api/time-entries/absences', { from: date, to, type, portion, note });
-        announcement.value = text.addedRange(created.length);
+        const answer = await api('POST /api/time-entries/absences', { body: { from: date, to, type, portion, note } });
+        if ('absences' in answer) announcement.value = text.addedRange(answer.absences.length);
       } else {
-        const { absence } = await api<{ absence: Absence }>('POST', '/api/time-entries/absences', { date, type, portion, note });
-        announcement.value = text.added(names[absence.type], fmt.day(absence.date));
+        const answer = await api('POST /api/time-entries/absences', { body: { date, type, portion, note } });
+        if ('absence' in answer) announcement.value = text.added(names[answer.absence.type], fmt.day(answer.absence.date));
       }
       setNote('');
       await absences.reload();
@@ -78,7 +78,7 @@ export function AbsencesView() {
   const remove = (group: Absence[]) =>
     action.run(async () => {
       // One action for the whole range: a request per day (DELETE works per day).
-      for (const absence of group) await api('DELETE', `/api/time-entries/absences/${absence.id}`);
+      for (const absence of group) await api('DELETE /api/time-entries/absences/:id', { params: { id: absence.id } });
       await absences.reload();
       announcement.value = group.length === 1 ? text.removed : text.removedRange(group.length);
       focusSoon('#view-title');

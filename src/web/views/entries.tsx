@@ -51,8 +51,8 @@ function EntryEditor(props: { entry?: Entry; entries: Entry[]; onDone: (entry?: 
     void action.run(
       async () => {
         const { entry } = props.entry
-          ? await api<{ entry: Entry }>('PATCH', `/api/time-entries/${props.entry.id}`, body)
-          : await api<{ entry: Entry }>('POST', '/api/time-entries', body);
+          ? await api('PATCH /api/time-entries/:id', { params: { id: props.entry.id }, body })
+          : await api('POST /api/time-entries', { body });
         const span = fmt.span(entry.start_at, entry.end_at);
         announcement.value = props.entry ? text.saved(span) : text.added(span);
         if (!props.entry) (setEnd(''), setDuration(''), setNote(''), setStart(defaultStart(date, [...props.entries, entry])));
@@ -90,7 +90,7 @@ function EntryEditor(props: { entry?: Entry; entries: Entry[]; onDone: (entry?: 
 export function EntriesView() {
   const text = t().entries;
   const monday = shownWeek.value as string;
-  const entries = useLoad(() => api<{ entries: Entry[] }>('GET', `/api/time-entries?from=${monday}&to=${shiftWeek(monday, 1)}`), [monday]);
+  const entries = useLoad(() => api('GET /api/time-entries', { query: { from: monday, to: shiftWeek(monday, 1) } }), [monday]);
   const [editing, setEditing] = useState<number>();
   const [confirming, setConfirming] = useState<number>();
   const action = useAction();
@@ -98,7 +98,7 @@ export function EntriesView() {
   useEscape(confirming !== undefined, () => (setConfirming(undefined), focusSoon(`#entry-${confirming} .delete`)));
   const remove = (id: number) =>
     action.run(async () => {
-      await api('DELETE', `/api/time-entries/${id}`);
+      await api('DELETE /api/time-entries/:id', { params: { id } });
       setConfirming(undefined);
       await entries.reload();
       announcement.value = text.deleted;

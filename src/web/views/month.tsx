@@ -3,7 +3,6 @@
 // PDF or CSV file to download (fetched with the token, saved by the browser).
 import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
-import type { MonthStats } from '../../http/contract.js';
 import { api, describe, downloadFile, saveFile } from '../api.js';
 import { language, locale, t } from '../i18n/index.js';
 import { fmt, settings, shownMonth, shownWeek, useLoad, zone } from '../state.js';
@@ -17,14 +16,14 @@ export function MonthView() {
   const text = t().month;
   const names = t().week;
   const month = shownMonth.value ?? (shownWeek.value ?? todayIn(zone())).slice(0, 7);
-  const sheet = useLoad(() => api<MonthStats>('GET', `/api/stats/month?month=${month}`), [month]);
+  const sheet = useLoad(() => api('GET /api/stats/month', { query: { month } }), [month]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const download = async (kind: 'pdf' | 'csv') => {
     setBusy(true);
     setError(undefined);
     try {
-      saveFile(await downloadFile(`/api/stats/month.${kind}?month=${month}${kind === 'pdf' ? `&lang=${language.value}` : ''}`, `timesheet-${month}.${kind}`));
+      saveFile(await downloadFile(`GET /api/stats/month.${kind}`, { query: { month, lang: kind === 'pdf' ? language.value : undefined } }, `timesheet-${month}.${kind}`));
     } catch (failure) {
       setError(describe(failure));
     } finally {

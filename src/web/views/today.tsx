@@ -2,11 +2,11 @@
 // with a line saying what it means. The balance runs through now (today so far included).
 import { DateTime } from 'luxon';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Entry, OvertimeStats, Settings, TodayStats } from '../../http/contract.js';
+import type { Entry, OvertimeStats, TodayStats } from '../../http/contract.js';
 import { api, ApiError } from '../api.js';
 import { formatTimer } from '../duration.js';
 import { locale, t } from '../i18n/index.js';
-import { getOnce, recentEntriesPath } from '../prefetch.js';
+import { getOnce, recentEntriesQuery } from '../prefetch.js';
 import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
 import { Field, Notice, useAction } from '../ui.js';
 import { addDays, instantOf, partsOf, todayIn } from '../week.js';
@@ -23,9 +23,9 @@ export function TodayView() {
   const loaded = useLoad<Loaded>(
     async () =>
       Promise.all([
-        getOnce<TodayStats>('/api/stats/today'),
-        getOnce<{ entry: Entry | null }>('/api/time-entries/current'),
-        getOnce<OvertimeStats>('/api/stats/overtime'),
+        getOnce('GET /api/stats/today'),
+        getOnce('GET /api/time-entries/current'),
+        getOnce('GET /api/stats/overtime'),
         Date.now(),
       ]),
     [],
@@ -67,7 +67,7 @@ export function TodayView() {
     !settling() && action.run(
       async () => {
         setDropped(undefined);
-        await api('POST', '/api/time-entries/start', note.trim() ? { note: note.trim() } : {});
+        await api('POST /api/time-entries/start', { body: note.trim() ? { note: note.trim() } : {} });
         setNote('');
         focusButton.current = true;
         await loaded.reload();
@@ -77,12 +77,12 @@ export function TodayView() {
     );
   const stop = () =>
     !settling() && action.run(async () => {
-      const { entry } = await api<{ entry: Entry }>('POST', '/api/time-entries/stop');
+      const { entry } = await api('POST /api/time-entries/stop');
       const ms = Date.parse(entry.end_at ?? entry.start_at) - Date.parse(entry.start_at);
       const slip = ms < 60_000;
       if (slip) {
         // A Start and Stop within a minute is a slip, not work: dropped, with an undo.
-        await api('DELETE', `/api/time-entries/${entry.id}`);
+        await api('DELETE /api/time-entries/:id', { params: { id: entry.id } });
         setDropped(entry);
       }
       focusButton.current = true;
@@ -92,7 +92,7 @@ export function TodayView() {
   const undo = () =>
     !settling() && action.run(async () => {
       if (!dropped) return;
-      await api('POST', '/api/time-entries', { start_at: dropped.start_at, end_at: dropped.end_at, note: dropped.note });
+      await api('POST /api/time-entries', { body: { start_at: dropped.start_at, end_at: dropped.end_at, note: dropped.note } });
       setDropped(undefined);
       focusButton.current = true;
       await loaded.reload();
@@ -100,7 +100,7 @@ export function TodayView() {
     });
   const useBrowserZone = () =>
     zoneAction.run(async () => {
-      settings.value = await api<Settings>('PATCH', '/api/settings', { timezone: browserZone });
+      settings.value = await api('PATCH /api/settings', { body: { timezone: browserZone } });
       await loaded.reload();
       return text.zoneSwitched(browserZone);
     });
@@ -162,7 +162,7 @@ export function TodayView() {
  */
 function AutoStopped(props: { onFixed: () => void }) {
   const text = t().today;
-  const recent = useLoad(() => getOnce<{ entries: Entry[] }>(recentEntriesPath()), []);
+  const recent = useLoad(() => getOnce('GET /api/time-entries', recentEntriesQuery()), []);
   const stopped = recent.data?.entries.filter((entry) => entry.auto_stopped).at(-1);
   const [time, setTime] = useState<string>();
   const action = useAction();
@@ -172,7 +172,7 @@ function AutoStopped(props: { onFixed: () => void }) {
   const save = (endAt: string | undefined) =>
     action.run(async () => {
       if (!endAt) throw new ApiError({ status: 400, code: 'VALIDATION_ERROR', details: [{ field: 'end_at', message: '' }] });
-      await api('PATCH', `/api/time-entries/${stopped.id}`, { end_at: endAt });
+      await api('PATCH /api/time-entries/:id', { params: { id: stopped.id }, body: { end_at: endAt } });
       await recent.reload();
       props.onFixed();
       announcement.value = text.endFixed;

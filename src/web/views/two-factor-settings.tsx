@@ -3,7 +3,7 @@
 // (password and a code), make new recovery codes (password and a code; shown once). Focus goes to the
 // heading of each new step, and back to the section's heading with the result announced.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { RecoveryCodes as RecoveryCodesAnswer, TwoFactorSetup as SetupAnswer, TwoFactorStatus } from '../../http/contract.js';
+import type { TwoFactorSetup as SetupAnswer } from '../../http/contract.js';
 import { api, currentUser } from '../api.js';
 import { t } from '../i18n/index.js';
 import { focusSoon, securityChanged, useLoad } from '../state.js';
@@ -53,7 +53,7 @@ function PasswordAndCode(props: { title: string; note: string; submitLabel: stri
 
 export function TwoFactorSettings() {
   const text = t().twoFactor;
-  const status = useLoad(() => api<TwoFactorStatus>('GET', '/api/auth/2fa'), []);
+  const status = useLoad(() => api('GET /api/auth/2fa'), []);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [done, setDone] = useState<string>();
   const [password, setPassword] = useState('');
@@ -105,7 +105,7 @@ export function TwoFactorSettings() {
             ref={start.formRef}
             onSubmit={(event) => (
               event.preventDefault(),
-              start.run(async () => setStep({ kind: 'scan', setup: await api<SetupAnswer>('POST', '/api/auth/2fa/setup', { password }) }))
+              start.run(async () => setStep({ kind: 'scan', setup: await api('POST /api/auth/2fa/setup', { body: { password } }) }))
             )}
           >
             <Field label={t().settings.currentPassword} name="password" type="password" value={password} onInput={setPassword} autocomplete="current-password" required error={start.fieldErrors.password} />
@@ -124,7 +124,7 @@ export function TwoFactorSettings() {
             email={email}
             level={4}
             finish={async (code) => {
-              const { recovery_codes } = await api<RecoveryCodesAnswer>('POST', '/api/auth/2fa/enable', { code });
+              const { recovery_codes } = await api('POST /api/auth/2fa/enable', { body: { code } });
               // Every other session ended: the list of devices says so.
               securityChanged();
               return recovery_codes;
@@ -142,7 +142,7 @@ export function TwoFactorSettings() {
           danger
           onCancel={() => finish()}
           send={async (password, code) => {
-            await api('POST', '/api/auth/2fa/disable', { password, code });
+            await api('POST /api/auth/2fa/disable', { body: { password, code } });
             securityChanged();
             finish(text.turnedOff);
           }}
@@ -155,7 +155,7 @@ export function TwoFactorSettings() {
           submitLabel={text.makeCodes}
           onCancel={() => finish()}
           send={async (password, code) => {
-            const { recovery_codes } = await api<RecoveryCodesAnswer>('POST', '/api/auth/2fa/recovery-codes', { password, code });
+            const { recovery_codes } = await api('POST /api/auth/2fa/recovery-codes', { body: { password, code } });
             setStep({ kind: 'codes', codes: recovery_codes });
           }}
         />
