@@ -45,6 +45,33 @@ function VacationFigures() {
   );
 }
 
+/** A day or a range of the list, with its remove button. */
+function AbsenceRange(props: { group: Absence[]; busy: boolean; onRemove: () => void }) {
+  const text = t().absences;
+  const names = t().week;
+  const kind = (absence: Absence) => `${names[absence.type]}${absence.portion === 'half' ? ` (${t().month.half})` : ''}`;
+  const first = props.group[0]!;
+  const last = props.group.at(-1)!;
+  const single = props.group.length === 1;
+  return (
+    <li>
+      <span class="entry-text">
+        {fmt.day(first.date)} {DateTime.fromISO(first.date).year}
+        {!single && ` – ${fmt.day(last.date)} (${text.days(props.group.length)})`} · {kind(first)}
+        {first.note && ` · ${first.note}`}
+      </span>
+      <button
+        type="button"
+        disabled={props.busy}
+        aria-label={single ? text.removeNamed(names[first.type], first.date) : text.removeRange(names[first.type], first.date, last.date)}
+        onClick={props.onRemove}
+      >
+        {text.remove}
+      </button>
+    </li>
+  );
+}
+
 export function AbsencesView() {
   const text = t().absences;
   const names = t().week;
@@ -84,7 +111,6 @@ export function AbsencesView() {
       focusSoon('#view-title');
     });
   const groups = groupRanges(absences.data?.absences ?? []);
-  const kind = (absence: Absence) => `${names[absence.type]}${absence.portion === 'half' ? ` (${t().month.half})` : ''}`;
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>{t().tabs.absences}</h2>
@@ -116,28 +142,7 @@ export function AbsencesView() {
       <h3>{text.fromThisWeek}</h3>
       <ul class="entries">
         {groups.length === 0 && absences.data && <li>{text.none}</li>}
-        {groups.map((group) => {
-          const first = group[0]!;
-          const last = group.at(-1)!;
-          const single = group.length === 1;
-          return (
-            <li key={first.id}>
-              <span class="entry-text">
-                {fmt.day(first.date)} {DateTime.fromISO(first.date).year}
-                {!single && ` – ${fmt.day(last.date)} (${text.days(group.length)})`} · {kind(first)}
-                {first.note && ` · ${first.note}`}
-              </span>
-              <button
-                type="button"
-                disabled={action.busy}
-                aria-label={single ? text.removeNamed(names[first.type], first.date) : text.removeRange(names[first.type], first.date, last.date)}
-                onClick={() => remove(group)}
-              >
-                {text.remove}
-              </button>
-            </li>
-          );
-        })}
+        {groups.map((group) => <AbsenceRange key={group[0]!.id} group={group} busy={action.busy} onRemove={() => remove(group)} />)}
       </ul>
     </section>
   );
