@@ -1,11 +1,78 @@
 // The client's route table (src/http/routes-table.ts): a call of `api()` names a route the server has,
 // with the params, query and body that route takes; a wrong path or body does not compile (the
-// `@ts-expect-error` lines below fail `npm run typecheck` as soon as they compile).
+// `@ts-expect-error` lines below fail `npm run typecheck` as soon as they compile). The bodies and queries
+// the table spells out are held against the routes' schemas in the server's OpenAPI document.
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { Entry, Settings } from '../../src/http/contract.js';
 import type { DownloadRoutes, Routes } from '../../src/http/routes-table.js';
 import { routeUrl, type Answer, type ApiCall } from '../../src/web/routes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { get } from '../support/requests.js';
+
+type BodyRoute = { [K in keyof Routes]: Routes[K] extends { body: unknown } ? K : never }[keyof Routes];
+type QueryRoute = { [K in keyof Routes]: Routes[K] extends { query: unknown } ? K : never }[keyof Routes];
+type FieldsOf<T> = Extract<keyof NonNullable<T>, string>;
+type RequiredOf<T> = { [F in FieldsOf<T>]-?: {} extends Pick<NonNullable<T>, F> ? never : F }[FieldsOf<T>];
+/** The list `L`, if it names every member of `U` and nothing else. */
+type Exactly<U extends string, L extends readonly string[]> = [U] extends [L[number]] ? ([L[number]] extends [U] ? L : never) : never;
+/** A body's fields as [required, optional]: a list that leaves one out or adds one does not compile. */
+const fields =
+  <T>() =>
+  <const R extends readonly string[], const O extends readonly string[]>(required: R & Exactly<RequiredOf<T>, R>, optional: O & Exactly<Exclude<FieldsOf<T>, RequiredOf<T>>, O>) => ({ required, optional });
+type Body<K extends BodyRoute> = Routes[K]['body'];
+type Query<K extends QueryRoute> = Routes[K]['query'];
+
+/** The fields of every body and query of the table, checked against the table's types here and the server's schemas below. */
+const BODIES: { [K in BodyRoute]: { required: readonly string[]; optional: readonly string[] } } = {
+  'POST /api/auth/register': fields<Body<'POST /api/auth/register'>>()(['email', 'password', 'full_name'], ['username', 'timezone']),
+  'POST /api/auth/login': fields<Body<'POST /api/auth/login'>>()(['email', 'password'], []),
+  'POST /api/auth/login/2fa': fields<Body<'POST /api/auth/login/2fa'>>()(['challenge', 'code'], []),
+  'POST /api/auth/request-reset': fields<Body<'POST /api/auth/request-reset'>>()(['email'], []),
+  'POST /api/auth/reset-password': fields<Body<'POST /api/auth/reset-password'>>()(['token', 'new_password'], []),
+  'POST /api/auth/change-password': fields<Body<'POST /api/auth/change-password'>>()(['old_password', 'new_password'], []),
+  'DELETE /api/auth/account': fields<Body<'DELETE /api/auth/account'>>()(['password'], ['code']),
+  'POST /api/auth/api-tokens': fields<Body<'POST /api/auth/api-tokens'>>()(['name', 'expires_in_days'], []),
+  'POST /api/auth/2fa/setup': fields<Body<'POST /api/auth/2fa/setup'>>()([], ['password', 'challenge']),
+  'POST /api/auth/2fa/enable': fields<Body<'POST /api/auth/2fa/enable'>>()(['code'], ['challenge']),
+  'POST /api/auth/2fa/disable': fields<Body<'POST /api/auth/2fa/disable'>>()(['password', 'code'], []),
+  'POST /api/auth/2fa/recovery-codes': fields<Body<'POST /api/auth/2fa/recovery-codes'>>()(['password', 'code'], []),
+  'PATCH /api/settings': fields<Body<'PATCH /api/settings'>>()(
+    [],
+    ['timezone', 'weekly_target_minutes', 'targets_valid_from', 'holiday_region', 'overtime_offset_minutes', 'tracking_start', 'break_rules', 'min_break_minutes', 'vacation_days_per_year', 'vacation_carry_over_max_days', 'timer_limit_minutes'],
+  ),
+  'POST /api/time-entries': fields<Body<'POST /api/time-entries'>>()(['start_at'], ['end_at', 'note']),
+  'POST /api/time-entries/start': fields<Body<'POST /api/time-entries/start'>>()([], ['note']),
+  'PATCH /api/time-entries/:id': fields<Body<'PATCH /api/time-entries/:id'>>()([], ['start_at', 'end_at', 'note']),
+  'POST /api/time-entries/absences': fields<Body<'POST /api/time-entries/absences'>>()(['type'], ['date', 'from', 'to', 'portion', 'note']),
+  'POST /api/time-entries/bookings': fields<Body<'POST /api/time-entries/bookings'>>()(['date', 'minutes', 'kind'], ['note']),
+};
+const QUERIES: { [K in QueryRoute]: { required: readonly string[]; optional: readonly string[] } } = {
+  'GET /api/settings/holiday-regions': fields<Query<'GET /api/settings/holiday-regions'>>()([], ['lang']),
+  'GET /api/time-entries': fields<Query<'GET /api/time-entries'>>()([], ['from', 'to']),
+  'GET /api/time-entries/absences': fields<Query<'GET /api/time-entries/absences'>>()([], ['from', 'to']),
+  'GET /api/time-entries/bookings': fields<Query<'GET /api/time-entries/bookings'>>()([], ['from', 'to']),
+  'GET /api/stats/week': fields<Query<'GET /api/stats/week'>>()([], ['date', 'region']),
+  'GET /api/stats/vacation': fields<Query<'GET /api/stats/vacation'>>()([], ['year']),
+  'GET /api/stats/month': fields<Query<'GET /api/stats/month'>>()([], ['month', 'lang']),
+};
+
+type JsonSchema = { properties?: Record<string, unknown>; required?: string[]; anyOf?: JsonSchema[]; oneOf?: JsonSchema[] };
+type Operation = { requestBody?: { content: Record<string, { schema: JsonSchema }> }; parameters?: Array<{ in: string; name: string; required?: boolean }> };
+/** An operation of the OpenAPI document by its table key ("PATCH /api/time-entries/:id" is /api/time-entries/{id}). */
+const operationOf = (doc: { paths: Record<string, Record<string, Operation>> }, key: string): Operation | undefined => {
+  const [method, url] = key.split(' ') as [string, string];
+  const path = url.replace(/:(\w+)/g, '{$1}');
+  // A prefix's root route is listed with its trailing slash.
+  return (doc.paths[path] ?? doc.paths[`${path}/`])?.[method.toLowerCase()];
+};
+/** A body schema's fields as [required, optional], sorted; a nullable body is its object branch. */
+function schemaFields(schema: JsonSchema): { required: string[]; optional: string[] } {
+  const object = [schema, ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].find((branch) => branch.properties) ?? {};
+  const names = Object.keys(object.properties ?? {});
+  const required = object.required ?? [];
+  return { required: [...required].sort(), optional: names.filter((name) => !required.includes(name)).sort() };
+}
+const sorted = (spec: { required: readonly string[]; optional: readonly string[] }) => ({ required: [...spec.required].sort(), optional: [...spec.optional].sort() });
 
 /** Calls that must compile, and calls that must not; never run. */
 export function typedCalls(api: ApiCall): void {
@@ -27,6 +94,12 @@ export function typedCalls(api: ApiCall): void {
   void api('DELETE /api/time-entries/:id');
   // @ts-expect-error: a query parameter the route does not take
   void api('GET /api/stats/week', { query: { week: '2026-03-02' } });
+  // @ts-expect-error: the list of a body's fields leaves one out
+  fields<Body<'POST /api/auth/login'>>()(['email'], []);
+  // @ts-expect-error: the list of a body's fields names one the body does not have
+  fields<Body<'POST /api/auth/login'>>()(['email', 'password'], ['remember']);
+  // @ts-expect-error: a required field listed as optional
+  fields<Body<'POST /api/auth/login'>>()(['email'], ['password']);
 }
 
 describe('the route table', () => {
@@ -67,6 +140,18 @@ describe('the route table', () => {
       'GET /api/stats/today': true, 'GET /api/stats/week': true, 'GET /api/stats/overtime': true, 'GET /api/stats/vacation': true, 'GET /api/stats/month': true,
       'GET /api/time-entries/export': true, 'GET /api/settings/export': true, 'GET /api/stats/month.csv': true, 'GET /api/stats/month.pdf': true,
     } satisfies Record<keyof Routes | keyof DownloadRoutes, true>;
+    it.each(Object.keys(BODIES))('%s: the body fields of its schema', async (key) => {
+      const doc = (await get(t.app, '/api/openapi.json')).json();
+      const body = operationOf(doc, key)?.requestBody?.content['application/json']?.schema;
+      expect(body && schemaFields(body)).toEqual(sorted(BODIES[key as BodyRoute]));
+    });
+    it.each(Object.keys(QUERIES))('%s: the query fields of its schema', async (key) => {
+      const doc = (await get(t.app, '/api/openapi.json')).json();
+      const query = (operationOf(doc, key)?.parameters ?? []).filter((parameter) => parameter.in === 'query');
+      const names = query.map((parameter) => parameter.name);
+      const required = query.filter((parameter) => parameter.required).map((parameter) => parameter.name);
+      expect({ required: required.sort(), optional: names.filter((name) => !required.includes(name)).sort() }).toEqual(sorted(QUERIES[key as QueryRoute]));
+    });
     it.each(Object.keys(keys))('%s', (key) => {
       const [method, url] = key.split(' ') as [string, string];
       // Fastify lists a route under its path as registered ('' for a prefix's root, not '/').
