@@ -3,9 +3,10 @@
 // the routes (`Static<typeof Schema>`): the client imports this file with `import type` (src/web/api.ts),
 // so nothing of the server enters the bundle. Like contract.ts, it reaches only typebox and schema modules.
 //
-// The answers are the routes' response schemas. Request bodies whose schema is written inline in a
-// route file (not exported from a schemas.ts) are spelled out here in the same shape, from the schema
-// types where there is one; each notes the route file that holds its schema.
+// The answers are the routes' response schemas. Request bodies and queries are written inline in the
+// route files (not exported from a schemas.ts), so they are spelled out here in the same shape, from the
+// schema types where there is one, each noting the route file that holds its schema;
+// test/web/route-table.test.ts holds their fields against the server's OpenAPI document.
 import type { Static } from 'typebox';
 import type { MessageSchema } from './schemas.js';
 import type {
