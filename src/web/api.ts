@@ -7,9 +7,11 @@
 // event, and a check when the tab becomes visible), this tab follows at once.
 import { signal } from '@preact/signals';
 import type { User } from '../http/contract.js';
+import type { DownloadRoutes } from '../http/routes-table.js';
 import { t } from './i18n/index.js';
 import { errorMessage, type ApiFailure } from './messages.js';
 import { navigate } from './router.js';
+import { routeUrl, type ApiCall, type Loose, type RequestParts } from './routes.js';
 
 const TOKEN_KEY = 'timetrack.token';
 
@@ -90,7 +92,16 @@ function isAnonymousStats(path: string, answer: unknown): boolean {
   return stats.authenticated === false || stats.totals?.target_minutes === null;
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** Calls a route of the table (src/http/routes-table.ts), e.g. `api('PATCH /api/time-entries/:id', { params: { id }, body })`. */
+export const api: ApiCall = async (route, ...[request]) => {
+  const parts = (request ?? {}) as RequestParts;
+  const { method, path } = routeUrl(route, parts);
+  // The answer as the route table describes it (the route's response schema).
+  return (await fetchAnswer(method, path, parts.body)) as never;
+};
+
+/** Sends one request and reads its JSON answer (used by `api` and by the prefetched requests). */
+export async function fetchAnswer(method: string, path: string, body?: unknown): Promise<unknown> {
   const sentWith = pageToken;
   const response = await send(method, path, body);
   const text = await response.text();
@@ -101,12 +112,12 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     endSession(errorMessage(failure, t()));
     throw new ApiError(failure);
   }
-  return answer as T;
+  return answer;
 }
 
 /** A file of the API (CSV export, timesheet): fetched with the header (a plain link could not carry the token). */
-export async function downloadFile(path: string, name: string): Promise<{ url: string; name: string }> {
-  const response = await send('GET', path);
+export async function downloadFile<K extends keyof DownloadRoutes>(route: K, request: Loose<DownloadRoutes[K]>, name: string): Promise<{ url: string; name: string }> {
+  const response = await send('GET', routeUrl(route, request as RequestParts).path);
   return { url: URL.createObjectURL(await response.blob()), name };
 }
 
@@ -119,9 +130,9 @@ export function saveFile(file: { url: string; name: string }): void {
 }
 
 /** The CSV of the time entries. */
-export const downloadExport = () => downloadFile('/api/time-entries/export', 'time-entries.csv');
+export const downloadExport = () => downloadFile('GET /api/time-entries/export', {}, 'time-entries.csv');
 /** The whole account as one JSON document (docs/api.md, GET /api/settings/export). */
-export const downloadAccountData = () => downloadFile('/api/settings/export', 'timetrack-account.json');
+export const downloadAccountData = () => downloadFile('GET /api/settings/export', {}, 'timetrack-account.json');
 
 /** A failure as the sentence to show. */
 export function describe(error: unknown): string {
@@ -145,7 +156,7 @@ export async function followStoredSession(): Promise<void> {
   }
   currentUser.value = undefined;
   try {
-    const { user } = await api<{ user: User }>('GET', '/api/auth/me');
+    const { user } = await api('GET /api/auth/me');
     if (pageToken === token) currentUser.value = user;
   } catch (error) {
     // A 401 already signed out; anything else leaves the token for a later try.

@@ -1,6 +1,7 @@
 // The pages before sign-in: login, register, password-forgot, password-reset.
 import { useRef, useState } from 'preact/hooks';
 import type { User } from '../http/contract.js';
+import type { Routes } from '../http/routes-table.js';
 import { api, keepSession } from './api.js';
 import { t } from './i18n/index.js';
 import { flashMessage, navigate } from './router.js';
@@ -24,14 +25,14 @@ function signedIn(token: string, user: User): void {
 }
 
 async function signIn(identifier: string, password: string): Promise<SecondStep> {
-  const answer = await api<LoginAnswer>('POST', '/api/auth/login', { email: identifier, password });
+  const answer = await api('POST /api/auth/login', { body: { email: identifier, password } });
   if ('token' in answer) {
     signedIn(answer.token, answer.user);
     return undefined;
   }
   if ('two_factor_required' in answer) return { kind: 'code', challenge: answer.challenge };
   // REQUIRE_2FA: set it up now, with the challenge instead of a session.
-  const setup = await api<{ secret: string; otpauth_uri: string }>('POST', '/api/auth/2fa/setup', { challenge: answer.challenge });
+  const setup = await api('POST /api/auth/2fa/setup', { body: { challenge: answer.challenge } });
   return { kind: 'setup', challenge: answer.challenge, setup };
 }
 
@@ -48,7 +49,7 @@ export function LoginPage() {
         <CodeStep
           back={() => (setStep(undefined), setPassword(''))}
           submit={async (code) => {
-            const answer = await api<{ token: string; user: User }>('POST', '/api/auth/login/2fa', { challenge: step.challenge, code });
+            const answer = await api('POST /api/auth/login/2fa', { body: { challenge: step.challenge, code } });
             signedIn(answer.token, answer.user);
           }}
         />
@@ -63,8 +64,8 @@ export function LoginPage() {
           setup={step.setup}
           email={identifier}
           finish={async (code) => {
-            const answer = await api<{ recovery_codes: string[]; token: string; user: User }>('POST', '/api/auth/2fa/enable', { challenge: step.challenge, code });
-            session.current = answer;
+            const answer = await api('POST /api/auth/2fa/enable', { body: { challenge: step.challenge, code } });
+            if ('token' in answer) session.current = answer;
             return answer.recovery_codes;
           }}
           onDone={() => session.current && signedIn(session.current.token, session.current.user)}
@@ -98,9 +99,9 @@ export function RegisterPage() {
     event.preventDefault();
     void action.run(async () => {
       // The account starts in this browser's zone: its days and its tracking start are counted there.
-      const body: Record<string, string> = { full_name: fullName, email, password, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+      const body: Routes['POST /api/auth/register']['body'] = { full_name: fullName, email, password, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone };
       if (username.trim()) body.username = username.trim();
-      await api('POST', '/api/auth/register', body);
+      await api('POST /api/auth/register', { body });
       // REQUIRE_2FA: the sign-in page takes it from the password on.
       if (await signIn(email, password)) navigate('/login', { replace: true });
     });
@@ -130,7 +131,7 @@ export function PasswordForgotPage() {
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const answer = await api<{ delivery: 'mail' | 'terminal' | 'none'; reset_token?: string }>('POST', '/api/auth/request-reset', { email });
+      const answer = await api('POST /api/auth/request-reset', { body: { email } });
       setSent({ delivery: answer.delivery, token: answer.reset_token });
     });
   };
@@ -183,7 +184,7 @@ export function PasswordResetPage() {
     if (password !== repeat) return action.fail(text.notSame, 'repeat');
     void action.run(async () => {
       try {
-        await api('POST', '/api/auth/reset-password', { token, new_password: password });
+        await api('POST /api/auth/reset-password', { body: { token, new_password: password } });
       } catch (error) {
         if (error instanceof Error && 'failure' in error && (error as { failure: { code: string } }).failure.code === 'INVALID_RESET_TOKEN') sessionStorage.removeItem(RESET_TOKEN_KEY);
         throw error;

@@ -8,7 +8,7 @@ import { useEffect } from 'preact/hooks';
 import { currentUser, followStoredSession, sessionVersion, storedToken, takeRestoreError } from './api.js';
 import { LoginPage, PasswordForgotPage, PasswordResetPage, RegisterPage } from './auth-pages.js';
 import { t } from './i18n/index.js';
-import { prefetch, recentEntriesPath } from './prefetch.js';
+import { prefetch, recentEntriesQuery } from './prefetch.js';
 import { currentPath, navigate } from './router.js';
 import { Notice } from './ui.js';
 
@@ -59,12 +59,12 @@ function App() {
 void followStoredSession();
 if (storedToken() && currentPath.value === '/') {
   loadTracker();
-  prefetch('/api/settings');
+  prefetch('GET /api/settings');
   if (location.hash === '' || location.hash === '#today') {
-    prefetch('/api/stats/today');
-    prefetch('/api/time-entries/current');
-    prefetch('/api/stats/overtime');
-    prefetch(recentEntriesPath());
+    prefetch('GET /api/stats/today');
+    prefetch('GET /api/time-entries/current');
+    prefetch('GET /api/stats/overtime');
+    prefetch('GET /api/time-entries', recentEntriesQuery());
   }
 }
 render(<App />, document.getElementById('app') as HTMLElement);

@@ -1,7 +1,7 @@
 // The signed-in page "/": a header (name, one-row navigation, Sign out), a skip link, and one view per
 // section (views/*). Loaded on demand by main.tsx, so that /login stays small.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Settings, User } from '../http/contract.js';
+import type { User } from '../http/contract.js';
 import { describe } from './api.js';
 import { t } from './i18n/index.js';
 import { getOnce } from './prefetch.js';
@@ -10,7 +10,8 @@ import { Notice } from './ui.js';
 import { todayIn, weekStartOf } from './week.js';
 import { AbsencesView } from './views/absences.js';
 import { EntriesView } from './views/entries.js';
-import { SettingsView, signOut } from './views/settings.js';
+import { signOut } from './sign-out.js';
+import { SettingsView } from './views/settings.js';
 import { TodayView } from './views/today.js';
 import { WeekView } from './views/week.js';
 import { MonthView } from './views/month.js';
@@ -27,7 +28,7 @@ export function Tracker(props: { user: User }) {
     tab.value = tabOfHash();
     settings.value = undefined;
     announcement.value = '';
-    getOnce<Settings>('/api/settings').then(
+    getOnce('GET /api/settings').then(
       (value) => {
         settings.value = value;
         shownWeek.value = weekStartOf(todayIn(value.timezone));

@@ -2,6 +2,13 @@
 // Dates are YYYY-MM-DD calendar dates; instants are placed on them in the account's zone by luxon, and
 // shown in the client's language.
 import { DateTime } from 'luxon';
+import type { Weekday } from '../http/contract.js';
+
+/** The days of a week, Monday first, by the keys of the weekly targets. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const satisfies readonly Weekday[];
+/** Every key of the weekly targets is in the list: a day left out does not compile. */
+type ListsEvery<Missing extends never> = Missing;
+type EveryWeekdayListed = ListsEvery<Exclude<Weekday, (typeof WEEKDAYS)[number]>>;
 
 /** The Monday of the week that holds `date`. */
 export function weekStartOf(date: string): string {

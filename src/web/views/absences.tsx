@@ -3,7 +3,7 @@
 // week on, consecutive days of the same kind (skipping days off) as one range.
 import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
-import type { Absence, VacationStats } from '../../http/contract.js';
+import type { Absence } from '../../http/contract.js';
 import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { announcement, fmt, focusSoon, shownWeek, useLoad, zone } from '../state.js';
@@ -26,7 +26,7 @@ export function groupRanges(absences: Absence[]): Absence[][] {
 function VacationFigures() {
   const text = t().absences;
   const year = Number(todayIn(zone()).slice(0, 4));
-  const figures = useLoad(() => api<VacationStats>('GET', `/api/stats/vacation?year=${year}`), [year, announcement.value]);
+  const figures = useLoad(() => api('GET /api/stats/vacation', { query: { year } }), [year, announcement.value]);
   if (!figures.data) return null;
   const v = figures.data;
   const days = (value: number | null) => (value === null ? '–' : text.days(value).replace(/(\d)\.(\d)/, language.value === 'de' ? '$1,$2' : '$1.$2'));
@@ -45,12 +45,39 @@ function VacationFigures() {
   );
 }
 
+/** A day or a range of the list, with its remove button. */
+function AbsenceRange(props: { group: Absence[]; busy: boolean; onRemove: () => void }) {
+  const text = t().absences;
+  const names = t().week;
+  const kind = (absence: Absence) => `${names[absence.type]}${absence.portion === 'half' ? ` (${t().month.half})` : ''}`;
+  const first = props.group[0]!;
+  const last = props.group.at(-1)!;
+  const single = props.group.length === 1;
+  return (
+    <li>
+      <span class="entry-text">
+        {fmt.day(first.date)} {DateTime.fromISO(first.date).year}
+        {!single && ` – ${fmt.day(last.date)} (${text.days(props.group.length)})`} · {kind(first)}
+        {first.note && ` · ${first.note}`}
+      </span>
+      <button
+        type="button"
+        disabled={props.busy}
+        aria-label={single ? text.removeNamed(names[first.type], first.date) : text.removeRange(names[first.type], first.date, last.date)}
+        onClick={props.onRemove}
+      >
+        {text.remove}
+      </button>
+    </li>
+  );
+}
+
 export function AbsencesView() {
   const text = t().absences;
   const names = t().week;
   const monday = shownWeek.value as string;
   const absences = useLoad(
-    () => api<{ absences: Absence[] }>('GET', `/api/time-entries/absences?from=${monday}&to=${DateTime.fromISO(monday).plus({ years: 1 }).toISODate()}`),
+    () => api('GET /api/time-entries/absences', { query: { from: monday, to: DateTime.fromISO(monday).plus({ years: 1 }).toISODate() as string } }),
     [monday],
   );
   const [mode, setMode] = useState<'single' | 'range'>('single');
@@ -65,11 +92,11 @@ export function AbsencesView() {
     void action.run(async () => {
       const portion = half ? 'half' : 'full';
       if (mode === 'range') {
-        const { absences: created } = await api<{ absences: Absence[] }>('POST', '/api/time-entries/absences', { from: date, to, type, portion, note });
-        announcement.value = text.addedRange(created.length);
+        const answer = await api('POST /api/time-entries/absences', { body: { from: date, to, type, portion, note } });
+        if ('absences' in answer) announcement.value = text.addedRange(answer.absences.length);
       } else {
-        const { absence } = await api<{ absence: Absence }>('POST', '/api/time-entries/absences', { date, type, portion, note });
-        announcement.value = text.added(names[absence.type], fmt.day(absence.date));
+        const answer = await api('POST /api/time-entries/absences', { body: { date, type, portion, note } });
+        if ('absence' in answer) announcement.value = text.added(names[answer.absence.type], fmt.day(answer.absence.date));
       }
       setNote('');
       await absences.reload();
@@ -78,13 +105,12 @@ export function AbsencesView() {
   const remove = (group: Absence[]) =>
     action.run(async () => {
       // One action for the whole range: a request per day (DELETE works per day).
-      for (const absence of group) await api('DELETE', `/api/time-entries/absences/${absence.id}`);
+      for (const absence of group) await api('DELETE /api/time-entries/absences/:id', { params: { id: absence.id } });
       await absences.reload();
       announcement.value = group.length === 1 ? text.removed : text.removedRange(group.length);
       focusSoon('#view-title');
     });
   const groups = groupRanges(absences.data?.absences ?? []);
-  const kind = (absence: Absence) => `${names[absence.type]}${absence.portion === 'half' ? ` (${t().month.half})` : ''}`;
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>{t().tabs.absences}</h2>
@@ -116,28 +142,7 @@ export function AbsencesView() {
       <h3>{text.fromThisWeek}</h3>
       <ul class="entries">
         {groups.length === 0 && absences.data && <li>{text.none}</li>}
-        {groups.map((group) => {
-          const first = group[0]!;
-          const last = group.at(-1)!;
-          const single = group.length === 1;
-          return (
-            <li key={first.id}>
-              <span class="entry-text">
-                {fmt.day(first.date)} {DateTime.fromISO(first.date).year}
-                {!single && ` – ${fmt.day(last.date)} (${text.days(group.length)})`} · {kind(first)}
-                {first.note && ` · ${first.note}`}
-              </span>
-              <button
-                type="button"
-                disabled={action.busy}
-                aria-label={single ? text.removeNamed(names[first.type], first.date) : text.removeRange(names[first.type], first.date, last.date)}
-                onClick={() => remove(group)}
-              >
-                {text.remove}
-              </button>
-            </li>
-          );
-        })}
+        {groups.map((group) => <AbsenceRange key={group[0]!.id} group={group} busy={action.busy} onRemove={() => remove(group)} />)}
       </ul>
     </section>
   );

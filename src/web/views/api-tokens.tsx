@@ -52,7 +52,7 @@ function NewToken(props: { created: NewApiToken; onDone: () => void }) {
 
 export function ApiTokens() {
   const text = t().apiTokens;
-  const tokens = useLoad(() => api<{ api_tokens: ApiToken[] }>('GET', '/api/auth/api-tokens'), []);
+  const tokens = useLoad(() => api('GET /api/auth/api-tokens'), []);
   const [name, setName] = useState('');
   const [days, setDays] = useState(String(DEFAULT_DAYS));
   const [created, setCreated] = useState<NewApiToken>();
@@ -65,7 +65,7 @@ export function ApiTokens() {
   const submit = (event: Event) => {
     event.preventDefault();
     void create.run(async () => {
-      const answer = await api<NewApiToken>('POST', '/api/auth/api-tokens', { name: name.trim(), expires_in_days: Number(days) });
+      const answer = await api('POST /api/auth/api-tokens', { body: { name: name.trim(), expires_in_days: Number(days) } });
       setCreated(answer);
       setName('');
       setDays(String(DEFAULT_DAYS));
@@ -74,7 +74,7 @@ export function ApiTokens() {
   };
   const confirmRevoke = (token: ApiToken) =>
     revoke.run(async () => {
-      await api('DELETE', `/api/auth/api-tokens/${token.id}`);
+      await api('DELETE /api/auth/api-tokens/:id', { params: { id: token.id } });
       setConfirming(undefined);
       if (created?.id === token.id) setCreated(undefined);
       await tokens.reload();

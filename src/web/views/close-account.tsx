@@ -3,7 +3,6 @@
 // on, and a tick that this is meant. Closed, the tab signs out and the sign-in page says the account is
 // closed (other tabs follow the sign-out).
 import { useState } from 'preact/hooks';
-import type { TwoFactorStatus } from '../../http/contract.js';
 import { api, downloadAccountData, endSession } from '../api.js';
 import { t } from '../i18n/index.js';
 import { focusSoon, useLoad } from '../state.js';
@@ -11,7 +10,7 @@ import { Field, Notice, useAction, useDownload } from '../ui.js';
 
 function CloseAccountForm(props: { onCancel: () => void }) {
   const text = t().closeAccount;
-  const twoFactor = useLoad(() => api<TwoFactorStatus>('GET', '/api/auth/2fa'), []);
+  const twoFactor = useLoad(() => api('GET /api/auth/2fa'), []);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [understood, setUnderstood] = useState(false);
@@ -23,7 +22,7 @@ function CloseAccountForm(props: { onCancel: () => void }) {
     event.preventDefault();
     if (!understood) return action.fail(text.mustConfirm, 'understood');
     void action.run(async () => {
-      await api('DELETE', '/api/auth/account', withCode ? { password, code: code.replace(/\s/g, '') } : { password });
+      await api('DELETE /api/auth/account', { body: withCode ? { password, code: code.replace(/\s/g, '') } : { password } });
       // Signed out here (and so in every tab); the sign-in page says why.
       endSession(text.closed);
       focusSoon('main h1');

@@ -51,8 +51,8 @@ function EntryEditor(props: { entry?: Entry; entries: Entry[]; onDone: (entry?: 
     void action.run(
       async () => {
         const { entry } = props.entry
-          ? await api<{ entry: Entry }>('PATCH', `/api/time-entries/${props.entry.id}`, body)
-          : await api<{ entry: Entry }>('POST', '/api/time-entries', body);
+          ? await api('PATCH /api/time-entries/:id', { params: { id: props.entry.id }, body })
+          : await api('POST /api/time-entries', { body });
         const span = fmt.span(entry.start_at, entry.end_at);
         announcement.value = props.entry ? text.saved(span) : text.added(span);
         if (!props.entry) (setEnd(''), setDuration(''), setNote(''), setStart(defaultStart(date, [...props.entries, entry])));
@@ -87,10 +87,37 @@ function EntryEditor(props: { entry?: Entry; entries: Entry[]; onDone: (entry?: 
   );
 }
 
+/** An entry of the list: its span, duration and note; Edit and Delete, or the question before deleting. */
+function EntryLine(props: { entry: Entry; nowMs: number; confirming: boolean; busy: boolean; remove: () => void; keep: () => void; edit: () => void; confirm: () => void }) {
+  const text = t().entries;
+  const { entry } = props;
+  const span = fmt.span(entry.start_at, entry.end_at);
+  return (
+    <>
+      <span class="entry-text">
+        <span class="span">{span}</span> <span class="duration">({fmt.minutes(minutesOf(entry, props.nowMs))})</span>
+        {entry.note && <span class="note"> {entry.note}</span>}
+      </span>
+      {props.confirming ? (
+        <span class="actions">
+          {text.confirmDelete}
+          <button type="button" class="danger" disabled={props.busy} onClick={props.remove}>{text.yesDelete}</button>
+          <button type="button" class="keep" onClick={props.keep}>{text.keep}</button>
+        </span>
+      ) : (
+        <span class="actions">
+          <button type="button" aria-label={text.edit(span)} onClick={props.edit}>{text.editShort}</button>
+          <button type="button" class="delete" aria-label={text.remove(span)} onClick={props.confirm}>{text.removeShort}</button>
+        </span>
+      )}
+    </>
+  );
+}
+
 export function EntriesView() {
   const text = t().entries;
   const monday = shownWeek.value as string;
-  const entries = useLoad(() => api<{ entries: Entry[] }>('GET', `/api/time-entries?from=${monday}&to=${shiftWeek(monday, 1)}`), [monday]);
+  const entries = useLoad(() => api('GET /api/time-entries', { query: { from: monday, to: shiftWeek(monday, 1) } }), [monday]);
   const [editing, setEditing] = useState<number>();
   const [confirming, setConfirming] = useState<number>();
   const action = useAction();
@@ -98,7 +125,7 @@ export function EntriesView() {
   useEscape(confirming !== undefined, () => (setConfirming(undefined), focusSoon(`#entry-${confirming} .delete`)));
   const remove = (id: number) =>
     action.run(async () => {
-      await api('DELETE', `/api/time-entries/${id}`);
+      await api('DELETE /api/time-entries/:id', { params: { id } });
       setConfirming(undefined);
       await entries.reload();
       announcement.value = text.deleted;
@@ -122,39 +149,28 @@ export function EntriesView() {
             {fmt.day(date)} <span class="day-total">{text.dayTotal(fmt.minutes(dayEntries.reduce((sum, entry) => sum + minutesOf(entry, nowMs), 0)))}</span>
           </h3>
           <ul class="entries">
-            {dayEntries.map((entry) => {
-              const span = fmt.span(entry.start_at, entry.end_at);
-              return (
-                <li key={entry.id} id={`entry-${entry.id}`} tabIndex={-1}>
-                  {editing === entry.id ? (
-                    <EntryEditor
-                      entry={entry}
-                      entries={list}
-                      onDone={(saved) => (setEditing(undefined), saved && void entries.reload(), focusSoon(`#entry-${entry.id}`))}
-                    />
-                  ) : (
-                    <>
-                      <span class="entry-text">
-                        <span class="span">{span}</span> <span class="duration">({fmt.minutes(minutesOf(entry, nowMs))})</span>
-                        {entry.note && <span class="note"> {entry.note}</span>}
-                      </span>
-                      {confirming === entry.id ? (
-                        <span class="actions">
-                          {text.confirmDelete}
-                          <button type="button" class="danger" disabled={action.busy} onClick={() => remove(entry.id)}>{text.yesDelete}</button>
-                          <button type="button" class="keep" onClick={() => (setConfirming(undefined), focusSoon(`#entry-${entry.id} .delete`))}>{text.keep}</button>
-                        </span>
-                      ) : (
-                        <span class="actions">
-                          <button type="button" aria-label={text.edit(span)} onClick={() => (setEditing(entry.id), focusSoon(`#entry-${entry.id} input`))}>{text.editShort}</button>
-                          <button type="button" class="delete" aria-label={text.remove(span)} onClick={() => (setConfirming(entry.id), focusSoon(`#entry-${entry.id} .keep`))}>{text.removeShort}</button>
-                        </span>
-                      )}
-                    </>
-                  )}
-                </li>
-              );
-            })}
+            {dayEntries.map((entry) => (
+              <li key={entry.id} id={`entry-${entry.id}`} tabIndex={-1}>
+                {editing === entry.id ? (
+                  <EntryEditor
+                    entry={entry}
+                    entries={list}
+                    onDone={(saved) => (setEditing(undefined), saved && void entries.reload(), focusSoon(`#entry-${entry.id}`))}
+                  />
+                ) : (
+                  <EntryLine
+                    entry={entry}
+                    nowMs={nowMs}
+                    confirming={confirming === entry.id}
+                    busy={action.busy}
+                    remove={() => remove(entry.id)}
+                    keep={() => (setConfirming(undefined), focusSoon(`#entry-${entry.id} .delete`))}
+                    edit={() => (setEditing(entry.id), focusSoon(`#entry-${entry.id} input`))}
+                    confirm={() => (setConfirming(entry.id), focusSoon(`#entry-${entry.id} .keep`))}
+                  />
+                )}
+              </li>
+            ))}
           </ul>
         </section>
       ))}

@@ -3,35 +3,116 @@
 // PDF or CSV file to download (fetched with the token, saved by the browser).
 import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
-import type { MonthStats } from '../../http/contract.js';
 import { api, describe, downloadFile, saveFile } from '../api.js';
+import type { Answer } from '../routes.js';
 import { language, locale, t } from '../i18n/index.js';
 import { fmt, settings, shownMonth, shownWeek, useLoad, zone } from '../state.js';
 import { Notice } from '../ui.js';
 import { todayIn } from '../week.js';
 import { countedBalance } from './week.js';
 
+type Sheet = Answer<'GET /api/stats/month'>;
+type Day = Sheet['days'][number];
+
+const time = (instant: string | null) => (instant === null ? '' : fmt.time(instant));
 const shift = (month: string, months: number) => DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).plus({ months }).toFormat('yyyy-MM');
+
+/** A day of the sheet; on a phone its start, end and breaks show under the day. */
+function MonthDayRow(props: { day: Day; balance: number | undefined; today: string }) {
+  const text = t().month;
+  const names = t().week;
+  const { day, today } = props;
+  const off = [day.absence ? `${names[day.absence]}${day.absence_portion === 'half' ? ` (${text.half})` : ''}` : '', day.public_holiday ?? '', day.booked_minutes ? `${text.booked} ${fmt.balance(day.booked_minutes)}` : '']
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <tr class={[day.absence || day.public_holiday ? 'off' : '', day.date === today ? 'today' : '', day.date > today ? 'future' : ''].join(' ').trim() || undefined}>
+      <th scope="row">
+        {fmt.day(day.date)}
+        {off && <span class="off-name">{off}</span>}
+        {/* On a phone the start, end and break columns give way to this line. */}
+        {(day.first_start || (day.break_minutes ?? 0) > 0) && (
+          <span class="off-name narrow">
+            {day.first_start ? `${time(day.first_start)}–${time(day.last_end)}` : ''}
+            {(day.break_minutes ?? 0) > 0 ? ` · ${text.breaks} ${fmt.minutes(day.break_minutes ?? 0)}` : ''}
+            {(day.break_deducted_minutes ?? 0) > 0 ? ` · ${text.deducted} ${fmt.minutes(day.break_deducted_minutes ?? 0)}` : ''}
+          </span>
+        )}
+      </th>
+      <td class="wide">{time(day.first_start)}</td>
+      <td class="wide">{time(day.last_end)}</td>
+      <td class="wide">
+        {fmt.minutes(day.break_minutes ?? 0)}
+        {(day.break_deducted_minutes ?? 0) > 0 && <span class="off-name">{text.deducted} {fmt.minutes(day.break_deducted_minutes ?? 0)}</span>}
+      </td>
+      <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
+      <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
+      <td>{props.balance === undefined ? <span class="muted">{day.date > today ? names.notYet : '–'}</span> : fmt.balance(props.balance)}</td>
+    </tr>
+  );
+}
+
+/** The sheet as a table: a row a day, and the totals with the balance through today. */
+function MonthTable(props: { sheet: Sheet; balances: Array<number | undefined>; total: number; today: string; title: string }) {
+  const text = t().month;
+  const names = t().week;
+  return (
+    <div class="scroll" tabIndex={0} role="region" aria-label={props.title}>
+      <table class="week month">
+        <thead>
+          <tr>
+            <th scope="col">{names.day}</th>
+            <th scope="col" class="wide">{text.start}</th>
+            <th scope="col" class="wide">{text.end}</th>
+            <th scope="col" class="wide">{text.breaks}</th>
+            <th scope="col">{names.worked}</th>
+            <th scope="col">{names.target}</th>
+            <th scope="col">{names.balance}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.sheet.days.map((day, index) => <MonthDayRow key={day.date} day={day} balance={props.balances[index]} today={props.today} />)}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">
+              {names.total}
+              {(props.sheet.totals.break_minutes ?? 0) > 0 && <span class="off-name narrow">{text.breaks} {fmt.minutes(props.sheet.totals.break_minutes ?? 0)}</span>}
+            </th>
+            <td class="wide" />
+            <td class="wide" />
+            <td class="wide">{fmt.minutes(props.sheet.totals.break_minutes ?? 0)}</td>
+            <td>{fmt.minutes(props.sheet.totals.worked_minutes ?? 0)}</td>
+            <td>{fmt.minutes(props.sheet.totals.target_minutes ?? 0)}</td>
+            <td>
+              <span class="total-balance">{fmt.balance(props.total)}</span>
+              <span class="off-name">{names.balanceThroughToday}</span>
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
 
 export function MonthView() {
   const text = t().month;
   const names = t().week;
   const month = shownMonth.value ?? (shownWeek.value ?? todayIn(zone())).slice(0, 7);
-  const sheet = useLoad(() => api<MonthStats>('GET', `/api/stats/month?month=${month}`), [month]);
+  const sheet = useLoad(() => api('GET /api/stats/month', { query: { month } }), [month]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const download = async (kind: 'pdf' | 'csv') => {
     setBusy(true);
     setError(undefined);
     try {
-      saveFile(await downloadFile(`/api/stats/month.${kind}?month=${month}${kind === 'pdf' ? `&lang=${language.value}` : ''}`, `timesheet-${month}.${kind}`));
+      saveFile(await downloadFile(`GET /api/stats/month.${kind}`, { query: { month, lang: kind === 'pdf' ? language.value : undefined } }, `timesheet-${month}.${kind}`));
     } catch (failure) {
       setError(describe(failure));
     } finally {
       setBusy(false);
     }
   };
-  const time = (instant: string | null) => (instant === null ? '' : fmt.time(instant));
   // As in Week: days after today show their target but no deficit; the total balance runs through today.
   const today = todayIn(zone());
   const trackingStart = settings.value?.tracking_start ?? '1970-01-01';
@@ -56,70 +137,7 @@ export function MonthView() {
       {sheet.data && (
         <>
           <p>{text.carriedIn(fmt.balance(sheet.data.balance_before_minutes))} · {text.carriedOut(fmt.balance(sheet.data.balance_after_minutes))}</p>
-          <div class="scroll" tabIndex={0} role="region" aria-label={title}>
-            <table class="week month">
-              <thead>
-                <tr>
-                  <th scope="col">{names.day}</th>
-                  <th scope="col" class="wide">{text.start}</th>
-                  <th scope="col" class="wide">{text.end}</th>
-                  <th scope="col" class="wide">{text.breaks}</th>
-                  <th scope="col">{names.worked}</th>
-                  <th scope="col">{names.target}</th>
-                  <th scope="col">{names.balance}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sheet.data.days.map((day, index) => {
-                  const off = [day.absence ? `${names[day.absence]}${day.absence_portion === 'half' ? ` (${text.half})` : ''}` : '', day.public_holiday ?? '', day.booked_minutes ? `${text.booked} ${fmt.balance(day.booked_minutes)}` : '']
-                    .filter(Boolean)
-                    .join(' · ');
-                  return (
-                    <tr key={day.date} class={[day.absence || day.public_holiday ? 'off' : '', day.date === today ? 'today' : '', day.date > today ? 'future' : ''].join(' ').trim() || undefined}>
-                      <th scope="row">
-                        {fmt.day(day.date)}
-                        {off && <span class="off-name">{off}</span>}
-                        {/* On a phone the start, end and break columns give way to this line. */}
-                        {(day.first_start || (day.break_minutes ?? 0) > 0) && (
-                          <span class="off-name narrow">
-                            {day.first_start ? `${time(day.first_start)}–${time(day.last_end)}` : ''}
-                            {(day.break_minutes ?? 0) > 0 ? ` · ${text.breaks} ${fmt.minutes(day.break_minutes ?? 0)}` : ''}
-                            {(day.break_deducted_minutes ?? 0) > 0 ? ` · ${text.deducted} ${fmt.minutes(day.break_deducted_minutes ?? 0)}` : ''}
-                          </span>
-                        )}
-                      </th>
-                      <td class="wide">{time(day.first_start)}</td>
-                      <td class="wide">{time(day.last_end)}</td>
-                      <td class="wide">
-                        {fmt.minutes(day.break_minutes ?? 0)}
-                        {(day.break_deducted_minutes ?? 0) > 0 && <span class="off-name">{text.deducted} {fmt.minutes(day.break_deducted_minutes ?? 0)}</span>}
-                      </td>
-                      <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
-                      <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
-                      <td>{balances[index] === undefined ? <span class="muted">{day.date > today ? names.notYet : '–'}</span> : fmt.balance(balances[index] as number)}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row">
-                    {names.total}
-                    {(sheet.data.totals.break_minutes ?? 0) > 0 && <span class="off-name narrow">{text.breaks} {fmt.minutes(sheet.data.totals.break_minutes ?? 0)}</span>}
-                  </th>
-                  <td class="wide" />
-                  <td class="wide" />
-                  <td class="wide">{fmt.minutes(sheet.data.totals.break_minutes ?? 0)}</td>
-                  <td>{fmt.minutes(sheet.data.totals.worked_minutes ?? 0)}</td>
-                  <td>{fmt.minutes(sheet.data.totals.target_minutes ?? 0)}</td>
-                  <td>
-                    <span class="total-balance">{fmt.balance(total)}</span>
-                    <span class="off-name">{names.balanceThroughToday}</span>
-                  </td>
-                </tr>
-              </tfoot>
-            </table>
-          </div>
+          <MonthTable sheet={sheet.data} balances={balances} total={total} today={today} title={title} />
           {sheet.data.days.some((day) => day.date > today) && <p class="quiet">{names.futureNote}</p>}
         </>
       )}

@@ -5,7 +5,7 @@ import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { securityVersion, useLoad } from '../state.js';
 import { Notice, useAction } from '../ui.js';
-import { signOut } from './settings.js';
+import { signOut } from '../sign-out.js';
 
 function when(iso: string): string {
   return new Intl.DateTimeFormat(language.value, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
@@ -13,17 +13,17 @@ function when(iso: string): string {
 
 export function SessionList() {
   const text = t().security;
-  const sessions = useLoad(() => api<{ sessions: OwnSession[] }>('GET', '/api/auth/sessions'), [securityVersion.value]);
+  const sessions = useLoad(() => api('GET /api/auth/sessions'), [securityVersion.value]);
   const action = useAction();
   const revoke = (session: OwnSession) =>
     action.run(async () => {
-      await api('DELETE', `/api/auth/sessions/${session.id}`);
+      await api('DELETE /api/auth/sessions/:id', { params: { id: session.id } });
       await sessions.reload();
       return text.signedOutDevice(session.device ?? text.unknownDevice);
     });
   const revokeOthers = () =>
     action.run(async () => {
-      const { revoked } = await api<{ revoked: number }>('POST', '/api/auth/sessions/revoke-others');
+      const { revoked } = await api('POST /api/auth/sessions/revoke-others');
       await sessions.reload();
       return text.signedOutOthers(revoked);
     });

@@ -2,35 +2,28 @@
 // with a line saying what it means. The balance runs through now (today so far included).
 import { DateTime } from 'luxon';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Entry, OvertimeStats, Settings, TodayStats } from '../../http/contract.js';
+import type { Entry, OvertimeStats, TodayStats } from '../../http/contract.js';
 import { api, ApiError } from '../api.js';
 import { formatTimer } from '../duration.js';
 import { locale, t } from '../i18n/index.js';
-import { getOnce, recentEntriesPath } from '../prefetch.js';
+import { getOnce, recentEntriesQuery } from '../prefetch.js';
 import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
-import { Field, Notice, useAction } from '../ui.js';
+import { Field, Notice, useAction, type Action } from '../ui.js';
 import { addDays, instantOf, partsOf, todayIn } from '../week.js';
 
 type Loaded = [TodayStats, { entry: Entry | null }, OvertimeStats, number];
 
-export function TodayView() {
+/** A start the server refused because of an entry in the way: the sentence naming it. */
+const overlapSentence = (failure: unknown) =>
+  failure instanceof ApiError && failure.failure.code === 'OVERLAP' && failure.failure.entry
+    ? t().startBlocked(`${fmt.day(DateTime.fromISO(failure.failure.entry.start_at, { zone: zone() }).toISODate() as string)} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`)
+    : undefined;
+
+/** Start, Stop (a slip under a minute is dropped, with an undo) and Undo; each reloads the figures. */
+function useTimerActions(loaded: { data?: Loaded | undefined; error?: string | undefined; reload: () => Promise<void> }, action: Action) {
   const text = t().today;
   const [note, setNote] = useState('');
-  const [now, setNow] = useState(Date.now());
   const [dropped, setDropped] = useState<Entry>();
-  const action = useAction();
-  const zoneAction = useAction();
-  const loaded = useLoad<Loaded>(
-    async () =>
-      Promise.all([
-        getOnce<TodayStats>('/api/stats/today'),
-        getOnce<{ entry: Entry | null }>('/api/time-entries/current'),
-        getOnce<OvertimeStats>('/api/stats/overtime'),
-        Date.now(),
-      ]),
-    [],
-  );
-  const [today, current, overtime, loadedAt] = loaded.data ?? [];
   // After Start, Stop or Undo the big button is replaced once the new figures are in: focus goes to it then.
   // Until then the old button is still shown, and a second click on it (a double click on a slow
   // machine, after the first request was answered) must not send the same request again.
@@ -47,27 +40,11 @@ export function TodayView() {
     if (loaded.error) focusButton.current = false;
   }, [loaded.error]);
   const settling = () => focusButton.current;
-  const running = current?.entry ?? null;
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [running]);
-  const elapsed = running ? formatTimer(now - Date.parse(running.start_at)) : undefined;
-  useEffect(() => {
-    document.title = elapsed ? `${text.runningTitle(elapsed)} · ${t().tabs.today} · timetrack` : `${t().tabs.today} · timetrack`;
-  }, [elapsed, text]);
-
-  const overlapSentence = (failure: unknown) =>
-    failure instanceof ApiError && failure.failure.code === 'OVERLAP' && failure.failure.entry
-      ? t().startBlocked(`${fmt.day(DateTime.fromISO(failure.failure.entry.start_at, { zone: zone() }).toISODate() as string)} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`)
-      : undefined;
-
   const start = () =>
     !settling() && action.run(
       async () => {
         setDropped(undefined);
-        await api('POST', '/api/time-entries/start', note.trim() ? { note: note.trim() } : {});
+        await api('POST /api/time-entries/start', { body: note.trim() ? { note: note.trim() } : {} });
         setNote('');
         focusButton.current = true;
         await loaded.reload();
@@ -77,12 +54,12 @@ export function TodayView() {
     );
   const stop = () =>
     !settling() && action.run(async () => {
-      const { entry } = await api<{ entry: Entry }>('POST', '/api/time-entries/stop');
+      const { entry } = await api('POST /api/time-entries/stop');
       const ms = Date.parse(entry.end_at ?? entry.start_at) - Date.parse(entry.start_at);
       const slip = ms < 60_000;
       if (slip) {
         // A Start and Stop within a minute is a slip, not work: dropped, with an undo.
-        await api('DELETE', `/api/time-entries/${entry.id}`);
+        await api('DELETE /api/time-entries/:id', { params: { id: entry.id } });
         setDropped(entry);
       }
       focusButton.current = true;
@@ -92,27 +69,43 @@ export function TodayView() {
   const undo = () =>
     !settling() && action.run(async () => {
       if (!dropped) return;
-      await api('POST', '/api/time-entries', { start_at: dropped.start_at, end_at: dropped.end_at, note: dropped.note });
+      await api('POST /api/time-entries', { body: { start_at: dropped.start_at, end_at: dropped.end_at, note: dropped.note } });
       setDropped(undefined);
       focusButton.current = true;
       await loaded.reload();
       return text.restored;
     });
+  return { note, setNote, dropped, start, stop, undo };
+}
+
+/** The clock while an entry runs (every second), and the running time in the page title. */
+function useRunningTime(running: Entry | null) {
+  const text = t().today;
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  const elapsed = running ? formatTimer(now - Date.parse(running.start_at)) : undefined;
+  useEffect(() => {
+    document.title = elapsed ? `${text.runningTitle(elapsed)} · ${t().tabs.today} · timetrack` : `${t().tabs.today} · timetrack`;
+  }, [elapsed, text]);
+  return { now, elapsed };
+}
+
+/** The browser is in another zone than the account: one click makes it the account's. */
+function ZoneHint(props: { onSwitched: () => Promise<void> }) {
+  const text = t().today;
+  const zoneAction = useAction();
   const useBrowserZone = () =>
     zoneAction.run(async () => {
-      settings.value = await api<Settings>('PATCH', '/api/settings', { timezone: browserZone });
-      await loaded.reload();
+      settings.value = await api('PATCH /api/settings', { body: { timezone: browserZone } });
+      await props.onSwitched();
       return text.zoneSwitched(browserZone);
     });
-
-  const sinceLoad = running && loadedAt ? Math.max(0, Math.floor((now - loadedAt) / 60_000)) : 0;
-  const worked = today ? today.worked_minutes + sinceLoad : 0;
-  const endLabel = (instant: string) => (Date.parse(instant) <= now ? text.reachedAt(fmt.dated(instant)) : fmt.dated(instant));
-  const todayLong = DateTime.now().setZone(zone()).setLocale(locale()).toLocaleString(DateTime.DATE_HUGE);
   return (
-    <section aria-labelledby="view-title">
-      <h2 id="view-title" tabIndex={-1}>{t().tabs.today}</h2>
-      <p class="subtitle">{text.dateAndZone(todayLong, zone())}</p>
+    <>
       {browserZone && browserZone !== zone() && (
         <p class="quiet">
           {text.zoneDiffers(browserZone, zone())}{' '}
@@ -120,11 +113,57 @@ export function TodayView() {
         </p>
       )}
       <Notice error={zoneAction.error} info={zoneAction.info} errorRef={zoneAction.errorRef} />
+    </>
+  );
+}
+
+/** Today's figures; the worked minutes run on while an entry runs (minutes since the figures were loaded). */
+function TodayFigures(props: { today: TodayStats; overtime: OvertimeStats; sinceLoad: number; now: number }) {
+  const text = t().today;
+  const { today, overtime, sinceLoad, now } = props;
+  const worked = today.worked_minutes + sinceLoad;
+  const endLabel = (instant: string) => (Date.parse(instant) <= now ? text.reachedAt(fmt.dated(instant)) : fmt.dated(instant));
+  return (
+    <dl class="figures" aria-label={text.figures}>
+      <Figure label={text.worked} value={fmt.minutes(worked)} help={text.workedHelp} />
+      <Figure label={text.target} value={fmt.minutes(today.target_minutes)} help={text.targetHelp} />
+      <Figure label={text.remaining} value={fmt.minutes(Math.max(0, today.remaining_minutes - sinceLoad))} help={text.remainingHelp} />
+      <Figure label={text.endOfWork} value={endLabel(today.end_of_work)} help={text.endOfWorkHelp} />
+      <Figure label={text.adjustedEnd} value={endLabel(today.adjusted_end_of_work)} help={text.adjustedEndHelp} />
+      <Figure label={text.balance} value={fmt.balance(overtime.balance_minutes + worked - today.target_minutes)} help={text.balanceHelp} />
+    </dl>
+  );
+}
+
+export function TodayView() {
+  const text = t().today;
+  const action = useAction();
+  const loaded = useLoad<Loaded>(
+    async () =>
+      Promise.all([
+        getOnce('GET /api/stats/today'),
+        getOnce('GET /api/time-entries/current'),
+        getOnce('GET /api/stats/overtime'),
+        Date.now(),
+      ]),
+    [],
+  );
+  const [today, current, overtime, loadedAt] = loaded.data ?? [];
+  const timer = useTimerActions(loaded, action);
+  const running = current?.entry ?? null;
+  const { now, elapsed } = useRunningTime(running);
+  const sinceLoad = running && loadedAt ? Math.max(0, Math.floor((now - loadedAt) / 60_000)) : 0;
+  const todayLong = DateTime.now().setZone(zone()).setLocale(locale()).toLocaleString(DateTime.DATE_HUGE);
+  return (
+    <section aria-labelledby="view-title">
+      <h2 id="view-title" tabIndex={-1}>{t().tabs.today}</h2>
+      <p class="subtitle">{text.dateAndZone(todayLong, zone())}</p>
+      <ZoneHint onSwitched={loaded.reload} />
       <Notice error={action.error ?? loaded.error} info={action.info} errorRef={action.errorRef} />
       {!running && loaded.data && <AutoStopped onFixed={loaded.reload} />}
-      {dropped && (
+      {timer.dropped && (
         <p class="notice info">
-          {text.dropped} <button type="button" class="link" disabled={action.busy} onClick={undo}>{text.undo}</button>
+          {text.dropped} <button type="button" class="link" disabled={action.busy} onClick={timer.undo}>{text.undo}</button>
         </p>
       )}
       <div class="timer">
@@ -132,25 +171,16 @@ export function TodayView() {
           <>
             <p class="elapsed" aria-label={text.runningTime}>{elapsed}</p>
             <p class="started">{text.startedAt(fmt.dated(running.start_at))}{running.note ? ` · ${running.note}` : ''}</p>
-            <button type="button" class="big stop" disabled={action.busy} onClick={stop}>{text.stop}</button>
+            <button type="button" class="big stop" disabled={action.busy} onClick={timer.stop}>{text.stop}</button>
           </>
         ) : (
-          <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), start())}>
-            <Field label={text.note} name="note" error={action.fieldErrors.note} value={note} onInput={setNote} />
+          <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), timer.start())}>
+            <Field label={text.note} name="note" error={action.fieldErrors.note} value={timer.note} onInput={timer.setNote} />
             <button type="submit" class="big start" disabled={!loaded.data || action.busy}>{text.start}</button>
           </form>
         )}
       </div>
-      {today && overtime && (
-        <dl class="figures" aria-label={text.figures}>
-          <Figure label={text.worked} value={fmt.minutes(worked)} help={text.workedHelp} />
-          <Figure label={text.target} value={fmt.minutes(today.target_minutes)} help={text.targetHelp} />
-          <Figure label={text.remaining} value={fmt.minutes(Math.max(0, today.remaining_minutes - sinceLoad))} help={text.remainingHelp} />
-          <Figure label={text.endOfWork} value={endLabel(today.end_of_work)} help={text.endOfWorkHelp} />
-          <Figure label={text.adjustedEnd} value={endLabel(today.adjusted_end_of_work)} help={text.adjustedEndHelp} />
-          <Figure label={text.balance} value={fmt.balance(overtime.balance_minutes + worked - today.target_minutes)} help={text.balanceHelp} />
-        </dl>
-      )}
+      {today && overtime && <TodayFigures today={today} overtime={overtime} sinceLoad={sinceLoad} now={now} />}
     </section>
   );
 }
@@ -162,7 +192,7 @@ export function TodayView() {
  */
 function AutoStopped(props: { onFixed: () => void }) {
   const text = t().today;
-  const recent = useLoad(() => getOnce<{ entries: Entry[] }>(recentEntriesPath()), []);
+  const recent = useLoad(() => getOnce('GET /api/time-entries', recentEntriesQuery()), []);
   const stopped = recent.data?.entries.filter((entry) => entry.auto_stopped).at(-1);
   const [time, setTime] = useState<string>();
   const action = useAction();
@@ -172,7 +202,7 @@ function AutoStopped(props: { onFixed: () => void }) {
   const save = (endAt: string | undefined) =>
     action.run(async () => {
       if (!endAt) throw new ApiError({ status: 400, code: 'VALIDATION_ERROR', details: [{ field: 'end_at', message: '' }] });
-      await api('PATCH', `/api/time-entries/${stopped.id}`, { end_at: endAt });
+      await api('PATCH /api/time-entries/:id', { params: { id: stopped.id }, body: { end_at: endAt } });
       await recent.reload();
       props.onFixed();
       announcement.value = text.endFixed;

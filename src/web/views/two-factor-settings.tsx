@@ -3,12 +3,12 @@
 // (password and a code), make new recovery codes (password and a code; shown once). Focus goes to the
 // heading of each new step, and back to the section's heading with the result announced.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { RecoveryCodes as RecoveryCodesAnswer, TwoFactorSetup as SetupAnswer, TwoFactorStatus } from '../../http/contract.js';
+import type { TwoFactorSetup as SetupAnswer, TwoFactorStatus } from '../../http/contract.js';
 import { api, currentUser } from '../api.js';
 import { t } from '../i18n/index.js';
 import { focusSoon, securityChanged, useLoad } from '../state.js';
 import { RecoveryCodes, TwoFactorSetup } from '../two-factor.js';
-import { Field, Notice, useAction } from '../ui.js';
+import { Field, Notice, useAction, type Action } from '../ui.js';
 
 type Step =
   | { kind: 'idle' }
@@ -51,9 +51,82 @@ function PasswordAndCode(props: { title: string; note: string; submitLabel: stri
   );
 }
 
+/** Whether it is on, how many recovery codes are left, and the buttons to change it. */
+function StatusPanel(props: { status: TwoFactorStatus; done: string | undefined; open: (step: Step) => void }) {
+  const text = t().twoFactor;
+  const { status, open } = props;
+  const enabled = status.enabled;
+  return (
+    <>
+      <p>{enabled ? text.isOn(status.recovery_codes_remaining) : text.isOff}</p>
+      <Notice info={props.done} />
+      {enabled && status.recovery_codes_remaining < FEW_CODES && <p class="notice info">{text.fewCodesLeft}</p>}
+      {enabled && status.required && <p>{text.requiredByServer}</p>}
+      <p class="actions">
+        {enabled ? (
+          <>
+            <button type="button" onClick={() => open({ kind: 'regenerate' })}>{text.newCodes}</button>
+            {!status.required && <button type="button" class="danger" onClick={() => open({ kind: 'disable' })}>{text.turnOff}</button>}
+          </>
+        ) : (
+          <button type="button" class="primary" onClick={() => open({ kind: 'password' })}>{text.setUp}</button>
+        )}
+      </p>
+    </>
+  );
+}
+
+/** Setting it up begins with the current password; the answer is the key to scan. */
+function PasswordStep(props: { action: Action; password: string; setPassword: (password: string) => void; onSetup: (setup: SetupAnswer) => void; onCancel: () => void }) {
+  const text = t().twoFactor;
+  const { action: start, password } = props;
+  return (
+    <div class="step">
+      <StepHeading>{text.setUp}</StepHeading>
+      <p>{text.passwordToBegin}</p>
+      <Notice error={start.error} errorRef={start.errorRef} />
+      <form
+        ref={start.formRef}
+        onSubmit={(event) => (
+          event.preventDefault(),
+          start.run(async () => props.onSetup(await api('POST /api/auth/2fa/setup', { body: { password } })))
+        )}
+      >
+        <Field label={t().settings.currentPassword} name="password" type="password" value={password} onInput={props.setPassword} autocomplete="current-password" required error={start.fieldErrors.password} />
+        <p class="actions">
+          <button type="submit" class="primary" disabled={start.busy}>{text.continue}</button>
+          <button type="button" onClick={props.onCancel}>{text.cancel}</button>
+        </p>
+      </form>
+    </div>
+  );
+}
+
+/** The key as a QR code and as text, a code to confirm, then the recovery codes once. */
+function ScanStep(props: { setup: SetupAnswer; email: string; onDone: () => void; onCancel: () => void }) {
+  return (
+    <div class="step">
+      <StepHeading>{t().twoFactor.setUp}</StepHeading>
+      <TwoFactorSetup
+        setup={props.setup}
+        email={props.email}
+        level={4}
+        finish={async (code) => {
+          const { recovery_codes } = await api('POST /api/auth/2fa/enable', { body: { code } });
+          // Every other session ended: the list of devices says so.
+          securityChanged();
+          return recovery_codes;
+        }}
+        onDone={props.onDone}
+        onCancel={props.onCancel}
+      />
+    </div>
+  );
+}
+
 export function TwoFactorSettings() {
   const text = t().twoFactor;
-  const status = useLoad(() => api<TwoFactorStatus>('GET', '/api/auth/2fa'), []);
+  const status = useLoad(() => api('GET /api/auth/2fa'), []);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [done, setDone] = useState<string>();
   const [password, setPassword] = useState('');
@@ -73,67 +146,15 @@ export function TwoFactorSettings() {
     setStep(next);
   };
 
-  const enabled = status.data?.enabled === true;
   return (
     <section aria-labelledby="two-factor-title" class="account-section">
       <h3 id="two-factor-title" tabIndex={-1}>{text.settingsTitle}</h3>
       <Notice error={status.error} />
-      {status.data && step.kind === 'idle' && (
-        <>
-          <p>{enabled ? text.isOn(status.data.recovery_codes_remaining) : text.isOff}</p>
-          <Notice info={done} />
-          {enabled && status.data.recovery_codes_remaining < FEW_CODES && <p class="notice info">{text.fewCodesLeft}</p>}
-          {enabled && status.data.required && <p>{text.requiredByServer}</p>}
-          <p class="actions">
-            {enabled ? (
-              <>
-                <button type="button" onClick={() => open({ kind: 'regenerate' })}>{text.newCodes}</button>
-                {!status.data.required && <button type="button" class="danger" onClick={() => open({ kind: 'disable' })}>{text.turnOff}</button>}
-              </>
-            ) : (
-              <button type="button" class="primary" onClick={() => open({ kind: 'password' })}>{text.setUp}</button>
-            )}
-          </p>
-        </>
-      )}
+      {status.data && step.kind === 'idle' && <StatusPanel status={status.data} done={done} open={open} />}
       {step.kind === 'password' && (
-        <div class="step">
-          <StepHeading>{text.setUp}</StepHeading>
-          <p>{text.passwordToBegin}</p>
-          <Notice error={start.error} errorRef={start.errorRef} />
-          <form
-            ref={start.formRef}
-            onSubmit={(event) => (
-              event.preventDefault(),
-              start.run(async () => setStep({ kind: 'scan', setup: await api<SetupAnswer>('POST', '/api/auth/2fa/setup', { password }) }))
-            )}
-          >
-            <Field label={t().settings.currentPassword} name="password" type="password" value={password} onInput={setPassword} autocomplete="current-password" required error={start.fieldErrors.password} />
-            <p class="actions">
-              <button type="submit" class="primary" disabled={start.busy}>{text.continue}</button>
-              <button type="button" onClick={() => finish()}>{text.cancel}</button>
-            </p>
-          </form>
-        </div>
+        <PasswordStep action={start} password={password} setPassword={setPassword} onSetup={(setup) => setStep({ kind: 'scan', setup })} onCancel={() => finish()} />
       )}
-      {step.kind === 'scan' && (
-        <div class="step">
-          <StepHeading>{text.setUp}</StepHeading>
-          <TwoFactorSetup
-            setup={step.setup}
-            email={email}
-            level={4}
-            finish={async (code) => {
-              const { recovery_codes } = await api<RecoveryCodesAnswer>('POST', '/api/auth/2fa/enable', { code });
-              // Every other session ended: the list of devices says so.
-              securityChanged();
-              return recovery_codes;
-            }}
-            onDone={() => finish(text.turnedOn)}
-            onCancel={() => finish()}
-          />
-        </div>
-      )}
+      {step.kind === 'scan' && <ScanStep setup={step.setup} email={email} onDone={() => finish(text.turnedOn)} onCancel={() => finish()} />}
       {step.kind === 'disable' && (
         <PasswordAndCode
           title={text.turnOff}
@@ -142,7 +163,7 @@ export function TwoFactorSettings() {
           danger
           onCancel={() => finish()}
           send={async (password, code) => {
-            await api('POST', '/api/auth/2fa/disable', { password, code });
+            await api('POST /api/auth/2fa/disable', { body: { password, code } });
             securityChanged();
             finish(text.turnedOff);
           }}
@@ -155,7 +176,7 @@ export function TwoFactorSettings() {
           submitLabel={text.makeCodes}
           onCancel={() => finish()}
           send={async (password, code) => {
-            const { recovery_codes } = await api<RecoveryCodesAnswer>('POST', '/api/auth/2fa/recovery-codes', { password, code });
+            const { recovery_codes } = await api('POST /api/auth/2fa/recovery-codes', { body: { password, code } });
             setStep({ kind: 'codes', codes: recovery_codes });
           }}
         />

@@ -1,7 +1,7 @@
 // Week: Monday to Sunday with target, worked and balance per day, a bar per day (worked against its
 // target), the totals, and the balance at the end of each of the last 12 weeks as a small line chart.
 // Days after today show their target but no deficit: balances count through today only.
-import type { OvertimeStats, WeekStats } from '../../http/contract.js';
+import type { WeekStats } from '../../http/contract.js';
 import { api } from '../api.js';
 import { t } from '../i18n/index.js';
 import { fmt, settings, shownWeek, useLoad, zone } from '../state.js';
@@ -20,7 +20,7 @@ export function countedBalance(day: Pick<Day, 'date' | 'balance_minutes'>, today
 export function WeekView() {
   const text = t().week;
   const monday = shownWeek.value as string;
-  const week = useLoad(() => api<WeekStats>('GET', `/api/stats/week?date=${monday}`), [monday]);
+  const week = useLoad(() => api('GET /api/stats/week', { query: { date: monday } }), [monday]);
   const today = todayIn(zone());
   const trackingStart = settings.value?.tracking_start ?? '1970-01-01';
   const absenceName = (day: Day) => [day.absence ? text[day.absence] : '', day.public_holiday ?? ''].filter(Boolean).join(' · ');
@@ -119,8 +119,8 @@ function BalanceTrend(props: { current: WeekStats }) {
     const mondays = Array.from({ length: 12 }, (_, back) => shiftWeek(thisWeek, -back));
     // The shown week is reused when it is this week: 12 requests, not 13.
     const [overtime, ...weeks] = await Promise.all([
-      api<OvertimeStats>('GET', '/api/stats/overtime'),
-      ...mondays.map((monday, index) => (index === 0 && shown ? Promise.resolve(shown) : api<WeekStats>('GET', `/api/stats/week?date=${monday}`))),
+      api('GET /api/stats/overtime'),
+      ...mondays.map((monday, index) => (index === 0 && shown ? Promise.resolve(shown) : api('GET /api/stats/week', { query: { date: monday } }))),
     ]);
     const sums = weeks.map((week) => week.days.reduce((sum, day) => sum + (countedBalance(day, today, trackingStart) ?? 0), 0));
     const todays = weeks[0]?.days.find((day) => day.date === today);

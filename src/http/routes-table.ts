@@ -1,0 +1,117 @@
+// The routes the browser client calls, each with what it sends (path params, query, body) and what it
+// gets back, keyed by "METHOD /path" as the server registers it. Types only, from the TypeBox schemas of
+// the routes (`Static<typeof Schema>`): the client imports this file with `import type` (src/web/api.ts),
+// so nothing of the server enters the bundle. Like contract.ts, it reaches only typebox and schema modules.
+//
+// The answers are the routes' response schemas. Request bodies and queries are written inline in the
+// route files (not exported from a schemas.ts), so they are spelled out here in the same shape, from the
+// schema types where there is one, each noting the route file that holds its schema;
+// test/web/route-table.test.ts holds their fields against the server's OpenAPI document.
+import type { Static } from 'typebox';
+import type { MessageSchema } from './schemas.js';
+import type {
+  Absence, ApiToken, Booking, Entry, HolidayRegions, MonthStats, NewApiToken, OvertimeStats, RecoveryCodes, Schedule, Settings, TodayStats,
+  TwoFactorSetup, TwoFactorStatus, User, VacationStats, WeekStats, Weekday,
+} from './contract.js';
+import type { EnableWithChallengeResponse, LoginResponse, RevokedResponse, SessionListResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './auth/schemas.js';
+import type { Anonymous } from './stats/schemas.js';
+import type { IdParams, RangeQuery } from './time-entries/schemas.js';
+
+type Message = Static<typeof MessageSchema>;
+/** A statistics answer to a request without a valid token (docs/api.md): the client never shows one. */
+export type AnonymousStats = Static<typeof Anonymous>;
+type Id = Static<typeof IdParams>;
+type Range = Static<typeof RangeQuery>;
+/** 204 No Content: no body. */
+type NoContent = void;
+type Login = Static<typeof LoginResponse>;
+
+// Request bodies written inline in the route files.
+/** auth/routes.ts, POST /register. */
+type RegisterBody = { email: string; password: string; full_name: string; username?: string | null; timezone?: string };
+/** time-entries/routes.ts: NewEntryBody and EntryPatchBody. */
+type NewEntryBody = { start_at: string; end_at?: string | null; note?: string };
+type EntryPatchBody = Partial<NewEntryBody>;
+/** time-entries/routes.ts: NewAbsenceBody (one day with `date`, or a range with `from` and `to`). */
+type NewAbsenceBody = { date?: string; from?: string; to?: string; type: Absence['type']; portion?: Absence['portion']; note?: string };
+/** time-entries/routes.ts: NewBookingBody. */
+type NewBookingBody = { date: string; minutes: number; kind: Booking['kind']; note?: string };
+/** settings/routes.ts: SettingsPatchBody. */
+type SettingsPatchBody = Partial<Omit<Settings, 'weekly_target_minutes' | 'tracking_start' | 'break_rules'>> & {
+  weekly_target_minutes?: Partial<Record<Weekday, number>>;
+  tracking_start?: string | null;
+  break_rules?: Array<{ worked_over_minutes: number; break_minutes: number }>;
+};
+/** The password and a current code (auth/two-factor-routes.ts, confirmedSchema). */
+type PasswordAndCode = { password: string; code: string };
+
+export interface Routes {
+  'POST /api/auth/register': { body: RegisterBody; response: { user: User } };
+  'POST /api/auth/login': {
+    body: { email: string; password: string };
+    response: Login | Static<typeof TwoFactorRequiredResponse> | Static<typeof TwoFactorSetupRequiredResponse>;
+  };
+  'POST /api/auth/login/2fa': { body: { challenge: string; code: string }; response: Login };
+  'POST /api/auth/logout': { response: Message };
+  'GET /api/auth/me': { response: { user: User } };
+  'POST /api/auth/request-reset': {
+    body: { email: string };
+    response: { message: string; delivery: 'mail' | 'terminal' | 'none'; reset_token?: string; reset_url?: string };
+  };
+  'POST /api/auth/reset-password': { body: { token: string; new_password: string }; response: Message };
+  'POST /api/auth/change-password': { body: { old_password: string; new_password: string }; response: Message };
+  'DELETE /api/auth/account': { body: { password: string; code?: string }; response: NoContent };
+
+  'GET /api/auth/sessions': { response: Static<typeof SessionListResponse> };
+  'DELETE /api/auth/sessions/:id': { params: Id; response: NoContent };
+  'POST /api/auth/sessions/revoke-others': { response: Static<typeof RevokedResponse> };
+
+  'GET /api/auth/api-tokens': { response: { api_tokens: ApiToken[] } };
+  'POST /api/auth/api-tokens': { body: { name: string; expires_in_days: number }; response: NewApiToken };
+  'DELETE /api/auth/api-tokens/:id': { params: Id; response: NoContent };
+
+  'GET /api/auth/2fa': { response: TwoFactorStatus };
+  /** With a session: the password; without one (REQUIRE_2FA): the challenge of login. */
+  'POST /api/auth/2fa/setup': { body: { password?: string; challenge?: string }; response: TwoFactorSetup };
+  /** With the challenge (no session) the answer also signs in. */
+  'POST /api/auth/2fa/enable': { body: { code: string; challenge?: string }; response: Static<typeof EnableWithChallengeResponse> | RecoveryCodes };
+  'POST /api/auth/2fa/disable': { body: PasswordAndCode; response: Message };
+  'POST /api/auth/2fa/recovery-codes': { body: PasswordAndCode; response: RecoveryCodes };
+
+  'GET /api/settings': { response: Settings };
+  'PATCH /api/settings': { body: SettingsPatchBody; response: Settings };
+  'GET /api/settings/holiday-regions': { query: { lang?: 'en' | 'de' }; response: HolidayRegions };
+  'GET /api/settings/schedules': { response: { schedules: Schedule[] } };
+  'DELETE /api/settings/schedules/:id': { params: Id; response: NoContent };
+
+  'GET /api/time-entries': { query: Range; response: { entries: Entry[] } };
+  'POST /api/time-entries': { body: NewEntryBody; response: { entry: Entry } };
+  'POST /api/time-entries/start': { body: { note?: string } | null; response: { entry: Entry } };
+  'POST /api/time-entries/stop': { response: { entry: Entry } };
+  'GET /api/time-entries/current': { response: { entry: Entry | null } };
+  'PATCH /api/time-entries/:id': { params: Id; body: EntryPatchBody; response: { entry: Entry } };
+  'DELETE /api/time-entries/:id': { params: Id; response: NoContent };
+  'GET /api/time-entries/absences': { query: Range; response: { absences: Absence[] } };
+  /** One day answers `absence`, a range `absences`. */
+  'POST /api/time-entries/absences': { body: NewAbsenceBody; response: { absence: Absence } | { absences: Absence[] } };
+  'DELETE /api/time-entries/absences/:id': { params: Id; response: NoContent };
+  'GET /api/time-entries/bookings': { query: { from?: string; to?: string }; response: { bookings: Booking[] } };
+  'POST /api/time-entries/bookings': { body: NewBookingBody; response: { booking: Booking } };
+  'DELETE /api/time-entries/bookings/:id': { params: Id; response: NoContent };
+
+  'GET /api/stats/today': { response: TodayStats | AnonymousStats };
+  'GET /api/stats/week': { query: { date?: string; region?: string }; response: WeekStats };
+  'GET /api/stats/overtime': { response: OvertimeStats | AnonymousStats };
+  'GET /api/stats/vacation': { query: { year?: number }; response: VacationStats | AnonymousStats };
+  'GET /api/stats/month': { query: MonthQuery; response: MonthStats | AnonymousStats };
+}
+
+type MonthQuery = { month?: string; lang?: 'en' | 'de' };
+
+/** The routes that answer a file (CSV, PDF, the account document), with their query. */
+export interface DownloadRoutes {
+  'GET /api/time-entries/export': { query: Range };
+  'GET /api/settings/export': Record<never, never>;
+  'GET /api/stats/month.csv': { query: MonthQuery };
+  'GET /api/stats/month.pdf': { query: MonthQuery };
+}

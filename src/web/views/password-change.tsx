@@ -1,0 +1,33 @@
+// Settings → changing the password (the current one, the new one twice); other sessions are signed out.
+import { useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { t } from '../i18n/index.js';
+import { Field, Notice, useAction } from '../ui.js';
+
+export function PasswordChange() {
+  const text = t().settings;
+  const [oldPassword, setOldPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const action = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (newPassword !== repeat) return action.fail(text.notSame, 'repeat');
+    void action.run(async () => {
+      await api('POST /api/auth/change-password', { body: { old_password: oldPassword, new_password: newPassword } });
+      setOldPassword('');
+      setNewPassword('');
+      setRepeat('');
+      return text.passwordChanged;
+    });
+  };
+  return (
+    <form ref={action.formRef} onSubmit={submit}>
+      <Notice error={action.error} info={action.info} errorRef={action.errorRef} />
+      <Field label={text.currentPassword} name="old_password" type="password" value={oldPassword} onInput={setOldPassword} autocomplete="current-password" required />
+      <Field label={t().auth.newPassword} name="new_password" error={action.fieldErrors.new_password} type="password" value={newPassword} onInput={setNewPassword} autocomplete="new-password" required minLength={8} />
+      <Field label={t().auth.newPasswordAgain} name="repeat" error={action.fieldErrors.repeat} type="password" value={repeat} onInput={setRepeat} autocomplete="new-password" required minLength={8} />
+      <button type="submit" class="primary" disabled={action.busy}>{text.changePassword}</button>
+    </form>
+  );
+}
