@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
-import { BackupError } from './backup.js';
-import { isRetryableTransactionError, maskDatabaseUrl, type BackupResult, type OpenedDatabase, type OpenOptions, type PostgresPoolSettings, type KeyCondition, type KeyedLookup } from './database.js';
+import { BackupError, isRetryableTransactionError, maskDatabaseUrl, type BackupResult, type OpenedDatabase, type OpenOptions, type PostgresPoolSettings, type KeyCondition, type KeyedLookup } from './database.js';
 import type { CompiledQuery } from 'kysely';
+import { TABLES } from './tables.js';
 import type { Database } from './types.js';
 
 const TIMESTAMPTZ_OID = 1184;
@@ -202,8 +202,7 @@ export function openPostgresDatabase(url: string, settings: PostgresPoolSettings
     async quickCheck() {
       // PostgreSQL checks its own pages (checksums, WAL); what can be wrong from here is the schema
       // or the privileges: every table of the application is read.
-      const tables = ['users', 'auth_info', 'auth_tokens', 'api_tokens', 'two_factor', 'two_factor_recovery_codes', 'login_challenges', 'login_devices', 'audit_events', 'reset_tokens', 'unknown_login_failures', 'user_settings', 'time_entries', 'absences', 'daily_totals', 'export_leases'] as const;
-      for (const table of tables) await db.selectFrom(table).select(sql`1`.as('one')).limit(1).execute();
+      for (const table of TABLES) await db.selectFrom(table).select(sql`1`.as('one')).limit(1).execute();
       return 'ok';
     },
     backup: (destination) => dumpTo(url, destination),
