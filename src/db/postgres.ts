@@ -120,6 +120,45 @@ async function dumpTo(url: string, destination: string): Promise<BackupResult> {
   return { path: target, bytes: size, durationMs: Math.round(performance.now() - started) };
 }
 
+/**
+ * The lookup of prepareLookup on PostgreSQL: the keys asked for in one turn of the event loop go out
+ * together after it, in one named statement (`= any($1)`), at most LOOKUP_BATCH_LIMIT keys each.
+ */
+function gatheredLookup<R extends { lookup_key: string }>(pool: pg.Pool, build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R> {
+  let statement: { name: string; text: string } | undefined;
+  let pending = new Map<string, Waiter<R>[]>();
+  const answer = (keys: string[], waiting: Map<string, Waiter<R>[]>) => {
+    pool.query<R & Record<string, unknown>>({ ...(statement as { name: string; text: string }), values: [keys] }).then(
+      (result) => {
+        const rows = new Map(result.rows.map((row) => [row.lookup_key, row]));
+        for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.resolve(rows.get(key));
+      },
+      (error: unknown) => {
+        for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.reject(error);
+      },
+    );
+  };
+  const flush = () => {
+    const waiting = pending;
+    pending = new Map();
+    statement ??= (() => {
+      const { sql: text } = build((column) => sql<boolean>`${column} = any(${sql.val<string[]>([])}::text[])`);
+      // A named statement is prepared once per connection by pg, then only bound and run.
+      return { name: `timetrack_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
+    })();
+    const keys = [...waiting.keys()];
+    for (let from = 0; from < keys.length; from += LOOKUP_BATCH_LIMIT) answer(keys.slice(from, from + LOOKUP_BATCH_LIMIT), waiting);
+  };
+  return (key) =>
+    new Promise<R | undefined>((resolve, reject) => {
+      // The keys of requests read in this turn of the event loop go out together after it (setImmediate).
+      if (pending.size === 0) setImmediate(flush);
+      const waiters = pending.get(key);
+      if (waiters) waiters.push({ resolve, reject });
+      else pending.set(key, [{ resolve, reject }]);
+    });
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function openPostgresDatabase(url: string, settings: PostgresPoolSettings, options: OpenOptions = {}): OpenedDatabase & { engine: 'postgres'; pool: pg.Pool } {
@@ -162,40 +201,7 @@ export function openPostgresDatabase(url: string, settings: PostgresPoolSettings
     // Commits of different connections do not wait for each other here (group commit): no need to
     // trade durability for speed as on SQLite.
     bestEffort: (fn) => fn(db),
-    prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R> {
-      let statement: { name: string; text: string } | undefined;
-      let pending = new Map<string, Waiter<R>[]>();
-      const answer = (keys: string[], waiting: Map<string, Waiter<R>[]>) => {
-        pool.query<R & Record<string, unknown>>({ ...(statement as { name: string; text: string }), values: [keys] }).then(
-          (result) => {
-            const rows = new Map(result.rows.map((row) => [row.lookup_key, row]));
-            for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.resolve(rows.get(key));
-          },
-          (error: unknown) => {
-            for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.reject(error);
-          },
-        );
-      };
-      const flush = () => {
-        const waiting = pending;
-        pending = new Map();
-        statement ??= (() => {
-          const { sql: text } = build((column) => sql<boolean>`${column} = any(${sql.val<string[]>([])}::text[])`);
-          // A named statement is prepared once per connection by pg, then only bound and run.
-          return { name: `timetrack_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
-        })();
-        const keys = [...waiting.keys()];
-        for (let from = 0; from < keys.length; from += LOOKUP_BATCH_LIMIT) answer(keys.slice(from, from + LOOKUP_BATCH_LIMIT), waiting);
-      };
-      return (key) =>
-        new Promise<R | undefined>((resolve, reject) => {
-          // The keys of requests read in this turn of the event loop go out together after it (setImmediate).
-          if (pending.size === 0) setImmediate(flush);
-          const waiters = pending.get(key);
-          if (waiters) waiters.push({ resolve, reject });
-          else pending.set(key, [{ resolve, reject }]);
-        });
-    },
+    prepareLookup: (build) => gatheredLookup(pool, build),
     async probe() {
       await sql`select 1`.execute(db);
     },

@@ -5,7 +5,17 @@ import type { Database } from './types.js';
 
 export type TableName = keyof Database;
 
-export const TABLES = [
+/**
+ * The list as given, when it names every table of `Database`; otherwise a compile error whose message
+ * names the tables it lacks (`{ missing: "projects" }`).
+ */
+function everyTable<const Listed extends readonly TableName[]>(
+  tables: Listed & ([Exclude<TableName, Listed[number]>] extends [never] ? unknown : { missing: Exclude<TableName, Listed[number]> }),
+): Listed {
+  return tables;
+}
+
+export const TABLES = everyTable([
   'users',
   'auth_info',
   'auth_tokens',
@@ -24,8 +34,4 @@ export const TABLES = [
   'bookings',
   'daily_totals',
   'export_leases',
-] as const satisfies readonly TableName[];
-
-/** Fails to compile, naming the table, when `Database` has a table that TABLES lacks. */
-type EveryTableListed<Missing extends never> = Missing;
-export type UnlistedTables = EveryTableListed<Exclude<TableName, (typeof TABLES)[number]>>;
+]);
