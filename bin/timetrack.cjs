@@ -35,7 +35,7 @@ function settingsOf(argv, env) {
 
 /**
  * The size of libuv's thread pool, where argon2 runs: as many threads as hashes may run at once
- * (HASH_CONCURRENCY, read as src/config.ts reads it). glibc gives each thread its own malloc arena
+ * (HASH_CONCURRENCY, read as src/config/ reads it). glibc gives each thread its own malloc arena
  * and keeps a freed 19 MiB argon2 block in it, so with libuv's default of four threads an idle
  * server held up to four blocks after a few logins. An operator's own UV_THREADPOOL_SIZE wins; a
  * bad HASH_CONCURRENCY gets the default here and is reported by the command itself.

@@ -1,5 +1,6 @@
 // The list of migrations, by name. Kysely applies them in name order; add a new file here and
-// never edit one that has shipped.
+// never edit one that has shipped. A new one is named by the UTC time it was written,
+// YYYYMMDDHHMMSS_name (docs/database.md); the shipped ones keep their numbered names.
 import type { Migration } from 'kysely';
 import * as accountsAndSessions from './001_accounts_and_sessions.js';
 import * as timeTracking from './002_time_tracking.js';

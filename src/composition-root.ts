@@ -2,8 +2,9 @@
 // logger, clock, mail delivery, services). Nothing here loads Fastify, so commands start quickly.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { ConfigError, loadConfig, type Config, type ConfigOverrides, type Env } from './config.js';
-import { openDatabase, type OpenedDatabase } from './db/database.js';
+import { ConfigError, loadConfig, type Config, type ConfigOverrides, type Env } from './config/index.js';
+import { databaseFileOf, type OpenedDatabase } from './db/database.js';
+import { openDatabase } from './db/open.js';
 import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
@@ -68,7 +69,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const background = createBackgroundTasks(logger);
   const hasher = new PasswordHasher({ concurrency: config.hashConcurrency, queueLimit: config.hashQueueLimit, algorithm: options.passwordAlgorithm });
   const users = createUserDirectory(db);
-  // On PostgreSQL JWT_SECRET is required (config.ts): a secret file cannot be shared between machines.
+  // On PostgreSQL JWT_SECRET is required (src/config/): a secret file cannot be shared between machines.
   const loadSecret = () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(sqlitePathOf(config)));
   const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret });
   const sessions = createSessionService(database, clock, { expirationSeconds: config.jwtExpirationSeconds, loadSecret });
@@ -151,8 +152,9 @@ export type Services = ReturnType<typeof createServices>;
 
 /** The SQLite file of the configuration; only for what exists on SQLite alone (the generated secret file). */
 export function sqlitePathOf(config: Config): string {
-  if (config.database.engine !== 'sqlite') throw new ConfigError('this needs a SQLite database (TIMETRACK_DB); DATABASE_URL names a PostgreSQL one');
-  return config.database.path;
+  const file = databaseFileOf(config.database);
+  if (file === undefined) throw new ConfigError('this needs a SQLite database (TIMETRACK_DB); DATABASE_URL names a PostgreSQL one');
+  return file;
 }
 
 export interface AppContext {
@@ -179,7 +181,8 @@ async function openConfiguredDatabase(config: Config, logger: Logger): Promise<O
     });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(database.engine === 'sqlite' ? `TIMETRACK_DB: cannot open ${database.path} (${reason})` : `DATABASE_URL: cannot open the database (${reason})`);
+    const file = databaseFileOf(database);
+    throw new ConfigError(file !== undefined ? `TIMETRACK_DB: cannot open ${file} (${reason})` : `DATABASE_URL: cannot open the database (${reason})`);
   }
 }
 

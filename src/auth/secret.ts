@@ -1,4 +1,4 @@
-// The JWT signing secret: JWT_SECRET when set (checked in config.ts), else 256 random bits kept in a
+// The JWT signing secret: JWT_SECRET when set (checked in src/config/), else 256 random bits kept in a
 // file beside the database (mode 0600) so that sessions survive restarts.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 // `timetrack backup <file>` and `timetrack restore <file>`.
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
-import { BackupError, checksumFileOf, restoreDatabase } from '../db/backup.js';
-import { maskDatabaseUrl } from '../db/database.js';
+import { loadConfig } from '../config/index.js';
+import { checksumFileOf, restoreDatabase } from '../db/sqlite-backup.js';
+import { BackupError, maskDatabaseUrl, MigrationError } from '../db/database.js';
 import { databaseLine, databaseOverrides, readEnvironment, recordAdminAction, withCommandContext, type GlobalOptions } from './command-context.js';
-import { MigrationError } from '../db/migrate.js';
 import { assertOwnerOrForced } from './file-owner.js';
 import { printOutput } from './output.js';
 import { lockDatabaseFile } from '../db/file-lock.js';

@@ -2,9 +2,10 @@
 // Logs go to stderr, so that stdout carries only the command's output (and --json stays parseable).
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { ConfigOverrides, Env } from '../config.js';
-import { ConfigError, loadConfig } from '../config.js';
+import type { ConfigOverrides, Env } from '../config/index.js';
+import { ConfigError, loadConfig } from '../config/index.js';
 import { createContext, type AppContext } from '../composition-root.js';
+import { databaseFileOf } from '../db/database.js';
 import { misspelledEnvironmentNames, readEnvFile } from './env-file.js';
 import { assertOwnerOrForced } from './file-owner.js';
 import { refuseNewDatabaseBesideAnother } from './new-database.js';
@@ -61,10 +62,11 @@ export async function openCommandContext(global: GlobalOptions, options: Command
   const overrides = { ...options.overrides, ...databaseOverrides(global) };
   const { database } = loadConfig(env, overrides);
   // A PostgreSQL database is made by its administrator (createdb), never by timetrack.
-  if (database.engine === 'sqlite') {
-    if (!options.createDatabase && !fs.existsSync(database.path)) throw new ConfigError(`no database at ${database.path}; is TIMETRACK_DB right?`);
-    if (options.createDatabase) refuseNewDatabaseBesideAnother(database.path, env, overrides);
-    assertOwnerOrForced(database.path, global.force);
+  const file = databaseFileOf(database);
+  if (file !== undefined) {
+    if (!options.createDatabase && !fs.existsSync(file)) throw new ConfigError(`no database at ${file}; is TIMETRACK_DB right?`);
+    if (options.createDatabase) refuseNewDatabaseBesideAnother(file, env, overrides);
+    assertOwnerOrForced(file, global.force);
   }
   return createContext({
     env,

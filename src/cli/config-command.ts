@@ -1,6 +1,6 @@
 // `timetrack config`: the settings in effect, each with where it came from, secrets masked.
 import type { Command } from 'commander';
-import { loadConfig, SETTING_NAMES, type Config } from '../config.js';
+import { loadConfig, SETTING_NAMES, type Config, type SettingName } from '../config/index.js';
 import { maskDatabaseUrl } from '../db/database.js';
 import { secretFilePath } from '../auth/secret.js';
 import { databaseOverrides, type GlobalOptions } from './command-context.js';
@@ -12,7 +12,7 @@ type Source = 'default' | 'file' | 'environment' | 'option';
 const SECRET = '******** (set)';
 
 /** The effective value of each setting, as the service uses it. */
-function effectiveValues(config: Config): Record<(typeof SETTING_NAMES)[number], string> {
+function effectiveValues(config: Config): Record<SettingName, string> {
   const pool = config.database.engine === 'postgres' ? config.database.pool : undefined;
   return {
     NODE_ENV: config.dev ? 'development' : 'production',

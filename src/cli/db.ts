@@ -1,7 +1,7 @@
 // `timetrack db copy --to <postgres url>`: the way from a SQLite install to PostgreSQL (README,
 // "Scaling out"; docs/database.md).
 import type { Command } from 'commander';
-import { ConfigError, loadConfig, parsePostgresUrl, postgresPoolSettings } from '../config.js';
+import { ConfigError, loadConfig, parsePostgresUrl, postgresPoolSettings } from '../config/index.js';
 import { copyToPostgres } from '../db/copy.js';
 import { maskDatabaseUrl } from '../db/database.js';
 import { databaseLine, databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';

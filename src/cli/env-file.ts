@@ -4,7 +4,7 @@
 // settings (a misspelt REGISTRATON would leave registration open, silently).
 import fs from 'node:fs';
 import { parseEnv } from 'node:util';
-import { ConfigError, likelySettingFor, PROCESS_SETTING_NAMES, SETTING_NAMES, type Env } from '../config.js';
+import { ConfigError, likelySettingFor, PROCESS_SETTING_NAMES, SETTING_NAMES, type Env } from '../config/index.js';
 
 const KNOWN_NAMES = new Set<string>([...SETTING_NAMES, ...PROCESS_SETTING_NAMES]);
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;

@@ -1,11 +1,7 @@
 // How a failed command ends: a documented exit code, a stable error code and one sentence (on
 // stderr; as `{"error": {"code", "message"}}` with --json). docs/cli.md lists the codes.
-import { ConfigError } from '../config.js';
-import { isDatabaseBusy, isDatabaseReadOnly, isDatabaseUnavailable, isUnstorableText } from '../db/database.js';
-import { BackupError } from '../db/backup.js';
-import { CopyError } from '../db/copy.js';
-import { MigrationError } from '../db/migrate.js';
-import { DatabaseLockedError } from '../db/file-lock.js';
+import { ConfigError } from '../config/index.js';
+import { BackupError, CopyError, DatabaseLockedError, isDatabaseBusy, isDatabaseReadOnly, isDatabaseUnavailable, isUnstorableText, MigrationError } from '../db/database.js';
 import { SecretFileError } from '../auth/secret.js';
 import { LISTEN_FAILURE, ServiceError } from '../common/errors.js';
 

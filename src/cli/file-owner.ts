@@ -1,7 +1,7 @@
 // A command run as another user than the database's owner (root above all) creates files the
 // service then cannot open: the -wal and -shm of SQLite, the generated secret. Refused without --force.
 import fs from 'node:fs';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/index.js';
 
 /** Why this process should not touch the database file, or undefined when it may. */
 export function ownerMismatch(dbPath: string): string | undefined {

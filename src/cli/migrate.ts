@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import fs from 'node:fs';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/index.js';
 import { migrateToLatest, migrationStatus, statusOfNewDatabase, type MigrationState } from '../db/migrate.js';
 import { databaseLine, databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
 import { printJson, printLines, printTable } from './output.js';

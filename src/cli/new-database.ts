@@ -8,7 +8,7 @@
 // directory).
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, databaseFileNamed, type ConfigOverrides, type Env } from '../config.js';
+import { ConfigError, databaseFileNamed, type ConfigOverrides, type Env } from '../config/index.js';
 
 /** The shipped unit's state directory (StateDirectory=timetrack): where an admin command run outside systemd looks too. */
 const UNIT_STATE_DIRECTORY = '/var/lib/timetrack';

@@ -5,7 +5,7 @@ import { buildCommit, packageVersion } from '../version.js';
 import type { AppContext } from '../composition-root.js';
 import type { StartingListener } from '../http/starting.js';
 import { openCommandContext, type GlobalOptions } from './command-context.js';
-import { databaseFileNamed, loadConfig } from '../config.js';
+import { databaseFileNamed, loadConfig } from '../config/index.js';
 import { refuseNewDatabaseBesideAnother } from './new-database.js';
 import { lockDatabaseFile, type HeldLock } from '../db/file-lock.js';
 import { databaseOverrides, readEnvironment } from './command-context.js';

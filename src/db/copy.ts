@@ -4,34 +4,34 @@
 // copy is whole or absent. The source is read inside one transaction: a consistent snapshot.
 import { sql, type Kysely } from 'kysely';
 import { migrateToLatest } from './migrate.js';
-import type { OpenedDatabase, PostgresPoolSettings } from './database.js';
+import { CopyError, type OpenedDatabase, type PostgresPoolSettings } from './database.js';
+import { TABLES, type TableName } from './tables.js';
 import type { Database } from './types.js';
 
-export class CopyError extends Error {
-  override name = 'CopyError';
-}
+/** How each table is read in batches (the columns that order it) and whether its id is an identity column. */
+const HOW_TO_COPY: Record<TableName, { key: string[]; identity: boolean }> = {
+  users: { key: ['id'], identity: true },
+  auth_info: { key: ['user_id'], identity: false },
+  auth_tokens: { key: ['id'], identity: true },
+  api_tokens: { key: ['id'], identity: true },
+  two_factor: { key: ['user_id'], identity: false },
+  two_factor_recovery_codes: { key: ['id'], identity: true },
+  login_challenges: { key: ['id'], identity: true },
+  login_devices: { key: ['user_id', 'key_hash'], identity: false },
+  reset_tokens: { key: ['id'], identity: true },
+  unknown_login_failures: { key: ['identifier'], identity: false },
+  audit_events: { key: ['id'], identity: true },
+  user_settings: { key: ['user_id'], identity: false },
+  target_schedules: { key: ['id'], identity: true },
+  time_entries: { key: ['id'], identity: true },
+  absences: { key: ['id'], identity: true },
+  bookings: { key: ['id'], identity: true },
+  daily_totals: { key: ['user_id', 'date'], identity: false },
+  export_leases: { key: ['user_id'], identity: false },
+};
 
-/** Every table, parents first (foreign keys), with the column that orders a batch read. */
-const TABLES: ReadonlyArray<{ name: keyof Database; key: string[]; identity: boolean }> = [
-  { name: 'users', key: ['id'], identity: true },
-  { name: 'auth_info', key: ['user_id'], identity: false },
-  { name: 'auth_tokens', key: ['id'], identity: true },
-  { name: 'api_tokens', key: ['id'], identity: true },
-  { name: 'two_factor', key: ['user_id'], identity: false },
-  { name: 'two_factor_recovery_codes', key: ['id'], identity: true },
-  { name: 'login_challenges', key: ['id'], identity: true },
-  { name: 'login_devices', key: ['user_id', 'key_hash'], identity: false },
-  { name: 'reset_tokens', key: ['id'], identity: true },
-  { name: 'unknown_login_failures', key: ['identifier'], identity: false },
-  { name: 'audit_events', key: ['id'], identity: true },
-  { name: 'user_settings', key: ['user_id'], identity: false },
-  { name: 'target_schedules', key: ['id'], identity: true },
-  { name: 'time_entries', key: ['id'], identity: true },
-  { name: 'absences', key: ['id'], identity: true },
-  { name: 'bookings', key: ['id'], identity: true },
-  { name: 'daily_totals', key: ['user_id', 'date'], identity: false },
-  { name: 'export_leases', key: ['user_id'], identity: false },
-];
+/** Every table, parents first (foreign keys: the order of TABLES), with the columns that order a batch read. */
+const COPIED = TABLES.map((name) => ({ name, ...HOW_TO_COPY[name] }));
 
 /** Rows per INSERT: far below PostgreSQL's 65,535 parameters for the widest table. */
 const BATCH_ROWS = 1000;
@@ -53,12 +53,12 @@ async function countRows(db: Kysely<Database>, table: keyof Database): Promise<n
 async function assertEmpty(target: Kysely<Database>, location: string): Promise<void> {
   const tables = await target.introspection.getTables({ withInternalKyselyTables: true });
   if (tables.length === 0) return;
-  const known = new Set<string>([...TABLES.map((table) => table.name), 'kysely_migration', 'kysely_migration_lock']);
+  const known = new Set<string>([...TABLES, 'kysely_migration', 'kysely_migration_lock']);
   const foreign = tables.filter((table) => !known.has(table.name)).map((table) => table.name);
   if (foreign.length > 0) throw new CopyError(`${location} is not empty (it has the tables ${foreign.slice(0, 5).join(', ')}); copy into a new, empty database`);
   for (const table of TABLES) {
-    if (tables.some((t) => t.name === table.name) && (await countRows(target, table.name)) > 0) {
-      throw new CopyError(`${location} is not empty (${table.name} has rows); copy into a new, empty database`);
+    if (tables.some((t) => t.name === table) && (await countRows(target, table)) > 0) {
+      throw new CopyError(`${location} is not empty (${table} has rows); copy into a new, empty database`);
     }
   }
 }
@@ -74,7 +74,7 @@ export async function copyToPostgres(source: OpenedDatabase, targetUrl: string, 
     const tables: CopyResult['tables'] = [];
     await source.transact(async (reader) => {
       await target.transact(async (writer) => {
-        for (const table of TABLES) {
+        for (const table of COPIED) {
           let copied = 0;
           let offset = 0;
           for (;;) {

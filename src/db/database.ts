@@ -1,7 +1,7 @@
-// The one place that knows there are two engines. The domains speak Kysely and consume this narrow
-// port through Pick<> (docs/database.md): `transact` for every transaction, `lockUser` first in every
-// read-then-write transaction of one account, prepared lookups for the hot path, and the error
-// classification below. SQLite (src/db/sqlite.ts) is the embedded default; PostgreSQL
+// The port of the database, with its two engines behind it (opened by src/db/open.ts). The domains
+// speak Kysely and consume this narrow port through Pick<> (docs/database.md): `transact` for every
+// transaction, `lockUser` first in every read-then-write transaction of one account, prepared lookups
+// for the hot path, and the error classification and error types below. SQLite (src/db/sqlite.ts) is the embedded default; PostgreSQL
 // (src/db/postgres.ts) carries several `serve` processes on one database.
 import type { CompiledQuery, Expression, Kysely, RawBuilder, Transaction } from 'kysely';
 import type { Database } from './types.js';
@@ -12,6 +12,21 @@ export type Engine = 'sqlite' | 'postgres';
 export type DatabaseTarget =
   | { engine: 'sqlite'; path: string }
   | { engine: 'postgres'; url: string; pool: PostgresPoolSettings };
+
+/** A SQLite file (TIMETRACK_DB). */
+export function databaseInFile(path: string): DatabaseTarget {
+  return { engine: 'sqlite', path };
+}
+
+/** A PostgreSQL database (DATABASE_URL), with its pool's settings. */
+export function databaseOnServer(url: string, pool: PostgresPoolSettings): DatabaseTarget {
+  return { engine: 'postgres', url, pool };
+}
+
+/** The SQLite file of a target, or undefined for a PostgreSQL database (what exists on SQLite alone: the file, its folder, its lock). */
+export function databaseFileOf(target: DatabaseTarget): string | undefined {
+  return target.engine === 'sqlite' ? target.path : undefined;
+}
 
 export interface PostgresPoolSettings {
   /** Connections per process. */
@@ -35,6 +50,28 @@ export type KeyCondition = (column: Expression<string>) => RawBuilder<boolean>;
  * SQLite; on PostgreSQL the commit is the usual one. `fn` must use the executor it is given.
  */
 export type BestEffortWriter = <T>(fn: (connection: Kysely<Database>) => Promise<T>) => Promise<T>;
+
+// The errors of the database's own operations, each a sentence for the operator (src/cli/errors.ts).
+
+/** A backup or a restore that failed. */
+export class BackupError extends Error {
+  override name = 'BackupError';
+}
+
+/** A migration failed, or the schema is not this build's (pending migrations, or a newer version's). */
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+/** `db copy` refused or failed (a target that is not empty, counts that differ): nothing was copied. */
+export class CopyError extends Error {
+  override name = 'CopyError';
+}
+
+/** Another process holds the SQLite file's lock (src/db/file-lock.ts). */
+export class DatabaseLockedError extends Error {
+  override name = 'DatabaseLockedError';
+}
 
 export interface BackupResult {
   path: string;
@@ -196,16 +233,6 @@ export function maskDatabaseUrl(url: string): string {
 export interface OpenOptions {
   /** Errors of idle pooled connections (the server went away between queries): logged, never thrown. */
   onBackgroundError?: (error: unknown) => void;
-}
-
-/** Opens the configured database. PostgreSQL's code (and `pg`) is loaded only when it is the engine. */
-export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<OpenedDatabase> {
-  if (target.engine === 'sqlite') {
-    const { openSqliteDatabase } = await import('./sqlite.js');
-    return openSqliteDatabase(target.path);
-  }
-  const { openPostgresDatabase } = await import('./postgres.js');
-  return openPostgresDatabase(target.url, target.pool, options);
 }
 
 /** What a domain service that writes needs of the port. */

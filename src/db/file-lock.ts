@@ -7,10 +7,7 @@
 // SIGHUP, so the lock lasts until the owner itself has finished (systemd signals the whole group).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-
-export class DatabaseLockedError extends Error {
-  override name = 'DatabaseLockedError';
-}
+import { DatabaseLockedError } from './database.js';
 
 export function lockFileOf(dbPath: string): string {
   return `${dbPath}.lock`;

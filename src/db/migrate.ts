@@ -5,6 +5,7 @@
 // together one migrates and the others find the schema current.
 import { Migrator, type Kysely, type MigrationResultSet } from 'kysely';
 import { migrations } from '../../migrations/index.js';
+import { MigrationError } from './database.js';
 
 export interface MigrationState {
   name: string;
@@ -20,10 +21,6 @@ function migratorFor(db: Kysely<any>): Migrator {
     provider: { getMigrations: async () => migrations },
     migrationTableName: MIGRATION_TABLE,
   });
-}
-
-export class MigrationError extends Error {
-  override name = 'MigrationError';
 }
 
 /** The migrations recorded in the database (none for a new file). */

@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
-import { BackupError } from './backup.js';
-import { isRetryableTransactionError, maskDatabaseUrl, type BackupResult, type OpenedDatabase, type OpenOptions, type PostgresPoolSettings, type KeyCondition, type KeyedLookup } from './database.js';
+import { BackupError, isRetryableTransactionError, maskDatabaseUrl, type BackupResult, type OpenedDatabase, type OpenOptions, type PostgresPoolSettings, type KeyCondition, type KeyedLookup } from './database.js';
 import type { CompiledQuery } from 'kysely';
+import { TABLES } from './tables.js';
 import type { Database } from './types.js';
 
 const TIMESTAMPTZ_OID = 1184;
@@ -120,6 +120,45 @@ async function dumpTo(url: string, destination: string): Promise<BackupResult> {
   return { path: target, bytes: size, durationMs: Math.round(performance.now() - started) };
 }
 
+/**
+ * The lookup of prepareLookup on PostgreSQL: the keys asked for in one turn of the event loop go out
+ * together after it, in one named statement (`= any($1)`), at most LOOKUP_BATCH_LIMIT keys each.
+ */
+function gatheredLookup<R extends { lookup_key: string }>(pool: pg.Pool, build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R> {
+  let statement: { name: string; text: string } | undefined;
+  let pending = new Map<string, Waiter<R>[]>();
+  const answer = (keys: string[], waiting: Map<string, Waiter<R>[]>) => {
+    pool.query<R & Record<string, unknown>>({ ...(statement as { name: string; text: string }), values: [keys] }).then(
+      (result) => {
+        const rows = new Map(result.rows.map((row) => [row.lookup_key, row]));
+        for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.resolve(rows.get(key));
+      },
+      (error: unknown) => {
+        for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.reject(error);
+      },
+    );
+  };
+  const flush = () => {
+    const waiting = pending;
+    pending = new Map();
+    statement ??= (() => {
+      const { sql: text } = build((column) => sql<boolean>`${column} = any(${sql.val<string[]>([])}::text[])`);
+      // A named statement is prepared once per connection by pg, then only bound and run.
+      return { name: `timetrack_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
+    })();
+    const keys = [...waiting.keys()];
+    for (let from = 0; from < keys.length; from += LOOKUP_BATCH_LIMIT) answer(keys.slice(from, from + LOOKUP_BATCH_LIMIT), waiting);
+  };
+  return (key) =>
+    new Promise<R | undefined>((resolve, reject) => {
+      // The keys of requests read in this turn of the event loop go out together after it (setImmediate).
+      if (pending.size === 0) setImmediate(flush);
+      const waiters = pending.get(key);
+      if (waiters) waiters.push({ resolve, reject });
+      else pending.set(key, [{ resolve, reject }]);
+    });
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function openPostgresDatabase(url: string, settings: PostgresPoolSettings, options: OpenOptions = {}): OpenedDatabase & { engine: 'postgres'; pool: pg.Pool } {
@@ -162,48 +201,14 @@ export function openPostgresDatabase(url: string, settings: PostgresPoolSettings
     // Commits of different connections do not wait for each other here (group commit): no need to
     // trade durability for speed as on SQLite.
     bestEffort: (fn) => fn(db),
-    prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R> {
-      let statement: { name: string; text: string } | undefined;
-      let pending = new Map<string, Waiter<R>[]>();
-      const answer = (keys: string[], waiting: Map<string, Waiter<R>[]>) => {
-        pool.query<R & Record<string, unknown>>({ ...(statement as { name: string; text: string }), values: [keys] }).then(
-          (result) => {
-            const rows = new Map(result.rows.map((row) => [row.lookup_key, row]));
-            for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.resolve(rows.get(key));
-          },
-          (error: unknown) => {
-            for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.reject(error);
-          },
-        );
-      };
-      const flush = () => {
-        const waiting = pending;
-        pending = new Map();
-        statement ??= (() => {
-          const { sql: text } = build((column) => sql<boolean>`${column} = any(${sql.val<string[]>([])}::text[])`);
-          // A named statement is prepared once per connection by pg, then only bound and run.
-          return { name: `timetrack_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
-        })();
-        const keys = [...waiting.keys()];
-        for (let from = 0; from < keys.length; from += LOOKUP_BATCH_LIMIT) answer(keys.slice(from, from + LOOKUP_BATCH_LIMIT), waiting);
-      };
-      return (key) =>
-        new Promise<R | undefined>((resolve, reject) => {
-          // The keys of requests read in this turn of the event loop go out together after it (setImmediate).
-          if (pending.size === 0) setImmediate(flush);
-          const waiters = pending.get(key);
-          if (waiters) waiters.push({ resolve, reject });
-          else pending.set(key, [{ resolve, reject }]);
-        });
-    },
+    prepareLookup: (build) => gatheredLookup(pool, build),
     async probe() {
       await sql`select 1`.execute(db);
     },
     async quickCheck() {
       // PostgreSQL checks its own pages (checksums, WAL); what can be wrong from here is the schema
       // or the privileges: every table of the application is read.
-      const tables = ['users', 'auth_info', 'auth_tokens', 'api_tokens', 'two_factor', 'two_factor_recovery_codes', 'login_challenges', 'login_devices', 'audit_events', 'reset_tokens', 'unknown_login_failures', 'user_settings', 'time_entries', 'absences', 'daily_totals', 'export_leases'] as const;
-      for (const table of tables) await db.selectFrom(table).select(sql`1`.as('one')).limit(1).execute();
+      for (const table of TABLES) await db.selectFrom(table).select(sql`1`.as('one')).limit(1).execute();
       return 'ok';
     },
     backup: (destination) => dumpTo(url, destination),

@@ -16,14 +16,11 @@ import {
   type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
-import { backupDatabase, quickCheck } from './backup.js';
 import type { BestEffortWriter, KeyCondition, KeyedLookup, OpenedDatabase } from './database.js';
+import { backupDatabase, quickCheck, type SqliteHandle } from './sqlite-backup.js';
 import type { Database } from './types.js';
 
 export const BUSY_TIMEOUT_MS = 5000;
-
-/** The raw better-sqlite3 handle: for tests and this folder only. */
-export type SqliteHandle = SQLite.Database;
 
 export interface OpenedSqliteDatabase extends OpenedDatabase {
   engine: 'sqlite';

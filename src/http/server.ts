@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { sqlitePathOf, type AppContext } from '../composition-root.js';
 import { LISTEN_FAILURE } from '../common/errors.js';
+import { databaseFileOf } from '../db/database.js';
 import { buildApp } from './app.js';
 import type { StartingListener } from './starting.js';
 import { createMetrics, serveMetrics } from './metrics.js';
@@ -71,8 +72,9 @@ export async function runServer(ctx: AppContext, about: { version: string; start
   const integrity = setInterval(checkIntegrity, config.integrityCheckIntervalSeconds * 1000);
   integrity.unref();
 
-  if (ctx.database.folderAccessibleToOthers && config.database.engine === 'sqlite') {
-    logger.warn({ folder: path.dirname(config.database.path) }, 'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)');
+  const databaseFile = databaseFileOf(config.database);
+  if (ctx.database.folderAccessibleToOthers && databaseFile !== undefined) {
+    logger.warn({ folder: path.dirname(databaseFile) }, 'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)');
   }
   if (!config.dev && !config.smtp) {
     logger.warn('no SMTP settings: reset e-mails are not sent; use `timetrack reset issue <email>`');

@@ -1,7 +1,7 @@
 // Account notices by e-mail (the new-device notice): sent off the request path through SMTP and
 // retried with backoff like reset e-mails (src/mail/reset-delivery.ts), then given up and logged.
 import type { Logger } from 'pino';
-import type { SmtpConfig } from '../config.js';
+import type { SmtpConfig } from '../config/index.js';
 import { DEFAULT_RETRY_DELAYS_MS, smtpTransport } from './reset-delivery.js';
 
 export interface Notice {

@@ -3,7 +3,7 @@
 // anyone, so no link is issued on request; a warning in the log points to `timetrack reset issue`. Dev mode: the link is
 // printed to the terminal, outside the log.
 import type { Logger } from 'pino';
-import type { SmtpConfig } from '../config.js';
+import type { SmtpConfig } from '../config/index.js';
 import type { BackgroundTasks } from '../common/background.js';
 import type { IssuedReset, ResetLinkDelivery } from '../auth/resets.js';
 

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import argon2 from 'argon2';
-import { defaultHashConcurrency } from '../../src/config.js';
+import { defaultHashConcurrency } from '../../src/config/index.js';
 import { createContext } from '../../src/composition-root.js';
 import { ARGON2_PARAMETERS } from '../../src/auth/password-hasher.js';
 import { chooseDriver, load, type Driver, type LoadRequest, type LoadResult } from './load.js';

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultHashConcurrency } from '../../src/config.js';
+import { defaultHashConcurrency } from '../../src/config/index.js';
 import { BIN, PROJECT_ROOT } from '../support/cli.js';
 import { makeTempDir } from '../support/app.js';
 import { startServer, type RunningServer } from '../support/server.js';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { Env } from '../../src/config.js';
+import type { Env } from '../../src/config/index.js';
 import { createContext, type AppContext } from '../../src/composition-root.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import type { PasswordAlgorithm } from '../../src/auth/password-hasher.js';
@@ -98,7 +98,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   logStream.on('data', (chunk: Buffer) => (logText += chunk.toString()));
   terminalStream.on('data', (chunk: Buffer) => (terminalText += chunk.toString()));
   // Tests ask for dev mode with NODE_ENV=development in their settings; serve takes it from --dev only
-  // (src/config.ts), so the test context passes that flag, and NODE_ENV itself stays unset.
+  // (src/config/), so the test context passes that flag, and NODE_ENV itself stays unset.
   const { NODE_ENV: nodeEnv, ...env } = options.env ?? {};
   const ctx = await createContext({
     env: {

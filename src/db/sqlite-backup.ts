@@ -14,12 +14,11 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { migrations } from '../../migrations/index.js';
 import { createPrivateFile, PrivateFileError } from '../common/private-file.js';
-import type { BackupResult } from './database.js';
-import type { SqliteHandle } from './sqlite.js';
+import { BackupError, type BackupResult } from './database.js';
+import { TABLES } from './tables.js';
 
-export class BackupError extends Error {
-  override name = 'BackupError';
-}
+/** The raw better-sqlite3 handle: for tests and this folder only. */
+export type SqliteHandle = SQLite.Database;
 
 /** The checksum file of a backup, in `sha256sum` format. */
 export function checksumFileOf(backup: string): string {
@@ -260,11 +259,13 @@ export async function restoreDatabase(source: string, target: string): Promise<R
   }
 }
 
-/** `pragma quick_check` of the open database, and its schema against the migrations: 'ok', or the problems found. */
+/** `pragma quick_check` of the open database, its schema against the migrations and every table of TABLES: 'ok', or the problems found. */
 export async function quickCheck(sqlite: SqliteHandle): Promise<string> {
   const rows = sqlite.pragma('quick_check') as Array<{ quick_check: string }>;
   const integrity = rows.map((row) => row.quick_check).join('; ');
   const schema = await schemaDifferences(sqlite);
+  const present = new Set((sqlite.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>).map((row) => row.name));
+  for (const table of TABLES) if (!present.has(table) && !schema.includes(`table ${table} is missing`)) schema.push(`table ${table} is missing`);
   const problems = [...(integrity === 'ok' ? [] : [integrity]), ...(schema.length ? [`schema: ${schema.join('; ')}`] : [])];
   return problems.length ? problems.join('; ') : 'ok';
 }
