@@ -95,7 +95,8 @@ if (require.main === module) {
     process.exit(1);
   }
   process.env.UV_THREADPOOL_SIZE = String(threadPoolSize(settingsOf(process.argv, process.env)));
-  keepNextTickEntry();
+  // The bench measures serve without the entry beside serve with it (docs/decisions/0001-process-nexttick-entry.md).
+  if (process.env.TIMETRACK_BENCH_WITHOUT_TICK_ENTRY !== '1') keepNextTickEntry();
   import(pathToFileURL(bundle).href)
     .then(({ main }) => main(process.argv))
     .then((code) => {

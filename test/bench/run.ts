@@ -15,10 +15,19 @@ import { defaultHashConcurrency } from '../../src/config.js';
 import { createContext } from '../../src/composition-root.js';
 import { ARGON2_PARAMETERS } from '../../src/auth/password-hasher.js';
 import { chooseDriver, load, type Driver, type LoadRequest, type LoadResult } from './load.js';
+import { LIMIT_404, LIMIT_ME, TICK_ENTRY, limitFigures, tickEntryFigure, type Bench } from './limit.js';
+import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople } from './mixed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const BIN = path.join(ROOT, 'bin/timetrack.cjs');
 const BARE_SERVER = path.join(ROOT, 'dist-bench/test/bench/bare-server.js');
+const LIMIT_SERVER = path.join(ROOT, 'dist-bench/test/bench/limit-server.js');
+/** Length of the mixed-traffic run (MIXED), in seconds. */
+const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 20);
+const MIXED = `mixed traffic: p99 in ms of ${PEOPLE} people (${PEOPLE * REQUESTS_PER_PERSON_PER_SECOND} req/s + ${LOGINS_PER_SECOND} login/s) during a 16-connection login flood (a)`;
+const STATS_PG = 'statistics: /stats/overtime on PostgreSQL ÷ on SQLite';
+/** /stats/overtime throughput of each database, for STATS_PG. */
+const statsRpsOf: Partial<Record<'SQLite' | 'PostgreSQL', number>> = {};
 /**
  * The node flags of the systemd unit's ExecStart (config/timetrack.service), between the node binary
  * and bin/timetrack.cjs: serve runs with them here too. The unit as shipped runs `timetrack` itself
@@ -150,12 +159,18 @@ function startProcess(args: string[], env: NodeJS.ProcessEnv, port: number, heal
   );
 }
 
-async function startServe(target: Target, way: Way): Promise<Server> {
+async function startServe(target: Target, way: Way, extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', RATE_LIMIT_AUTH: '0', RATE_LIMIT_STATS: '0', LOCKOUT_ATTEMPTS: '1000', ...target.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, NODE_ENV: 'production', RATE_LIMIT_AUTH: '0', RATE_LIMIT_STATS: '0', LOCKOUT_ATTEMPTS: '1000', ...target.env };
   if (way === 'a') delete env.LOG_LEVEL;
   else env.LOG_LEVEL = 'warn';
   return startProcess([...UNIT_NODE_FLAGS, BIN, 'serve', '--port', String(port), ...target.serveArgs], env, port, '/api/health');
+}
+
+async function startLimit(target: Target): Promise<Server> {
+  const port = await freePort();
+  const args = target.name === 'SQLite' ? ['sqlite', target.env.TIMETRACK_DB!] : ['postgres', target.env.DATABASE_URL!];
+  return startProcess([LIMIT_SERVER, String(port), ...args], process.env, port, '/');
 }
 
 async function startBare(way: Way): Promise<Server> {
@@ -323,11 +338,14 @@ async function measureTarget(driver: Driver, target: Target, put: (figure: strin
         } else {
           await scaleOut(driver, target, serve, meHeaders, put);
         }
+        await comparisons(driver, target, serve, meHeaders, put);
       }
     } finally {
       await Promise.all([serve.stop(), bare.stop()]);
     }
   }
+
+  await mixedFigure(driver, target, put);
 
   const cliTimes: number[] = [];
   const nodeTimes: number[] = [];
@@ -351,6 +369,8 @@ async function otherFigures(driver: Driver, target: Target, serve: Server, bare:
   for (let round = 0; round < 2; round++) statsRuns.push(await load(driver, { url: `${serve.url}/api/stats/overtime`, headers: statsHeaders, connections: CONNECTIONS, seconds: SECONDS }));
   if (statsRuns.some((r) => r.non2xx > 0)) throw new Error(`${target.name}: /api/stats/overtime answered errors under load`);
   const statsRps = median(statsRuns.map((r) => r.requestsPerSecond));
+  statsRpsOf[target.name] = statsRps;
+  if (target.name === 'PostgreSQL' && statsRpsOf.SQLite) put(STATS_PG, { measured: `${rps(statsRps)} ÷ ${rps(statsRpsOf.SQLite)}`, ratio: statsRps / statsRpsOf.SQLite });
   put('statistics: /stats/overtime (5 years) ÷ /me', { measured: `${rps(statsRps)} ÷ ${rps(meRps)}`, ratio: statsRps / meRps });
 
   const loginRequest = {
@@ -374,6 +394,49 @@ async function otherFigures(driver: Driver, target: Target, serve: Server, bare:
   await flood;
   put('login storm: /me throughput during flood ÷ idle', { measured: `${rps(stormed.requestsPerSecond)} ÷ ${rps(meRps)}`, ratio: stormed.requestsPerSecond / meRps });
   put('login storm: /me p99 during flood ÷ idle', { measured: `${stormed.p99Ms.toFixed(2)} ÷ ${meP99.toFixed(2)} ms`, ratio: stormed.p99Ms / meP99 });
+}
+
+/** Way (b): serve ÷ the limit server; on SQLite also serve without its nextTick entry ÷ with it. */
+async function comparisons(driver: Driver, target: Target, serve: Server, meHeaders: Record<string, string>, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+  const bench: Bench<Server> = {
+    rounds: ROUNDS,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    warmUp: (request) => load(driver, request),
+    measure: (server, request) => measure(driver, server, request),
+    sideBySide,
+    put,
+  };
+  const limit = await startLimit(target);
+  try {
+    await limitFigures(bench, serve, limit, meHeaders);
+  } finally {
+    await limit.stop();
+  }
+  if (target.name !== 'SQLite') return;
+  const withoutEntry = await startServe(target, 'b', { TIMETRACK_BENCH_WITHOUT_TICK_ENTRY: '1' });
+  try {
+    await tickEntryFigure(bench, serve, withoutEntry);
+  } finally {
+    await withoutEntry.stop();
+  }
+}
+
+/** The team's mixed traffic on serve as a self-hoster runs it (a), while 16 connections flood login. */
+async function mixedFigure(driver: Driver, target: Target, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+  process.stderr.write(`${target.name}: seeding ${PEOPLE} people…\n`);
+  const people = await seedPeople(target.env, PASSWORD);
+  const serve = await startServe(target, 'a');
+  try {
+    const flood = load(driver, { url: `${serve.url}/api/auth/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: target.emails.flood, password: PASSWORD }), connections: 16, seconds: MIXED_SECONDS + 2 });
+    await sleep(1000);
+    const result = await mixedTraffic(serve.url, people, PASSWORD, MIXED_SECONDS);
+    await flood;
+    if (result.failed > 0) throw new Error(`${target.name}: ${result.failed} of ${result.sent} requests of the mixed traffic failed`);
+    put(MIXED, { measured: `p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms over ${result.sent} requests in ${MIXED_SECONDS} s; logins p50 ${result.loginP50Ms.toFixed(0)} ms, p99 ${result.loginP99Ms.toFixed(0)} ms`, ratio: result.p99Ms });
+  } finally {
+    await serve.stop();
+  }
 }
 
 /** Two serve processes behind one port ÷ one, on /me, both behind the same round-robin proxy (way b). */
@@ -416,10 +479,15 @@ async function main(): Promise<void> {
     { figure: '(a) log lines per request: serve ÷ bare Fastify', goal: '(none)', cells: {}, driver },
     { figure: '(b) 404 ÷ bare Fastify without a logger', goal: '≥ 0.80', check: ge(0.8), cells: {}, driver },
     { figure: '(b) /me ÷ bare Fastify without a logger', goal: '≥ 0.50', pgGoal: '≥ 0.35', check: ge(0.5), pgCheck: ge(0.35), cells: {}, driver },
+    { figure: LIMIT_404, goal: '≥ 0.80', pgGoal: '≥ 0.80', check: ge(0.8), pgCheck: ge(0.8), cells: {}, driver },
+    { figure: LIMIT_ME, goal: '≥ 0.80', pgGoal: '≥ 0.80', check: ge(0.8), pgCheck: ge(0.8), cells: {}, driver },
+    { figure: TICK_ENTRY, goal: '(none)', cells: {}, driver },
     { figure: `saturation: bare Fastify at ${CONNECTIONS * 2} ÷ ${CONNECTIONS} connections`, goal: '≤ 1.10', check: le(1.1), cells: {}, driver },
     { figure: 'scale-out: two serve processes ÷ one, /me behind one port (b)', goal: '(none)', cells: {}, driver },
     { figure: 'memory: peak RSS of serve under /me load ÷ bare Fastify', goal: '≤ 1.5', check: le(1.5), cells: {}, driver },
     { figure: 'statistics: /stats/overtime (5 years) ÷ /me', goal: '≥ 0.10', check: ge(0.1), cells: {}, driver },
+    { figure: STATS_PG, goal: '(none)', pgGoal: '≥ 0.70', pgCheck: ge(0.7), cells: {}, driver },
+    { figure: MIXED, goal: '≤ 50', pgGoal: '≤ 50', check: le(50), pgCheck: le(50), cells: {}, driver: 'fetch, open loop' },
     { figure: 'login efficiency: logins/s ÷ raw argon2 verifications/s', goal: '≥ 0.85', check: ge(0.85), cells: {}, driver },
     { figure: 'login storm: /me throughput during flood ÷ idle', goal: '≥ 0.5', check: ge(0.5), cells: {}, driver },
     { figure: 'login storm: /me p99 during flood ÷ idle', goal: '≤ 3', check: le(3), cells: {}, driver },
