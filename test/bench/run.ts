@@ -414,7 +414,9 @@ async function comparisons(driver: Driver, target: Target, serve: Server, meHead
     await limit.stop();
   }
   if (target.name !== 'SQLite') return;
-  const withoutEntry = await startServe(target, 'b', { TIMETRACK_BENCH_WITHOUT_TICK_ENTRY: '1' });
+  // A file of its own (one server per SQLite file): the 404 it is measured on reads no data.
+  const file = path.join(path.dirname(target.env.TIMETRACK_DB!), 'without-tick-entry.db');
+  const withoutEntry = await startServe({ ...target, env: { ...target.env, TIMETRACK_DB: file }, serveArgs: ['--db', file] }, 'b', { TIMETRACK_BENCH_WITHOUT_TICK_ENTRY: '1' });
   try {
     await tickEntryFigure(bench, serve, withoutEntry);
   } finally {
