@@ -3,10 +3,8 @@
 // in this run, with its goal. With TIMETRACK_BENCH_DATABASE_URL set (postgres://…) every figure is
 // measured a second time against serve processes on that database, in a column of its own. The table
 // is also written to bench-results/latest.json.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +12,12 @@ import argon2 from 'argon2';
 import { defaultHashConcurrency } from '../../src/config.js';
 import { createContext } from '../../src/composition-root.js';
 import { ARGON2_PARAMETERS } from '../../src/auth/password-hasher.js';
-import { chooseDriver, load, type Driver, type LoadRequest, type LoadResult } from './load.js';
+import { chooseDriver, load, type Driver, type LoadResult } from './load.js';
+import { measure, median, peakRssDuring, roundRobinProxy, rps, sideBySide, sleep, startProcess, wallTimeMs, freePort, type Measured, type Server } from './processes.js';
 import { LIMIT_404, LIMIT_ME, TICK_ENTRY, limitFigures, tickEntryFigure, type Bench } from './limit.js';
 import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople } from './mixed.js';
 
+const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const BIN = path.join(ROOT, 'bin/timetrack.cjs');
 const BARE_SERVER = path.join(ROOT, 'dist-bench/test/bench/bare-server.js');
@@ -82,83 +82,6 @@ interface Row {
   driver: string;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${child.spawnargs.join(' ')} exited ${child.exitCode}:\n${output()}`);
-    try {
-      // A bounded wait: a request that reached the start-up listener as it closed would hang for good.
-      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`no answer from ${url}:\n${output()}`);
-}
-
-/** Resident memory of a process now (VmRSS), in MiB. */
-function rssMiB(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
-
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/** CPU seconds a process has used (user + system, all its threads). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-/**
- * A server process whose stdout is a stream socket read and discarded by this process, as the journal
- * reads a service's: its lines are counted, so a figure can say how many it wrote per request.
- */
-interface Server {
-  child: ChildProcess;
-  url: string;
-  lines: () => number;
-  stop: () => Promise<void>;
-}
-
-function startProcess(args: string[], env: NodeJS.ProcessEnv, port: number, healthPath: string): Promise<Server> {
-  const child = spawn('node', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let lines = 0;
-  child.stdout!.on('data', (chunk: Buffer) => {
-    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
-  });
-  let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  return waitFor(`${url}${healthPath}`, child, () => errors).then(
-    () => ({ child, url, lines: () => lines, stop }),
-    async (error: unknown) => {
-      await stop();
-      throw error;
-    },
-  );
-}
-
 async function startServe(target: Target, way: Way, extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, NODE_ENV: 'production', RATE_LIMIT_AUTH: '0', RATE_LIMIT_STATS: '0', LOCKOUT_ATTEMPTS: '1000', ...target.env };
@@ -176,57 +99,6 @@ async function startLimit(target: Target): Promise<Server> {
 async function startBare(way: Way): Promise<Server> {
   const port = await freePort();
   return startProcess([BARE_SERVER, String(port), way === 'a' ? 'log' : 'quiet'], process.env, port, '/');
-}
-
-/**
- * A round-robin TCP proxy: each new connection goes to the next backend. The scale-out figure puts
- * one serve process and two behind the same proxy, so the proxy's own cost is in both.
- */
-async function roundRobinProxy(backendPorts: number[]): Promise<{ port: number; close: () => Promise<void> }> {
-  let next = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const backend = net.connect(backendPorts[next++ % backendPorts.length]!, '127.0.0.1');
-    for (const socket of [client, backend]) {
-      socket.setNoDelay(true);
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-    }
-    client.pipe(backend).pipe(client);
-    client.once('error', () => backend.destroy());
-    backend.once('error', () => client.destroy());
-  });
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
-  const close = () => {
-    for (const socket of sockets) socket.destroy();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return { port, close };
-}
-
-/** busyPercent: the server's CPU use during the run, in % of one core; cpuUs: its CPU time per answer, in µs. */
-type Measured = LoadResult & { busyPercent: number; cpuUs: number; lines: number };
-
-/** A load run with the server's CPU use beside it (its share of one core, in %): near 100, the server is the limit. */
-async function measure(driver: Driver, server: Server, request: LoadRequest): Promise<Measured> {
-  const cpuBefore = cpuSeconds(server.child.pid!);
-  const linesBefore = server.lines();
-  const started = performance.now();
-  const result = await load(driver, request);
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
-  return { ...result, busyPercent: (100 * cpu) / elapsed, cpuUs: (cpu * 1e6) / Math.max(result.requests, 1), lines: server.lines() - linesBefore };
-}
-
-/** Peak RSS of a process while `during` runs, sampled every 20 ms (not VmHWM, which counts start-up and logins too). */
-async function peakRssDuring<T>(pid: number, during: Promise<T>): Promise<{ result: T; peakMiB: number }> {
-  let peakMiB = rssMiB(pid);
-  const sampler = setInterval(() => (peakMiB = Math.max(peakMiB, rssMiB(pid))), 20);
-  try {
-    return { result: await during, peakMiB };
-  } finally {
-    clearInterval(sampler);
-  }
 }
 
 async function seed(target: Target): Promise<void> {
@@ -269,21 +141,6 @@ async function rawVerificationsPerSecond(seconds: number): Promise<number> {
   );
   return done / ((performance.now() - started) / 1000);
 }
-
-/** Wall time of one `node <args>` run, in ms. */
-function wallTimeMs(args: string[], env: Record<string, string>): number {
-  const started = process.hrtime.bigint();
-  const result = spawnSync('node', args, { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}`);
-  return Number(process.hrtime.bigint() - started) / 1e6;
-}
-
-const rps = (value: number) => `${value.toFixed(0)} req/s`;
-const busy = (runs: { busyPercent: number }[]) => `${median(runs.map((r) => r.busyPercent)).toFixed(0)}%`;
-const cpuPerAnswer = (runs: { cpuUs: number }[]) => `${median(runs.map((r) => r.cpuUs)).toFixed(0)} µs`;
-/** "x ÷ y req/s; busy …; CPU per answer …": the throughputs, then the two readings that say whether the server was the limit. */
-const sideBySide = (left: Measured[], right: Measured[]) =>
-  `${rps(median(left.map((r) => r.requestsPerSecond)))} ÷ ${rps(median(right.map((r) => r.requestsPerSecond)))}; busy ${busy(left)} ÷ ${busy(right)}; CPU ${cpuPerAnswer(left)} ÷ ${cpuPerAnswer(right)} an answer`;
 
 /** Every figure of one database. `put` records a cell of a row (rows are shared by the two columns). */
 async function measureTarget(driver: Driver, target: Target, put: (figure: string, cell: Omit<Cell, 'met'>) => void): Promise<void> {
