@@ -5,12 +5,12 @@
 //   pays (docs/decisions/0001-process-nexttick-entry.md).
 import type { LoadRequest, LoadResult } from './load.js';
 
-export interface Server {
+interface Server {
   url: string;
   stop: () => Promise<void>;
 }
 
-export type Measured = LoadResult & { busyPercent: number; cpuUs: number; lines: number };
+type Measured = LoadResult & { busyPercent: number; cpuUs: number; lines: number };
 
 export interface Bench<S extends Server> {
   rounds: number;

@@ -14,7 +14,7 @@ export const PEOPLE = 200;
 export const REQUESTS_PER_PERSON_PER_SECOND = 0.1;
 export const LOGINS_PER_SECOND = 1;
 
-export interface Person {
+interface Person {
   id: number;
   email: string;
   token: string;
@@ -45,7 +45,7 @@ export async function seedPeople(env: Record<string, string>, password: string):
   return people;
 }
 
-export interface MixedResult {
+interface MixedResult {
   sent: number;
   failed: number;
   p50Ms: number;

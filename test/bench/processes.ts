@@ -18,7 +18,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
+async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${child.spawnargs.join(' ')} exited ${child.exitCode}:\n${output()}`);
@@ -34,15 +34,15 @@ export async function waitFor(url: string, child: ChildProcess, output: () => st
 }
 
 /** Resident memory of a process now (VmRSS), in MiB. */
-export function rssMiB(pid: number): number {
+function rssMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-export const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 /** CPU seconds a process has used (user + system, all its threads). */
-export function cpuSeconds(pid: number): number {
+function cpuSeconds(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
@@ -142,8 +142,8 @@ export function wallTimeMs(args: string[], env: Record<string, string>): number 
 }
 
 export const rps = (value: number) => `${value.toFixed(0)} req/s`;
-export const busy = (runs: { busyPercent: number }[]) => `${median(runs.map((r) => r.busyPercent)).toFixed(0)}%`;
-export const cpuPerAnswer = (runs: { cpuUs: number }[]) => `${median(runs.map((r) => r.cpuUs)).toFixed(0)} µs`;
+const busy = (runs: { busyPercent: number }[]) => `${median(runs.map((r) => r.busyPercent)).toFixed(0)}%`;
+const cpuPerAnswer = (runs: { cpuUs: number }[]) => `${median(runs.map((r) => r.cpuUs)).toFixed(0)} µs`;
 /** "x ÷ y req/s; busy …; CPU per answer …": the throughputs, then the two readings that say whether the server was the limit. */
 export const sideBySide = (left: Measured[], right: Measured[]) =>
   `${rps(median(left.map((r) => r.requestsPerSecond)))} ÷ ${rps(median(right.map((r) => r.requestsPerSecond)))}; busy ${busy(left)} ÷ ${busy(right)}; CPU ${cpuPerAnswer(left)} ÷ ${cpuPerAnswer(right)} an answer`;
