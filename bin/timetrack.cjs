@@ -59,7 +59,7 @@ function threadPoolSize(settings) {
  * that hidden class only weakly, so a full garbage collection at a moment when no callback is queued
  * frees it and the next nextTick makes a new one. Start-up makes such collections (loading the bundle,
  * compiling the schemas), so without this entry serve answered each request through the slow path
- * (docs/performance.md, "process.nextTick's hidden class"). The entry is caught with an async hook
+ * (docs/decisions/0001-process-nexttick-entry.md). The entry is caught with an async hook
  * enabled around one nextTick and disabled at once; it holds an empty function and two numbers.
  */
 function keepNextTickEntry() {
@@ -85,8 +85,16 @@ function keepNextTickEntry() {
  */
 const keptNextTickEntries = [];
 
+/**
+ * Whether this process keeps the entry: only on the Node major its gain was measured on, and not when
+ * the bench measures serve without it beside serve with it (docs/decisions/0001-process-nexttick-entry.md).
+ */
+function keepsNextTickEntry(nodeVersion, env) {
+  return nodeVersion.split('.')[0] === '20' && env.TIMETRACK_BENCH_WITHOUT_TICK_ENTRY !== '1';
+}
+
 // Exported for their tests (test/serve/process-setup.test.ts).
-module.exports = { threadPoolSize, keepNextTickEntry };
+module.exports = { threadPoolSize, keepNextTickEntry, keepsNextTickEntry };
 
 if (require.main === module) {
   const bundle = path.join(__dirname, '../dist/cli/main.js');
@@ -95,7 +103,7 @@ if (require.main === module) {
     process.exit(1);
   }
   process.env.UV_THREADPOOL_SIZE = String(threadPoolSize(settingsOf(process.argv, process.env)));
-  keepNextTickEntry();
+  if (keepsNextTickEntry(process.versions.node, process.env)) keepNextTickEntry();
   import(pathToFileURL(bundle).href)
     .then(({ main }) => main(process.argv))
     .then((code) => {

@@ -27,6 +27,9 @@ interface Waiter<R> {
   reject: (error: unknown) => void;
 }
 
+/** At most this many statement texts of a process become named (prepared) statements; others run unnamed. */
+const NAMED_STATEMENT_LIMIT = 500;
+
 /** How often a transaction that lost a serialization race or a deadlock is tried in all. */
 const TRANSACTION_ATTEMPTS = 4;
 
@@ -159,6 +162,42 @@ function gatheredLookup<R extends { lookup_key: string }>(pool: pg.Pool, build: 
     });
 }
 
+/**
+ * Runs Kysely's statements as named statements, so that PostgreSQL parses and plans each text once
+ * per connection instead of on every request (a statistics request sends seven to seventeen small
+ * statements; docs/decisions/0005-postgres-named-statements.md). Only reads and writes with an
+ * explicit column list: a cached `select *` (count(*) aside) would fail once another process's
+ * migration adds a column. A `create`, `alter` or `drop` run here (a migration) starts new names, so
+ * no statement prepared before it is used after it.
+ */
+function nameStatements(pool: pg.Pool): void {
+  let names = new Map<string, string>();
+  let generation = 0;
+  const nameOf = (text: string): string | undefined => {
+    if (/^\s*(create|alter|drop)\b/i.test(text)) {
+      generation += 1;
+      names = new Map();
+      return undefined;
+    }
+    let name = names.get(text);
+    if (name === undefined && names.size < NAMED_STATEMENT_LIMIT && /^\s*(select|insert|update|delete|with)\b/i.test(text) && !text.replace(/count\(\*\)/gi, '').includes('*')) {
+      name = `timetrack_q${generation}_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    // Kysely calls query(text, values); pg-pool's own query passes a callback as well: kept as it is.
+    (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+      const [config, values, callback] = args;
+      const name = typeof config === 'string' && Array.isArray(values) ? nameOf(config) : undefined;
+      if (name === undefined) return query(...args);
+      return callback === undefined ? query({ name, text: config, values }) : query({ name, text: config, values }, callback);
+    };
+  });
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function openPostgresDatabase(url: string, settings: PostgresPoolSettings, options: OpenOptions = {}): OpenedDatabase & { engine: 'postgres'; pool: pg.Pool } {
@@ -174,6 +213,7 @@ export function openPostgresDatabase(url: string, settings: PostgresPoolSettings
   // A pooled connection that the server closes while idle (a restart) emits here; without a
   // listener the process would die. The next query opens a new connection.
   pool.on('error', (error) => options.onBackgroundError?.(error));
+  nameStatements(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 
   async function transact<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {

@@ -140,8 +140,8 @@ export function cachePreparedStatements(sqlite: SQLite.Database, capacity = STAT
  * object key by key through V8's API (a string-table lookup and a hidden-class step per column);
  * the lookups run on every authenticated request, so they ask for the row's values as an array and
  * one function, generated from the statement's column names, makes the object in one allocation of
- * a known shape: about 5 µs less a lookup with a server's cold caches (docs/performance.md, "What
- * `/me` costs in way (b)"). The names come from the compiled query, never from a request.
+ * a known shape: about 5 µs less a lookup with a server's cold caches
+ * (docs/decisions/0002-sqlite-row-lookup.md). The names come from the compiled query, never from a request.
  */
 function rowLookup<R>(sqlite: SQLite.Database, sqlText: string): (key: string) => R | undefined {
   const statement = sqlite.prepare<[string], unknown[]>(sqlText).raw();

@@ -3,10 +3,8 @@
 // in this run, with its goal. With TIMETRACK_BENCH_DATABASE_URL set (postgres://…) every figure is
 // measured a second time against serve processes on that database, in a column of its own. The table
 // is also written to bench-results/latest.json.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,11 +12,22 @@ import argon2 from 'argon2';
 import { defaultHashConcurrency } from '../../src/config/index.js';
 import { createContext } from '../../src/composition-root.js';
 import { ARGON2_PARAMETERS } from '../../src/auth/password-hasher.js';
-import { chooseDriver, load, type Driver, type LoadRequest, type LoadResult } from './load.js';
+import { chooseDriver, load, type Driver, type LoadResult } from './load.js';
+import { measure, median, peakRssDuring, roundRobinProxy, rps, sideBySide, sleep, startProcess, wallTimeMs, freePort, type Measured, type Server } from './processes.js';
+import { LIMIT_404, LIMIT_ME, TICK_ENTRY, limitFigures, tickEntryFigure, type Bench } from './limit.js';
+import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople } from './mixed.js';
 
+const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const BIN = path.join(ROOT, 'bin/timetrack.cjs');
 const BARE_SERVER = path.join(ROOT, 'dist-bench/test/bench/bare-server.js');
+const LIMIT_SERVER = path.join(ROOT, 'dist-bench/test/bench/limit-server.js');
+/** Length of the mixed-traffic run (MIXED), in seconds. */
+const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 20);
+const MIXED = `mixed traffic: p99 in ms of ${PEOPLE} people (${PEOPLE * REQUESTS_PER_PERSON_PER_SECOND} req/s + ${LOGINS_PER_SECOND} login/s) during a 16-connection login flood (a)`;
+const STATS_PG = 'statistics: /stats/overtime on PostgreSQL ÷ on SQLite';
+/** /stats/overtime throughput of each database, for STATS_PG. */
+const statsRpsOf: Partial<Record<'SQLite' | 'PostgreSQL', number>> = {};
 /**
  * The node flags of the systemd unit's ExecStart (config/timetrack.service), between the node binary
  * and bin/timetrack.cjs: serve runs with them here too. The unit as shipped runs `timetrack` itself
@@ -73,145 +82,23 @@ interface Row {
   driver: string;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${child.spawnargs.join(' ')} exited ${child.exitCode}:\n${output()}`);
-    try {
-      // A bounded wait: a request that reached the start-up listener as it closed would hang for good.
-      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`no answer from ${url}:\n${output()}`);
-}
-
-/** Resident memory of a process now (VmRSS), in MiB. */
-function rssMiB(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
-
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/** CPU seconds a process has used (user + system, all its threads). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
-/**
- * A server process whose stdout is a stream socket read and discarded by this process, as the journal
- * reads a service's: its lines are counted, so a figure can say how many it wrote per request.
- */
-interface Server {
-  child: ChildProcess;
-  url: string;
-  lines: () => number;
-  stop: () => Promise<void>;
-}
-
-function startProcess(args: string[], env: NodeJS.ProcessEnv, port: number, healthPath: string): Promise<Server> {
-  const child = spawn('node', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let lines = 0;
-  child.stdout!.on('data', (chunk: Buffer) => {
-    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
-  });
-  let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  return waitFor(`${url}${healthPath}`, child, () => errors).then(
-    () => ({ child, url, lines: () => lines, stop }),
-    async (error: unknown) => {
-      await stop();
-      throw error;
-    },
-  );
-}
-
-async function startServe(target: Target, way: Way): Promise<Server> {
+async function startServe(target: Target, way: Way, extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', RATE_LIMIT_AUTH: '0', RATE_LIMIT_STATS: '0', LOCKOUT_ATTEMPTS: '1000', ...target.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, NODE_ENV: 'production', RATE_LIMIT_AUTH: '0', RATE_LIMIT_STATS: '0', LOCKOUT_ATTEMPTS: '1000', ...target.env };
   if (way === 'a') delete env.LOG_LEVEL;
   else env.LOG_LEVEL = 'warn';
   return startProcess([...UNIT_NODE_FLAGS, BIN, 'serve', '--port', String(port), ...target.serveArgs], env, port, '/api/health');
 }
 
+async function startLimit(target: Target): Promise<Server> {
+  const port = await freePort();
+  const args = target.name === 'SQLite' ? ['sqlite', target.env.TIMETRACK_DB!] : ['postgres', target.env.DATABASE_URL!];
+  return startProcess([LIMIT_SERVER, String(port), ...args], process.env, port, '/');
+}
+
 async function startBare(way: Way): Promise<Server> {
   const port = await freePort();
   return startProcess([BARE_SERVER, String(port), way === 'a' ? 'log' : 'quiet'], process.env, port, '/');
-}
-
-/**
- * A round-robin TCP proxy: each new connection goes to the next backend. The scale-out figure puts
- * one serve process and two behind the same proxy, so the proxy's own cost is in both.
- */
-async function roundRobinProxy(backendPorts: number[]): Promise<{ port: number; close: () => Promise<void> }> {
-  let next = 0;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const backend = net.connect(backendPorts[next++ % backendPorts.length]!, '127.0.0.1');
-    for (const socket of [client, backend]) {
-      socket.setNoDelay(true);
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-    }
-    client.pipe(backend).pipe(client);
-    client.once('error', () => backend.destroy());
-    backend.once('error', () => client.destroy());
-  });
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
-  const close = () => {
-    for (const socket of sockets) socket.destroy();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return { port, close };
-}
-
-/** busyPercent: the server's CPU use during the run, in % of one core; cpuUs: its CPU time per answer, in µs. */
-type Measured = LoadResult & { busyPercent: number; cpuUs: number; lines: number };
-
-/** A load run with the server's CPU use beside it (its share of one core, in %): near 100, the server is the limit. */
-async function measure(driver: Driver, server: Server, request: LoadRequest): Promise<Measured> {
-  const cpuBefore = cpuSeconds(server.child.pid!);
-  const linesBefore = server.lines();
-  const started = performance.now();
-  const result = await load(driver, request);
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
-  return { ...result, busyPercent: (100 * cpu) / elapsed, cpuUs: (cpu * 1e6) / Math.max(result.requests, 1), lines: server.lines() - linesBefore };
-}
-
-/** Peak RSS of a process while `during` runs, sampled every 20 ms (not VmHWM, which counts start-up and logins too). */
-async function peakRssDuring<T>(pid: number, during: Promise<T>): Promise<{ result: T; peakMiB: number }> {
-  let peakMiB = rssMiB(pid);
-  const sampler = setInterval(() => (peakMiB = Math.max(peakMiB, rssMiB(pid))), 20);
-  try {
-    return { result: await during, peakMiB };
-  } finally {
-    clearInterval(sampler);
-  }
 }
 
 async function seed(target: Target): Promise<void> {
@@ -254,21 +141,6 @@ async function rawVerificationsPerSecond(seconds: number): Promise<number> {
   );
   return done / ((performance.now() - started) / 1000);
 }
-
-/** Wall time of one `node <args>` run, in ms. */
-function wallTimeMs(args: string[], env: Record<string, string>): number {
-  const started = process.hrtime.bigint();
-  const result = spawnSync('node', args, { stdio: 'ignore', env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}`);
-  return Number(process.hrtime.bigint() - started) / 1e6;
-}
-
-const rps = (value: number) => `${value.toFixed(0)} req/s`;
-const busy = (runs: { busyPercent: number }[]) => `${median(runs.map((r) => r.busyPercent)).toFixed(0)}%`;
-const cpuPerAnswer = (runs: { cpuUs: number }[]) => `${median(runs.map((r) => r.cpuUs)).toFixed(0)} µs`;
-/** "x ÷ y req/s; busy …; CPU per answer …": the throughputs, then the two readings that say whether the server was the limit. */
-const sideBySide = (left: Measured[], right: Measured[]) =>
-  `${rps(median(left.map((r) => r.requestsPerSecond)))} ÷ ${rps(median(right.map((r) => r.requestsPerSecond)))}; busy ${busy(left)} ÷ ${busy(right)}; CPU ${cpuPerAnswer(left)} ÷ ${cpuPerAnswer(right)} an answer`;
 
 /** Every figure of one database. `put` records a cell of a row (rows are shared by the two columns). */
 async function measureTarget(driver: Driver, target: Target, put: (figure: string, cell: Omit<Cell, 'met'>) => void): Promise<void> {
@@ -323,11 +195,14 @@ async function measureTarget(driver: Driver, target: Target, put: (figure: strin
         } else {
           await scaleOut(driver, target, serve, meHeaders, put);
         }
+        await comparisons(driver, target, serve, meHeaders, put);
       }
     } finally {
       await Promise.all([serve.stop(), bare.stop()]);
     }
   }
+
+  await mixedFigure(driver, target, put);
 
   const cliTimes: number[] = [];
   const nodeTimes: number[] = [];
@@ -351,6 +226,8 @@ async function otherFigures(driver: Driver, target: Target, serve: Server, bare:
   for (let round = 0; round < 2; round++) statsRuns.push(await load(driver, { url: `${serve.url}/api/stats/overtime`, headers: statsHeaders, connections: CONNECTIONS, seconds: SECONDS }));
   if (statsRuns.some((r) => r.non2xx > 0)) throw new Error(`${target.name}: /api/stats/overtime answered errors under load`);
   const statsRps = median(statsRuns.map((r) => r.requestsPerSecond));
+  statsRpsOf[target.name] = statsRps;
+  if (target.name === 'PostgreSQL' && statsRpsOf.SQLite) put(STATS_PG, { measured: `${rps(statsRps)} ÷ ${rps(statsRpsOf.SQLite)}`, ratio: statsRps / statsRpsOf.SQLite });
   put('statistics: /stats/overtime (5 years) ÷ /me', { measured: `${rps(statsRps)} ÷ ${rps(meRps)}`, ratio: statsRps / meRps });
 
   const loginRequest = {
@@ -374,6 +251,54 @@ async function otherFigures(driver: Driver, target: Target, serve: Server, bare:
   await flood;
   put('login storm: /me throughput during flood ÷ idle', { measured: `${rps(stormed.requestsPerSecond)} ÷ ${rps(meRps)}`, ratio: stormed.requestsPerSecond / meRps });
   put('login storm: /me p99 during flood ÷ idle', { measured: `${stormed.p99Ms.toFixed(2)} ÷ ${meP99.toFixed(2)} ms`, ratio: stormed.p99Ms / meP99 });
+}
+
+/** Way (b): serve ÷ the limit server; on SQLite also serve without its nextTick entry ÷ with it. */
+async function comparisons(driver: Driver, target: Target, serve: Server, meHeaders: Record<string, string>, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+  const bench: Bench<Server> = {
+    rounds: ROUNDS,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    warmUp: (request) => load(driver, request),
+    measure: (server, request) => measure(driver, server, request),
+    sideBySide,
+    put,
+  };
+  const limit = await startLimit(target);
+  try {
+    await limitFigures(bench, serve, limit, meHeaders);
+  } finally {
+    await limit.stop();
+  }
+  if (target.name !== 'SQLite') return;
+  // A file of its own (one server per SQLite file): the 404 it is measured on reads no data.
+  const file = path.join(path.dirname(target.env.TIMETRACK_DB!), 'without-tick-entry.db');
+  const withoutEntry = await startServe({ ...target, env: { ...target.env, TIMETRACK_DB: file }, serveArgs: ['--db', file] }, 'b', { TIMETRACK_BENCH_WITHOUT_TICK_ENTRY: '1' });
+  try {
+    await tickEntryFigure(bench, serve, withoutEntry);
+  } finally {
+    await withoutEntry.stop();
+  }
+}
+
+/** The team's mixed traffic on serve as a self-hoster runs it (a), while 16 connections flood login. */
+async function mixedFigure(driver: Driver, target: Target, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+  process.stderr.write(`${target.name}: seeding ${PEOPLE} people…\n`);
+  const people = await seedPeople(target.env, PASSWORD);
+  const serve = await startServe(target, 'a');
+  try {
+    // The people were at work before the flood: their tokens are known to this process (a token's
+    // first request verifies its signature on libuv's pool, where it would queue behind the hashes).
+    for (const person of people) await fetch(`${serve.url}/api/auth/me`, { headers: { authorization: `Bearer ${person.token}` } }).then((r) => r.arrayBuffer());
+    const flood = load(driver, { url: `${serve.url}/api/auth/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: target.emails.flood, password: PASSWORD }), connections: 16, seconds: MIXED_SECONDS + 2 });
+    await sleep(1000);
+    const result = await mixedTraffic(serve.url, people, PASSWORD, MIXED_SECONDS);
+    await flood;
+    if (result.failed > 0) throw new Error(`${target.name}: ${result.failed} of ${result.sent} requests of the mixed traffic failed`);
+    put(MIXED, { measured: `p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms over ${result.sent} requests in ${MIXED_SECONDS} s; logins p50 ${result.loginP50Ms.toFixed(0)} ms, p99 ${result.loginP99Ms.toFixed(0)} ms`, ratio: result.p99Ms });
+  } finally {
+    await serve.stop();
+  }
 }
 
 /** Two serve processes behind one port ÷ one, on /me, both behind the same round-robin proxy (way b). */
@@ -416,10 +341,15 @@ async function main(): Promise<void> {
     { figure: '(a) log lines per request: serve ÷ bare Fastify', goal: '(none)', cells: {}, driver },
     { figure: '(b) 404 ÷ bare Fastify without a logger', goal: '≥ 0.80', check: ge(0.8), cells: {}, driver },
     { figure: '(b) /me ÷ bare Fastify without a logger', goal: '≥ 0.50', pgGoal: '≥ 0.35', check: ge(0.5), pgCheck: ge(0.35), cells: {}, driver },
+    { figure: LIMIT_404, goal: '≥ 0.80', pgGoal: '≥ 0.80', check: ge(0.8), pgCheck: ge(0.8), cells: {}, driver },
+    { figure: LIMIT_ME, goal: '≥ 0.80', pgGoal: '≥ 0.80', check: ge(0.8), pgCheck: ge(0.8), cells: {}, driver },
+    { figure: TICK_ENTRY, goal: '(none)', cells: {}, driver },
     { figure: `saturation: bare Fastify at ${CONNECTIONS * 2} ÷ ${CONNECTIONS} connections`, goal: '≤ 1.10', check: le(1.1), cells: {}, driver },
     { figure: 'scale-out: two serve processes ÷ one, /me behind one port (b)', goal: '(none)', cells: {}, driver },
     { figure: 'memory: peak RSS of serve under /me load ÷ bare Fastify', goal: '≤ 1.5', check: le(1.5), cells: {}, driver },
     { figure: 'statistics: /stats/overtime (5 years) ÷ /me', goal: '≥ 0.10', check: ge(0.1), cells: {}, driver },
+    { figure: STATS_PG, goal: '(none)', pgGoal: '≥ 0.70', pgCheck: ge(0.7), cells: {}, driver },
+    { figure: MIXED, goal: '≤ 50', pgGoal: '≤ 50', check: le(50), pgCheck: le(50), cells: {}, driver: 'fetch, open loop' },
     { figure: 'login efficiency: logins/s ÷ raw argon2 verifications/s', goal: '≥ 0.85', check: ge(0.85), cells: {}, driver },
     { figure: 'login storm: /me throughput during flood ÷ idle', goal: '≥ 0.5', check: ge(0.5), cells: {}, driver },
     { figure: 'login storm: /me p99 during flood ÷ idle', goal: '≤ 3', check: le(3), cells: {}, driver },
