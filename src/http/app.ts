@@ -1,8 +1,7 @@
 // Builds the Fastify application from a context. `serve` listens with it; tests inject into it.
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../composition-root.js';
 import { registerErrorHandling } from './error-handler.js';
 import { REQUEST_LOG_MESSAGE, requestLogLine } from '../logger.js';
@@ -19,7 +18,8 @@ import { statsRoutes } from './stats/routes.js';
 import { timeEntryRoutes } from './time-entries/routes.js';
 import { webRoutes } from './web/routes.js';
 import type { Metrics } from './metrics.js';
-import { packageVersion } from '../version.js';
+import { registerApiTree } from './api-hooks.js';
+import { registerOpenApi, serveOpenApi } from './openapi.js';
 
 /** Small on purpose: no body of this API comes near it, and a flood of large bodies costs memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -101,13 +101,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
     parseJson(request, body as string, done);
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: 'timetrack', version: packageVersion(), description: 'Self-hosted time tracking: accounts, sessions, time entries and statistics' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-    },
-  });
+  await registerOpenApi(app);
 
   await app.register(rateLimit, {
     global: false,
@@ -118,19 +112,33 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
       statusCode: 429,
     }),
   });
-  const rateLimited = ctx.config.rateLimitAuth > 0 ? { rateLimit: { max: ctx.config.rateLimitAuth, timeWindow: 60_000 } } : {};
 
-  await app.register(authRoutes, { prefix: '/api/auth', ctx, rateLimited });
-  await app.register(healthRoutes, { prefix: '/api', ctx });
-  // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
-  const exportBudget = accountBudget({ name: 'exports', max: ctx.config.rateLimitExport, windowMs: 3_600_000 }, () => ctx.clock.now().getTime());
-  await app.register(timeEntryRoutes, { prefix: '/api/time-entries', ctx, exportBudget });
-  await app.register(settingsRoutes, { prefix: '/api/settings', ctx, exportBudget });
-  await app.register(statsRoutes, { prefix: '/api/stats', ctx });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await registerRoutes(app, ctx);
+  serveOpenApi(app);
   await app.register(webRoutes);
 
   return app;
+}
+
+/**
+ * The /api route groups, each with only the services and settings it uses, and the caching of its
+ * answers (api-hooks.ts).
+ */
+async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { config, services } = ctx;
+  const { credentials } = services;
+  const now = () => ctx.clock.now().getTime();
+  const rateLimited = config.rateLimitAuth > 0 ? { rateLimit: { max: config.rateLimitAuth, timeWindow: 60_000 } } : {};
+  await registerApiTree(app, '/api/auth', 'private', authRoutes, { services, rateLimited });
+  await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
+  // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
+  const exportBudget = accountBudget({ name: 'exports', max: config.rateLimitExport, windowMs: 3_600_000 }, now);
+  const { timeEntries, absences, bookings, entriesCsv } = services;
+  await registerApiTree(app, '/api/time-entries', 'private', timeEntryRoutes, { credentials, timeEntries, absences, bookings, entriesCsv, exportBudget });
+  const { settings, schedules, accountData } = services;
+  await registerApiTree(app, '/api/settings', 'private', settingsRoutes, { credentials, settings, schedules, accountData, exportBudget });
+  const { statistics, vacation, timesheet } = services;
+  await registerApiTree(app, '/api/stats', 'per-token', statsRoutes, { credentials, statistics, vacation, timesheet, rateLimitStats: config.rateLimitStats, now });
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

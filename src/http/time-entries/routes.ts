@@ -3,8 +3,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../composition-root.js';
-import { requireSession, sessionOf } from '../authentication.js';
+import type { Services } from '../../composition-root.js';
+import { requireSession, sessionOf, type Authenticator } from '../authentication.js';
+import { BEARER } from '../openapi.js';
 import { sendExport } from '../export-reply.js';
 import { AbsencePortion, AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
 import { NOTE_MAX_LENGTH } from '../../time/entries.js';
@@ -49,13 +50,20 @@ const DateRangeQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exportBudget: preHandlerAsyncHookHandler }> = async (app, { ctx, exportBudget }) => {
-  const { timeEntries, absences, bookings, entriesCsv } = ctx.services;
-  app.addHook('onRequest', requireSession(ctx.services.credentials));
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
-  const security = [{ bearerAuth: [] }];
+/** What the /api/time-entries routes use. */
+export interface TimeEntryRouteOptions {
+  credentials: Authenticator;
+  timeEntries: Services['timeEntries'];
+  absences: Services['absences'];
+  bookings: Services['bookings'];
+  entriesCsv: Services['entriesCsv'];
+  /** The account's export budget, shared with the account document (app.ts). */
+  exportBudget: preHandlerAsyncHookHandler;
+}
+
+export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> = async (app, { credentials, timeEntries, absences, bookings, entriesCsv, exportBudget }) => {
+  app.addHook('onRequest', requireSession(credentials));
+  const security = BEARER;
   const tags = ['time-entries'];
 
   app.get('/', {
