@@ -46,3 +46,6 @@ export async function registerApiTree<Options extends object>(
     await tree.withTypeProvider<TypeBoxTypeProvider>().register(routes, options);
   }, { prefix });
 }
+
+/** The instance a route plugin of a tree registers its routes on (TypeBox's type provider). */
+export type ApiInstance = Parameters<FastifyPluginAsyncTypebox>[0];

@@ -68,29 +68,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
     );
   } : undefined;
   registerRequestStart(app, { onFirstForwarded, draining: options.draining });
-  // The one line per request an operator greps: method, route pattern or normalised path (never the
-  // raw target or its query string), status, client address, duration. Health probes come every few
-  // seconds: debug only. fail2ban matches the security event lines instead (config/fail2ban).
-  // Written from the application's logger with the request's reqId, as a child would write it (the
-  // same bytes), and not even composed at a level that is off. Without the redaction of credentials:
-  // none of these six fields can hold one, and pino's wildcard paths (`*.password`) ran over every
-  // value of every line, doubling its cost. A callback hook: an async one costs a promise and a
-  // microtask turn per request. LOG_LEVEL is read once at start: at warn and above, without
-  // metrics, the hook has nothing to do and is not registered at all.
-  const logger = ctx.logger.child({}, { redact: [] });
-  if (logger.isLevelEnabled('info') || metrics !== undefined) {
-    app.addHook('onResponse', (request, reply, done) => {
-      if (logger.isLevelEnabled('info')) {
-        const path = loggedPath(request);
-        const level = path === '/api/health' || path === '/api/ready' ? 'debug' : 'info';
-        if (logger.isLevelEnabled(level)) {
-          logger[level](requestLogLine(request.id, request.method, path, reply.statusCode, request.ip, reply.elapsedTime), REQUEST_LOG_MESSAGE);
-        }
-      }
-      metrics?.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
-      done();
-    });
-  }
+  registerRequestLog(app, ctx, metrics);
   registerErrorHandling(app, ctx.services.health, () => metrics?.databaseError());
 
   // JSON only (any other content type is 415). An empty body with a JSON content type (a bodiless POST /logout from fetch) is "no body", not an error.
@@ -118,6 +96,34 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
   await app.register(webRoutes);
 
   return app;
+}
+
+/**
+ * The one line per request an operator greps: method, route pattern or normalised path (never the
+ * raw target or its query string), status, client address, duration. Health probes come every few
+ * seconds: debug only. fail2ban matches the security event lines instead (config/fail2ban).
+ * Written from the application's logger with the request's reqId, as a child would write it (the
+ * same bytes), and not even composed at a level that is off. Without the redaction of credentials:
+ * none of these six fields can hold one, and pino's wildcard paths (`*.password`) ran over every
+ * value of every line, doubling its cost. A callback hook: an async one costs a promise and a
+ * microtask turn per request. LOG_LEVEL is read once at start: at warn and above, without
+ * metrics, the hook has nothing to do and is not registered at all.
+ */
+function registerRequestLog(app: FastifyInstance, ctx: AppContext, metrics: Metrics | undefined): void {
+  const logger = ctx.logger.child({}, { redact: [] });
+  if (logger.isLevelEnabled('info') || metrics !== undefined) {
+    app.addHook('onResponse', (request, reply, done) => {
+      if (logger.isLevelEnabled('info')) {
+        const path = loggedPath(request);
+        const level = path === '/api/health' || path === '/api/ready' ? 'debug' : 'info';
+        if (logger.isLevelEnabled(level)) {
+          logger[level](requestLogLine(request.id, request.method, path, reply.statusCode, request.ip, reply.elapsedTime), REQUEST_LOG_MESSAGE);
+        }
+      }
+      metrics?.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-po
 import { requireAccountSession, requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { BEARER } from '../openapi.js';
+import type { ApiInstance } from '../api-hooks.js';
 import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { normalizeTimezone } from '../../time/calendar.js';
@@ -41,12 +42,9 @@ export interface AuthRouteOptions {
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, { services, rateLimited }) => {
-  const { accounts, audit, authentication, credentials, lockout, resets, sessions, settings, signInNotices } = services;
+  const { accounts, audit, authentication, credentials, lockout, sessions, settings, signInNotices } = services;
   /** Refused logins, by the code the client gets: the security event each one logs. */
   const refusedLogin = { INVALID_CREDENTIALS: 'login_failed', ACCOUNT_LOCKED: 'login_locked', ACCOUNT_DISABLED: 'login_disabled' } as const;
-  const authenticated = { onRequest: requireSession(credentials) };
-  // Account management: a session only, never an API token (403 FORBIDDEN_FOR_API_TOKEN).
-  const accountManagement = { onRequest: requireAccountSession(credentials) };
   // Unknown /api/auth paths answer here, so that the group's hooks (no-store: api-hooks.ts) cover them too.
   app.setNotFoundHandler(sendNotFound);
   // The account-security routes: in plugins of their own, under this prefix and its hooks.
@@ -110,6 +108,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
   });
 
+  sessionCheckRoutes(app, services);
+  passwordRoutes(app, services, rateLimited);
+};
+
+/** Signing out, and what a client asks of its token: whose it is, until when. */
+function sessionCheckRoutes(app: ApiInstance, { credentials, sessions }: AuthServices): void {
+  const authenticated = { onRequest: requireSession(credentials) };
+  const accountManagement = { onRequest: requireAccountSession(credentials) };
   app.post('/logout', {
     ...accountManagement,
     schema: { tags: ['auth'], security: BEARER, response: { 200: MessageSchema, ...errorResponses(401, 403) } },
@@ -141,6 +147,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     return { valid: true as const, user_id: session.user.id, expires_at: session.expiresAt.toISOString() };
   });
 
+}
+
+/** The password: a reset link asked for and used, and a change by the signed-in owner. */
+function passwordRoutes(app: ApiInstance, { audit, authentication, credentials, resets }: AuthServices, rateLimited: Record<string, unknown>): void {
+  // Account management: a session only, never an API token (403 FORBIDDEN_FOR_API_TOKEN).
+  const accountManagement = { onRequest: requireAccountSession(credentials) };
   app.post('/request-reset', {
     config: rateLimited,
     schema: {
@@ -204,4 +216,4 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     await audit.record({ action: 'password_changed', actor: `user:${user.id}`, user, detail: { client: request.ip, other_sessions: 'revoked' } });
     return { message: 'Password changed; other sessions have been signed out' };
   });
-};
+}

@@ -11,6 +11,7 @@ import { PASSWORD_MAX_LENGTH } from '../../auth/password-policy.js';
 import { ServiceError, validationError } from '../../common/errors.js';
 import { accountSessionIfSent, requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
 import { BEARER } from '../openapi.js';
+import type { ApiInstance } from '../api-hooks.js';
 import { errorResponses, MessageSchema } from '../schemas.js';
 import { EnableWithChallengeResponse, LoginResponse, RecoveryCodesResponse, TwoFactorSetupResponse, TwoFactorStatusResponse } from './schemas.js';
 
@@ -96,6 +97,12 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<TwoFactorRouteOptions> =
     return { recovery_codes: recoveryCodes, token: session!.token, token_type: 'Bearer' as const, expires_at: session!.expiresAt.toISOString(), user };
   });
 
+  confirmedAndSignInRoutes(app, { audit, credentials, sessions, twoFactor, signInNotices, rateLimited });
+};
+
+/** Turning two-factor sign-in off, new recovery codes, and the second step of sign-in. */
+function confirmedAndSignInRoutes(app: ApiInstance, { audit, credentials, sessions, twoFactor, signInNotices, rateLimited }: TwoFactorRouteOptions): void {
+  const sessionOnly = { onRequest: requireAccountSession(credentials) };
   app.post('/2fa/disable', {
     ...sessionOnly,
     config: rateLimited,
@@ -143,4 +150,4 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<TwoFactorRouteOptions> =
     signInNotices.noteSignIn(result.user, { address: request.ip, userAgent: request.headers['user-agent'] });
     return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
   });
-};
+}

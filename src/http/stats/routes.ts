@@ -6,10 +6,20 @@ import type { Services } from '../../composition-root.js';
 import { accountBudget } from '../account-limits.js';
 import { optionalSession, type Authenticator } from '../authentication.js';
 import { BEARER, BEARER_OR_ANONYMOUS } from '../openapi.js';
+import type { ApiInstance } from '../api-hooks.js';
 import { errorResponses } from '../schemas.js';
 import { Anonymous, MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './schemas.js';
 import { timesheetCsv, timesheetPdf } from '../../time/timesheet.js';
 import { unauthorized } from '../../auth/sessions.js';
+
+/** The query of the monthly timesheet, as JSON, CSV and PDF. */
+const MonthQuery = Type.Object(
+  {
+    month: Type.Optional(Type.String({ maxLength: 7, description: 'YYYY-MM (default: this month in the user time zone)' })),
+    lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')], { description: 'language of the PDF (default en)' })),
+  },
+  { additionalProperties: false },
+);
 
 /** What the /api/stats routes use. */
 export interface StatsRouteOptions {
@@ -62,17 +72,19 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
   }, async (request) => (request.session ? vacation.vacationYear(request.session.user.id, request.query.year) : { authenticated: false as const }));
 
   // The monthly timesheet (docs/time-model.md): JSON, and the same figures as CSV and a one-page PDF.
-  const MonthQuery = Type.Object(
-    {
-      month: Type.Optional(Type.String({ maxLength: 7, description: 'YYYY-MM (default: this month in the user time zone)' })),
-      lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')], { description: 'language of the PDF (default en)' })),
-    },
-    { additionalProperties: false },
-  );
   app.get('/month', {
     schema: { tags: ['stats'], security, querystring: MonthQuery, response: { 200: Type.Union([MonthResponse, Anonymous]), ...errorResponses(400) } },
   }, async (request) => (request.session ? timesheet.monthSheet(request.session.user.id, request.query.month) : { authenticated: false as const }));
 
+  timesheetFileRoutes(app, timesheet);
+
+  app.get('/today', {
+    schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]), ...errorResponses(429) } },
+  }, async (request) => (request.session ? statistics.today(request.session.user.id) : { authenticated: false as const }));
+};
+
+/** The monthly timesheet as a file: CSV and a one-page PDF, with a token only (401 without). */
+function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet']): void {
   app.get('/month.csv', {
     schema: {
       tags: ['stats'],
@@ -103,8 +115,4 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
     // The schema documents the body as binary; Fastify sends a Buffer as it is, unserialized.
     return reply.type('application/pdf').header('Content-Disposition', `attachment; filename="timesheet-${sheet.month}.pdf"`).send(pdf as unknown as string);
   });
-
-  app.get('/today', {
-    schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]), ...errorResponses(429) } },
-  }, async (request) => (request.session ? statistics.today(request.session.user.id) : { authenticated: false as const }));
-};
+}
