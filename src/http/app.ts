@@ -44,7 +44,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
     bodyLimit: BODY_LIMIT_BYTES,
     // Long enough for a slow client, short enough that idle sockets do not pile up.
     requestTimeout: 30_000,
-    // A request read during shutdown is answered, not turned away (the server drains, see server.ts).
+    // A request read during shutdown is answered, not turned away (the server drains, see lifecycle.ts).
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     // One line per request instead of Fastify's two (see the onResponse hook).

@@ -20,7 +20,7 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export interface RequestStartOptions {
   /** Called once, on the first request that carries X-Forwarded-For (app.ts: the warning when TRUST_PROXY is off). */
   onFirstForwarded?: ((request: FastifyRequest) => void) | undefined;
-  /** True once the server drains for shutdown: every answer then closes its connection (server.ts). */
+  /** True once the server drains for shutdown: every answer then closes its connection (lifecycle.ts). */
   draining?: (() => boolean) | undefined;
 }
 
