@@ -60,7 +60,8 @@ function isClientPath(request: FastifyRequest): boolean {
 /**
  * The client's files, and the root's not-found handler: a GET outside /api answers the HTML, anything
  * else the JSON 404. A handler rather than a catch-all route, so that route groups with their own
- * not-found handler (and hooks, such as /api/auth's no-store: api-hooks.ts) keep answering their unknown paths.
+ * not-found handler (and hooks, such as /api/auth's no-store: api-hooks.ts) keep answering their
+ * unknown paths.
  */
 async function webClient(app: FastifyInstance, options: { root?: string | undefined } = {}) {
   const root = options.root ?? findWebRoot();
