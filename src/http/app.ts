@@ -132,18 +132,17 @@ function registerRequestLog(app: FastifyInstance, ctx: AppContext, metrics: Metr
  */
 async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { config, services } = ctx;
-  const { credentials } = services;
+  const { credentials, settings, timeEntries, absences, bookings, entriesCsv, schedules, accountData, statistics, vacation, timesheet } = services;
+  const { accountClosing, accounts, apiTokens, audit, authentication, lockout, ownSessions, resets, sessions, signInNotices, twoFactor } = services;
   const now = () => ctx.clock.now().getTime();
   const rateLimited = config.rateLimitAuth > 0 ? { rateLimit: { max: config.rateLimitAuth, timeWindow: 60_000 } } : {};
-  await registerApiTree(app, '/api/auth', 'private', authRoutes, { services, rateLimited });
+  const authServices = { accountClosing, accounts, apiTokens, audit, authentication, credentials, lockout, ownSessions, resets, sessions, settings, signInNotices, twoFactor };
+  await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   const exportBudget = accountBudget({ name: 'exports', max: config.rateLimitExport, windowMs: 3_600_000 }, now);
-  const { timeEntries, absences, bookings, entriesCsv } = services;
   await registerApiTree(app, '/api/time-entries', 'private', timeEntryRoutes, { credentials, timeEntries, absences, bookings, entriesCsv, exportBudget });
-  const { settings, schedules, accountData } = services;
   await registerApiTree(app, '/api/settings', 'private', settingsRoutes, { credentials, settings, schedules, accountData, exportBudget });
-  const { statistics, vacation, timesheet } = services;
   await registerApiTree(app, '/api/stats', 'per-token', statsRoutes, { credentials, statistics, vacation, timesheet, rateLimitStats: config.rateLimitStats, now });
 }
 
