@@ -1,8 +1,7 @@
 // Builds the Fastify application from a context. `serve` listens with it; tests inject into it.
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../composition-root.js';
 import { registerErrorHandling } from './error-handler.js';
 import { REQUEST_LOG_MESSAGE, requestLogLine } from '../logger.js';
@@ -19,7 +18,8 @@ import { statsRoutes } from './stats/routes.js';
 import { timeEntryRoutes } from './time-entries/routes.js';
 import { webRoutes } from './web/routes.js';
 import type { Metrics } from './metrics.js';
-import { packageVersion } from '../version.js';
+import { registerApiTree } from './api-hooks.js';
+import { registerOpenApi, serveOpenApi } from './openapi.js';
 
 /** Small on purpose: no body of this API comes near it, and a flood of large bodies costs memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -44,7 +44,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
     bodyLimit: BODY_LIMIT_BYTES,
     // Long enough for a slow client, short enough that idle sockets do not pile up.
     requestTimeout: 30_000,
-    // A request read during shutdown is answered, not turned away (the server drains, see server.ts).
+    // A request read during shutdown is answered, not turned away (the server drains, see lifecycle.ts).
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     // One line per request instead of Fastify's two (see the onResponse hook).
@@ -68,15 +68,48 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
     );
   } : undefined;
   registerRequestStart(app, { onFirstForwarded, draining: options.draining });
-  // The one line per request an operator greps: method, route pattern or normalised path (never the
-  // raw target or its query string), status, client address, duration. Health probes come every few
-  // seconds: debug only. fail2ban matches the security event lines instead (config/fail2ban).
-  // Written from the application's logger with the request's reqId, as a child would write it (the
-  // same bytes), and not even composed at a level that is off. Without the redaction of credentials:
-  // none of these six fields can hold one, and pino's wildcard paths (`*.password`) ran over every
-  // value of every line, doubling its cost. A callback hook: an async one costs a promise and a
-  // microtask turn per request. LOG_LEVEL is read once at start: at warn and above, without
-  // metrics, the hook has nothing to do and is not registered at all.
+  registerRequestLog(app, ctx, metrics);
+  registerErrorHandling(app, ctx.services.health, () => metrics?.databaseError());
+
+  // JSON only (any other content type is 415). An empty body with a JSON content type (a bodiless POST /logout from fetch) is "no body", not an error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+
+  await registerOpenApi(app);
+
+  await app.register(rateLimit, {
+    global: false,
+    store: SharedRateLimitStore,
+    keyGenerator: (request) => rateLimitKey(request.ip),
+    errorResponseBuilder: (_request, context) => ({
+      ...errorBody(429, 'RATE_LIMITED', `Too many requests; retry in ${context.after}`),
+      statusCode: 429,
+    }),
+  });
+
+  await registerRoutes(app, ctx);
+  serveOpenApi(app);
+  await app.register(webRoutes);
+
+  return app;
+}
+
+/**
+ * The one line per request an operator greps: method, route pattern or normalised path (never the
+ * raw target or its query string), status, client address, duration. Health probes come every few
+ * seconds: debug only. fail2ban matches the security event lines instead (config/fail2ban).
+ * Written from the application's logger with the request's reqId, as a child would write it (the
+ * same bytes), and not even composed at a level that is off. Without the redaction of credentials:
+ * none of these six fields can hold one, and pino's wildcard paths (`*.password`) ran over every
+ * value of every line, doubling its cost. A callback hook: an async one costs a promise and a
+ * microtask turn per request. LOG_LEVEL is read once at start: at warn and above, without
+ * metrics, the hook has nothing to do and is not registered at all.
+ */
+function registerRequestLog(app: FastifyInstance, ctx: AppContext, metrics: Metrics | undefined): void {
   const logger = ctx.logger.child({}, { redact: [] });
   if (logger.isLevelEnabled('info') || metrics !== undefined) {
     app.addHook('onResponse', (request, reply, done) => {
@@ -91,46 +124,26 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
       done();
     });
   }
-  registerErrorHandling(app, ctx.services.health, () => metrics?.databaseError());
+}
 
-  // JSON only (any other content type is 415). An empty body with a JSON content type (a bodiless POST /logout from fetch) is "no body", not an error.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    parseJson(request, body as string, done);
-  });
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: 'timetrack', version: packageVersion(), description: 'Self-hosted time tracking: accounts, sessions, time entries and statistics' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-    },
-  });
-
-  await app.register(rateLimit, {
-    global: false,
-    store: SharedRateLimitStore,
-    keyGenerator: (request) => rateLimitKey(request.ip),
-    errorResponseBuilder: (_request, context) => ({
-      ...errorBody(429, 'RATE_LIMITED', `Too many requests; retry in ${context.after}`),
-      statusCode: 429,
-    }),
-  });
-  const rateLimited = ctx.config.rateLimitAuth > 0 ? { rateLimit: { max: ctx.config.rateLimitAuth, timeWindow: 60_000 } } : {};
-
-  await app.register(authRoutes, { prefix: '/api/auth', ctx, rateLimited });
-  await app.register(healthRoutes, { prefix: '/api', ctx });
+/**
+ * The /api route groups, each with only the services and settings it uses, and the caching of its
+ * answers (api-hooks.ts).
+ */
+async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { config, services } = ctx;
+  const { credentials, settings, timeEntries, absences, bookings, entriesCsv, schedules, accountData, statistics, vacation, timesheet } = services;
+  const { accountClosing, accounts, apiTokens, audit, authentication, lockout, ownSessions, resets, sessions, signInNotices, twoFactor } = services;
+  const now = () => ctx.clock.now().getTime();
+  const rateLimited = config.rateLimitAuth > 0 ? { rateLimit: { max: config.rateLimitAuth, timeWindow: 60_000 } } : {};
+  const authServices = { accountClosing, accounts, apiTokens, audit, authentication, credentials, lockout, ownSessions, resets, sessions, settings, signInNotices, twoFactor };
+  await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
+  await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
-  const exportBudget = accountBudget({ name: 'exports', max: ctx.config.rateLimitExport, windowMs: 3_600_000 }, () => ctx.clock.now().getTime());
-  await app.register(timeEntryRoutes, { prefix: '/api/time-entries', ctx, exportBudget });
-  await app.register(settingsRoutes, { prefix: '/api/settings', ctx, exportBudget });
-  await app.register(statsRoutes, { prefix: '/api/stats', ctx });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(webRoutes);
-
-  return app;
+  const exportBudget = accountBudget({ name: 'exports', max: config.rateLimitExport, windowMs: 3_600_000 }, now);
+  await registerApiTree(app, '/api/time-entries', 'private', timeEntryRoutes, { credentials, timeEntries, absences, bookings, entriesCsv, exportBudget });
+  await registerApiTree(app, '/api/settings', 'private', settingsRoutes, { credentials, settings, schedules, accountData, exportBudget });
+  await registerApiTree(app, '/api/stats', 'per-token', statsRoutes, { credentials, statistics, vacation, timesheet, rateLimitStats: config.rateLimitStats, now });
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -20,21 +20,22 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export interface RequestStartOptions {
   /** Called once, on the first request that carries X-Forwarded-For (app.ts: the warning when TRUST_PROXY is off). */
   onFirstForwarded?: ((request: FastifyRequest) => void) | undefined;
-  /** True once the server drains for shutdown: every answer then closes its connection (server.ts). */
+  /** True once the server drains for shutdown: every answer then closes its connection (lifecycle.ts). */
   draining?: (() => boolean) | undefined;
 }
 
 /**
- * The headers above on every answer, the shutdown's `Connection: close`, and the first-forwarded
- * callback. One callback hook for all three: a hook costs a call and a step of Fastify's hook runner
- * on every request, an async one a promise and a microtask turn as well (docs/performance.md).
- */
-/**
- * The same, with the lower-case names Fastify stores headers under: a name already in lower case is
- * stored as it is, while a mixed-case one is lower-cased into a new string on every request.
+ * SECURITY_HEADERS with the lower-case names Fastify stores headers under: a name already in lower
+ * case is stored as it is, while a mixed-case one is lower-cased into a new string on every request.
  */
 const SECURITY_HEADERS_LOWER: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value]));
 
+/**
+ * SECURITY_HEADERS on every answer, the shutdown's `Connection: close`, and the first-forwarded
+ * callback. One callback hook for all three: a hook costs a call and a step of Fastify's hook runner
+ * on every request, an async one a promise and a microtask turn as well (docs/performance.md).
+ * What a cache may keep of an /api answer is set per route tree (api-hooks.ts).
+ */
 export function registerRequestStart(app: FastifyInstance, { onFirstForwarded, draining }: RequestStartOptions = {}): void {
   let watchForwarded = onFirstForwarded !== undefined;
   app.addHook('onRequest', (request, reply, done) => {

@@ -1,7 +1,7 @@
 // While `serve` applies migrations (or, on PostgreSQL, waits for another process that migrates), its
 // address already answers: /api/ready and /api/health 503 with the reason, every other request 503
 // DATABASE_UNAVAILABLE with Retry-After. A load balancer sees "not ready", not a refused connection.
-// The real server takes the address over once the schema is this build's (src/http/server.ts).
+// The real server takes the address over once the schema is this build's (src/http/lifecycle.ts).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LISTEN_FAILURE } from '../common/errors.js';

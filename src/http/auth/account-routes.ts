@@ -1,20 +1,28 @@
 // DELETE /api/auth/account (docs/api.md, "Closing your account"): the signed-in owner closes the
-// account. Registered inside the /api/auth plugin, whose hooks (Cache-Control: no-store) apply.
+// account. Registered inside the /api/auth plugin.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../composition-root.js';
+import type { Services } from '../../composition-root.js';
 import { securityEvent } from '../../auth/audit.js';
 import { PASSWORD_MAX_LENGTH } from '../../auth/password-policy.js';
-import { requireAccountSession, sessionOf } from '../authentication.js';
+import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
+import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 
-export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; rateLimited: Record<string, unknown> }> = async (app, { ctx, rateLimited }) => {
+export interface AccountRouteOptions {
+  credentials: Authenticator;
+  accountClosing: Services['accountClosing'];
+  /** Route config that applies the per-address rate limit (empty when RATE_LIMIT_AUTH=0). */
+  rateLimited: Record<string, unknown>;
+}
+
+export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app, { credentials, accountClosing, rateLimited }) => {
   app.delete('/account', {
-    onRequest: requireAccountSession(ctx.services.credentials),
+    onRequest: requireAccountSession(credentials),
     config: rateLimited,
     schema: {
       tags: ['auth'],
-      security: [{ bearerAuth: [] }],
+      security: BEARER,
       description: 'Deletes the account and all its data in one transaction. Offer the export (GET /api/settings/export) first.',
       body: Type.Object(
         {
@@ -27,7 +35,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; rateLim
     },
   }, async (request, reply) => {
     const session = sessionOf(request);
-    await ctx.services.accountClosing.closeAccount(session, request.body.password, request.body.code);
+    await accountClosing.closeAccount(session, request.body.password, request.body.code);
     securityEvent(request.log, 'account_closed', { user_id: session.user.id });
     return reply.code(204).send(null);
   });

@@ -1,11 +1,11 @@
 // /api/auth/api-tokens (docs/api.md, "API tokens"): named tokens for scripts, managed with a session
-// (never with an API token). Registered inside the /api/auth plugin, whose hooks (Cache-Control:
-// no-store) apply.
+// (never with an API token). Registered inside the /api/auth plugin.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../composition-root.js';
+import type { Services } from '../../composition-root.js';
 import { API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX_LENGTH } from '../../auth/api-tokens.js';
-import { requireAccountSession, sessionOf } from '../authentication.js';
+import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
+import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { IdParams } from '../time-entries/schemas.js';
 import { ApiTokenListResponse, NewApiTokenResponse } from './schemas.js';
@@ -18,9 +18,14 @@ const NewApiTokenBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const { apiTokens, audit, credentials } = ctx.services;
-  const schema = { tags: ['api-tokens'], security: [{ bearerAuth: [] }] };
+export interface ApiTokenRouteOptions {
+  credentials: Authenticator;
+  apiTokens: Services['apiTokens'];
+  audit: Services['audit'];
+}
+
+export const apiTokenRoutes: FastifyPluginAsyncTypebox<ApiTokenRouteOptions> = async (app, { apiTokens, audit, credentials }) => {
+  const schema = { tags: ['api-tokens'], security: BEARER };
   app.addHook('onRequest', requireAccountSession(credentials));
 
   app.post('/api-tokens', {

@@ -1,11 +1,13 @@
 // /api/auth (docs/api.md). Each handler parses, calls one service function, shapes the answer.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../composition-root.js';
+import type { Services } from '../../composition-root.js';
 import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../auth/account-fields.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/password-policy.js';
 import { requireAccountSession, requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
+import { BEARER } from '../openapi.js';
+import type { ApiInstance } from '../api-hooks.js';
 import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { normalizeTimezone } from '../../time/calendar.js';
@@ -27,33 +29,29 @@ const UserResponse = Type.Object({ user: UserSchema });
 /** Headers a reverse proxy adds: a request carrying one did not come straight from this machine. */
 const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via', 'x-forwarded-host', 'x-forwarded-proto'];
 
+/** The services of the /api/auth routes and of the account-security groups registered under it. */
+export type AuthServices = Pick<
+  Services,
+  'accountClosing' | 'accounts' | 'apiTokens' | 'audit' | 'authentication' | 'credentials' | 'lockout' | 'ownSessions' | 'resets' | 'sessions' | 'settings' | 'signInNotices' | 'twoFactor'
+>;
+
 export interface AuthRouteOptions {
-  ctx: AppContext;
+  services: AuthServices;
   /** Route config that applies the per-address rate limit (empty when RATE_LIMIT_AUTH=0). */
   rateLimited: Record<string, unknown>;
 }
 
-export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, { ctx, rateLimited }) => {
-  const { accounts, audit, authentication, lockout, resets, sessions } = ctx.services;
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (app, { services, rateLimited }) => {
+  const { accounts, audit, authentication, credentials, lockout, sessions, settings, signInNotices } = services;
   /** Refused logins, by the code the client gets: the security event each one logs. */
   const refusedLogin = { INVALID_CREDENTIALS: 'login_failed', ACCOUNT_LOCKED: 'login_locked', ACCOUNT_DISABLED: 'login_disabled' } as const;
-  const authenticated = { onRequest: requireSession(ctx.services.credentials) };
-  // Account management: a session only, never an API token (403 FORBIDDEN_FOR_API_TOKEN).
-  const accountManagement = { onRequest: requireAccountSession(ctx.services.credentials) };
-  const bearer = [{ bearerAuth: [] }];
-
-  // Set as the request starts, so that every answer of the group carries it, errors included.
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('cache-control', 'no-store');
-    done();
-  });
-  // Unknown /api/auth paths answer here, so that the hook above covers them too.
+  // Unknown /api/auth paths answer here, so that the group's hooks (no-store: api-hooks.ts) cover them too.
   app.setNotFoundHandler(sendNotFound);
   // The account-security routes: in plugins of their own, under this prefix and its hooks.
-  await app.register(sessionRoutes, { ctx });
-  await app.register(apiTokenRoutes, { ctx });
-  await app.register(twoFactorRoutes, { ctx, rateLimited });
-  await app.register(accountRoutes, { ctx, rateLimited });
+  await app.register(sessionRoutes, { credentials, audit, ownSessions: services.ownSessions });
+  await app.register(apiTokenRoutes, { credentials, audit, apiTokens: services.apiTokens });
+  await app.register(twoFactorRoutes, { credentials, audit, sessions, twoFactor: services.twoFactor, signInNotices, rateLimited });
+  await app.register(accountRoutes, { credentials, accountClosing: services.accountClosing, rateLimited });
 
   app.post('/register', {
     config: rateLimited,
@@ -78,7 +76,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     const zone = timezone === undefined ? undefined : normalizeTimezone(timezone);
     const user = await accounts.registerAccount(account);
     // The account starts in the zone; its tracking start is the registration date there.
-    if (zone !== undefined && zone !== 'UTC') await ctx.services.settings.updateSettings(user.id, { timezone: zone });
+    if (zone !== undefined && zone !== 'UTC') await settings.updateSettings(user.id, { timezone: zone });
     return reply.code(201).send({ user });
   });
 
@@ -106,13 +104,21 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     }
     if ('challenge' in result) return challengeAnswer(result.challenge);
     await sessions.recordClient(result.token, { clientAddress: request.ip, userAgent: request.headers['user-agent'] });
-    ctx.services.signInNotices.noteSignIn(result.user, { address: request.ip, userAgent: request.headers['user-agent'] });
+    signInNotices.noteSignIn(result.user, { address: request.ip, userAgent: request.headers['user-agent'] });
     return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
   });
 
+  sessionCheckRoutes(app, services);
+  passwordRoutes(app, services, rateLimited);
+};
+
+/** Signing out, and what a client asks of its token: whose it is, until when. */
+function sessionCheckRoutes(app: ApiInstance, { credentials, sessions }: AuthServices): void {
+  const authenticated = { onRequest: requireSession(credentials) };
+  const accountManagement = { onRequest: requireAccountSession(credentials) };
   app.post('/logout', {
     ...accountManagement,
-    schema: { tags: ['auth'], security: bearer, response: { 200: MessageSchema, ...errorResponses(401, 403) } },
+    schema: { tags: ['auth'], security: BEARER, response: { 200: MessageSchema, ...errorResponses(401, 403) } },
   }, async (request) => {
     await sessions.revokeSession(sessionOf(request).tokenHash);
     return { message: 'Signed out' };
@@ -120,7 +126,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
 
   app.get('/me', {
     ...authenticated,
-    schema: { tags: ['auth'], security: bearer, response: { 200: UserResponse, ...errorResponses(401) } },
+    schema: { tags: ['auth'], security: BEARER, response: { 200: UserResponse, ...errorResponses(401) } },
   }, (request, reply) => {
     // A callback handler: nothing here waits, and an async one costs a promise per request.
     reply.send({ user: sessionOf(request).user });
@@ -130,7 +136,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     ...authenticated,
     schema: {
       tags: ['auth'],
-      security: bearer,
+      security: BEARER,
       response: {
         200: Type.Object({ valid: Type.Literal(true), user_id: Type.Integer(), expires_at: Type.String({ format: 'date-time' }) }),
         ...errorResponses(401),
@@ -141,6 +147,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     return { valid: true as const, user_id: session.user.id, expires_at: session.expiresAt.toISOString() };
   });
 
+}
+
+/** The password: a reset link asked for and used, and a change by the signed-in owner. */
+function passwordRoutes(app: ApiInstance, { audit, authentication, credentials, resets }: AuthServices, rateLimited: Record<string, unknown>): void {
+  // Account management: a session only, never an API token (403 FORBIDDEN_FOR_API_TOKEN).
+  const accountManagement = { onRequest: requireAccountSession(credentials) };
   app.post('/request-reset', {
     config: rateLimited,
     schema: {
@@ -193,7 +205,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     config: rateLimited,
     schema: {
       tags: ['auth'],
-      security: bearer,
+      security: BEARER,
       body: Type.Object({ old_password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }), new_password: Password }, { additionalProperties: false }),
       response: { 200: MessageSchema, ...errorResponses(400, 401, 403, 423, 429, 503) },
     },
@@ -204,4 +216,4 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     await audit.record({ action: 'password_changed', actor: `user:${user.id}`, user, detail: { client: request.ip, other_sessions: 'revoked' } });
     return { message: 'Password changed; other sessions have been signed out' };
   });
-};
+}

@@ -1,17 +1,23 @@
 // /api/auth/sessions (docs/api.md, "Your sessions"): the signed-in user's own sessions. Registered
-// inside the /api/auth plugin, whose hooks (Cache-Control: no-store) apply.
+// inside the /api/auth plugin.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../composition-root.js';
+import type { Services } from '../../composition-root.js';
 import { securityEvent } from '../../auth/audit.js';
-import { requireAccountSession, sessionOf } from '../authentication.js';
+import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
+import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { IdParams } from '../time-entries/schemas.js';
 import { RevokedResponse, SessionListResponse } from './schemas.js';
 
-export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const { audit, credentials, ownSessions } = ctx.services;
-  const schema = { tags: ['sessions'], security: [{ bearerAuth: [] }] };
+export interface SessionRouteOptions {
+  credentials: Authenticator;
+  audit: Services['audit'];
+  ownSessions: Services['ownSessions'];
+}
+
+export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = async (app, { audit, credentials, ownSessions }) => {
+  const schema = { tags: ['sessions'], security: BEARER };
   app.addHook('onRequest', requireAccountSession(credentials));
 
   app.get('/sessions', {

@@ -4,14 +4,13 @@
 // the commit it was built from and the engine, and answer 503, never an error, when the database is down.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../composition-root.js';
-import type { HealthState } from '../../common/health.js';
+import type { HealthService, HealthState } from '../../common/health.js';
 import { buildCommit, packageVersion } from '../../version.js';
 
 const About = {
   version: Type.String(),
   commit: Type.String(),
-  /** The engine's name (ctx.database.engine): not spelled out here, so the published schema names no engine. */
+  /** The engine's name (the database's `engine`): not spelled out here, so the published schema names no engine. */
   engine: Type.String(),
 };
 
@@ -23,17 +22,23 @@ const schema = {
   },
 };
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const about = () => ({ version: packageVersion(), commit: buildCommit(), engine: ctx.database.engine });
+/** What the probes use: the health service and the engine's name. */
+export interface HealthRouteOptions {
+  health: HealthService;
+  engine: string;
+}
+
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthRouteOptions> = async (app, { health, engine }) => {
+  const about = () => ({ version: packageVersion(), commit: buildCommit(), engine });
   const answer = (state: HealthState) =>
     state.healthy ? { code: 200 as const, body: { status: 'ok' as const, ...about() } } : { code: 503 as const, body: { status: 'unavailable' as const, reason: state.reason ?? 'unavailable', ...about() } };
 
   app.get('/health', { schema }, async (_request, reply) => {
-    const { code, body } = answer(await ctx.services.health.state());
+    const { code, body } = answer(await health.state());
     return reply.code(code).send(body);
   });
   app.get('/ready', { schema }, async (_request, reply) => {
-    const { code, body } = answer(await ctx.services.health.readiness());
+    const { code, body } = answer(await health.readiness());
     return reply.code(code).send(body);
   });
 };

@@ -2,9 +2,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../composition-root.js';
+import type { Services } from '../../composition-root.js';
 import { holidayRegions } from '../../time/calendar.js';
-import { requireSession, sessionOf } from '../authentication.js';
+import { requireSession, sessionOf, type Authenticator } from '../authentication.js';
+import { BEARER } from '../openapi.js';
 import { sendExport } from '../export-reply.js';
 import { errorResponses, nullable, nullableNumber } from '../schemas.js';
 import { HolidayRegionsResponse, ScheduleSchema, SchedulesResponse, SettingsSchema } from './schemas.js';
@@ -42,13 +43,19 @@ const SettingsPatchBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exportBudget: preHandlerAsyncHookHandler }> = async (app, { ctx, exportBudget }) => {
-  const { settings } = ctx.services;
-  app.addHook('onRequest', requireSession(ctx.services.credentials));
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
-  const security = [{ bearerAuth: [] }];
+/** What the /api/settings routes use. */
+export interface SettingsRouteOptions {
+  credentials: Authenticator;
+  settings: Services['settings'];
+  schedules: Services['schedules'];
+  accountData: Services['accountData'];
+  /** The account's export budget, shared with the CSV export of time entries (app.ts). */
+  exportBudget: preHandlerAsyncHookHandler;
+}
+
+export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = async (app, { credentials, settings, schedules, accountData, exportBudget }) => {
+  app.addHook('onRequest', requireSession(credentials));
+  const security = BEARER;
 
   // Data portability: the signed-in person's whole account as one JSON document (docs/api.md),
   // the same document as `timetrack user export`, streamed.
@@ -61,7 +68,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; export
     },
     preHandler: exportBudget,
   }, async (request, reply) => {
-    const exported = await ctx.services.accountData.exportAccount(sessionOf(request).user.id);
+    const exported = await accountData.exportAccount(sessionOf(request).user.id);
     return sendExport(request, reply, exported, 'application/json; charset=utf-8', 'timetrack-account.json');
   });
 
@@ -78,16 +85,16 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; export
   // Target schedules (docs/time-model.md): weekly targets, each valid from a date on.
   app.get('/schedules', {
     schema: { tags: ['settings'], security, response: { 200: SchedulesResponse, ...errorResponses(401) } },
-  }, async (request) => ({ schedules: await ctx.services.schedules.listSchedules(sessionOf(request).user.id) }));
+  }, async (request) => ({ schedules: await schedules.listSchedules(sessionOf(request).user.id) }));
 
   app.post('/schedules', {
     schema: { tags: ['settings'], security, body: NewScheduleBody, response: { 201: Type.Object({ schedule: ScheduleSchema }), ...errorResponses(400, 401, 409) } },
-  }, async (request, reply) => reply.code(201).send({ schedule: await ctx.services.schedules.createSchedule(sessionOf(request).user.id, request.body) }));
+  }, async (request, reply) => reply.code(201).send({ schedule: await schedules.createSchedule(sessionOf(request).user.id, request.body) }));
 
   app.delete('/schedules/:id', {
     schema: { tags: ['settings'], security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
   }, async (request, reply) => {
-    await ctx.services.schedules.deleteSchedule(sessionOf(request).user.id, request.params.id);
+    await schedules.deleteSchedule(sessionOf(request).user.id, request.params.id);
     return reply.code(204).send(null);
   });
 

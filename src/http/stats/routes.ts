@@ -2,25 +2,43 @@
 // without one (none, garbage, expired, revoked) the answers of the contract, never 401.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../composition-root.js';
+import type { Services } from '../../composition-root.js';
 import { accountBudget } from '../account-limits.js';
-import { optionalSession } from '../authentication.js';
+import { optionalSession, type Authenticator } from '../authentication.js';
+import { BEARER, BEARER_OR_ANONYMOUS } from '../openapi.js';
+import type { ApiInstance } from '../api-hooks.js';
 import { errorResponses } from '../schemas.js';
 import { Anonymous, MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './schemas.js';
 import { timesheetCsv, timesheetPdf } from '../../time/timesheet.js';
 import { unauthorized } from '../../auth/sessions.js';
 
-export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const { statistics } = ctx.services;
-  app.addHook('onRequest', optionalSession(ctx.services.credentials));
+/** The query of the monthly timesheet, as JSON, CSV and PDF. */
+const MonthQuery = Type.Object(
+  {
+    month: Type.Optional(Type.String({ maxLength: 7, description: 'YYYY-MM (default: this month in the user time zone)' })),
+    lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')], { description: 'language of the PDF (default en)' })),
+  },
+  { additionalProperties: false },
+);
+
+/** What the /api/stats routes use. */
+export interface StatsRouteOptions {
+  credentials: Authenticator;
+  statistics: Services['statistics'];
+  vacation: Services['vacation'];
+  timesheet: Services['timesheet'];
+  /** RATE_LIMIT_STATS: statistics requests per account a minute (0: no limit). */
+  rateLimitStats: number;
+  /** Milliseconds since the epoch, of the context's clock. */
+  now: () => number;
+}
+
+export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (app, { credentials, statistics, vacation, timesheet, rateLimitStats, now }) => {
+  app.addHook('onRequest', optionalSession(credentials));
   // A signed-in account's statistics read its data from tracking_start on: RATE_LIMIT_STATS a minute.
-  app.addHook('preHandler', accountBudget({ name: 'statistics requests', max: ctx.config.rateLimitStats, windowMs: 60_000 }, () => ctx.clock.now().getTime()));
-  // The answer depends on the Authorization header: no cache may keep or share it.
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    reply.header('vary', 'Authorization');
-  });
-  const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, {}];
+  app.addHook('preHandler', accountBudget({ name: 'statistics requests', max: rateLimitStats, windowMs: 60_000 }, now));
+  // The answers depend on the Authorization header (no-store, Vary: Authorization): api-hooks.ts.
+  const security = BEARER_OR_ANONYMOUS;
 
   app.get('/week', {
     schema: {
@@ -51,38 +69,40 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       querystring: Type.Object({ year: Type.Optional(Type.Integer({ minimum: 1970, maximum: 2099, description: 'default: this year in the user time zone' })) }, { additionalProperties: false }),
       response: { 200: Type.Union([VacationResponse, Anonymous]), ...errorResponses(400) },
     },
-  }, async (request) => (request.session ? ctx.services.vacation.vacationYear(request.session.user.id, request.query.year) : { authenticated: false as const }));
+  }, async (request) => (request.session ? vacation.vacationYear(request.session.user.id, request.query.year) : { authenticated: false as const }));
 
   // The monthly timesheet (docs/time-model.md): JSON, and the same figures as CSV and a one-page PDF.
-  const MonthQuery = Type.Object(
-    {
-      month: Type.Optional(Type.String({ maxLength: 7, description: 'YYYY-MM (default: this month in the user time zone)' })),
-      lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')], { description: 'language of the PDF (default en)' })),
-    },
-    { additionalProperties: false },
-  );
   app.get('/month', {
     schema: { tags: ['stats'], security, querystring: MonthQuery, response: { 200: Type.Union([MonthResponse, Anonymous]), ...errorResponses(400) } },
-  }, async (request) => (request.session ? ctx.services.timesheet.monthSheet(request.session.user.id, request.query.month) : { authenticated: false as const }));
+  }, async (request) => (request.session ? timesheet.monthSheet(request.session.user.id, request.query.month) : { authenticated: false as const }));
 
+  timesheetFileRoutes(app, timesheet);
+
+  app.get('/today', {
+    schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]), ...errorResponses(429) } },
+  }, async (request) => (request.session ? statistics.today(request.session.user.id) : { authenticated: false as const }));
+};
+
+/** The monthly timesheet as a file: CSV and a one-page PDF, with a token only (401 without). */
+function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet']): void {
   app.get('/month.csv', {
     schema: {
       tags: ['stats'],
-      security: [{ bearerAuth: [] }],
+      security: BEARER,
       querystring: MonthQuery,
       produces: ['text/csv'],
       response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401) },
     },
   }, async (request, reply) => {
     if (!request.session) throw unauthorized();
-    const sheet = await ctx.services.timesheet.monthSheet(request.session.user.id, request.query.month);
+    const sheet = await timesheet.monthSheet(request.session.user.id, request.query.month);
     return reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="timesheet-${sheet.month}.csv"`).send(timesheetCsv(sheet));
   });
 
   app.get('/month.pdf', {
     schema: {
       tags: ['stats'],
-      security: [{ bearerAuth: [] }],
+      security: BEARER,
       querystring: MonthQuery,
       produces: ['application/pdf'],
       response: { 200: { description: 'PDF', content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } } }, ...errorResponses(400, 401) },
@@ -90,13 +110,9 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   }, async (request, reply) => {
     if (!request.session) throw unauthorized();
     const { user } = request.session;
-    const sheet = await ctx.services.timesheet.monthSheet(user.id, request.query.month);
+    const sheet = await timesheet.monthSheet(user.id, request.query.month);
     const pdf = await timesheetPdf(sheet, { name: user.full_name, email: user.email }, request.query.lang ?? 'en');
     // The schema documents the body as binary; Fastify sends a Buffer as it is, unserialized.
     return reply.type('application/pdf').header('Content-Disposition', `attachment; filename="timesheet-${sheet.month}.pdf"`).send(pdf as unknown as string);
   });
-
-  app.get('/today', {
-    schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]), ...errorResponses(429) } },
-  }, async (request) => (request.session ? statistics.today(request.session.user.id) : { authenticated: false as const }));
-};
+}

@@ -3,8 +3,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../composition-root.js';
-import { requireSession, sessionOf } from '../authentication.js';
+import type { Services } from '../../composition-root.js';
+import { requireSession, sessionOf, type Authenticator } from '../authentication.js';
+import { BEARER } from '../openapi.js';
+import type { ApiInstance } from '../api-hooks.js';
 import { sendExport } from '../export-reply.js';
 import { AbsencePortion, AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
 import { NOTE_MAX_LENGTH } from '../../time/entries.js';
@@ -49,13 +51,20 @@ const DateRangeQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exportBudget: preHandlerAsyncHookHandler }> = async (app, { ctx, exportBudget }) => {
-  const { timeEntries, absences, bookings, entriesCsv } = ctx.services;
-  app.addHook('onRequest', requireSession(ctx.services.credentials));
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
-  const security = [{ bearerAuth: [] }];
+/** What the /api/time-entries routes use. */
+export interface TimeEntryRouteOptions {
+  credentials: Authenticator;
+  timeEntries: Services['timeEntries'];
+  absences: Services['absences'];
+  bookings: Services['bookings'];
+  entriesCsv: Services['entriesCsv'];
+  /** The account's export budget, shared with the account document (app.ts). */
+  exportBudget: preHandlerAsyncHookHandler;
+}
+
+export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> = async (app, { credentials, timeEntries, absences, bookings, entriesCsv, exportBudget }) => {
+  app.addHook('onRequest', requireSession(credentials));
+  const security = BEARER;
   const tags = ['time-entries'];
 
   app.get('/', {
@@ -77,6 +86,44 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; expor
   app.get('/current', {
     schema: { tags, security, response: { 200: Type.Object({ entry: Type.Union([EntrySchema, Type.Null()]) }), ...errorResponses(401) } },
   }, async (request) => ({ entry: await timeEntries.currentEntry(sessionOf(request).user.id) }));
+
+  absenceAndBookingRoutes(app, absences, bookings);
+
+  app.get('/export', {
+    schema: {
+      tags,
+      security,
+      querystring: RangeQuery,
+      description: 'The entries overlapping the range as CSV: id, start_at, end_at (UTC), start_local, end_local (user time zone), note',
+      produces: ['text/csv'],
+      response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401, 409, 429, 503) },
+    },
+    preHandler: exportBudget,
+  }, async (request, reply) => {
+    const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
+    return sendExport(request, reply, csv, 'text/csv; charset=utf-8', 'time-entries.csv');
+  });
+
+  app.get('/:id', {
+    schema: { tags, security, params: IdParams, response: { 200: EntryResponse, ...errorResponses(400, 401, 404) } },
+  }, async (request) => ({ entry: await timeEntries.getEntry(sessionOf(request).user.id, request.params.id) }));
+
+  app.patch('/:id', {
+    schema: { tags, security, params: IdParams, body: EntryPatchBody, response: { 200: EntryResponse, ...errorResponses(400, 401, 404, 409) } },
+  }, async (request) => ({ entry: await timeEntries.updateEntry(sessionOf(request).user.id, request.params.id, request.body) }));
+
+  app.delete('/:id', {
+    schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+  }, async (request, reply) => {
+    await timeEntries.deleteEntry(sessionOf(request).user.id, request.params.id);
+    return reply.code(204).send(null);
+  });
+};
+
+/** Absences (vacation, sick, holiday) and bookings on the balance, under the same prefix and hooks. */
+function absenceAndBookingRoutes(app: ApiInstance, absences: Services['absences'], bookings: Services['bookings']): void {
+  const security = BEARER;
+  const tags = ['time-entries'];
 
   app.get('/absences', {
     schema: { tags, security, querystring: RangeQuery, response: { 200: Type.Object({ absences: Type.Array(AbsenceSchema) }), ...errorResponses(400, 401) } },
@@ -119,34 +166,4 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; expor
     await bookings.deleteBooking(sessionOf(request).user.id, request.params.id);
     return reply.code(204).send(null);
   });
-
-  app.get('/export', {
-    schema: {
-      tags,
-      security,
-      querystring: RangeQuery,
-      description: 'The entries overlapping the range as CSV: id, start_at, end_at (UTC), start_local, end_local (user time zone), note',
-      produces: ['text/csv'],
-      response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401, 409, 429, 503) },
-    },
-    preHandler: exportBudget,
-  }, async (request, reply) => {
-    const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
-    return sendExport(request, reply, csv, 'text/csv; charset=utf-8', 'time-entries.csv');
-  });
-
-  app.get('/:id', {
-    schema: { tags, security, params: IdParams, response: { 200: EntryResponse, ...errorResponses(400, 401, 404) } },
-  }, async (request) => ({ entry: await timeEntries.getEntry(sessionOf(request).user.id, request.params.id) }));
-
-  app.patch('/:id', {
-    schema: { tags, security, params: IdParams, body: EntryPatchBody, response: { 200: EntryResponse, ...errorResponses(400, 401, 404, 409) } },
-  }, async (request) => ({ entry: await timeEntries.updateEntry(sessionOf(request).user.id, request.params.id, request.body) }));
-
-  app.delete('/:id', {
-    schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
-  }, async (request, reply) => {
-    await timeEntries.deleteEntry(sessionOf(request).user.id, request.params.id);
-    return reply.code(204).send(null);
-  });
-};
+}

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
 import { sendNotFound } from '../error-handler.js';
 
 /** The token lives in localStorage, so script injection must be impossible: only this origin's files run. */
@@ -20,6 +21,9 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The path parameter of /assets/:file (not validated by a schema: the pattern below decides). */
+const AssetParams = Type.Object({ file: Type.String() });
+type AssetParams = Static<typeof AssetParams>;
 const HASHED_ASSET = /^[\w-]+\.(js|css)$/;
 const ROOT_FILES = ['manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png', 'favicon.ico', 'robots.txt'];
 /** Every file may be sent precompressed (.br, .gz): a cache must keep one copy per Accept-Encoding. */
@@ -33,14 +37,10 @@ function findWebRoot(): string | undefined {
   }
 }
 
+// Referrer-Policy, X-Content-Type-Options and the other headers of every answer come from the
+// request-start hook (src/http/security-headers.ts); only what differs per file is set here.
 function sendHtml(reply: FastifyReply) {
-  return reply
-    .header('Cache-Control', 'no-cache')
-    .header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
-    .header('Referrer-Policy', 'no-referrer')
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Vary', VARY)
-    .sendFile('index.html');
+  return reply.header('Cache-Control', 'no-cache').header('Content-Security-Policy', CONTENT_SECURITY_POLICY).header('Vary', VARY).sendFile('index.html');
 }
 
 /**
@@ -60,7 +60,8 @@ function isClientPath(request: FastifyRequest): boolean {
 /**
  * The client's files, and the root's not-found handler: a GET outside /api answers the HTML, anything
  * else the JSON 404. A handler rather than a catch-all route, so that route groups with their own
- * not-found handler (and hooks, such as /api/auth's no-store) keep answering their unknown paths.
+ * not-found handler (and hooks, such as /api/auth's no-store: api-hooks.ts) keep answering their
+ * unknown paths.
  */
 async function webClient(app: FastifyInstance, options: { root?: string | undefined } = {}) {
   const root = options.root ?? findWebRoot();
@@ -81,13 +82,13 @@ async function webClient(app: FastifyInstance, options: { root?: string | undefi
 
   await app.register(fastifyStatic, { root, serve: false, preCompressed: true, cacheControl: false, index: false });
   app.get('/assets/:file', { schema: { hide: true } }, async (request, reply) => {
-    const { file } = request.params as { file: string };
+    const { file } = request.params as AssetParams;
     if (!HASHED_ASSET.test(file)) return sendNotFound(request, reply);
-    return reply.header('Cache-Control', IMMUTABLE).header('X-Content-Type-Options', 'nosniff').header('Vary', VARY).sendFile(`assets/${file}`);
+    return reply.header('Cache-Control', IMMUTABLE).header('Vary', VARY).sendFile(`assets/${file}`);
   });
   for (const file of ROOT_FILES) {
     app.get(`/${file}`, { schema: { hide: true } }, async (_request, reply) =>
-      reply.header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').header('Vary', VARY).sendFile(file),
+      reply.header('Cache-Control', 'no-cache').header('Vary', VARY).sendFile(file),
     );
   }
   // A callback handler: an async one costs a promise and a microtask turn on every unknown path.

@@ -1,0 +1,47 @@
+// The periodic jobs of `serve` (the registry: src/common/jobs.ts), and what "once" means for each
+// when several `serve` processes share a PostgreSQL database.
+import type { AppContext } from '../composition-root.js';
+import { createJobRegistry, type JobRegistry } from '../common/jobs.js';
+
+/** When the first integrity check runs after the start (then every INTEGRITY_CHECK_INTERVAL). */
+const FIRST_INTEGRITY_CHECK_MS = 10_000;
+
+/** The jobs of `serve`, registered and not yet started. */
+export function serveJobs(ctx: AppContext): JobRegistry {
+  const { config, logger, services } = ctx;
+  const jobs = createJobRegistry(logger, (name, fn) => ctx.database.exclusively(name, fn));
+
+  // Housekeeping, every HOUSEKEEPING_INTERVAL: expired sessions, tokens and challenges are deleted,
+  // and forgotten timers stop at their start plus the account's limit (docs/time-model.md). Once:
+  // one process a round (the others skip it). Idempotent either way: it deletes what has expired,
+  // and each timer stop checks the entry again in its account's own transaction.
+  jobs.add({
+    name: 'housekeeping',
+    scope: 'one process a round',
+    everyMs: config.housekeepingIntervalSeconds * 1000,
+    run: async () => ({
+      ...(await services.housekeeping.deleteExpiredRecords()),
+      stoppedTimers: await services.timeEntries.stopForgottenTimers(),
+    }),
+    done: (deleted) => logger.debug({ deleted: deleted ?? 'done by another process' }, 'housekeeping done'),
+    failureMessage: 'housekeeping failed',
+  });
+
+  // The integrity check (quick_check on SQLite), every INTEGRITY_CHECK_INTERVAL and once soon after
+  // the start, never per request: /api/health reports a damaged database that still answers reads.
+  // In every process: each process's /api/health answers from its own last check.
+  jobs.add({
+    name: 'integrity check',
+    scope: 'every process',
+    everyMs: config.integrityCheckIntervalSeconds * 1000,
+    // Soon after the start, not during it (quick_check holds the event loop a moment).
+    firstRoundAfterMs: Math.min(FIRST_INTEGRITY_CHECK_MS, config.integrityCheckIntervalSeconds * 1000),
+    run: () => services.health.checkIntegrity(),
+    done: (result) => {
+      if (result === 'ok') logger.debug('database integrity check ok');
+      else logger.error({ problems: result }, 'database integrity check failed: restore a backup (docs/operations.md, "Backups")');
+    },
+    failureMessage: 'database integrity check could not run',
+  });
+  return jobs;
+}

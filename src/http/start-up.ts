@@ -1,0 +1,66 @@
+// What `serve` does before it listens (checks and clean-ups of the start) and says once it listens
+// (warnings about the settings, and the line an operator checks first after a deploy).
+import path from 'node:path';
+import { sqlitePathOf, type AppContext } from '../composition-root.js';
+import { secretFilePath } from '../auth/secret.js';
+import { databaseFileOf } from '../db/database.js';
+
+/**
+ * Before the server is built: fails at the start, not at the first login, when the secret is
+ * unusable; ends the sessions that may no longer be used; computes the dummy hash now, so the first
+ * login with an unknown e-mail is not faster than the others.
+ */
+export async function runStartupChecks(ctx: AppContext): Promise<void> {
+  const { config, logger, services } = ctx;
+  await services.sessions.warmUp();
+  try {
+    const retired = await services.sessions.deleteSessionsOfRetiredSecrets();
+    if (retired > 0) logger.info({ deleted: retired }, 'deleted the sessions of signing secrets no longer configured');
+  } catch (error) {
+    // With --no-migrate the sessions table may not have its key ids yet: serve anyway, as before.
+    logger.warn({ err: error }, 'could not delete the sessions of retired signing secrets');
+  }
+  if (config.require2fa) {
+    // REQUIRE_2FA: sessions made before it, of accounts without two-factor sign-in, end now.
+    const ended = await services.twoFactor.deleteSessionsWithoutTwoFactor();
+    logger.info({ deleted: ended }, 'REQUIRE_2FA: ended the sessions of accounts without two-factor sign-in');
+  }
+  await services.hasher.warmUp();
+}
+
+/** Settings that work but should not stay so in production. */
+export function warnAboutSettings(ctx: AppContext): void {
+  const { config, logger } = ctx;
+  const databaseFile = databaseFileOf(config.database);
+  if (ctx.database.folderAccessibleToOthers && databaseFile !== undefined) {
+    logger.warn({ folder: path.dirname(databaseFile) }, 'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)');
+  }
+  if (!config.dev && !config.smtp) {
+    logger.warn('no SMTP settings: reset e-mails are not sent; use `timetrack reset issue <email>`');
+  }
+  if (!config.dev && config.publicUrl.startsWith('http://')) {
+    logger.warn({ publicUrl: config.publicUrl }, 'PUBLIC_URL is not https: put timetrack behind a TLS reverse proxy in production');
+  }
+}
+
+/** Once listening: which build, which file, which secret, which mode; then the notices of this start. */
+export function logStarted(ctx: AppContext, about: { version: string; createdNotice?: string | undefined }): void {
+  const { config, logger } = ctx;
+  logger.info(
+    {
+      version: about.version,
+      engine: ctx.database.engine,
+      db: ctx.database.location,
+      secret_source: config.jwtSecret ? 'environment (JWT_SECRET)' : `file ${secretFilePath(sqlitePathOf(config))}`,
+      mode: config.dev ? 'development' : 'production',
+    },
+    'timetrack started',
+  );
+  if (about.createdNotice) logger.warn({ database: ctx.database.location }, about.createdNotice);
+  if (config.dev) {
+    logger.warn(
+      { host: config.host },
+      'DEV MODE IS ON: request-reset answers a reset token for any account to anyone who can reach this address; never use it with real accounts (start without --dev)',
+    );
+  }
+}
