@@ -13,7 +13,7 @@ export const TEST_DATABASE_URL = process.env.TIMETRACK_TEST_DATABASE_URL?.trim()
 export const onPostgres = TEST_DATABASE_URL !== undefined;
 
 /** Why a test that needs PostgreSQL did not run. */
-export const POSTGRES_SKIP_REASON = 'PostgreSQL tests skipped: TIMETRACK_TEST_DATABASE_URL is not set (.ci/run starts a throwaway server; see README, Test)';
+export const POSTGRES_SKIP_REASON = 'PostgreSQL tests skipped: TIMETRACK_TEST_DATABASE_URL is not set (.ci/run starts a throwaway server; see docs/testing.md)';
 
 /** A fixed secret: on PostgreSQL every process needs JWT_SECRET, and all of a test's processes share it. */
 export const TEST_JWT_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
