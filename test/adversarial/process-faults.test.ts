@@ -78,7 +78,7 @@ describe('process faults', () => {
     }
   });
 
-  it('finishes requests in flight on SIGTERM and exits 0 within 10 s', async () => {
+  it('finishes requests in flight on SIGTERM and exits 0', async () => {
     const db = path.join(makeTempDir(), 'timetrack.db');
     const server = await startServer(db, { LOCKOUT_ATTEMPTS: '1000' });
     // Each login costs an argon2 verification (~50 ms, two at a time): 16 of them take a while.
@@ -87,13 +87,14 @@ describe('process faults', () => {
     const inFlight = Array.from({ length: 16 }, (_, i) => sentPost(server.baseUrl, '/api/auth/login', { email: `nobody${i}@example.com`, password: 'wrong password!' }));
     await Promise.all(inFlight.map((request) => request.sent));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const started = Date.now();
     const exited = server.stop('SIGTERM');
     const answers = await Promise.all(inFlight.map((request) => request.answer));
+    // Every one answered: none was cut when the shutdown's grace ran out (src/http/server.ts closes
+    // the connections still open then), which is what bounds the time a shutdown takes. No wall-clock
+    // bound here: a loaded machine stretches the sixteen hashes, not the order of events.
     expect(answers).toEqual(Array(16).fill(401));
     const { exitCode } = await exited;
     expect(exitCode).toBe(0);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(server.output()).toMatch(/shutting down/);
     expect(server.output()).toMatch(/"msg":"stopped"/);
   });

@@ -1,5 +1,5 @@
 // Authentication (docs/api.md, Authentication): where the token is read, its expiry and revocation,
-// and the session routes logout, me and validate. Forged tokens: test/adversarial/tokens.test.ts.
+// and the session routes logout, me and validate. Forged tokens: test/adversarial/sessions-forged-tokens.test.ts.
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { account, createTestApp, type TestApp } from '../support/app.js';

@@ -2,7 +2,7 @@
 // bundle script, on this checkout's node_modules) and installed the way its README said: a checkout in
 // /opt/timetrack, its systemd unit (which set TIMETRACK_DB itself) and its example env file (where
 // TIMETRACK_DB is commented out). Accounts, a session and an entry are made through its API. Then the
-// shell block of README "Upgrading from 0.1.0" runs line by line, with the system's folders under a
+// shell block of docs/operations.md "Upgrading from 0.1.0" runs line by line, with the system's folders under a
 // temporary root and systemctl played by the unit files themselves (Environment=, EnvironmentFile=,
 // WorkingDirectory=, StateDirectory=, ExecStart=). The old password signs in on the new version, and
 // "Going back to 0.1.0" brings 0.1.0 back on the copy. SQLite only: 0.1.0 knew no other engine.
@@ -20,7 +20,8 @@ import { freePort } from '../support/server.js';
 /** The commit 0.1.0 was released from: the last of its round, version 0.1.0, migrations 001–003 (CHANGELOG, 0.1.0). */
 const RELEASE_0_1_0 = 'f26ad21';
 const VERSION = (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const README = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+/** Where the upgrade recipes are (one section per way of installing). */
+const RECIPES = fs.readFileSync(path.join(PROJECT_ROOT, 'docs/operations.md'), 'utf8');
 
 function gitHas(commit: string): boolean {
   try {
@@ -33,11 +34,11 @@ function gitHas(commit: string): boolean {
 const historyHere = gitHas(RELEASE_0_1_0);
 if (!historyHere) console.log(`Upgrade test skipped: commit ${RELEASE_0_1_0} (release 0.1.0) is not in this clone's history (a shallow clone?)`);
 
-/** The lines of the first shell block after a README heading (or bold paragraph title). */
+/** The lines of the first shell block after a heading (or bold paragraph title) of docs/operations.md. */
 function shellBlockAfter(title: string): string[] {
-  const start = README.indexOf(title);
-  if (start < 0) throw new Error(`README has no "${title}"`);
-  const block = /```sh\n([\s\S]*?)```/.exec(README.slice(start));
+  const start = RECIPES.indexOf(title);
+  if (start < 0) throw new Error(`docs/operations.md has no "${title}"`);
+  const block = /```sh\n([\s\S]*?)```/.exec(RECIPES.slice(start));
   if (!block?.[1]) throw new Error(`no shell block after "${title}"`);
   return block[1].split('\n').map((line) => line.trim()).filter(Boolean);
 }
@@ -175,7 +176,7 @@ afterEach(async () => {
 });
 
 describe.skipIf(onPostgres || !historyHere)('upgrading from 0.1.0 (SQLite: 0.1.0 had no other engine)', () => {
-  it('0.1.0 installed as its README said, upgraded by README "Upgrading from 0.1.0": the old password signs in, sessions and entries stay; "Going back to 0.1.0" brings 0.1.0 back on the copy', async () => {
+  it('0.1.0 installed as its README said, upgraded by docs/operations.md "Upgrading from 0.1.0": the old password signs in, sessions and entries stay; "Going back to 0.1.0" brings 0.1.0 back on the copy', async () => {
     machine = new Machine();
     const m = machine;
     m.port = await freePort();
@@ -202,8 +203,8 @@ describe.skipIf(onPostgres || !historyHere)('upgrading from 0.1.0 (SQLite: 0.1.0
     expect(entry.status).toBe(201);
     expect(fs.existsSync(m.map('/var/lib/timetrack/timetrack.db.jwt-secret'))).toBe(true);
 
-    // README "Upgrading from 0.1.0", line by line.
-    const steps = shellBlockAfter('## Upgrading from 0.1.0');
+    // docs/operations.md "Upgrading from 0.1.0", line by line.
+    const steps = shellBlockAfter('### Upgrading from 0.1.0');
     expect(steps[0]).toBe('systemctl stop timetrack');
     expect(steps).toContain("echo 'TIMETRACK_DB=/var/lib/timetrack/timetrack.db' >> /etc/timetrack/timetrack.env");
     let health = '';
@@ -231,7 +232,7 @@ describe.skipIf(onPostgres || !historyHere)('upgrading from 0.1.0 (SQLite: 0.1.0
     // Written on 0.2.0, and lost by going back.
     expect((await api(m, 'POST', '/api/auth/register', { email: 'cy@example.com', password: 'a third long passphrase', full_name: 'Cy' })).status).toBe(201);
 
-    // README "Going back to 0.1.0", line by line: 0.1.0 runs again on the copy.
+    // docs/operations.md "Going back to 0.1.0", line by line: 0.1.0 runs again on the copy.
     for (const step of shellBlockAfter('**Going back to 0.1.0.**')) await m.run(step);
     expect((await api(m, 'GET', '/api/health')).body).toMatchObject({ status: 'ok' });
     expect((await api(m, 'POST', '/api/auth/login', { email: 'ann@example.com', password: PASSWORD })).status).toBe(200);

@@ -1,5 +1,6 @@
-// A real context on a real SQLite file in a temp folder (or, with TIMETRACK_TEST_DATABASE_URL, on a
-// PostgreSQL database of its own: test/support/database.ts), with a clock the test moves.
+// A real context on a real SQLite file in a temp folder, copied from a migrated template (or, with
+// TIMETRACK_TEST_DATABASE_URL, on a PostgreSQL database of its own: test/support/database.ts), with a
+// clock the test moves.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import { buildApp, type App } from '../../src/http/app.js';
 import type { PasswordAlgorithm } from '../../src/auth/password-hasher.js';
 import type { Clock } from '../../src/common/clock.js';
 import type { OpenedSqliteDatabase } from '../../src/db/sqlite.js';
-import { bindPostgresDatabase, createMigratedPostgresDatabase, onPostgres, TEST_JWT_SECRET } from './database.js';
+import { bindPostgresDatabase, createMigratedPostgresDatabase, createMigratedSqliteDatabase, onPostgres, TEST_JWT_SECRET } from './database.js';
 
 /** The raw SQLite handle of a context, for tests that inspect or break the file (SQLite runs only). */
 export function sqliteOf(ctx: AppContext): OpenedSqliteDatabase['sqlite'] {
@@ -100,6 +101,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // Tests ask for dev mode with NODE_ENV=development in their settings; serve takes it from --dev only
   // (src/config/), so the test context passes that flag, and NODE_ENV itself stays unset.
   const { NODE_ENV: nodeEnv, ...env } = options.env ?? {};
+  // A new file starts as a copy of a migrated template (test/support/database.ts); a file the test
+  // brings (an old schema, a restart on the same folder) or a path of its own is migrated in place.
+  if (!onPostgres && env.TIMETRACK_DB === undefined && env.DATABASE_URL === undefined && !fs.existsSync(dbPath)) await createMigratedSqliteDatabase(dbPath);
   const ctx = await createContext({
     env: {
       ...(onPostgres ? await migratedPostgresFor(dbPath) : { TIMETRACK_DB: dbPath }),

@@ -6,13 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const TEST_DATABASE_URL = process.env.TIMETRACK_TEST_DATABASE_URL?.trim() || undefined;
 export const onPostgres = TEST_DATABASE_URL !== undefined;
 
 /** Why a test that needs PostgreSQL did not run. */
-export const POSTGRES_SKIP_REASON = 'PostgreSQL tests skipped: TIMETRACK_TEST_DATABASE_URL is not set (.ci/run starts a throwaway server; see README, Test)';
+export const POSTGRES_SKIP_REASON = 'PostgreSQL tests skipped: TIMETRACK_TEST_DATABASE_URL is not set (.ci/run starts a throwaway server; see docs/testing.md)';
 
 /** A fixed secret: on PostgreSQL every process needs JWT_SECRET, and all of a test's processes share it. */
 export const TEST_JWT_SECRET = 'test-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -85,6 +86,34 @@ export async function createMigratedPostgresDatabase(): Promise<string> {
   const name = uniqueName('tt');
   psql(`create database ${name} template ${template}`);
   return postgresUrlFor(name);
+}
+
+let migratedSqliteTemplate: Promise<string> | undefined;
+
+/**
+ * Puts a SQLite file with every migration applied at `dbPath` (which must not exist yet): a copy of a
+ * template file migrated once per process, as PostgreSQL test apps copy a template database. The
+ * template is checkpointed and closed before the first copy, so it is whole without its -wal and
+ * -shm files. Tests of the migrations themselves start from an empty or an old file instead.
+ */
+export async function createMigratedSqliteDatabase(dbPath: string): Promise<void> {
+  migratedSqliteTemplate ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-template-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'template.db');
+    const { openSqliteDatabase } = await import('../../src/db/sqlite.js');
+    const { migrateToLatest } = await import('../../src/db/migrate.js');
+    const database = openSqliteDatabase(file);
+    try {
+      await migrateToLatest(database.db);
+      database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      await database.close();
+    }
+    for (const side of [`${file}-wal`, `${file}-shm`]) if (fs.existsSync(side)) throw new Error(`the SQLite template kept ${side} after closing`);
+    return file;
+  })();
+  fs.copyFileSync(await migratedSqliteTemplate, dbPath, fs.constants.COPYFILE_EXCL);
 }
 
 /** The PostgreSQL database that stands for the SQLite file `dbPath` in this run (made on first use). */

@@ -520,12 +520,10 @@ describe.runIf(browserAvailable)('the browser client', () => {
     const page = await context.newPage();
     const asked: string[] = [];
     const askedBeforeFirstAnswer: string[] = [];
-    let firstAskedAt: number | undefined;
     let answered = false;
     page.on('request', (request) => {
       const { pathname } = new URL(request.url());
       if (!pathname.startsWith('/api/')) return;
-      firstAskedAt ??= Date.now();
       asked.push(pathname);
       if (!answered) askedBeforeFirstAnswer.push(pathname);
     });
@@ -534,13 +532,12 @@ describe.runIf(browserAvailable)('the browser client', () => {
     });
     await page.goto(`${baseUrl}/`);
     await page.locator('button.big.start:not([disabled])').waitFor();
-    const toStart = Date.now() - (firstAskedAt as number);
     // The session, the settings and Today's three figures, all on their way at once, and nothing after.
     const today = ['/api/auth/me', '/api/settings', '/api/stats/overtime', '/api/stats/today', '/api/time-entries', '/api/time-entries/current'];
+    // One wait, not a chain of them: every request was sent before the first answer came back (an
+    // order of events, not a time, so that a loaded machine does not decide).
     expect(askedBeforeFirstAnswer.sort()).toEqual(today);
     expect(asked.sort()).toEqual(today);
-    // One wait, not a chain of them (two answers in a row take at least 2 × DELAY_MS).
-    expect(toStart).toBeLessThan(2 * DELAY_MS);
     await context.close();
   });
 

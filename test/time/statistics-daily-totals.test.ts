@@ -66,7 +66,7 @@ it("deleting a user deletes the user's settings, entries, absences and totals", 
 });
 
 it.skipIf(onPostgres)('the overtime sum over the per-day totals reads one index, not a table row per day (SQLite: skipped on PostgreSQL)', () => {
-  // The shape of workedMinutesInRange's query (src/services/statistics.ts).
+  // The shape of workedMinutesInRange's query (src/time/statistics.ts).
   const plan = sqliteOf(t.ctx)
     .prepare('explain query plan select coalesce(sum(worked_ms / 60000), 0) as minutes from daily_totals where user_id = ? and date >= ? and date <= ?')
     .all(ann.userId, '2021-01-01', '2026-03-09') as Array<{ detail: string }>;
