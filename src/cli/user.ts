@@ -28,9 +28,8 @@ function summaryJson(summary: AccountSummary) {
   return { ...summary.user, status: summary.status, failed_attempts: summary.failed_attempts, locked_until: summary.locked_until, active_sessions: summary.active_sessions, two_factor: summary.two_factor };
 }
 
-export function registerUserCommand(program: Command): void {
-  const user = program.command('user').description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, 2fa-reset, export, import, delete');
-
+/** `timetrack user create` */
+function createCommand(user: Command): void {
   user
     .command('create')
     .description('create an account (the same checks and hashing as registration); asks for what is missing on a terminal')
@@ -60,7 +59,10 @@ Examples:
         return { json: { user: created }, text: [`created account ${created.email} (id ${created.id})`] };
       });
     });
+}
 
+/** `timetrack user list` */
+function listCommand(user: Command): void {
   user
     .command('list')
     .description('every account with status, failed attempts, lock end and active sessions')
@@ -77,7 +79,10 @@ Examples:
       );
       printLines(database);
     });
+}
 
+/** `timetrack user show` */
+function showCommand(user: Command): void {
   user
     .command('show')
     .description('one account in detail')
@@ -102,7 +107,10 @@ Examples:
         };
       }),
     );
+}
 
+/** `timetrack user set-password` */
+function setPasswordCommand(user: Command): void {
   user
     .command('set-password')
     .description('set a new password (the checks of registration); revokes the sessions and pending reset tokens of the account and clears its lock')
@@ -124,7 +132,10 @@ Examples:
         };
       });
     });
+}
 
+/** `timetrack user update` */
+function updateCommand(user: Command): void {
   user
     .command('update')
     .description('change the e-mail address, name or username of an account (the checks of registration)')
@@ -155,7 +166,10 @@ Examples:
         };
       });
     });
+}
 
+/** `timetrack user unlock` */
+function unlockCommand(user: Command): void {
   user
     .command('unlock')
     .description('clear the failed-attempt count and the lock; works while serve runs')
@@ -167,7 +181,10 @@ Examples:
         return { json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(unlocked.email)) }, text: [`unlocked ${unlocked.email}`] };
       }),
     );
+}
 
+/** `timetrack user disable` */
+function disableCommand(user: Command): void {
   user
     .command('disable')
     .description('disable the account: its sessions are revoked, login answers 403 ACCOUNT_DISABLED')
@@ -182,7 +199,10 @@ Examples:
         };
       }),
     );
+}
 
+/** `timetrack user enable` */
+function enableCommand(user: Command): void {
   user
     .command('enable')
     .description('make a disabled account active again')
@@ -194,7 +214,10 @@ Examples:
         return { json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(enabled.email)) }, text: [`enabled ${enabled.email}`] };
       }),
     );
+}
 
+/** `timetrack user 2fa-reset` */
+function twoFactorResetCommand(user: Command): void {
   user
     .command('2fa-reset')
     .description('turn two-factor sign-in off for someone who lost the device: secret and recovery codes deleted, every session ended (audited); with REQUIRE_2FA the next sign-in sets it up again')
@@ -211,7 +234,10 @@ Examples:
         };
       }),
     );
+}
 
+/** `timetrack user export` */
+function exportCommand(user: Command): void {
   user
     .command('export')
     .description('print one account as a JSON document: fields (no password or token), settings, entries, absences')
@@ -227,7 +253,10 @@ Examples:
         await writeExport(exported);
       });
     });
+}
 
+/** `timetrack user import` */
+function importCommand(user: Command): void {
   user
     .command('import')
     .description('create an account from a document of `user export`, or fill the account with its e-mail (settings, entries, absences)')
@@ -263,7 +292,10 @@ Example:
         };
       });
     });
+}
 
+/** `timetrack user delete` */
+function deleteCommand(user: Command): void {
   user
     .command('delete')
     .description('delete the account and everything that is its own (sessions, reset tokens, time data), in one transaction')
@@ -277,4 +309,20 @@ Example:
         return { json: { deleted }, text: [`deleted ${deleted.email} and everything that belonged to it`] };
       });
     });
+}
+
+export function registerUserCommand(program: Command): void {
+  const user = program.command('user').description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, 2fa-reset, export, import, delete');
+  createCommand(user);
+  listCommand(user);
+  showCommand(user);
+  setPasswordCommand(user);
+  updateCommand(user);
+  unlockCommand(user);
+  disableCommand(user);
+  enableCommand(user);
+  twoFactorResetCommand(user);
+  exportCommand(user);
+  importCommand(user);
+  deleteCommand(user);
 }
