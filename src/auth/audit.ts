@@ -7,8 +7,8 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError } from '../common/errors.js';
-import { normalizeLoginIdentifier } from './account-fields.js';
-import { identifierMatches } from './users.js';
+import { normalizeLoginIdentifier } from './accounts/fields.js';
+import { identifierMatches } from './accounts/users.js';
 
 export type AuditAction =
   | 'account_created'

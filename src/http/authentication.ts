@@ -2,8 +2,8 @@
 // counts; cookies, the URL and the query string are never read. Strict routes answer every failure
 // with 401 UNAUTHORIZED + WWW-Authenticate: Bearer; optional routes go on without a session.
 import type { FastifyRequest, onRequestAsyncHookHandler, onRequestHookHandler } from 'fastify';
-import type { AuthenticatedSession, SessionService } from '../auth/sessions.js';
-import { unauthorized } from '../auth/sessions.js';
+import type { AuthenticatedSession, SessionService } from '../auth/sessions/sessions.js';
+import { unauthorized } from '../auth/sessions/sessions.js';
 import { ServiceError } from '../common/errors.js';
 
 declare module 'fastify' {
@@ -13,7 +13,7 @@ declare module 'fastify' {
 }
 
 // Exactly one space, the scheme as the contract writes it, and a compact JWS (three base64url parts)
-// or an API token (`ttpat_` and 43 base64url characters: src/auth/api-tokens.ts).
+// or an API token (`ttpat_` and 43 base64url characters: src/auth/sessions/api-tokens.ts).
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|ttpat_[A-Za-z0-9_-]{43})$/;
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -21,7 +21,7 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
 }
 
-/** What checks a bearer credential: a session token or an API token (src/auth/credentials.ts). */
+/** What checks a bearer credential: a session token or an API token (src/auth/sessions/credentials.ts). */
 export type Authenticator = Pick<SessionService, 'authenticate'>;
 
 interface SessionCheck {

@@ -2,8 +2,8 @@
 // (written at most once per 5 minutes, never on the request's path), revoking one (another user's id
 // is 404), revoking every other; a revoked session is 401 at once.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createActivityRecorder } from '../../src/auth/activity.js';
-import { deviceName } from '../../src/auth/devices.js';
+import { createActivityRecorder } from '../../src/auth/sessions/activity.js';
+import { deviceName } from '../../src/auth/sessions/devices.js';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { register, request, type TestResponse } from '../support/requests.js';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSecretBox, SealedSecretError } from '../../src/auth/secret-box.js';
-import { createTwoFactorService } from '../../src/auth/two-factor.js';
+import { createTwoFactorService } from '../../src/auth/two-factor/two-factor.js';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { login, register, request, type Method, type TestResponse } from '../support/requests.js';

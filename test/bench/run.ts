@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import argon2 from 'argon2';
 import { defaultHashConcurrency } from '../../src/config.js';
 import { createContext } from '../../src/composition-root.js';
-import { ARGON2_PARAMETERS } from '../../src/auth/password-hasher.js';
+import { ARGON2_PARAMETERS } from '../../src/auth/passwords/hasher.js';
 import { chooseDriver, load, type Driver, type LoadRequest, type LoadResult } from './load.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

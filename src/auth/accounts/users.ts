@@ -1,9 +1,9 @@
 // Reading accounts and shaping the public User object (docs/api.md, Conventions). No route or command
 // ever sees a row with a hash: the public shape is built here.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { AccountStatus, Database } from '../db/types.js';
-import { ServiceError } from '../common/errors.js';
-import { normalizeLoginIdentifier } from './account-fields.js';
+import type { AccountStatus, Database } from '../../db/types.js';
+import { ServiceError } from '../../common/errors.js';
+import { normalizeLoginIdentifier } from './fields.js';
 
 export interface PublicUser {
   id: number;

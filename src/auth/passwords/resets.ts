@@ -2,16 +2,16 @@
 // stored only as its SHA-256, valid for RESET_TOKEN_TTL, used once. An administrator's new link voids
 // every pending one; a requested link voids only earlier requested ones, never an administrator's.
 import { randomBytes } from 'node:crypto';
-import type { TransactionalDatabase } from '../db/database.js';
-import type { ResetTokenIssuer } from '../db/types.js';
-import type { BackgroundTasks } from '../common/background.js';
-import { addSeconds, type Clock } from '../common/clock.js';
-import { ServiceError } from '../common/errors.js';
-import { normalizeEmail } from './account-fields.js';
-import type { PasswordHasher } from './password-hasher.js';
-import { checkNewPassword } from './password-policy.js';
-import { hashToken } from './sessions.js';
-import type { UserDirectory } from './users.js';
+import type { TransactionalDatabase } from '../../db/database.js';
+import type { ResetTokenIssuer } from '../../db/types.js';
+import type { BackgroundTasks } from '../../common/background.js';
+import { addSeconds, type Clock } from '../../common/clock.js';
+import { ServiceError } from '../../common/errors.js';
+import { normalizeEmail } from '../accounts/fields.js';
+import type { PasswordHasher } from './hasher.js';
+import { checkNewPassword } from './policy.js';
+import { hashToken } from '../sessions/sessions.js';
+import type { UserDirectory } from '../accounts/users.js';
 
 export interface IssuedReset {
   email: string;

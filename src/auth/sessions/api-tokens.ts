@@ -6,12 +6,12 @@
 // active account), so a revoked token is 401 at once.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { OpenedDatabase } from '../db/database.js';
-import { addSeconds, type Clock } from '../common/clock.js';
-import { ServiceError, validationError } from '../common/errors.js';
+import type { OpenedDatabase } from '../../db/database.js';
+import { addSeconds, type Clock } from '../../common/clock.js';
+import { ServiceError, validationError } from '../../common/errors.js';
 import type { ActivityRecorder } from './activity.js';
 import { hashToken, unauthorized, type AuthenticatedSession } from './sessions.js';
-import { PUBLIC_USER_COLUMNS } from './users.js';
+import { PUBLIC_USER_COLUMNS } from '../accounts/users.js';
 
 export const API_TOKEN_PREFIX = 'ttpat_';
 /** The whole token as the Authorization header carries it: the prefix and 43 base64url characters (256 bits). */

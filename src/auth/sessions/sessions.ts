@@ -6,11 +6,11 @@
 // still checked on every request, so logout and revoke take effect at once on every process.
 import { createHash, hash, randomBytes, webcrypto } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { OpenedDatabase } from '../db/database.js';
-import type { Database } from '../db/types.js';
-import type { Clock } from '../common/clock.js';
-import { ServiceError } from '../common/errors.js';
-import { PUBLIC_USER_COLUMNS, type PublicUser } from './users.js';
+import type { OpenedDatabase } from '../../db/database.js';
+import type { Database } from '../../db/types.js';
+import type { Clock } from '../../common/clock.js';
+import { ServiceError } from '../../common/errors.js';
+import { PUBLIC_USER_COLUMNS, type PublicUser } from '../accounts/users.js';
 
 /** Longer than any token this server issues by far; larger headers are refused unread. */
 const MAX_TOKEN_LENGTH = 2048;
@@ -20,7 +20,7 @@ export interface AuthenticatedSession {
   user: PublicUser;
   tokenHash: string;
   expiresAt: Date;
-  /** Set when the credential is an API token (src/auth/api-tokens.ts): it may not manage the account. */
+  /** Set when the credential is an API token (src/auth/sessions/api-tokens.ts): it may not manage the account. */
   apiTokenId?: number;
 }
 

@@ -3,11 +3,11 @@
 // transaction the account and everything that is its own are deleted (every table of an account
 // references users(id) ON DELETE CASCADE), the account's earlier audit events lose their e-mail
 // address and details, and the audit trail records that account id closed itself, with nothing personal.
-import type { TransactionalDatabase } from '../db/database.js';
-import { ServiceError, validationError } from '../common/errors.js';
-import type { createAuditService } from './audit.js';
-import type { AuthenticatedSession } from './sessions.js';
-import type { createTwoFactorService } from './two-factor.js';
+import type { TransactionalDatabase } from '../../db/database.js';
+import { ServiceError, validationError } from '../../common/errors.js';
+import type { createAuditService } from '../audit.js';
+import type { AuthenticatedSession } from '../sessions/sessions.js';
+import type { createTwoFactorService } from '../two-factor/two-factor.js';
 
 type Audit = Pick<ReturnType<typeof createAuditService>, 'record'>;
 type TwoFactor = Pick<ReturnType<typeof createTwoFactorService>, 'isEnabled' | 'checkPasswordCounted' | 'checkCodeCounted' | 'consume'>;

@@ -7,7 +7,7 @@
 //   transaction that signs in, so two parallel uses of one code give one session.
 // - Recovery codes: 10 of 80 random bits, shown once, stored as SHA-256, each used once (a
 //   conditional UPDATE … WHERE used_at IS NULL).
-// - Every code checked counts against the account's lockout like a password (src/auth/lockout.ts): a
+// - Every code checked counts against the account's lockout like a password (src/auth/passwords/lockout.ts): a
 //   slot is reserved before the code is checked, so however many run in parallel (or in several
 //   processes) at most LOCKOUT_ATTEMPTS are checked per lock window. A right password of an account
 //   with two-factor sign-in does not give its slot back (only the whole sign-in does), so knowing the
@@ -18,15 +18,15 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import type { Logger } from 'pino';
-import type { TransactionalDatabase } from '../db/database.js';
-import type { ChallengePurpose, Database } from '../db/types.js';
-import { addSeconds, type Clock } from '../common/clock.js';
-import { ServiceError } from '../common/errors.js';
-import { accountLockedError, type AttemptReservation, type LockoutService } from './lockout.js';
-import type { PasswordHasher } from './password-hasher.js';
-import { SealedSecretError, type SecretBox } from './secret-box.js';
-import { hashToken, type SessionService, type SignedSession } from './sessions.js';
-import { PUBLIC_USER_COLUMNS, type PublicUser } from './users.js';
+import type { TransactionalDatabase } from '../../db/database.js';
+import type { ChallengePurpose, Database } from '../../db/types.js';
+import { addSeconds, type Clock } from '../../common/clock.js';
+import { ServiceError } from '../../common/errors.js';
+import { accountLockedError, type AttemptReservation, type LockoutService } from '../passwords/lockout.js';
+import type { PasswordHasher } from '../passwords/hasher.js';
+import { SealedSecretError, type SecretBox } from '../secret-box.js';
+import { hashToken, type SessionService, type SignedSession } from '../sessions/sessions.js';
+import { PUBLIC_USER_COLUMNS, type PublicUser } from '../accounts/users.js';
 
 export const TOTP_PERIOD_SECONDS = 30;
 export const TOTP_DIGITS = 6;

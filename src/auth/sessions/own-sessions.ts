@@ -3,9 +3,9 @@
 // so the next request with that token is 401 at once, on every process. Another user's session id is
 // 404, as if it did not exist.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/types.js';
-import type { Clock } from '../common/clock.js';
-import { ServiceError } from '../common/errors.js';
+import type { Database } from '../../db/types.js';
+import type { Clock } from '../../common/clock.js';
+import { ServiceError } from '../../common/errors.js';
 import type { ActivityRecorder } from './activity.js';
 import { deviceName } from './devices.js';
 import type { AuthenticatedSession } from './sessions.js';

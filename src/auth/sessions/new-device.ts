@@ -7,10 +7,10 @@
 // DEVICES_PER_ACCOUNT pairs per account, the least recently seen forgotten first.
 import { createHmac, hkdfSync } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
-import type { TransactionalDatabase } from '../db/database.js';
-import { addSeconds, type Clock } from '../common/clock.js';
+import type { TransactionalDatabase } from '../../db/database.js';
+import { addSeconds, type Clock } from '../../common/clock.js';
 import { deviceName } from './devices.js';
-import type { PublicUser } from './users.js';
+import type { PublicUser } from '../accounts/users.js';
 
 export const NEW_DEVICE_WINDOW_DAYS = 90;
 /** Recent devices kept per account; the least recently seen beyond it are forgotten. */

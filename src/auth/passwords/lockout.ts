@@ -6,11 +6,11 @@
 // A correct password gives its slot back (the count restarts at 0); a wrong one keeps it.
 import { createHmac } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { BestEffortWriter } from '../db/database.js';
-import { instantValue } from '../db/sql.js';
-import type { Database } from '../db/types.js';
-import { addSeconds, secondsUntil, type Clock } from '../common/clock.js';
-import { ServiceError } from '../common/errors.js';
+import type { BestEffortWriter } from '../../db/database.js';
+import { instantValue } from '../../db/sql.js';
+import type { Database } from '../../db/types.js';
+import { addSeconds, secondsUntil, type Clock } from '../../common/clock.js';
+import { ServiceError } from '../../common/errors.js';
 
 /** Whom an attempt counts against: an account, or an identifier that matches none. */
 export type LockoutSubject = { userId: number } | { identifier: string };

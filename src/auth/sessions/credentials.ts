@@ -1,6 +1,6 @@
 // What a Bearer credential is (docs/api.md, Authentication): an API token (its prefix tells it apart:
-// src/auth/api-tokens.ts) or a session token, checked by the session service as before. Either use is
-// noted for its "last seen" in memory (src/auth/activity.ts: no write on the request's path).
+// src/auth/sessions/api-tokens.ts) or a session token, checked by the session service as before. Either use is
+// noted for its "last seen" in memory (src/auth/sessions/activity.ts: no write on the request's path).
 import type { ActivityRecorder, CredentialKind } from './activity.js';
 import { API_TOKEN_PREFIX, type ApiTokenService } from './api-tokens.js';
 import type { AuthenticatedSession, SessionService } from './sessions.js';

@@ -1,12 +1,12 @@
 // Creating accounts: a User and its AuthInfo together, in one transaction.
 import type { Transaction } from 'kysely';
-import { violatedRule, type TransactionalDatabase } from '../db/database.js';
-import type { Database } from '../db/types.js';
-import type { Clock } from '../common/clock.js';
-import { ServiceError } from '../common/errors.js';
-import { normalizeEmail, normalizeFullName, normalizeUsername } from './account-fields.js';
-import type { PasswordHasher } from './password-hasher.js';
-import { checkNewPassword } from './password-policy.js';
+import { violatedRule, type TransactionalDatabase } from '../../db/database.js';
+import type { Database } from '../../db/types.js';
+import type { Clock } from '../../common/clock.js';
+import { ServiceError } from '../../common/errors.js';
+import { normalizeEmail, normalizeFullName, normalizeUsername } from './fields.js';
+import type { PasswordHasher } from '../passwords/hasher.js';
+import { checkNewPassword } from '../passwords/policy.js';
 import { identifierMatches, type PublicUser } from './users.js';
 
 export function emailTaken(): ServiceError {

@@ -1,16 +1,16 @@
 // Login and password change (docs/api.md, "Sessions and accounts: the rules", rules 1, 2 and 5).
 import type { Kysely, Transaction } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { BestEffortWriter, TransactionalDatabase } from '../db/database.js';
-import type { Database } from '../db/types.js';
-import { secondsUntil, type Clock } from '../common/clock.js';
-import { ServiceError } from '../common/errors.js';
-import { normalizeLoginIdentifier } from './account-fields.js';
-import { accountLockedError, type AttemptReservation, type LockoutService, type LockoutSubject } from './lockout.js';
-import type { PasswordHasher } from './password-hasher.js';
-import { checkNewPassword } from './password-policy.js';
+import type { BestEffortWriter, TransactionalDatabase } from '../../db/database.js';
+import type { Database } from '../../db/types.js';
+import { secondsUntil, type Clock } from '../../common/clock.js';
+import { ServiceError } from '../../common/errors.js';
+import { normalizeLoginIdentifier } from '../accounts/fields.js';
+import { accountLockedError, type AttemptReservation, type LockoutService, type LockoutSubject } from '../passwords/lockout.js';
+import type { PasswordHasher } from '../passwords/hasher.js';
+import { checkNewPassword } from '../passwords/policy.js';
 import { unauthorized, type AuthenticatedSession, type SessionService } from './sessions.js';
-import { identifierMatches, PUBLIC_USER_COLUMNS, type PublicUser } from './users.js';
+import { identifierMatches, PUBLIC_USER_COLUMNS, type PublicUser } from '../accounts/users.js';
 
 export interface LoginResult {
   token: string;
@@ -23,7 +23,7 @@ export interface LoginChallenge {
   challenge: { purpose: 'sign_in' | 'setup'; challenge: string; expiresAt: Date };
 }
 
-/** Called after a right password (src/auth/two-factor.ts): the second step's challenge, or undefined to sign in now. */
+/** Called after a right password (src/auth/two-factor/two-factor.ts): the second step's challenge, or undefined to sign in now. */
 export type SecondStep = (account: { id: number; password_hash: string; status: string }, reservation: AttemptReservation) => Promise<LoginChallenge['challenge'] | undefined>;
 
 /** Password changes (right or wrong old password) per account and window, counted in this process. */

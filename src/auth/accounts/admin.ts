@@ -1,12 +1,12 @@
 // What an operator does to accounts from the shell (docs/cli.md): list, show, set a password, update, disable,
 // enable, delete. Unlocking is the lockout service's, session revocation the session service's.
-import type { TransactionalDatabase } from '../db/database.js';
-import type { AccountStatus } from '../db/types.js';
-import type { Clock } from '../common/clock.js';
-import { normalizeEmail, normalizeFullName, normalizeUsername } from './account-fields.js';
-import type { LockoutService } from './lockout.js';
-import type { PasswordHasher } from './password-hasher.js';
-import { checkNewPassword } from './password-policy.js';
+import type { TransactionalDatabase } from '../../db/database.js';
+import type { AccountStatus } from '../../db/types.js';
+import type { Clock } from '../../common/clock.js';
+import { normalizeEmail, normalizeFullName, normalizeUsername } from './fields.js';
+import type { LockoutService } from '../passwords/lockout.js';
+import type { PasswordHasher } from '../passwords/hasher.js';
+import { checkNewPassword } from '../passwords/policy.js';
 import { emailTaken, rethrowTaken, usernameTaken } from './accounts.js';
 import { identifierMatches, PUBLIC_USER_COLUMNS, type AccountSummary, type PublicUser, type UserDirectory } from './users.js';
 
