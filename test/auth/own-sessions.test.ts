@@ -105,7 +105,7 @@ describe('last_seen_at', () => {
     await register(t.app, account());
     const token = await signIn();
     const tokenHash = (await t.ctx.db.selectFrom('auth_tokens').select('token_hash').executeTakeFirstOrThrow()).token_hash;
-    const other = createActivityRecorder(t.ctx.database.bestEffort, t.clock, t.ctx.logger);
+    const other = createActivityRecorder({ bestEffort: t.ctx.database.bestEffort, clock: t.clock, logger: t.ctx.logger });
     t.clock.advance(600);
     expect((await call('GET', '/api/auth/me', token)).statusCode).toBe(200);
     await t.ctx.services.activity.flush();

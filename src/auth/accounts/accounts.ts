@@ -67,12 +67,14 @@ export async function insertAccountIn(trx: Transaction<Database>, fields: Checke
   return user;
 }
 
-export function createAccountService(
-  database: TransactionalDatabase,
-  clock: Clock,
-  hasher: PasswordHasher,
-  options: { registrationOpen: boolean },
-) {
+export interface AccountDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+  hasher: PasswordHasher;
+  options: { registrationOpen: boolean };
+}
+
+export function createAccountService({ database, clock, hasher, options }: AccountDeps) {
   /** Creates an account (admin command, and registration once it is allowed). */
   async function createAccount(input: NewAccountInput): Promise<PublicUser> {
     const email = normalizeEmail(input.email);

@@ -34,7 +34,11 @@ export function identifierMatches(kind: 'email' | 'username', value: string) {
   return (eb: ExpressionBuilder<Database, 'users'>) => (kind === 'email' ? eb('users.email', '=', value) : eb(eb.fn('lower', ['users.username']), '=', value.toLowerCase()));
 }
 
-export function createUserDirectory(db: Kysely<Database>) {
+export interface UserDirectoryDeps {
+  db: Kysely<Database>;
+}
+
+export function createUserDirectory({ db }: UserDirectoryDeps) {
   /**
    * The account of an e-mail address or a username (admin commands take either, like the login
    * field), or USER_NOT_FOUND.

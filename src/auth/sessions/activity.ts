@@ -25,7 +25,13 @@ interface Noted {
   at: number;
 }
 
-export function createActivityRecorder(bestEffort: BestEffortWriter, clock: Clock, logger: Pick<Logger, 'warn'>) {
+export interface ActivityDeps {
+  bestEffort: BestEffortWriter;
+  clock: Clock;
+  logger: Pick<Logger, 'warn'>;
+}
+
+export function createActivityRecorder({ bestEffort, clock, logger }: ActivityDeps) {
   const resolutionMs = ACTIVITY_RESOLUTION_SECONDS * 1000;
   const lastNoted = new LRUCache<string, number>({ max: TRACKED });
   const pending = new Map<string, Noted>();

@@ -53,7 +53,14 @@ export function newDeviceText(notice: NewDeviceNotice, publicUrl: string): strin
   ].join('\n');
 }
 
-export function createNewDeviceNotices(database: TransactionalDatabase, clock: Clock, loadSecret: () => Uint8Array) {
+export interface NewDeviceDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+  /** The server secret: devices are stored as keyed hashes under a key derived from it. */
+  loadSecret: () => Uint8Array;
+}
+
+export function createNewDeviceNotices({ database, clock, loadSecret }: NewDeviceDeps) {
   let key: Buffer | undefined;
   const keyOf = (device: string, network: string) => {
     key ??= Buffer.from(hkdfSync('sha256', loadSecret(), 'timetrack', 'timetrack login devices v1', 32));

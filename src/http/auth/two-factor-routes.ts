@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import type { AppContext } from '../../composition-root.js';
 import { securityEvent } from '../../auth/audit.js';
-import { unauthorized } from '../../auth/sessions/sessions.js';
+import { unauthorized } from '../../auth/sessions/index.js';
 import { PASSWORD_MAX_LENGTH } from '../../auth/passwords/policy.js';
 import { ServiceError, validationError } from '../../common/errors.js';
 import { accountSessionIfSent, requireAccountSession, sessionOf } from '../authentication.js';

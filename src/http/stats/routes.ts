@@ -8,7 +8,7 @@ import { optionalSession } from '../authentication.js';
 import { errorResponses } from '../schemas.js';
 import { Anonymous, MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './schemas.js';
 import { timesheetCsv, timesheetPdf } from '../../time/timesheet.js';
-import { unauthorized } from '../../auth/sessions/sessions.js';
+import { unauthorized } from '../../auth/sessions/index.js';
 
 export const statsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { statistics } = ctx.services;
