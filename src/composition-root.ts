@@ -9,14 +9,11 @@ import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createNoticeMailer } from './mail/notices.js';
-import type { PublicUser } from './auth/accounts/users.js';
 import { createAbsenceService } from './time/absences.js';
-import { createAccountAdminService } from './auth/accounts/admin.js';
-import { createAccountClosingService } from './auth/accounts/closing.js';
+import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
 import { createAuditService } from './auth/audit.js';
-import { createAccountService } from './auth/accounts/accounts.js';
 import { createBackgroundTasks } from './common/background.js';
 import { systemClock, type Clock } from './common/clock.js';
 import { createEntryCsvService } from './time/entries-csv.js';
@@ -24,9 +21,7 @@ import { createExportGate } from './time/exports.js';
 import { createAccountDataService } from './portability/account-document.js';
 import { createHealthService } from './common/health.js';
 import { createHousekeeping } from './auth/housekeeping.js';
-import { createLockoutService } from './auth/passwords/lockout.js';
-import { PasswordHasher, type PasswordAlgorithm } from './auth/passwords/hasher.js';
-import { createResetService } from './auth/passwords/resets.js';
+import { createLockoutService, createResetService, PasswordHasher, type PasswordAlgorithm } from './auth/passwords/index.js';
 import { loadOrCreateSecret, secretFilePath } from './auth/secret.js';
 import {
   createActivityRecorder,
@@ -46,7 +41,6 @@ import { createVacationService } from './time/vacation.js';
 import { createTimesheetService } from './time/timesheet.js';
 import { createStatisticsService } from './time/statistics.js';
 import { createTimeEntryService } from './time/entries.js';
-import { createUserDirectory } from './auth/accounts/users.js';
 
 export interface ContextOptions {
   env?: Env;

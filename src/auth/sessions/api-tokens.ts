@@ -224,5 +224,3 @@ export function createApiTokenService(deps: ApiTokenDeps) {
     revokeAllTokens: () => revokeAllTokens(deps),
   };
 }
-
-export type ApiTokenService = ReturnType<typeof createApiTokenService>;

@@ -17,7 +17,7 @@ export { hashToken, requireLiveSession, unauthorized, type AuthenticatedSession,
 export { MAX_SESSIONS_PER_USER } from './sessions.js';
 export type { SessionDeps, SessionOptions } from './signing.js';
 export { createActivityRecorder, type ActivityRecorder, type ActivityDeps } from './activity.js';
-export { createApiTokenService, API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX_LENGTH, API_TOKENS_PER_ACCOUNT, type ApiTokenDeps, type ApiTokenService } from './api-tokens.js';
+export { createApiTokenService, API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX_LENGTH, API_TOKENS_PER_ACCOUNT, type ApiTokenDeps } from './api-tokens.js';
 export { createAuthenticationService, type AuthenticationDeps } from './authentication.js';
 export { createCredentialService, type CredentialDeps, type CredentialService } from './credentials.js';
 export { createNewDeviceNotices, newDeviceText, type NewDeviceDeps, type SignInClient } from './new-device.js';
