@@ -35,14 +35,14 @@ export interface CredentialDeps {
   };
 }
 
-/** `then` only when it is a promise: a value goes on in the same turn. */
-function andThen<T, U>(value: Maybe<T>, next: (value: T) => Maybe<U>): Maybe<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
-}
-
 export function createCredentialService({ database, clock, sessions, activity, options }: CredentialDeps) {
   const lookupSession = database.prepareLookup<SessionRecordRow>(sessionLookupQuery(database.db), sessionRecordOfValues);
   const lookupApiToken = database.prepareLookup<ApiTokenRow>(apiTokenLookupQuery(database.db, options.requireTwoFactor), apiTokenRowOfValues);
+
+  function noted(kind: CredentialKind, credential: AuthenticatedSession): AuthenticatedSession {
+    activity.seen(kind, credential.tokenHash);
+    return credential;
+  }
 
   /** The record, its expiry, and the signature (verified once per token and process); every failure is UNAUTHORIZED. */
   function checkSession(token: string, tokenHash: string, found: SessionRecordRow | undefined, now: Date): Maybe<AuthenticatedSession> {
@@ -55,14 +55,16 @@ export function createCredentialService({ database, clock, sessions, activity, o
     if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw unauthorized();
     const tokenHash = hashToken(token);
     const now = clock.now();
-    return andThen(lookupSession(tokenHash), (found) => checkSession(token, tokenHash, found, now));
+    const found = lookupSession(tokenHash);
+    return found instanceof Promise ? found.then((row) => checkSession(token, tokenHash, row, now)) : checkSession(token, tokenHash, found, now);
   }
 
   function apiToken(token: string): Maybe<AuthenticatedSession> {
     if (!API_TOKEN_PATTERN.test(token)) throw unauthorized();
     const tokenHash = hashToken(token);
     const now = clock.now();
-    return andThen(lookupApiToken(tokenHash), (found) => sessionOfApiTokenRow(tokenHash, found, now));
+    const found = lookupApiToken(tokenHash);
+    return found instanceof Promise ? found.then((row) => sessionOfApiTokenRow(tokenHash, row, now)) : sessionOfApiTokenRow(tokenHash, found, now);
   }
 
   /**
@@ -72,10 +74,7 @@ export function createCredentialService({ database, clock, sessions, activity, o
   function authenticate(token: string): Maybe<AuthenticatedSession> {
     const kind: CredentialKind = token.startsWith(API_TOKEN_PREFIX) ? 'api_token' : 'session';
     const checked = kind === 'api_token' ? apiToken(token) : sessionToken(token);
-    return andThen(checked, (credential) => {
-      activity.seen(kind, credential.tokenHash);
-      return credential;
-    });
+    return checked instanceof Promise ? checked.then((credential) => noted(kind, credential)) : noted(kind, checked);
   }
 
   /**
