@@ -10,20 +10,11 @@ import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createNoticeMailer } from './mail/notices.js';
-import { createNewDeviceNotices, newDeviceText, type SignInClient } from './auth/new-device.js';
-import type { PublicUser } from './auth/users.js';
 import { createAbsenceService } from './time/absences.js';
-import { createAccountAdminService } from './auth/account-admin.js';
-import { createAccountClosingService } from './auth/account-closing.js';
-import { createActivityRecorder } from './auth/activity.js';
-import { createApiTokenService } from './auth/api-tokens.js';
-import { createCredentialService } from './auth/credentials.js';
-import { createOwnSessionService } from './auth/own-sessions.js';
+import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
 import { createSecretBox } from './auth/secret-box.js';
-import { createTwoFactorService } from './auth/two-factor.js';
+import { createTwoFactorService } from './auth/two-factor/index.js';
 import { createAuditService } from './auth/audit.js';
-import { createAccountService } from './auth/accounts.js';
-import { createAuthenticationService } from './auth/authentication.js';
 import { createBackgroundTasks } from './common/background.js';
 import { systemClock, type Clock } from './common/clock.js';
 import { createEntryCsvService } from './time/entries-csv.js';
@@ -31,11 +22,19 @@ import { createExportGate } from './time/exports.js';
 import { createAccountDataService } from './portability/account-document.js';
 import { createHealthService } from './common/health.js';
 import { createHousekeeping } from './auth/housekeeping.js';
-import { createLockoutService } from './auth/lockout.js';
-import { PasswordHasher, type PasswordAlgorithm } from './auth/password-hasher.js';
-import { createResetService } from './auth/resets.js';
+import { createLockoutService, createResetService, PasswordHasher, type PasswordAlgorithm } from './auth/passwords/index.js';
 import { loadOrCreateSecret, secretFilePath } from './auth/secret.js';
-import { createSessionService } from './auth/sessions.js';
+import {
+  createActivityRecorder,
+  createApiTokenService,
+  createAuthenticationService,
+  createCredentialService,
+  createNewDeviceNotices,
+  createOwnSessionService,
+  createSessionService,
+  newDeviceText,
+  type SignInClient,
+} from './auth/sessions/index.js';
 import { createSettingsService } from './time/settings.js';
 import { createScheduleService } from './time/schedules.js';
 import { createBookingService } from './time/bookings.js';
@@ -43,7 +42,6 @@ import { createVacationService } from './time/vacation.js';
 import { createTimesheetService } from './time/timesheet.js';
 import { createStatisticsService } from './time/statistics.js';
 import { createTimeEntryService } from './time/entries.js';
-import { createUserDirectory } from './auth/users.js';
 
 export interface ContextOptions {
   env?: Env;
@@ -68,15 +66,15 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const { db, bestEffort } = database;
   const background = createBackgroundTasks(logger);
   const hasher = new PasswordHasher({ concurrency: config.hashConcurrency, queueLimit: config.hashQueueLimit, algorithm: options.passwordAlgorithm });
-  const users = createUserDirectory(db);
+  const users = createUserDirectory({ db });
   // On PostgreSQL JWT_SECRET is required (src/config/): a secret file cannot be shared between machines.
   const loadSecret = () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(sqlitePathOf(config)));
-  const lockout = createLockoutService(db, clock, bestEffort, { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret });
-  const sessions = createSessionService(database, clock, { expirationSeconds: config.jwtExpirationSeconds, loadSecret });
-  const activity = createActivityRecorder(bestEffort, clock, logger);
-  const apiTokens = createApiTokenService(database, clock, activity, { requireTwoFactor: config.require2fa });
+  const lockout = createLockoutService({ db, clock, bestEffort, settings: { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret } });
+  const sessions = createSessionService({ database, clock, options: { expirationSeconds: config.jwtExpirationSeconds, loadSecret } });
+  const activity = createActivityRecorder({ bestEffort, clock, logger });
+  const apiTokens = createApiTokenService({ database, clock, activity });
   // TOTP secrets and recovery codes under keys derived from the server secret, not kept in the database.
-  const twoFactor = createTwoFactorService(database, clock, hasher, lockout, sessions, createSecretBox(loadSecret), logger, { required: config.require2fa });
+  const twoFactor = createTwoFactorService({ database, clock, hasher, lockout, sessions, box: createSecretBox(loadSecret), logger, options: { required: config.require2fa } });
   const resetLinkDelivery = createResetLinkDelivery({
     dev: config.dev,
     smtp: config.smtp,
@@ -92,14 +90,14 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const bookings = createBookingService(database, clock);
   const vacation = createVacationService(db, clock, settings);
   const statistics = createStatisticsService(db, clock, settings, absences);
-  const accounts = createAccountService(database, clock, hasher, { registrationOpen: config.registrationOpen });
+  const accounts = createAccountService({ database, clock, hasher, options: { registrationOpen: config.registrationOpen } });
   // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
   const exportGate = createExportGate(database, clock);
-  const audit = createAuditService(db, clock, logger);
+  const audit = createAuditService({ db, clock, logger });
   const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries, exportGate);
   // The new-device notice: with SMTP and NEW_DEVICE_NOTICE, each sign-in is looked at off the request path.
   const noticeMailer = config.newDeviceNotice ? createNoticeMailer(config.smtp, logger, options.mailRetryDelaysMs) : undefined;
-  const newDevices = createNewDeviceNotices(database, clock, loadSecret);
+  const newDevices = createNewDeviceNotices({ database, clock, loadSecret });
   const signInNotices = {
     noteSignIn(user: PublicUser, client: SignInClient): void {
       if (!noticeMailer) return;
@@ -114,7 +112,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     background,
     /** What admin commands and security events changed: every command that changes something records it here. */
     audit,
-    accountClosing: createAccountClosingService(database, twoFactor, audit),
+    accountClosing: createAccountClosingService({ twoFactor, audit }),
     hasher,
     users,
     lockout,
@@ -124,17 +122,14 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     apiTokens,
     twoFactor,
     /** The check of every protected request: a session token or an API token (and the note of its use). */
-    credentials: createCredentialService(sessions, apiTokens, activity),
-    ownSessions: createOwnSessionService(db, clock, activity),
-    accountAdmin: createAccountAdminService(database, clock, hasher, users, lockout),
+    credentials: createCredentialService({ database, clock, sessions, activity, options: { requireTwoFactor: config.require2fa } }),
+    ownSessions: createOwnSessionService({ db, clock, activity }),
+    accountAdmin: createAccountAdminService({ database, clock, hasher, users, lockout }),
     accounts,
-    authentication: createAuthenticationService(database, clock, hasher, lockout, sessions, bestEffort, twoFactor.challengeAfterPassword),
-    resets: createResetService(database, clock, hasher, users, background, resetLinkDelivery, {
-      ttlSeconds: config.resetTokenTtlSeconds,
-      publicUrl: config.publicUrl,
-    }),
+    authentication: createAuthenticationService({ database, clock, hasher, lockout, sessions, bestEffort, secondStep: twoFactor.challengeAfterPassword }),
+    resets: createResetService({ database, clock, hasher, users, background, delivery: resetLinkDelivery, options: { ttlSeconds: config.resetTokenTtlSeconds, publicUrl: config.publicUrl } }),
     health: createHealthService(database, clock, () => assertSchemaCurrent(db)),
-    housekeeping: createHousekeeping(database, clock, { lockoutDurationSeconds: config.lockoutDurationSeconds }),
+    housekeeping: createHousekeeping({ database, clock, options: { lockoutDurationSeconds: config.lockoutDurationSeconds } }),
     settings,
     schedules,
     timeEntries,

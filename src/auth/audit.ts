@@ -7,8 +7,8 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError } from '../common/errors.js';
-import { normalizeLoginIdentifier } from './account-fields.js';
-import { identifierMatches } from './users.js';
+import { normalizeLoginIdentifier } from './accounts/fields.js';
+import { identifierMatches } from './accounts/users.js';
 
 export type AuditAction =
   | 'account_created'
@@ -95,7 +95,13 @@ export function securityEvent(logger: Pick<Logger, 'info' | 'warn'>, name: Secur
   else logger.info({ security: name, ...fields }, `security event: ${name}`);
 }
 
-export function createAuditService(db: Kysely<Database>, clock: Clock, logger: Logger) {
+export interface AuditDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: Logger;
+}
+
+export function createAuditService({ db, clock, logger }: AuditDeps) {
   /**
    * Writes the event to the audit table, and to the log at debug (an admin command's stderr stays
    * quiet; the server logs its own events with `securityEvent`). Inside the caller's transaction when
@@ -148,4 +154,6 @@ export function createAuditService(db: Kysely<Database>, clock: Clock, logger: L
 
   return { record, list, accountIds };
 }
+
+export type AuditService = ReturnType<typeof createAuditService>;
 

@@ -13,7 +13,13 @@ export interface HousekeepingResult {
   unknownLoginFailures: number;
 }
 
-export function createHousekeeping(database: TransactionalDatabase, clock: Clock, options: { lockoutDurationSeconds: number }) {
+export interface HousekeepingDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+  options: { lockoutDurationSeconds: number };
+}
+
+export function createHousekeeping({ database, clock, options }: HousekeepingDeps) {
   async function deleteExpiredRecords(): Promise<HousekeepingResult> {
     const now = clock.now();
     const nowIso = now.toISOString();

@@ -1,7 +1,7 @@
 // `timetrack token …`: session records, and with --api the API tokens of scripts. Revoking deletes
 // records, so the next request with those tokens answers 401 on every server process that uses the database.
 import type { Command } from 'commander';
-import { hashToken } from '../auth/sessions.js';
+import { hashToken } from '../auth/sessions/index.js';
 import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
 import { ServiceError } from '../common/errors.js';

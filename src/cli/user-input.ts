@@ -1,10 +1,10 @@
 // Gathers the fields of `user create`: flags first, then the password from stdin (--password-stdin),
 // then, only on a terminal, prompts for the rest. Without a terminal a missing field fails at once:
 // a command run from a script must never wait for input that cannot come.
-import type { NewAccountInput } from '../auth/accounts.js';
+import type { NewAccountInput } from '../auth/accounts/accounts.js';
 import { ServiceError } from '../common/errors.js';
-import { checkNewPassword } from '../auth/password-policy.js';
-import { normalizeEmail, normalizeFullName, normalizeUsername } from '../auth/account-fields.js';
+import { checkNewPassword } from '../auth/passwords/policy.js';
+import { normalizeEmail, normalizeFullName, normalizeUsername } from '../auth/accounts/fields.js';
 import { UsageError } from './errors.js';
 
 export interface AccountFlags {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { AccountImportError, MAX_ACCOUNT_DOCUMENT_BYTES } from '../portability/account-document.js';
 import { jsonErrorPlace, readInputFile } from './input-file.js';
-import type { AccountSummary } from '../auth/users.js';
+import type { AccountSummary } from '../auth/accounts/users.js';
 import { databaseLine, recordAdminAction, runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
 import { narrowRedirectedOutput } from '../common/private-file.js';

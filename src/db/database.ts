@@ -42,6 +42,12 @@ export interface PostgresPoolSettings {
 /** The row of one key (synchronous on SQLite), or undefined. */
 export type KeyedLookup<R> = (key: string) => R | undefined | Promise<R | undefined>;
 
+/**
+ * A lookup's row from its values in select order: plain code written beside the query, reading the
+ * array by index and building the object literally (prepareLookup on SQLite).
+ */
+export type RowOfValues<R> = (values: unknown[]) => R;
+
 /** The condition "the key column equals the looked-up key(s)", as each engine writes it (prepareLookup). */
 export type KeyCondition = (column: Expression<string>) => RawBuilder<boolean>;
 
@@ -103,9 +109,10 @@ export interface OpenedDatabase {
    * query is compiled on first use (after the migrations have run). SQLite runs it as a prepared
    * statement, synchronously. PostgreSQL gathers the keys asked for in one turn of the event loop and
    * answers them with one named statement (`= any($1)`): one round trip for all of them instead of
-   * one each, and each key is still read after it was asked for (docs/database.md).
+   * one each, and each key is still read after it was asked for (docs/database.md). `fromValues`
+   * builds the row from its values in select order, by index (SQLite reads the row as an array).
    */
-  prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R>;
+  prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>, fromValues: RowOfValues<R>): KeyedLookup<R>;
   /** Reads the database (its schema, under a read transaction); throws when it cannot. */
   probe(): Promise<void>;
   /** 'ok', or the problems found: SQLite's quick_check; on PostgreSQL a read of every table. */

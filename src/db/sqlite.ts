@@ -16,7 +16,7 @@ import {
   type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
-import type { BestEffortWriter, KeyCondition, KeyedLookup, OpenedDatabase } from './database.js';
+import type { BestEffortWriter, KeyCondition, KeyedLookup, OpenedDatabase, RowOfValues } from './database.js';
 import { backupDatabase, quickCheck, type SqliteHandle } from './sqlite-backup.js';
 import type { Database } from './types.js';
 
@@ -139,18 +139,31 @@ export function cachePreparedStatements(sqlite: SQLite.Database, capacity = STAT
  * A prepared one-row lookup whose row is built by an object literal. better-sqlite3 builds a row
  * object key by key through V8's API (a string-table lookup and a hidden-class step per column);
  * the lookups run on every authenticated request, so they ask for the row's values as an array and
- * one function, generated from the statement's column names, makes the object in one allocation of
- * a known shape: about 5 µs less a lookup with a server's cold caches
- * (docs/decisions/0002-sqlite-row-lookup.md). The names come from the compiled query, never from a request.
+ * the mapper written beside the query (`fromValues`) makes the object in one allocation of a known
+ * shape: about 5 µs less a lookup with a server's cold caches (docs/decisions/0002-sqlite-row-lookup.md). The mapper is checked once against the statement's columns.
  */
-function rowLookup<R>(sqlite: SQLite.Database, sqlText: string): (key: string) => R | undefined {
+function rowLookup<R>(sqlite: SQLite.Database, sqlText: string, fromValues: RowOfValues<R>): (key: string) => R | undefined {
   const statement = sqlite.prepare<[string], unknown[]>(sqlText).raw();
-  const fields = statement.columns().map((column, index) => `${JSON.stringify(column.name)}: values[${index}]`);
-  const toRow = new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => R;
+  assertMapperMatches(statement.columns().map((column) => column.name), fromValues);
   return (key) => {
     const values = statement.get(key);
-    return values === undefined ? undefined : toRow(values);
+    return values === undefined ? undefined : fromValues(values);
   };
+}
+
+/**
+ * A mapper that reads the values by index must give, for the values 0, 1, 2…, the object
+ * better-sqlite3 would build from the column names (a repeated name keeps its first place and its
+ * last value): a query and its mapper that went out of step fail at the first lookup, not silently.
+ */
+function assertMapperMatches<R>(names: string[], fromValues: RowOfValues<R>): void {
+  const expected: Record<string, number> = {};
+  names.forEach((name, index) => {
+    expected[name] = index;
+  });
+  const built = fromValues(names.map((_, index) => index)) as Record<string, unknown>;
+  const same = Object.keys(built).join('\0') === Object.keys(expected).join('\0') && Object.keys(expected).every((name) => built[name] === expected[name]);
+  if (!same) throw new Error(`a lookup's row mapper does not match its query's columns (${names.join(', ')})`);
 }
 
 export function openSqliteDatabase(dbPath: string): OpenedSqliteDatabase {
@@ -175,10 +188,10 @@ export function openSqliteDatabase(dbPath: string): OpenedSqliteDatabase {
     backup: (destination) => backupDatabase(sqlite, destination),
     exclusively: (_job, fn) => fn(),
     close: () => db.destroy(),
-    prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R> {
+    prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>, fromValues: RowOfValues<R>): KeyedLookup<R> {
       // In process and synchronous: nothing to gain from gathering keys.
       let lookup: ((key: string) => R | undefined) | undefined;
-      return (key) => (lookup ??= rowLookup<R>(sqlite, build((column) => sql<boolean>`${column} = ${''}`).sql))(key);
+      return (key) => (lookup ??= rowLookup<R>(sqlite, build((column) => sql<boolean>`${column} = ${''}`).sql, fromValues))(key);
     },
     async probe() {
       // `select 1` is answered by the SQLite library alone and would say "ok" for a file that cannot be read.

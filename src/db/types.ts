@@ -38,7 +38,7 @@ export interface AuthTokensTable {
   user_agent: string | null;
   /** Which configured secret signed the token: the first 8 bytes of its SHA-256, hex. */
   key_id: string | null;
-  /** Last use, to 5 minutes (src/auth/activity.ts); null: not written since sign-in. */
+  /** Last use, to 5 minutes (src/auth/sessions/activity.ts); null: not written since sign-in. */
   last_seen_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
 }
 
@@ -51,7 +51,7 @@ export interface ApiTokensTable {
   token_hash: string;
   created_at: Instant;
   expires_at: Instant;
-  /** Last use, to 5 minutes (src/auth/activity.ts). */
+  /** Last use, to 5 minutes (src/auth/sessions/activity.ts). */
   last_used_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
 }
 
@@ -91,7 +91,7 @@ export interface LoginChallengesTable {
   used_at: Instant | null;
 }
 
-/** Where an account signed in from lately: a keyed hash of "device name | network" (src/auth/new-device.ts). */
+/** Where an account signed in from lately: a keyed hash of "device name | network" (src/auth/sessions/new-device.ts). */
 export interface LoginDevicesTable {
   user_id: number;
   key_hash: string;

@@ -2,8 +2,7 @@
 // counts; cookies, the URL and the query string are never read. Strict routes answer every failure
 // with 401 UNAUTHORIZED + WWW-Authenticate: Bearer; optional routes go on without a session.
 import type { FastifyRequest, onRequestAsyncHookHandler, onRequestHookHandler } from 'fastify';
-import type { AuthenticatedSession, SessionService } from '../auth/sessions.js';
-import { unauthorized } from '../auth/sessions.js';
+import { unauthorized, type AuthenticatedSession, type CredentialService } from '../auth/sessions/index.js';
 import { ServiceError } from '../common/errors.js';
 
 declare module 'fastify' {
@@ -13,7 +12,7 @@ declare module 'fastify' {
 }
 
 // Exactly one space, the scheme as the contract writes it, and a compact JWS (three base64url parts)
-// or an API token (`ttpat_` and 43 base64url characters: src/auth/api-tokens.ts).
+// or an API token (`ttpat_` and 43 base64url characters: src/auth/sessions/api-tokens.ts).
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|ttpat_[A-Za-z0-9_-]{43})$/;
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -21,8 +20,8 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
 }
 
-/** What checks a bearer credential: a session token or an API token (src/auth/credentials.ts). */
-export type Authenticator = Pick<SessionService, 'authenticate'>;
+/** What checks a bearer credential: a session token or an API token (src/auth/sessions/credentials.ts). */
+export type Authenticator = Pick<CredentialService, 'check' | 'authenticate'>;
 
 interface SessionCheck {
   /** Account management: an API token is refused with 403 FORBIDDEN_FOR_API_TOKEN. */
@@ -50,20 +49,11 @@ function sessionHook(credentials: Authenticator, check: SessionCheck): onRequest
     if (check.headerOptional && request.headers.authorization === undefined) return done();
     const token = bearerToken(request);
     if (!token) return done(unauthorized());
-    let session: ReturnType<Authenticator['authenticate']>;
-    try {
-      session = credentials.authenticate(token);
-    } catch (error) {
-      return done(error as Error);
-    }
-    if (session instanceof Promise) {
-      session.then(
-        (found) => accept(request, found, done),
-        (error: Error) => done(error),
-      );
-    } else {
-      accept(request, session, done);
-    }
+    credentials.check(
+      token,
+      (session) => accept(request, session, done),
+      (error) => done(error),
+    );
   };
 }
 
@@ -89,12 +79,12 @@ export function accountSessionIfSent(credentials: Authenticator): onRequestHookH
   return sessionHook(credentials, { refuseApiTokens: true, headerOptional: true });
 }
 
-export function optionalSession(sessions: Pick<SessionService, 'authenticate'>): onRequestAsyncHookHandler {
+export function optionalSession(credentials: Pick<CredentialService, 'authenticate'>): onRequestAsyncHookHandler {
   return async (request) => {
     const token = bearerToken(request);
     if (!token) return;
     try {
-      request.session = await sessions.authenticate(token);
+      request.session = await credentials.authenticate(token);
     } catch (error) {
       // A bad token only means "anonymous"; a database failure is still an error.
       if (!(error instanceof ServiceError)) throw error;

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { SmtpConfig } from '../config/index.js';
 import type { BackgroundTasks } from '../common/background.js';
-import type { IssuedReset, ResetLinkDelivery } from '../auth/resets.js';
+import type { IssuedReset, ResetLinkDelivery } from '../auth/passwords/resets.js';
 
 export const DEFAULT_RETRY_DELAYS_MS = [2_000, 10_000, 30_000, 60_000];
 

@@ -1,7 +1,7 @@
 // change-password cannot be turned into a hashing flood (docs/security.md, "Hashing capacity"):
 // a budget per account and per address, and only a share of the hashing queue for account changes.
 import { afterEach, describe, expect, it } from 'vitest';
-import { PasswordHasher, type PasswordAlgorithm } from '../../src/auth/password-hasher.js';
+import { PasswordHasher, type PasswordAlgorithm } from '../../src/auth/passwords/hasher.js';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { bearer, login, post, register } from '../support/requests.js';

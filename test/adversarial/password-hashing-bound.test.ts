@@ -1,7 +1,7 @@
 // A login flood cannot run unbounded argon2 work: at most HASH_CONCURRENCY computations at once,
 // HASH_QUEUE_LIMIT waiting, and the rest answered 503 BUSY with Retry-After at once.
 import { afterEach, describe, expect, it } from 'vitest';
-import { argon2id, type PasswordAlgorithm } from '../../src/auth/password-hasher.js';
+import { argon2id, type PasswordAlgorithm } from '../../src/auth/passwords/hasher.js';
 import { defaultHashConcurrency } from '../../src/config/index.js';
 import { createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { register } from '../support/requests.js';

@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/auth/sessions.js';
+import { hashToken } from '../../src/auth/sessions/index.js';
 import { account, createTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { bearer, get, login, register, type TestResponse } from '../support/requests.js';

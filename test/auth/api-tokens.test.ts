@@ -3,7 +3,7 @@
 // session's; they reach time tracking, statistics and /me, never account management.
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { API_TOKENS_PER_ACCOUNT } from '../../src/auth/api-tokens.js';
+import { API_TOKENS_PER_ACCOUNT } from '../../src/auth/sessions/api-tokens.js';
 import { account, createTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { login, register, request, type Method, type TestResponse } from '../support/requests.js';

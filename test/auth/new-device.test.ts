@@ -2,7 +2,7 @@
 // from a device and network not seen for the account in 90 days mails the owner once; never the first
 // sign-in after registration; off with NEW_DEVICE_NOTICE=false.
 import { afterEach, describe, expect, it } from 'vitest';
-import { networkOf } from '../../src/auth/new-device.js';
+import { networkOf } from '../../src/auth/sessions/new-device.js';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { register } from '../support/requests.js';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../support/smtp.js';

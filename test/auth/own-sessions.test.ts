@@ -2,8 +2,8 @@
 // (written at most once per 5 minutes, never on the request's path), revoking one (another user's id
 // is 404), revoking every other; a revoked session is 401 at once.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createActivityRecorder } from '../../src/auth/activity.js';
-import { deviceName } from '../../src/auth/devices.js';
+import { createActivityRecorder } from '../../src/auth/sessions/activity.js';
+import { deviceName } from '../../src/auth/sessions/devices.js';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { register, request, type TestResponse } from '../support/requests.js';
@@ -105,7 +105,7 @@ describe('last_seen_at', () => {
     await register(t.app, account());
     const token = await signIn();
     const tokenHash = (await t.ctx.db.selectFrom('auth_tokens').select('token_hash').executeTakeFirstOrThrow()).token_hash;
-    const other = createActivityRecorder(t.ctx.database.bestEffort, t.clock, t.ctx.logger);
+    const other = createActivityRecorder({ bestEffort: t.ctx.database.bestEffort, clock: t.clock, logger: t.ctx.logger });
     t.clock.advance(600);
     expect((await call('GET', '/api/auth/me', token)).statusCode).toBe(200);
     await t.ctx.services.activity.flush();

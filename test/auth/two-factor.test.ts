@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSecretBox, SealedSecretError } from '../../src/auth/secret-box.js';
-import { createTwoFactorService } from '../../src/auth/two-factor.js';
+import { createTwoFactorService } from '../../src/auth/two-factor/index.js';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { login, register, request, type Method, type TestResponse } from '../support/requests.js';
@@ -98,7 +98,8 @@ describe('a changed server secret', () => {
   it('makes the sealed TOTP secret unreadable (codes refused, the log says why); recovery codes still sign in', async () => {
     const { secret, recoveryCodes } = await enableTwoFactor();
     const { services, clock, database, logger } = t.ctx;
-    const rotated = createTwoFactorService(database, clock, services.hasher, services.lockout, services.sessions, createSecretBox(() => new TextEncoder().encode('a rotated server secret of 32 bytes or more')), logger, { required: false });
+    const box = createSecretBox(() => new TextEncoder().encode('a rotated server secret of 32 bytes or more'));
+    const rotated = createTwoFactorService({ database, clock, hasher: services.hasher, lockout: services.lockout, sessions: services.sessions, box, logger, options: { required: false } });
     t.clock.advance(30);
     await expect(rotated.completeSignIn(await passwordStep(), totpCode(secret, now()))).rejects.toMatchObject({ code: 'INVALID_TWO_FACTOR_CODE' });
     await t.ctx.services.activity.flush();

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import argon2 from 'argon2';
 import { defaultHashConcurrency } from '../../src/config/index.js';
 import { createContext } from '../../src/composition-root.js';
-import { ARGON2_PARAMETERS } from '../../src/auth/password-hasher.js';
+import { ARGON2_PARAMETERS } from '../../src/auth/passwords/hasher.js';
 import { chooseDriver, load, type Driver, type LoadResult } from './load.js';
 import { measure, median, peakRssDuring, roundRobinProxy, rps, sideBySide, sleep, startProcess, wallTimeMs, freePort, type Measured, type Server } from './processes.js';
 import { LIMIT_404, LIMIT_ME, TICK_ENTRY, limitFigures, tickEntryFigure, type Bench } from './limit.js';

@@ -1,9 +1,10 @@
 // The per-request lookup on SQLite (src/db/sqlite.ts, prepareLookup): rows read as arrays and made
-// into objects by a function generated from the column names give exactly what better-sqlite3's own
-// row objects give, whatever the names and values.
+// into objects by the mapper written beside the query give exactly what better-sqlite3's own row
+// objects give, whatever the names and values; a mapper out of step with its query is refused.
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { KeyCondition } from '../../src/db/database.js';
 import { openSqliteDatabase, type OpenedSqliteDatabase } from '../../src/db/sqlite.js';
 import { makeTempDir } from '../support/app.js';
 
@@ -21,15 +22,29 @@ function itemsDatabase(): OpenedSqliteDatabase {
   return database;
 }
 
-// Names a generated object literal must quote: a quote, a backslash, a line break, a duplicate.
+// Names an object literal must quote: a quote, a backslash, a line break, a duplicate.
 const SELECT = `select key as lookup_key, name, amount, share, data, name as "say ""hi""\\", amount as "two
 lines", share as name from items where`;
+
+type Row = { lookup_key: string } & Record<string, unknown>;
+
+/** The row of SELECT, by index: a repeated name keeps its first place and its last value, as in better-sqlite3. */
+function rowOfValues(values: unknown[]): Row {
+  return {
+    lookup_key: values[0] as string,
+    name: values[7],
+    amount: values[2],
+    share: values[3],
+    data: values[4],
+    'say "hi"\\': values[5],
+    'two\nlines': values[6],
+  };
+}
 
 describe('the prepared lookup on SQLite', () => {
   it('answers the same rows as better-sqlite3 row objects, and undefined for a key without one', () => {
     const database = itemsDatabase();
-    type Row = { lookup_key: string } & Record<string, unknown>;
-    const lookup = database.prepareLookup<Row>((keyIs) => sql<Row>`${sql.raw(SELECT)} ${keyIs(sql<string>`key`)}`.compile(database.db));
+    const lookup = database.prepareLookup<Row>((keyIs) => sql<Row>`${sql.raw(SELECT)} ${keyIs(sql<string>`key`)}`.compile(database.db), rowOfValues);
     const reference = database.sqlite.prepare(`${SELECT} key = ?`);
     for (const key of ['a', 'b', 'a']) {
       const row = lookup(key);
@@ -38,5 +53,14 @@ describe('the prepared lookup on SQLite', () => {
     }
     expect(lookup('a')).toMatchObject({ 'say "hi"\\': 'Anna', 'two\nlines': 3, name: 0.5, data: Buffer.from([0, 255]) });
     expect(lookup('missing')).toBeUndefined();
+  });
+
+  it('refuses a mapper whose names or places are not those of its query', () => {
+    const database = itemsDatabase();
+    const query = (keyIs: KeyCondition) => sql<Row>`select key as lookup_key, name from items where ${keyIs(sql<string>`key`)}`.compile(database.db);
+    const swapped = database.prepareLookup<Row>(query, (values) => ({ lookup_key: values[1] as string, name: values[0] }));
+    expect(() => swapped('a')).toThrow(/does not match/);
+    const renamed = database.prepareLookup<Row>(query, (values) => ({ lookup_key: values[0] as string, full_name: values[1] }));
+    expect(() => renamed('a')).toThrow(/does not match/);
   });
 });

@@ -27,7 +27,7 @@ async function itemsDatabase() {
     statements++;
     return query(...args);
   };
-  const lookup = database.prepareLookup<Row>((keyIs) => sql<Row>`select key as lookup_key, name from items where ${keyIs(sql<string>`key`)}`.compile(database.db));
+  const lookup = database.prepareLookup<Row>((keyIs) => sql<Row>`select key as lookup_key, name from items where ${keyIs(sql<string>`key`)}`.compile(database.db), (values) => ({ lookup_key: values[0] as string, name: values[1] as string }));
   return { database, lookup, statements: () => statements };
 }
 

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import type { Env } from '../../src/config/index.js';
 import { createContext, type AppContext } from '../../src/composition-root.js';
 import { buildApp, type App } from '../../src/http/app.js';
-import type { PasswordAlgorithm } from '../../src/auth/password-hasher.js';
+import type { PasswordAlgorithm } from '../../src/auth/passwords/hasher.js';
 import type { Clock } from '../../src/common/clock.js';
 import type { OpenedSqliteDatabase } from '../../src/db/sqlite.js';
 import { bindPostgresDatabase, createMigratedPostgresDatabase, createMigratedSqliteDatabase, onPostgres, TEST_JWT_SECRET } from './database.js';

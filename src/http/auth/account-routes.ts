@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../composition-root.js';
 import { securityEvent } from '../../auth/audit.js';
-import { PASSWORD_MAX_LENGTH } from '../../auth/password-policy.js';
+import { PASSWORD_MAX_LENGTH } from '../../auth/passwords/policy.js';
 import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
 import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../composition-root.js';
-import { API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX_LENGTH } from '../../auth/api-tokens.js';
+import { API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX_LENGTH } from '../../auth/sessions/api-tokens.js';
 import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
 import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';

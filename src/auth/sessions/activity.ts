@@ -6,8 +6,8 @@
 // PostgreSQL database still write a credential at most once per resolution each, and never move it back.
 import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
-import type { BestEffortWriter } from '../db/database.js';
-import type { Clock } from '../common/clock.js';
+import type { BestEffortWriter } from '../../db/database.js';
+import type { Clock } from '../../common/clock.js';
 
 /** A credential's last use is written at most once in this time. */
 export const ACTIVITY_RESOLUTION_SECONDS = 5 * 60;
@@ -25,7 +25,13 @@ interface Noted {
   at: number;
 }
 
-export function createActivityRecorder(bestEffort: BestEffortWriter, clock: Clock, logger: Pick<Logger, 'warn'>) {
+export interface ActivityDeps {
+  bestEffort: BestEffortWriter;
+  clock: Clock;
+  logger: Pick<Logger, 'warn'>;
+}
+
+export function createActivityRecorder({ bestEffort, clock, logger }: ActivityDeps) {
   const resolutionMs = ACTIVITY_RESOLUTION_SECONDS * 1000;
   const lastNoted = new LRUCache<string, number>({ max: TRACKED });
   const pending = new Map<string, Noted>();

@@ -7,10 +7,10 @@
 // DEVICES_PER_ACCOUNT pairs per account, the least recently seen forgotten first.
 import { createHmac, hkdfSync } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
-import type { TransactionalDatabase } from '../db/database.js';
-import { addSeconds, type Clock } from '../common/clock.js';
+import type { TransactionalDatabase } from '../../db/database.js';
+import { addSeconds, type Clock } from '../../common/clock.js';
 import { deviceName } from './devices.js';
-import type { PublicUser } from './users.js';
+import type { PublicUser } from '../accounts/users.js';
 
 export const NEW_DEVICE_WINDOW_DAYS = 90;
 /** Recent devices kept per account; the least recently seen beyond it are forgotten. */
@@ -53,7 +53,14 @@ export function newDeviceText(notice: NewDeviceNotice, publicUrl: string): strin
   ].join('\n');
 }
 
-export function createNewDeviceNotices(database: TransactionalDatabase, clock: Clock, loadSecret: () => Uint8Array) {
+export interface NewDeviceDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+  /** The server secret: devices are stored as keyed hashes under a key derived from it. */
+  loadSecret: () => Uint8Array;
+}
+
+export function createNewDeviceNotices({ database, clock, loadSecret }: NewDeviceDeps) {
   let key: Buffer | undefined;
   const keyOf = (device: string, network: string) => {
     key ??= Buffer.from(hkdfSync('sha256', loadSecret(), 'timetrack', 'timetrack login devices v1', 32));

@@ -1,12 +1,12 @@
 // Creating accounts: a User and its AuthInfo together, in one transaction.
 import type { Transaction } from 'kysely';
-import { violatedRule, type TransactionalDatabase } from '../db/database.js';
-import type { Database } from '../db/types.js';
-import type { Clock } from '../common/clock.js';
-import { ServiceError } from '../common/errors.js';
-import { normalizeEmail, normalizeFullName, normalizeUsername } from './account-fields.js';
-import type { PasswordHasher } from './password-hasher.js';
-import { checkNewPassword } from './password-policy.js';
+import { violatedRule, type TransactionalDatabase } from '../../db/database.js';
+import type { Database } from '../../db/types.js';
+import type { Clock } from '../../common/clock.js';
+import { ServiceError } from '../../common/errors.js';
+import { normalizeEmail, normalizeFullName, normalizeUsername } from './fields.js';
+import type { PasswordHasher } from '../passwords/hasher.js';
+import { checkNewPassword } from '../passwords/policy.js';
 import { identifierMatches, type PublicUser } from './users.js';
 
 export function emailTaken(): ServiceError {
@@ -67,12 +67,14 @@ export async function insertAccountIn(trx: Transaction<Database>, fields: Checke
   return user;
 }
 
-export function createAccountService(
-  database: TransactionalDatabase,
-  clock: Clock,
-  hasher: PasswordHasher,
-  options: { registrationOpen: boolean },
-) {
+export interface AccountDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+  hasher: PasswordHasher;
+  options: { registrationOpen: boolean };
+}
+
+export function createAccountService({ database, clock, hasher, options }: AccountDeps) {
   /** Creates an account (admin command, and registration once it is allowed). */
   async function createAccount(input: NewAccountInput): Promise<PublicUser> {
     const email = normalizeEmail(input.email);

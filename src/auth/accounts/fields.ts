@@ -3,7 +3,7 @@
 // same (`ann@example.com` and the same with a zero-width space) and no name can reorder a table
 // (bidi controls): docs/security.md, "Hostile input".
 import { domainToASCII, domainToUnicode } from 'node:url';
-import { validationError } from '../common/errors.js';
+import { validationError } from '../../common/errors.js';
 
 export const EMAIL_MAX_LENGTH = 254;
 export const FULL_NAME_MAX_LENGTH = 200;

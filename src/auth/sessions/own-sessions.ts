@@ -3,12 +3,12 @@
 // so the next request with that token is 401 at once, on every process. Another user's session id is
 // 404, as if it did not exist.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/types.js';
-import type { Clock } from '../common/clock.js';
-import { ServiceError } from '../common/errors.js';
+import type { Database } from '../../db/types.js';
+import type { Clock } from '../../common/clock.js';
+import { ServiceError } from '../../common/errors.js';
 import type { ActivityRecorder } from './activity.js';
 import { deviceName } from './devices.js';
-import type { AuthenticatedSession } from './sessions.js';
+import type { AuthenticatedSession } from './records.js';
 
 /** The most sessions the list answers (newest first); older ones still work and still expire. */
 export const SESSION_LIST_LIMIT = 200;
@@ -27,7 +27,13 @@ export function sessionNotFound(): ServiceError {
   return new ServiceError('NOT_FOUND', 'No such session of this account');
 }
 
-export function createOwnSessionService(db: Kysely<Database>, clock: Clock, activity: ActivityRecorder) {
+export interface OwnSessionDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  activity: ActivityRecorder;
+}
+
+export function createOwnSessionService({ db, clock, activity }: OwnSessionDeps) {
   async function listSessions(session: AuthenticatedSession): Promise<OwnSession[]> {
     const rows = await db
       .selectFrom('auth_tokens')

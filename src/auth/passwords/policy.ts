@@ -1,6 +1,6 @@
 // What a password must be (docs/api.md, Conventions): 8 to 256 Unicode code points, no composition rules,
 // and not one of the commonly used passwords of zxcvbn's maintained list.
-import { ServiceError, validationError } from '../common/errors.js';
+import { ServiceError, validationError } from '../../common/errors.js';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;

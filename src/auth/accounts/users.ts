@@ -1,9 +1,9 @@
 // Reading accounts and shaping the public User object (docs/api.md, Conventions). No route or command
 // ever sees a row with a hash: the public shape is built here.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { AccountStatus, Database } from '../db/types.js';
-import { ServiceError } from '../common/errors.js';
-import { normalizeLoginIdentifier } from './account-fields.js';
+import type { AccountStatus, Database } from '../../db/types.js';
+import { ServiceError } from '../../common/errors.js';
+import { normalizeLoginIdentifier } from './fields.js';
 
 export interface PublicUser {
   id: number;
@@ -34,7 +34,11 @@ export function identifierMatches(kind: 'email' | 'username', value: string) {
   return (eb: ExpressionBuilder<Database, 'users'>) => (kind === 'email' ? eb('users.email', '=', value) : eb(eb.fn('lower', ['users.username']), '=', value.toLowerCase()));
 }
 
-export function createUserDirectory(db: Kysely<Database>) {
+export interface UserDirectoryDeps {
+  db: Kysely<Database>;
+}
+
+export function createUserDirectory({ db }: UserDirectoryDeps) {
   /**
    * The account of an e-mail address or a username (admin commands take either, like the login
    * field), or USER_NOT_FOUND.

@@ -3,7 +3,7 @@
 // the file system) and memory grows with the flood. Past the queue limit callers get BUSY.
 import { randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
-import { ServiceError } from '../common/errors.js';
+import { ServiceError } from '../../common/errors.js';
 
 /** OWASP's minimum for argon2id: 19 MiB, 2 iterations, 1 lane. */
 export const ARGON2_PARAMETERS = {

@@ -1,0 +1,28 @@
+// Closing one's own account (docs/api.md, "Closing your account"): the owner proves it again (the
+// current password, and a code when two-factor sign-in is on, both counted against the lockout like
+// a sign-in: src/auth/two-factor/reauthenticate.ts); then in one transaction the account and
+// everything that is its own are deleted (every table of an account references users(id) ON DELETE
+// CASCADE), the account's earlier audit events lose their e-mail address and details, and the audit
+// trail records that account id closed itself, with nothing personal.
+import type { AuditService } from '../audit.js';
+import type { AuthenticatedSession } from '../sessions/index.js';
+import type { TwoFactorService } from '../two-factor/index.js';
+
+export interface AccountClosingDeps {
+  twoFactor: Pick<TwoFactorService, 'reauthenticate'>;
+  audit: Pick<AuditService, 'record'>;
+}
+
+export function createAccountClosingService({ twoFactor, audit }: AccountClosingDeps) {
+  async function closeAccount(session: AuthenticatedSession, password: string, code: string | undefined): Promise<void> {
+    const { user } = session;
+    await twoFactor.reauthenticate(session, password, code, async (trx) => {
+      await trx.deleteFrom('users').where('id', '=', user.id).execute();
+      // The trail keeps what happened and when, by account id; the address and details go with the account.
+      await trx.updateTable('audit_events').set({ user_email: null, detail: '{}' }).where('user_id', '=', user.id).execute();
+      await audit.record({ action: 'account_closed', actor: `user:${user.id}`, userId: user.id }, trx);
+    });
+  }
+
+  return { closeAccount };
+}

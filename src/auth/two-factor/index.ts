@@ -1,0 +1,47 @@
+// Two-factor sign-in (docs/api.md, "Two-factor sign-in"; docs/security.md, "Two-factor sign-in"):
+// the module functions of this folder, each taking the dependencies first, bound into the service
+// the routes, the CLI and the other auth services use.
+//
+// - codes.ts: TOTP and recovery codes, checked and used once.
+// - counting.ts: every factor checked under a lockout slot.
+// - challenges.ts: the challenge between the password and the code, and the sign-in it finishes.
+// - set-up.ts: a pending secret, then enabling it with a code.
+// - reauthenticate.ts: the password and a code again before disabling, new recovery codes or closing the account.
+// - operator.ts: `user 2fa-reset` and REQUIRE_2FA at the start of `serve`.
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
+import type { PublicUser } from '../accounts/users.js';
+import type { AttemptReservation } from '../passwords/lockout.js';
+import { challengeAfterPassword, completeSignIn } from './challenges.js';
+import { isEnabled, status } from './codes.js';
+import type { TwoFactorDeps } from './deps.js';
+import { deleteSessionsWithoutTwoFactor, resetByOperator } from './operator.js';
+import { disable, reauthenticate, regenerateRecoveryCodes, type CallingSession, type ReauthenticationOptions } from './reauthenticate.js';
+import { enableWithChallenge, enableWithSession, setUpWithChallenge, setUpWithPassword } from './set-up.js';
+
+export { RECOVERY_CODE_COUNT, TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_WINDOW, invalidCode, type TwoFactorStatus } from './codes.js';
+export { SETUP_CHALLENGE_SECONDS, SIGN_IN_CHALLENGE_SECONDS, invalidChallenge, passwordFingerprint, type CompletedSignIn, type SignInChallenge } from './challenges.js';
+export type { TwoFactorDeps, TwoFactorOptions } from './deps.js';
+export type { CallingSession, ReauthenticationOptions } from './reauthenticate.js';
+
+export function createTwoFactorService(deps: TwoFactorDeps) {
+  return {
+    deleteSessionsWithoutTwoFactor: () => deleteSessionsWithoutTwoFactor(deps),
+    isEnabled: (userId: number) => isEnabled(deps, userId),
+    status: (userId: number) => status(deps, userId),
+    challengeAfterPassword: (account: { id: number; password_hash: string; status: string }, reservation: AttemptReservation) => challengeAfterPassword(deps, account, reservation),
+    completeSignIn: (challenge: string, code: string) => completeSignIn(deps, challenge, code),
+    setUpWithPassword: (user: PublicUser, password: string) => setUpWithPassword(deps, user, password),
+    setUpWithChallenge: (challenge: string) => setUpWithChallenge(deps, challenge),
+    enableWithSession: (user: PublicUser, code: string, tokenHash: string) => enableWithSession(deps, user, code, tokenHash),
+    enableWithChallenge: (challenge: string, code: string) => enableWithChallenge(deps, challenge, code),
+    disable: (user: PublicUser, password: string, code: string, tokenHash: string) => disable(deps, user, password, code, tokenHash),
+    regenerateRecoveryCodes: (user: PublicUser, password: string, code: string, tokenHash: string) => regenerateRecoveryCodes(deps, user, password, code, tokenHash),
+    resetByOperator: (userId: number) => resetByOperator(deps, userId),
+    /** The password and, when two-factor sign-in is on, a code; then `change` while the calling session still exists. */
+    reauthenticate: <T>(session: CallingSession, password: string, code: string | undefined, change: (trx: Transaction<Database>) => Promise<T>, options?: ReauthenticationOptions) =>
+      reauthenticate(deps, session, password, code, change, options),
+  };
+}
+
+export type TwoFactorService = ReturnType<typeof createTwoFactorService>;
