@@ -1,7 +1,7 @@
 // Builds the browser client into dist/web: minified bundles with hashed names under assets/ (cached for a
 // year by serve), index.html naming them, the web app manifest and icons, and a .gz and .br beside each
 // text file so that serve sends them precompressed. Runs as `node scripts/build-web.mjs` or imported.
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, crc32, deflateSync, gzipSync } from 'node:zlib';

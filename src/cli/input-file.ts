@@ -65,23 +65,13 @@ export function jsonErrorPlace(text: string): { line: number; column: number } {
     while (at < text.length && ' \t\n\r'.includes(text[at]!)) at += 1;
   };
   const literal = (word: string) => {
-    for (const character of word) if (text[at++] !== character) (at -= 1), fail();
+    for (const character of word) {
+      if (text[at] !== character) fail();
+      at += 1;
+    }
   };
   const string = () => {
-    at += 1;
-    for (;;) {
-      const character = text[at];
-      if (character === undefined || character < ' ') fail();
-      if (character === '"') return void (at += 1);
-      if (character === '\\') {
-        at += 1;
-        if (text[at] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 1, at + 5))) fail();
-          at += 5;
-        } else if (text[at] !== undefined && '"\\/bfnrt'.includes(text[at]!)) at += 1;
-        else fail();
-      } else at += 1;
-    }
+    at = stringEnd(text, at);
   };
   const number = () => {
     const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(at, at + 400));
@@ -132,8 +122,31 @@ export function jsonErrorPlace(text: string): { line: number; column: number } {
     space();
   } catch (place) {
     if (typeof place !== 'number') throw place;
+    at = place;
   }
+  return placeOf(text, at);
+}
+
+/** Line and column (1-based) of the character at `at`. */
+function placeOf(text: string, at: number): { line: number; column: number } {
   const before = text.slice(0, at);
-  const line = before.split('\n').length;
-  return { line, column: at - before.lastIndexOf('\n') };
+  return { line: before.split('\n').length, column: at - before.lastIndexOf('\n') };
+}
+
+/** Where the JSON string that starts at `from` (its opening quote) ends; throws the place where it stops being one. */
+function stringEnd(text: string, from: number): number {
+  let at = from + 1;
+  for (;;) {
+    const character = text[at];
+    if (character === undefined || character < ' ') throw at;
+    if (character === '"') return at + 1;
+    if (character === '\\') {
+      at += 1;
+      if (text[at] === 'u') {
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 1, at + 5))) throw at;
+        at += 5;
+      } else if (text[at] !== undefined && '"\\/bfnrt'.includes(text[at]!)) at += 1;
+      else throw at;
+    } else at += 1;
+  }
 }

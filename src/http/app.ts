@@ -76,7 +76,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    parseJson(request, body as string, done);
+    void parseJson(request, body as string, done);
   });
 
   await registerOpenApi(app);

@@ -11,11 +11,6 @@ import { CodeStep, TwoFactorSetup } from './two-factor.js';
 const go = (href: string) => navigate(href);
 const RESET_TOKEN_KEY = 'timetrack.reset-token';
 
-type LoginAnswer =
-  | { token: string; user: User }
-  | { two_factor_required: true; challenge: string }
-  | { two_factor_setup_required: true; challenge: string };
-
 /** What the password step leads to: signed in, or a second step with its challenge. */
 type SecondStep = { kind: 'code' | 'setup'; challenge: string; setup?: { secret: string; otpauth_uri: string } } | undefined;
 

@@ -54,7 +54,10 @@ export function useLoad<T>(load: () => Promise<T>, key: unknown[]) {
     const mine = ++generation.current;
     try {
       const value = await load();
-      if (generation.current === mine) (setData(value), setError(undefined));
+      if (generation.current === mine) {
+        setData(value);
+        setError(undefined);
+      }
     } catch (failure) {
       if (generation.current === mine) setError(describe(failure));
     }

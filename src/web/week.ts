@@ -8,7 +8,7 @@ import type { Weekday } from '../http/contract.js';
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const satisfies readonly Weekday[];
 /** Every key of the weekly targets is in the list: a day left out does not compile. */
 type ListsEvery<Missing extends never> = Missing;
-type EveryWeekdayListed = ListsEvery<Exclude<Weekday, (typeof WEEKDAYS)[number]>>;
+type _EveryWeekdayListed = ListsEvery<Exclude<Weekday, (typeof WEEKDAYS)[number]>>;
 
 /** The Monday of the week that holds `date`. */
 export function weekStartOf(date: string): string {

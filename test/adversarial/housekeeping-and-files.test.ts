@@ -1,7 +1,6 @@
 // Records that can no longer be used are deleted on a timer; the files on disk are private.
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeTempDir, type TestApp } from '../support/app.js';
 import { login, register } from '../support/requests.js';

@@ -57,7 +57,7 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
         resolve(match[1]);
       }
     });
-    child.then(() => {
+    void child.then(() => {
       clearTimeout(timer);
       reject(new Error(`server exited before listening:\n${output}`));
     });

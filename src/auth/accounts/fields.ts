@@ -31,6 +31,7 @@ function canonicalEmail(raw: string): string | undefined {
  * of invisible characters above let them through): the Hangul fillers, the blank Braille pattern and
  * the Khmer inherent vowels. A name made of them looks empty; an address with one looks like another.
  */
+// eslint-disable-next-line no-misleading-character-class -- each of these is looked for alone, combining or not
 const BLANK_CHARACTERS = /[\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]/u;
 
 /**

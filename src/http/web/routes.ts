@@ -6,7 +6,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type Static } from 'typebox';
 import { sendNotFound } from '../error-handler.js';
 
 /** The token lives in localStorage, so script injection must be impossible: only this origin's files run. */
@@ -22,8 +21,9 @@ const CONTENT_SECURITY_POLICY = [
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The path parameter of /assets/:file (not validated by a schema: the pattern below decides). */
-const AssetParams = Type.Object({ file: Type.String() });
-type AssetParams = Static<typeof AssetParams>;
+interface AssetParams {
+  file: string;
+}
 const HASHED_ASSET = /^[\w-]+\.(js|css)$/;
 const ROOT_FILES = ['manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png', 'favicon.ico', 'robots.txt'];
 /** Every file may be sent precompressed (.br, .gz): a cache must keep one copy per Accept-Encoding. */

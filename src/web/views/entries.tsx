@@ -55,7 +55,12 @@ function EntryEditor(props: { entry?: Entry; entries: Entry[]; onDone: (entry?: 
           : await api('POST /api/time-entries', { body });
         const span = fmt.span(entry.start_at, entry.end_at);
         announcement.value = props.entry ? text.saved(span) : text.added(span);
-        if (!props.entry) (setEnd(''), setDuration(''), setNote(''), setStart(defaultStart(date, [...props.entries, entry])));
+        if (!props.entry) {
+          setEnd('');
+          setDuration('');
+          setNote('');
+          setStart(defaultStart(date, [...props.entries, entry]));
+        }
         props.onDone(entry);
       },
       {

@@ -9,7 +9,7 @@ import { locale, t } from '../i18n/index.js';
 import { getOnce, recentEntriesQuery } from '../prefetch.js';
 import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
-import { addDays, instantOf, partsOf, todayIn } from '../week.js';
+import { addDays, instantOf, partsOf } from '../week.js';
 
 type Loaded = [TodayStats, { entry: Entry | null }, OvertimeStats, number];
 
