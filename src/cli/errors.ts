@@ -3,7 +3,7 @@
 import { ConfigError } from '../config/index.js';
 import { BackupError, CopyError, DatabaseLockedError, isDatabaseBusy, isDatabaseReadOnly, isDatabaseUnavailable, isUnstorableText, MigrationError } from '../db/database.js';
 import { SecretFileError } from '../auth/secret.js';
-import { LISTEN_FAILURE, ServiceError } from '../common/errors.js';
+import { LISTEN_FAILURE, ServiceError, type ServiceErrorCode } from '../common/errors.js';
 
 /** A command used the wrong way (missing --yes, no target): exit code 2, like commander's own usage errors. */
 export class UsageError extends Error {
@@ -26,7 +26,40 @@ export interface Failure {
   message: string;
 }
 
-const NOT_FOUND_CODES = new Set(['USER_NOT_FOUND', 'NOT_FOUND']);
+/** The exit code of each service error: a code added to ServiceErrorCode and not here does not compile. */
+const EXIT_OF_CODE: Record<ServiceErrorCode, number> = {
+  VALIDATION_ERROR: EXIT_CODES.failure,
+  WEAK_PASSWORD: EXIT_CODES.failure,
+  EMAIL_TAKEN: EXIT_CODES.failure,
+  USERNAME_TAKEN: EXIT_CODES.failure,
+  REGISTRATION_CLOSED: EXIT_CODES.failure,
+  INVALID_CREDENTIALS: EXIT_CODES.failure,
+  ACCOUNT_LOCKED: EXIT_CODES.failure,
+  ACCOUNT_DISABLED: EXIT_CODES.failure,
+  INVALID_PASSWORD: EXIT_CODES.failure,
+  INVALID_RESET_TOKEN: EXIT_CODES.failure,
+  UNAUTHORIZED: EXIT_CODES.failure,
+  FORBIDDEN_FOR_API_TOKEN: EXIT_CODES.failure,
+  INVALID_TWO_FACTOR_CODE: EXIT_CODES.failure,
+  INVALID_CHALLENGE: EXIT_CODES.failure,
+  TWO_FACTOR_ALREADY_ENABLED: EXIT_CODES.failure,
+  TWO_FACTOR_NOT_ENABLED: EXIT_CODES.failure,
+  TWO_FACTOR_REQUIRED: EXIT_CODES.failure,
+  TOO_MANY_API_TOKENS: EXIT_CODES.failure,
+  USER_NOT_FOUND: EXIT_CODES.notFound,
+  NOT_FOUND: EXIT_CODES.notFound,
+  OVERLAP: EXIT_CODES.failure,
+  ALREADY_RUNNING: EXIT_CODES.failure,
+  NOT_RUNNING: EXIT_CODES.failure,
+  ABSENCE_EXISTS: EXIT_CODES.failure,
+  SCHEDULE_EXISTS: EXIT_CODES.failure,
+  TOO_MANY_ENTRIES: EXIT_CODES.failure,
+  TOO_MANY_ABSENCES: EXIT_CODES.failure,
+  TOO_MANY_BOOKINGS: EXIT_CODES.failure,
+  EXPORT_RUNNING: EXIT_CODES.failure,
+  RATE_LIMITED: EXIT_CODES.failure,
+  BUSY: EXIT_CODES.failure,
+};
 
 /** The code of a Node.js system error (EADDRINUSE, ENOTFOUND, EACCES, …), if it is one. */
 function systemErrorCode(error: unknown): string | undefined {
@@ -40,7 +73,7 @@ export function describeFailure(error: unknown): Failure | undefined {
   // @inquirer/prompts throws this when the person presses Ctrl-C at a prompt.
   if (error instanceof Error && error.name === 'ExitPromptError') return { exitCode: EXIT_CODES.aborted, code: 'ABORTED', message: 'aborted' };
   if (error instanceof ServiceError) {
-    return { exitCode: NOT_FOUND_CODES.has(error.code) ? EXIT_CODES.notFound : EXIT_CODES.failure, code: error.code, message: error.message };
+    return { exitCode: EXIT_OF_CODE[error.code], code: error.code, message: error.message };
   }
   if (error instanceof ConfigError) return { exitCode: EXIT_CODES.failure, code: 'CONFIG_ERROR', message: error.message };
   if (error instanceof MigrationError) return { exitCode: EXIT_CODES.failure, code: 'MIGRATION_ERROR', message: error.message };

@@ -1,5 +1,6 @@
 // The one error type that services throw. `code` is the stable name of the contract
-// (docs/api.md, Conventions); the HTTP layer maps it to a status, the CLI to exit code 1.
+// (docs/api.md, Conventions); each edge maps every code (docs/architecture.md): the HTTP layer to a
+// status, the CLI to an exit code, the browser client to a sentence.
 
 export type ServiceErrorCode =
   | 'VALIDATION_ERROR'
