@@ -6,12 +6,13 @@ import type { Transaction } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../db/database.js';
 import type { AbsencePortion, AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
 import { weekdayOfDate } from '../db/sql.js';
-import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, publicHolidays, startOfDay, WEEKDAYS, weekdayOf, type Weekday } from './calendar.js';
+import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, startOfDay, WEEKDAYS, weekdayOf, type Weekday } from './calendar/dates.js';
+import { publicHolidays } from './calendar/holidays.js';
 import { scheduleTimeline } from './schedules.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
-import { normalizeNote, type RangeQuery } from './entries.js';
+import { normalizeNote, type RangeQuery } from './entries/rules.js';
 
 export const ABSENCE_TYPES: readonly AbsenceType[] = ['vacation', 'sick', 'holiday'];
 export const ABSENCE_PORTIONS: readonly AbsencePortion[] = ['full', 'half'];
@@ -134,7 +135,14 @@ async function rethrowExisting<T>(dates: LocalDate[], write: Promise<T>): Promis
   }
 }
 
-export function createAbsenceService(database: TransactionalDatabase, clock: Clock, settings: SettingsService) {
+/** What the absence service needs: the database, the clock, and the user's zone from the settings. */
+export interface AbsenceDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+  settings: SettingsService;
+}
+
+export function createAbsenceService({ database, clock, settings }: AbsenceDeps) {
   const { db } = database;
   /** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */
   async function listAbsences(userId: number, query: RangeQuery): Promise<Absence[]> {

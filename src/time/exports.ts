@@ -33,7 +33,12 @@ export function exportRunning(): ServiceError {
   return new ServiceError('EXPORT_RUNNING', 'An export of this account is running already; try again when it has finished', EXPORT_LEASE_SECONDS);
 }
 
-export function createExportGate(database: Pick<OpenedDatabase, 'db' | 'bestEffort'>, clock: Clock) {
+export interface ExportGateDeps {
+  database: Pick<OpenedDatabase, 'db' | 'bestEffort'>;
+  clock: Clock;
+}
+
+export function createExportGate({ database, clock }: ExportGateDeps) {
   const { db } = database;
   const bestEffort: BestEffortWriter = database.bestEffort;
   let running = 0;

@@ -4,9 +4,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, LocalDate } from '../db/types.js';
-import { localDateOf, normalizeHolidayRegion, normalizeTimezone, parseDate } from './calendar.js';
+import { localDateOf, normalizeTimezone, parseDate } from './calendar/dates.js';
+import { normalizeHolidayRegion } from './calendar/holidays.js';
 import type { Clock } from '../common/clock.js';
-import { prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries-store.js';
+import { prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries/store.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import { checkWeeklyTarget, DEFAULT_TARGET, ScheduleTimeline, storedSchedules, writeSchedule, type WeeklyTarget } from './schedules.js';
 
@@ -91,7 +92,12 @@ export function checkBreakRules(rules: unknown): BreakRule[] {
   return checked.sort((a, b) => a.worked_over_minutes - b.worked_over_minutes);
 }
 
-export function createSettingsService(database: TransactionalDatabase, clock: Clock) {
+export interface SettingsDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+}
+
+export function createSettingsService({ database, clock }: SettingsDeps) {
   const { db } = database;
   /** The settings of a user (defaults where nothing is stored); NOT_FOUND if the account is gone. */
   function getSettings(userId: number): Promise<Settings> {

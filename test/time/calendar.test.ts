@@ -4,20 +4,16 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
-  cachedHolidayEntries,
   datesFromThrough,
-  HOLIDAY_CACHE_LIMITS,
-  holidayRegions,
   mondayOf,
-  normalizeHolidayRegion,
   normalizeTimezone,
   parseInstant,
   parseInstantOrDate,
-  publicHolidays,
   splitByLocalDay,
   weekdayCounts,
   weekdayOf,
-} from '../../src/time/calendar.js';
+} from '../../src/time/calendar/dates.js';
+import { cachedHolidayEntries, HOLIDAY_CACHE_LIMITS, holidayRegions, normalizeHolidayRegion, publicHolidays } from '../../src/time/calendar/holidays.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const MIN = 60_000;
