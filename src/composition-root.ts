@@ -143,7 +143,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     statistics,
     timesheet: createTimesheetService({ statistics, vacation }),
     entriesCsv,
-    accountData: createAccountDataService(database, clock, { settings, entriesCsv, exportGate, hasher, audit }),
+    accountData: createAccountDataService({ database, clock, settings, entriesCsv, exportGate, hasher, audit }),
   };
 }
 
