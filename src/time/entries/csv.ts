@@ -103,6 +103,19 @@ function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: 
   return conflicts;
 }
 
+/** Existing entries that rows in start order could overlap, and the running one. */
+async function conflictsWithStored(executor: Kysely<Database>, userId: number, ordered: ParsedRow[], skipSame: boolean, skipped: Set<ParsedRow>): Promise<Conflict[]> {
+  const first = ordered[0];
+  if (!first) return [];
+  const range: InstantRange = { from: toIso(first.span.startMs) };
+  // A loop, not Math.max(...ends): spreading 200,000 arguments overflows the call stack.
+  let latestEnd = -Infinity;
+  for (const row of ordered) latestEnd = row.span.endMs === null ? Infinity : Math.max(latestEnd, row.span.endMs);
+  if (latestEnd !== Infinity) range.to = toIso(latestEnd);
+  const existing = await entriesOverlapping(executor, userId, range);
+  return findConflicts(ordered, existing, await runningEntry(executor, userId), skipSame, skipped);
+}
+
 export interface EntryCsvDeps {
   database: TransactionalDatabase;
   clock: Clock;
@@ -111,48 +124,37 @@ export interface EntryCsvDeps {
   exports: ExportGate;
 }
 
-export function createEntryCsvService({ database, clock, settings, timeEntries, exports }: EntryCsvDeps) {
-  const { db } = database;
-  /**
-   * The user's entries overlapping the range as CSV text (header included), in pieces of
-   * EXPORT_BATCH_ROWS rows read one batch at a time (keyset), a macrotask between two pieces, so no
-   * export holds the whole file in memory, the database or the event loop for long. A bad range, and
-   * a second export of the account while one runs (EXPORT_RUNNING), are refused before the first piece.
-   */
-  async function exportCsv(userId: number, query: RangeQuery): Promise<ExportStream> {
-    const { timezone } = await settings.getSettings(userId);
-    const range = await timeEntries.resolveRange(userId, query);
-    const local = (iso: string | null) => (iso === null ? '' : localDateTimeOf(Date.parse(iso), timezone));
-    const csvOf = (rows: TimeEntryRow[], header: boolean) =>
-      stringify(
-        rows.map(publicEntry).map((entry: TimeEntry) => [entry.id, entry.start_at, entry.end_at ?? '', local(entry.start_at), local(entry.end_at), escapeNote(entry.note)]),
-        { header, columns: [...CSV_COLUMNS] },
-      );
-    return exports.open(userId, async function* () {
-      // Each record is written on its own, so the pieces joined are the text of all rows at once.
-      let header = true;
-      for await (const batch of entryBatchesOverlapping(db, userId, range, EXPORT_BATCH_ROWS)) {
-        for (let first = 0; first < batch.length; first += EXPORT_PIECE_ROWS) {
-          yield csvOf(batch.slice(first, first + EXPORT_PIECE_ROWS), header);
-          header = false;
-        }
+/**
+ * The user's entries overlapping the range as CSV text (header included), in pieces of
+ * EXPORT_BATCH_ROWS rows read one batch at a time (keyset), a macrotask between two pieces, so no
+ * export holds the whole file in memory, the database or the event loop for long. A bad range, and
+ * a second export of the account while one runs (EXPORT_RUNNING), are refused before the first piece.
+ */
+async function exportCsv({ database: { db }, settings, timeEntries, exports }: EntryCsvDeps, userId: number, query: RangeQuery): Promise<ExportStream> {
+  const { timezone } = await settings.getSettings(userId);
+  const range = await timeEntries.resolveRange(userId, query);
+  const local = (iso: string | null) => (iso === null ? '' : localDateTimeOf(Date.parse(iso), timezone));
+  const csvOf = (rows: TimeEntryRow[], header: boolean) =>
+    stringify(
+      rows.map(publicEntry).map((entry: TimeEntry) => [entry.id, entry.start_at, entry.end_at ?? '', local(entry.start_at), local(entry.end_at), escapeNote(entry.note)]),
+      { header, columns: [...CSV_COLUMNS] },
+    );
+  return exports.open(userId, async function* () {
+    // Each record is written on its own, so the pieces joined are the text of all rows at once.
+    let header = true;
+    for await (const batch of entryBatchesOverlapping(db, userId, range, EXPORT_BATCH_ROWS)) {
+      for (let first = 0; first < batch.length; first += EXPORT_PIECE_ROWS) {
+        yield csvOf(batch.slice(first, first + EXPORT_PIECE_ROWS), header);
+        header = false;
       }
-      if (header) yield csvOf([], true);
-    });
-  }
+    }
+    if (header) yield csvOf([], true);
+  });
+}
 
-  /** Existing entries that rows in start order could overlap, and the running one. */
-  async function conflictsWithStored(executor: Kysely<Database>, userId: number, ordered: ParsedRow[], skipSame: boolean, skipped: Set<ParsedRow>): Promise<Conflict[]> {
-    const first = ordered[0];
-    if (!first) return [];
-    const range: InstantRange = { from: toIso(first.span.startMs) };
-    // A loop, not Math.max(...ends): spreading 200,000 arguments overflows the call stack.
-    let latestEnd = -Infinity;
-    for (const row of ordered) latestEnd = row.span.endMs === null ? Infinity : Math.max(latestEnd, row.span.endMs);
-    if (latestEnd !== Infinity) range.to = toIso(latestEnd);
-    const existing = await entriesOverlapping(executor, userId, range);
-    return findConflicts(ordered, existing, await runningEntry(executor, userId), skipSame, skipped);
-  }
+export function createEntryCsvService(deps: EntryCsvDeps) {
+  const { database, clock, settings } = deps;
+  const { db } = database;
 
   /**
    * Reads CSV rows into new entries of the user (new ids), all rows or none. Every row is checked
@@ -231,7 +233,7 @@ export function createEntryCsvService({ database, clock, settings, timeEntries, 
     return { entries: checked.entries, applied: true, problems: [], writeLockMs, skipped: checked.skipped };
   }
 
-  return { exportCsv, importCsv, checkImport, writeImportIn };
+  return { exportCsv: (userId: number, query: RangeQuery) => exportCsv(deps, userId, query), importCsv, checkImport, writeImportIn };
 }
 
 export type EntryCsvService = ReturnType<typeof createEntryCsvService>;

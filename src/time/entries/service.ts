@@ -46,23 +46,124 @@ async function rethrowConflicts<T>(write: Promise<T>): Promise<T> {
   }
 }
 
+/** One write of an account's entries: the account's turn first (lockUser), then read and write. */
+function writeEntries<T>(database: TransactionalDatabase, userId: number, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return rethrowConflicts(
+    database.transact(async (trx) => {
+      await database.lockUser(trx, userId);
+      return fn(trx);
+    }),
+  );
+}
+
 export interface TimeEntryDeps {
   database: TransactionalDatabase;
   clock: Clock;
   settings: SettingsService;
 }
 
-export function createTimeEntryService({ database, clock, settings }: TimeEntryDeps) {
-  const { db } = database;
-  /** One write of an account's entries: the account's turn first (lockUser), then read and write. */
-  const writeEntries = <T>(userId: number, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
-    rethrowConflicts(
-      database.transact(async (trx) => {
-        await database.lockUser(trx, userId);
-        return fn(trx);
-      }),
-    );
+async function findOwnRow(executor: Kysely<Database>, userId: number, id: number): Promise<TimeEntryRow> {
+  // Another user's entry is "not found", exactly like a missing one: ids reveal nothing.
+  const row = await executor.selectFrom('time_entries').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
 
+async function updateEntry({ database, clock, settings }: TimeEntryDeps, userId: number, id: number, patch: TimeEntryPatch): Promise<TimeEntry> {
+  const now = clock.now();
+  return writeEntries(database, userId, async (trx) => {
+    const row = await findOwnRow(trx, userId, id);
+    const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
+    const oldSpan: EntrySpan = { startMs: Date.parse(row.start_at), endMs: row.end_at === null ? null : Date.parse(row.end_at), note: row.note };
+    const span: EntrySpan = {
+      startMs: patch.start_at !== undefined ? parseInstant(patch.start_at, 'start_at') : oldSpan.startMs,
+      endMs: patch.end_at === undefined ? oldSpan.endMs : patch.end_at === null ? null : parseInstant(patch.end_at, 'end_at'),
+      note: patch.note !== undefined ? normalizeNote(patch.note) : row.note,
+    };
+    checkSpan(span, now.getTime());
+    await assertSpanIsFree(trx, userId, span, id);
+    const updated = await trx
+      .updateTable('time_entries')
+      .set({
+        start_at: toIso(span.startMs),
+        end_at: span.endMs === null ? null : toIso(span.endMs),
+        note: span.note,
+        updated_at: now.toISOString(),
+        // A new start or end is the person's own: the mark of an automatic stop goes.
+        ...(patch.start_at !== undefined || patch.end_at !== undefined ? { auto_stopped: 0 } : {}),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const touched: Array<[number, number]> = [];
+    if (oldSpan.endMs !== null) touched.push([oldSpan.startMs, oldSpan.endMs]);
+    if (span.endMs !== null) touched.push([span.startMs, span.endMs]);
+    await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, touched);
+    return publicEntry(updated);
+  });
+}
+
+/** Stops the running entry now (409 NOT_RUNNING if none runs). */
+async function stopTimer({ database, clock, settings }: TimeEntryDeps, userId: number): Promise<TimeEntry> {
+  const now = clock.now();
+  return writeEntries(database, userId, async (trx) => {
+    const running = await runningEntry(trx, userId);
+    if (!running) throw new ServiceError('NOT_RUNNING', 'No time entry is running');
+    const startMs = Date.parse(running.start_at);
+    // A timer stopped within the millisecond it started still ends after its start.
+    const endMs = Math.max(now.getTime(), startMs + 1);
+    checkSpan({ startMs, endMs, note: running.note }, now.getTime());
+    const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
+    const stopped = await trx
+      .updateTable('time_entries')
+      .set({ end_at: toIso(endMs), updated_at: now.toISOString() })
+      .where('id', '=', running.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, [[startMs, endMs]]);
+    return publicEntry(stopped);
+  });
+}
+
+/**
+ * Housekeeping: stops every running entry whose user has a timer limit that the entry has reached, at
+ * its start plus the limit, and marks it auto_stopped. At most `batch` per call; each stop is one
+ * account's own transaction (the entry checked again inside it). Answers how many were stopped.
+ */
+async function stopForgottenTimers({ database, clock, settings }: TimeEntryDeps, batch = 500): Promise<number> {
+  const { db } = database;
+  const nowMs = clock.now().getTime();
+  const candidates = await db
+    .selectFrom('time_entries')
+    .innerJoin('user_settings', 'user_settings.user_id', 'time_entries.user_id')
+    .select(['time_entries.id as id', 'time_entries.user_id as user_id', 'time_entries.start_at as start_at', 'user_settings.timer_limit_minutes as limit'])
+    .where('time_entries.end_at', 'is', null)
+    .where('user_settings.timer_limit_minutes', 'is not', null)
+    .orderBy('time_entries.start_at')
+    .limit(batch)
+    .execute();
+  let stopped = 0;
+  for (const candidate of candidates) {
+    if (Date.parse(candidate.start_at) + Number(candidate.limit) * 60_000 > nowMs) continue;
+    const done = await writeEntries(database, candidate.user_id, async (trx) => {
+      const running = await runningEntry(trx, candidate.user_id);
+      const rules = await settings.getSettingsInTransaction(trx, candidate.user_id);
+      if (!running || running.id !== candidate.id || rules.timer_limit_minutes === null) return false;
+      const startMs = Date.parse(running.start_at);
+      const endMs = startMs + rules.timer_limit_minutes * 60_000;
+      if (endMs > nowMs) return false;
+      await trx.updateTable('time_entries').set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) }).where('id', '=', running.id).execute();
+      await refreshDailyTotals(trx, candidate.user_id, rules.timezone, rules.min_break_minutes * 60_000, [[startMs, endMs]]);
+      return true;
+    });
+    if (done) stopped += 1;
+  }
+  return stopped;
+}
+
+export function createTimeEntryService(deps: TimeEntryDeps) {
+  const { database, clock, settings } = deps;
+  const { db } = database;
   /** Parses from/to of a query into an instant range in the user's zone. */
   async function resolveRange(userId: number, query: RangeQuery): Promise<InstantRange> {
     const { timezone } = await settings.getSettings(userId);
@@ -82,13 +183,6 @@ export function createTimeEntryService({ database, clock, settings }: TimeEntryD
     return rows.map(publicEntry);
   }
 
-  async function findOwnRow(executor: Kysely<Database>, userId: number, id: number): Promise<TimeEntryRow> {
-    // Another user's entry is "not found", exactly like a missing one: ids reveal nothing.
-    const row = await executor.selectFrom('time_entries').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-    if (!row) throw notFound();
-    return row;
-  }
-
   async function getEntry(userId: number, id: number): Promise<TimeEntry> {
     return publicEntry(await findOwnRow(db, userId, id));
   }
@@ -101,7 +195,7 @@ export function createTimeEntryService({ database, clock, settings }: TimeEntryD
     };
     const now = clock.now();
     checkSpan(span, now.getTime());
-    return writeEntries(userId, async (trx) => {
+    return writeEntries(database, userId, async (trx) => {
       const rules = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
       await assertRoomForEntries(trx, userId, 1);
@@ -109,42 +203,8 @@ export function createTimeEntryService({ database, clock, settings }: TimeEntryD
     });
   }
 
-  async function updateEntry(userId: number, id: number, patch: TimeEntryPatch): Promise<TimeEntry> {
-    const now = clock.now();
-    return writeEntries(userId, async (trx) => {
-      const row = await findOwnRow(trx, userId, id);
-      const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
-      const oldSpan: EntrySpan = { startMs: Date.parse(row.start_at), endMs: row.end_at === null ? null : Date.parse(row.end_at), note: row.note };
-      const span: EntrySpan = {
-        startMs: patch.start_at !== undefined ? parseInstant(patch.start_at, 'start_at') : oldSpan.startMs,
-        endMs: patch.end_at === undefined ? oldSpan.endMs : patch.end_at === null ? null : parseInstant(patch.end_at, 'end_at'),
-        note: patch.note !== undefined ? normalizeNote(patch.note) : row.note,
-      };
-      checkSpan(span, now.getTime());
-      await assertSpanIsFree(trx, userId, span, id);
-      const updated = await trx
-        .updateTable('time_entries')
-        .set({
-          start_at: toIso(span.startMs),
-          end_at: span.endMs === null ? null : toIso(span.endMs),
-          note: span.note,
-          updated_at: now.toISOString(),
-          // A new start or end is the person's own: the mark of an automatic stop goes.
-          ...(patch.start_at !== undefined || patch.end_at !== undefined ? { auto_stopped: 0 } : {}),
-        })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const touched: Array<[number, number]> = [];
-      if (oldSpan.endMs !== null) touched.push([oldSpan.startMs, oldSpan.endMs]);
-      if (span.endMs !== null) touched.push([span.startMs, span.endMs]);
-      await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, touched);
-      return publicEntry(updated);
-    });
-  }
-
   async function deleteEntry(userId: number, id: number): Promise<void> {
-    await writeEntries(userId, async (trx) => {
+    await writeEntries(database, userId, async (trx) => {
       const row = await findOwnRow(trx, userId, id);
       const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
       await trx.deleteFrom('time_entries').where('id', '=', id).execute();
@@ -155,7 +215,7 @@ export function createTimeEntryService({ database, clock, settings }: TimeEntryD
   /** Starts the timer now: 409 ALREADY_RUNNING if one runs, OVERLAP if a finished entry reaches past now. */
   async function startTimer(userId: number, note?: string): Promise<TimeEntry> {
     const span: EntrySpan = { startMs: clock.now().getTime(), endMs: null, note: normalizeNote(note) };
-    return writeEntries(userId, async (trx) => {
+    return writeEntries(database, userId, async (trx) => {
       const rules = await settings.getSettingsInTransaction(trx, userId);
       await assertSpanIsFree(trx, userId, span);
       await assertRoomForEntries(trx, userId, 1);
@@ -163,69 +223,23 @@ export function createTimeEntryService({ database, clock, settings }: TimeEntryD
     });
   }
 
-  /** Stops the running entry now (409 NOT_RUNNING if none runs). */
-  async function stopTimer(userId: number): Promise<TimeEntry> {
-    const now = clock.now();
-    return writeEntries(userId, async (trx) => {
-      const running = await runningEntry(trx, userId);
-      if (!running) throw new ServiceError('NOT_RUNNING', 'No time entry is running');
-      const startMs = Date.parse(running.start_at);
-      // A timer stopped within the millisecond it started still ends after its start.
-      const endMs = Math.max(now.getTime(), startMs + 1);
-      checkSpan({ startMs, endMs, note: running.note }, now.getTime());
-      const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
-      const stopped = await trx
-        .updateTable('time_entries')
-        .set({ end_at: toIso(endMs), updated_at: now.toISOString() })
-        .where('id', '=', running.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, [[startMs, endMs]]);
-      return publicEntry(stopped);
-    });
-  }
-
-  /**
-   * Housekeeping: stops every running entry whose user has a timer limit that the entry has reached, at
-   * its start plus the limit, and marks it auto_stopped. At most `batch` per call; each stop is one
-   * account's own transaction (the entry checked again inside it). Answers how many were stopped.
-   */
-  async function stopForgottenTimers(batch = 500): Promise<number> {
-    const nowMs = clock.now().getTime();
-    const candidates = await db
-      .selectFrom('time_entries')
-      .innerJoin('user_settings', 'user_settings.user_id', 'time_entries.user_id')
-      .select(['time_entries.id as id', 'time_entries.user_id as user_id', 'time_entries.start_at as start_at', 'user_settings.timer_limit_minutes as limit'])
-      .where('time_entries.end_at', 'is', null)
-      .where('user_settings.timer_limit_minutes', 'is not', null)
-      .orderBy('time_entries.start_at')
-      .limit(batch)
-      .execute();
-    let stopped = 0;
-    for (const candidate of candidates) {
-      if (Date.parse(candidate.start_at) + Number(candidate.limit) * 60_000 > nowMs) continue;
-      const done = await writeEntries(candidate.user_id, async (trx) => {
-        const running = await runningEntry(trx, candidate.user_id);
-        const rules = await settings.getSettingsInTransaction(trx, candidate.user_id);
-        if (!running || running.id !== candidate.id || rules.timer_limit_minutes === null) return false;
-        const startMs = Date.parse(running.start_at);
-        const endMs = startMs + rules.timer_limit_minutes * 60_000;
-        if (endMs > nowMs) return false;
-        await trx.updateTable('time_entries').set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) }).where('id', '=', running.id).execute();
-        await refreshDailyTotals(trx, candidate.user_id, rules.timezone, rules.min_break_minutes * 60_000, [[startMs, endMs]]);
-        return true;
-      });
-      if (done) stopped += 1;
-    }
-    return stopped;
-  }
-
   async function currentEntry(userId: number): Promise<TimeEntry | null> {
     const running = await runningEntry(db, userId);
     return running ? publicEntry(running) : null;
   }
 
-  return { resolveRange, listEntries, getEntry, createEntry, updateEntry, deleteEntry, startTimer, stopTimer, currentEntry, stopForgottenTimers };
+  return {
+    resolveRange,
+    listEntries,
+    getEntry,
+    createEntry,
+    updateEntry: (userId: number, id: number, patch: TimeEntryPatch) => updateEntry(deps, userId, id, patch),
+    deleteEntry,
+    startTimer,
+    stopTimer: (userId: number) => stopTimer(deps, userId),
+    currentEntry,
+    stopForgottenTimers: (batch?: number) => stopForgottenTimers(deps, batch),
+  };
 }
 
 export type TimeEntryService = ReturnType<typeof createTimeEntryService>;
