@@ -152,6 +152,22 @@ async function exportCsv({ database: { db }, settings, timeEntries, exports }: E
   });
 }
 
+/**
+ * The rows of an import checked against the user's stored entries (none for an account still to
+ * be made), by reads alone: what would be written, or the problems (line by line).
+ */
+async function checkImport(db: Kysely<Database>, userId: number | undefined, rows: ParsedRow[], options: Pick<ImportOptions, 'skipExisting'>): Promise<CheckedImport> {
+  if (rows.length > MAX_ENTRIES_PER_USER) return { rows: [], entries: [], skipped: 0, problems: [tooManyRows(rows.length)] };
+  const skipSame = Boolean(options.skipExisting);
+  const skipped = new Set<ParsedRow>();
+  const ordered = [...rows].sort((a, b) => a.span.startMs - b.span.startMs);
+  const conflicts = userId === undefined ? findConflicts(ordered, [], undefined, false, skipped) : await conflictsWithStored(db, userId, ordered, skipSame, skipped);
+  if (conflicts.length > 0) return { rows: [], entries: [], skipped: 0, problems: conflicts.sort((a, b) => a.line - b.line) };
+  const toWrite = ordered.filter((row) => !skipped.has(row));
+  const entries = toWrite.map(({ line, span }) => ({ line, start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note }));
+  return { rows: toWrite, entries, skipped: skipped.size, problems: [] };
+}
+
 export function createEntryCsvService(deps: EntryCsvDeps) {
   const { database, clock, settings } = deps;
   const { db } = database;
@@ -170,22 +186,6 @@ export function createEntryCsvService(deps: EntryCsvDeps) {
     const { rows, problems } = parseRows(text, clock.now().getTime());
     if (problems.length > 0) return { entries: [], applied: false, problems, writeLockMs: 0, skipped: 0 };
     return importRows(userId, rows, options);
-  }
-
-  /**
-   * The rows of an import checked against the user's stored entries (none for an account still to
-   * be made), by reads alone: what would be written, or the problems (line by line).
-   */
-  async function checkImport(userId: number | undefined, rows: ParsedRow[], options: Pick<ImportOptions, 'skipExisting'>): Promise<CheckedImport> {
-    if (rows.length > MAX_ENTRIES_PER_USER) return { rows: [], entries: [], skipped: 0, problems: [tooManyRows(rows.length)] };
-    const skipSame = Boolean(options.skipExisting);
-    const skipped = new Set<ParsedRow>();
-    const ordered = [...rows].sort((a, b) => a.span.startMs - b.span.startMs);
-    const conflicts = userId === undefined ? findConflicts(ordered, [], undefined, false, skipped) : await conflictsWithStored(db, userId, ordered, skipSame, skipped);
-    if (conflicts.length > 0) return { rows: [], entries: [], skipped: 0, problems: conflicts.sort((a, b) => a.line - b.line) };
-    const toWrite = ordered.filter((row) => !skipped.has(row));
-    const entries = toWrite.map(({ line, span }) => ({ line, start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note }));
-    return { rows: toWrite, entries, skipped: skipped.size, problems: [] };
   }
 
   /**
@@ -219,7 +219,7 @@ export function createEntryCsvService(deps: EntryCsvDeps) {
   }
 
   async function importRows(userId: number, rows: ParsedRow[], options: ImportOptions): Promise<ImportResult> {
-    const checked = await checkImport(userId, rows, options);
+    const checked = await checkImport(db, userId, rows, options);
     options.onProgress?.('checked', rows.length, rows.length);
     if (checked.problems.length > 0) return { entries: [], applied: false, problems: checked.problems, writeLockMs: 0, skipped: 0 };
     if (!options.apply) return { entries: checked.entries, applied: false, problems: [], writeLockMs: 0, skipped: checked.skipped };
@@ -233,7 +233,12 @@ export function createEntryCsvService(deps: EntryCsvDeps) {
     return { entries: checked.entries, applied: true, problems: [], writeLockMs, skipped: checked.skipped };
   }
 
-  return { exportCsv: (userId: number, query: RangeQuery) => exportCsv(deps, userId, query), importCsv, checkImport, writeImportIn };
+  return {
+    exportCsv: (userId: number, query: RangeQuery) => exportCsv(deps, userId, query),
+    importCsv,
+    checkImport: (userId: number | undefined, rows: ParsedRow[], options: Pick<ImportOptions, 'skipExisting'>) => checkImport(db, userId, rows, options),
+    writeImportIn,
+  };
 }
 
 export type EntryCsvService = ReturnType<typeof createEntryCsvService>;
