@@ -20,7 +20,7 @@ export class AccountImportError extends ServiceError {
   }
 }
 
-export interface CheckedDocument {
+interface CheckedDocument {
   account: { email: string; full_name: string; username: string | null };
   settings: Awaited<ReturnType<typeof checkSettingsPatch>>;
   entries: ParsedRow[];

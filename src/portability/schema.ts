@@ -64,7 +64,7 @@ export interface ShapeProblem {
   message: string;
 }
 
-export const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
 
 function expected(schema: TSchema): string {
   const { anyOf, type } = schema as { anyOf?: TSchema[]; type?: string };

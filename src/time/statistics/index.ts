@@ -34,5 +34,3 @@ export function createStatisticsService(deps: StatisticsDeps) {
     monthFigures: (userId: number, month?: string) => lane.run(() => monthFigures(deps, userId, month)),
   };
 }
-
-export type StatisticsService = ReturnType<typeof createStatisticsService>;
