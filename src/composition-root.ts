@@ -17,7 +17,7 @@ import { createTwoFactorService } from './auth/two-factor/index.js';
 import { createAuditService } from './auth/audit.js';
 import { createBackgroundTasks } from './common/background.js';
 import { systemClock, type Clock } from './common/clock.js';
-import { createEntryCsvService } from './time/entries-csv.js';
+import { createEntryCsvService } from './time/entries/csv.js';
 import { createExportGate } from './time/exports.js';
 import { createAccountDataService } from './portability/account-document.js';
 import { createHealthService } from './common/health.js';
@@ -40,8 +40,8 @@ import { createScheduleService } from './time/schedules.js';
 import { createBookingService } from './time/bookings.js';
 import { createVacationService } from './time/vacation.js';
 import { createTimesheetService } from './time/timesheet.js';
-import { createStatisticsService } from './time/statistics.js';
-import { createTimeEntryService } from './time/entries.js';
+import { createStatisticsService } from './time/statistics/index.js';
+import { createTimeEntryService } from './time/entries/service.js';
 
 export interface ContextOptions {
   env?: Env;
@@ -83,18 +83,18 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     terminal: options.terminal ?? process.stdout,
     retryDelaysMs: options.mailRetryDelaysMs,
   });
-  const settings = createSettingsService(database, clock);
-  const timeEntries = createTimeEntryService(database, clock, settings);
-  const schedules = createScheduleService(database, clock, (trx, userId) => settings.getSettingsInTransaction(trx, userId));
-  const absences = createAbsenceService(database, clock, settings);
-  const bookings = createBookingService(database, clock);
-  const vacation = createVacationService(db, clock, settings);
-  const statistics = createStatisticsService(db, clock, settings, absences);
+  const settings = createSettingsService({ database, clock });
+  const timeEntries = createTimeEntryService({ database, clock, settings });
+  const schedules = createScheduleService({ database, clock, trackingStartOf: (trx, userId) => settings.getSettingsInTransaction(trx, userId) });
+  const absences = createAbsenceService({ database, clock, settings });
+  const bookings = createBookingService({ database, clock });
+  const vacation = createVacationService({ db, clock, settings });
+  const statistics = createStatisticsService({ db, clock, settings, absences });
   const accounts = createAccountService({ database, clock, hasher, options: { registrationOpen: config.registrationOpen } });
   // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
-  const exportGate = createExportGate(database, clock);
+  const exportGate = createExportGate({ database, clock });
   const audit = createAuditService({ db, clock, logger });
-  const entriesCsv = createEntryCsvService(database, clock, settings, timeEntries, exportGate);
+  const entriesCsv = createEntryCsvService({ database, clock, settings, timeEntries, exports: exportGate });
   // The new-device notice: with SMTP and NEW_DEVICE_NOTICE, each sign-in is looked at off the request path.
   const noticeMailer = config.newDeviceNotice ? createNoticeMailer(config.smtp, logger, options.mailRetryDelaysMs) : undefined;
   const newDevices = createNewDeviceNotices({ database, clock, loadSecret });
@@ -139,7 +139,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     statistics,
     timesheet: createTimesheetService({ statistics, vacation }),
     entriesCsv,
-    accountData: createAccountDataService(database, clock, { settings, entriesCsv, exportGate, hasher, audit }),
+    accountData: createAccountDataService({ database, clock, settings, entriesCsv, exportGate, hasher, audit }),
   };
 }
 

@@ -1,7 +1,7 @@
 // `timetrack entries export|import`: time entries of one account as CSV (the format of
 // GET /api/time-entries/export, built by the same service function).
 import type { Command } from 'commander';
-import { MAX_IMPORT_BYTES } from '../time/entries-csv.js';
+import { MAX_IMPORT_BYTES } from '../time/entries/csv-text.js';
 import { ServiceError } from '../common/errors.js';
 import { readInputFile } from './input-file.js';
 import { recordAdminAction, withCommandContext, type GlobalOptions } from './command-context.js';

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ServiceError } from '../common/errors.js';
 import { isDatabaseUnavailable, isUnstorableText } from '../db/database.js';
 import type { HealthService } from '../common/health.js';
-import { EntryConflictError } from '../time/entries.js';
+import { EntryConflictError } from '../time/entries/rules.js';
 import { errorBody, STATUS_OF_CODE, type FieldProblem } from './errors.js';
 
 // Fastify's own errors that are the client's fault, with the contract's code for each.

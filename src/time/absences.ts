@@ -2,16 +2,17 @@
 // day with a whole absence has target 0, a half day half its target. One absence per user and day:
 // checked in the transaction, and a unique constraint stands behind the check. A range (from/to) makes
 // one absence per day that has a target and is not a public holiday, all of them or none.
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../db/database.js';
 import type { AbsencePortion, AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
 import { weekdayOfDate } from '../db/sql.js';
-import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, publicHolidays, startOfDay, WEEKDAYS, weekdayOf, type Weekday } from './calendar.js';
+import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, startOfDay, WEEKDAYS, weekdayOf, type Weekday } from './calendar/dates.js';
+import { publicHolidays } from './calendar/holidays.js';
 import { scheduleTimeline } from './schedules.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
-import { normalizeNote, type RangeQuery } from './entries.js';
+import { normalizeNote, type RangeQuery } from './entries/rules.js';
 
 export const ABSENCE_TYPES: readonly AbsenceType[] = ['vacation', 'sick', 'holiday'];
 export const ABSENCE_PORTIONS: readonly AbsencePortion[] = ['full', 'half'];
@@ -134,29 +135,74 @@ async function rethrowExisting<T>(dates: LocalDate[], write: Promise<T>): Promis
   }
 }
 
-export function createAbsenceService(database: TransactionalDatabase, clock: Clock, settings: SettingsService) {
-  const { db } = database;
-  /** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */
-  async function listAbsences(userId: number, query: RangeQuery): Promise<Absence[]> {
-    const { timezone } = await settings.getSettings(userId);
-    let select = db.selectFrom('absences').select([...COLUMNS]).where('user_id', '=', userId);
-    if (query.from !== undefined) {
-      select = select.where('date', '>=', localDateOf(parseInstantOrDate(query.from, timezone, 'from'), timezone));
-    }
-    if (query.to !== undefined) {
-      const toMs = parseInstantOrDate(query.to, timezone, 'to');
-      const toDate = localDateOf(toMs, timezone);
-      // A bound at midnight excludes the day it starts; a bound later in the day includes it.
-      const firstExcluded = startOfDay(toDate, timezone) === toMs ? toDate : addDays(toDate, 1);
-      select = select.where('date', '<', firstExcluded);
-    }
-    // One row more than the cap tells that the range holds too many, without reading them all.
-    const rows = await select.orderBy('date').limit(MAX_LISTED_ABSENCES + 1).execute();
-    if (rows.length > MAX_LISTED_ABSENCES) {
-      throw validationError(`The range holds more than ${MAX_LISTED_ABSENCES} absences; ask again with a shorter from/to range`);
-    }
-    return rows.map(publicAbsence);
+/** What the absence service needs: the database, the clock, and the user's zone from the settings. */
+export interface AbsenceDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+  settings: SettingsService;
+}
+
+/** Absences (date → type and portion) from `from` through `through`, for statistics. */
+async function absencesByDate(db: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, DayAbsence>> {
+  if (through < from) return new Map();
+  const rows = await db.selectFrom('absences').select(['date', 'type', 'portion']).where('user_id', '=', userId).where('date', '>=', from).where('date', '<=', through).execute();
+  return new Map(rows.map((row) => [row.date, { type: row.type, portion: row.portion }]));
+}
+
+/**
+ * How many whole and half absences fall on each weekday from `from` through `through`: one
+ * aggregate, however many absences there are (a balance from 1970 must not read them all).
+ */
+async function absenceCountsByWeekday(db: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Array<{ weekday: Weekday; portion: AbsencePortion; count: number }>> {
+  if (through < from) return [];
+  const day = weekdayOfDate(db);
+  const rows = await db
+    .selectFrom('absences')
+    .select([day.as('weekday'), 'portion', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('user_id', '=', userId)
+    .where('date', '>=', from)
+    .where('date', '<=', through)
+    .groupBy([day, 'portion'])
+    .execute();
+  // 0 = Sunday in both engines.
+  return rows.map((row) => ({ weekday: WEEKDAYS[(Number(row.weekday) + 6) % 7] as Weekday, portion: row.portion, count: Number(row.count) }));
+}
+
+/** The portion of the absence on each of `dates` that has one (a few hundred dates at a time). */
+async function absencesAmong(db: Kysely<Database>, userId: number, dates: LocalDate[]): Promise<Map<LocalDate, AbsencePortion>> {
+  const found = new Map<LocalDate, AbsencePortion>();
+  for (let first = 0; first < dates.length; first += 500) {
+    const rows = await db.selectFrom('absences').select(['date', 'portion']).where('user_id', '=', userId).where('date', 'in', dates.slice(first, first + 500)).execute();
+    for (const row of rows) found.set(row.date, row.portion);
   }
+  return found;
+}
+
+/** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */
+async function listAbsences({ database: { db }, settings }: Pick<AbsenceDeps, 'database' | 'settings'>, userId: number, query: RangeQuery): Promise<Absence[]> {
+  const { timezone } = await settings.getSettings(userId);
+  let select = db.selectFrom('absences').select([...COLUMNS]).where('user_id', '=', userId);
+  if (query.from !== undefined) {
+    select = select.where('date', '>=', localDateOf(parseInstantOrDate(query.from, timezone, 'from'), timezone));
+  }
+  if (query.to !== undefined) {
+    const toMs = parseInstantOrDate(query.to, timezone, 'to');
+    const toDate = localDateOf(toMs, timezone);
+    // A bound at midnight excludes the day it starts; a bound later in the day includes it.
+    const firstExcluded = startOfDay(toDate, timezone) === toMs ? toDate : addDays(toDate, 1);
+    select = select.where('date', '<', firstExcluded);
+  }
+  // One row more than the cap tells that the range holds too many, without reading them all.
+  const rows = await select.orderBy('date').limit(MAX_LISTED_ABSENCES + 1).execute();
+  if (rows.length > MAX_LISTED_ABSENCES) {
+    throw validationError(`The range holds more than ${MAX_LISTED_ABSENCES} absences; ask again with a shorter from/to range`);
+  }
+  return rows.map(publicAbsence);
+}
+
+export function createAbsenceService(deps: AbsenceDeps) {
+  const { database, clock, settings } = deps;
+  const { db } = database;
 
   /** One day's absence (`date`), whatever the day's target. */
   async function createAbsence(userId: number, input: NewAbsence): Promise<Absence> {
@@ -218,43 +264,15 @@ export function createAbsenceService(database: TransactionalDatabase, clock: Clo
     if (Number(result.numDeletedRows) === 0) throw new ServiceError('NOT_FOUND', 'No such absence');
   }
 
-  /** Absences (date → type and portion) from `from` through `through`, for statistics. */
-  async function absencesByDate(userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, DayAbsence>> {
-    if (through < from) return new Map();
-    const rows = await db.selectFrom('absences').select(['date', 'type', 'portion']).where('user_id', '=', userId).where('date', '>=', from).where('date', '<=', through).execute();
-    return new Map(rows.map((row) => [row.date, { type: row.type, portion: row.portion }]));
-  }
-
-  /**
-   * How many whole and half absences fall on each weekday from `from` through `through`: one
-   * aggregate, however many absences there are (a balance from 1970 must not read them all).
-   */
-  async function absenceCountsByWeekday(userId: number, from: LocalDate, through: LocalDate): Promise<Array<{ weekday: Weekday; portion: AbsencePortion; count: number }>> {
-    if (through < from) return [];
-    const day = weekdayOfDate(db);
-    const rows = await db
-      .selectFrom('absences')
-      .select([day.as('weekday'), 'portion', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('user_id', '=', userId)
-      .where('date', '>=', from)
-      .where('date', '<=', through)
-      .groupBy([day, 'portion'])
-      .execute();
-    // 0 = Sunday in both engines.
-    return rows.map((row) => ({ weekday: WEEKDAYS[(Number(row.weekday) + 6) % 7] as Weekday, portion: row.portion, count: Number(row.count) }));
-  }
-
-  /** The portion of the absence on each of `dates` that has one (a few hundred dates at a time). */
-  async function absencesAmong(userId: number, dates: LocalDate[]): Promise<Map<LocalDate, AbsencePortion>> {
-    const found = new Map<LocalDate, AbsencePortion>();
-    for (let first = 0; first < dates.length; first += 500) {
-      const rows = await db.selectFrom('absences').select(['date', 'portion']).where('user_id', '=', userId).where('date', 'in', dates.slice(first, first + 500)).execute();
-      for (const row of rows) found.set(row.date, row.portion);
-    }
-    return found;
-  }
-
-  return { listAbsences, createAbsence, createAbsenceRange, deleteAbsence, absencesByDate, absenceCountsByWeekday, absencesAmong };
+  return {
+    listAbsences: (userId: number, query: RangeQuery) => listAbsences(deps, userId, query),
+    createAbsence,
+    createAbsenceRange,
+    deleteAbsence,
+    absencesByDate: (userId: number, from: LocalDate, through: LocalDate) => absencesByDate(db, userId, from, through),
+    absenceCountsByWeekday: (userId: number, from: LocalDate, through: LocalDate) => absenceCountsByWeekday(db, userId, from, through),
+    absencesAmong: (userId: number, dates: LocalDate[]) => absencesAmong(db, userId, dates),
+  };
 }
 
 export type AbsenceService = ReturnType<typeof createAbsenceService>;

@@ -6,8 +6,8 @@ import type { TransactionalDatabase } from '../db/database.js';
 import type { BookingKind, Database, LocalDate } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
-import { parseDate } from './calendar.js';
-import { normalizeNote } from './entries.js';
+import { parseDate } from './calendar/dates.js';
+import { normalizeNote } from './entries/rules.js';
 import { MAX_OFFSET_MINUTES } from './settings.js';
 
 export const BOOKING_KINDS: readonly BookingKind[] = ['payout', 'correction'];
@@ -53,7 +53,12 @@ export async function assertRoomForBookings(trx: Transaction<Database>, userId: 
   }
 }
 
-export function createBookingService(database: TransactionalDatabase, clock: Clock) {
+export interface BookingDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+}
+
+export function createBookingService({ database, clock }: BookingDeps) {
   const { db } = database;
 
   /** The bookings dated from `from` through `through` (dates, both optional), oldest first. */

@@ -33,29 +33,35 @@ export function exportRunning(): ServiceError {
   return new ServiceError('EXPORT_RUNNING', 'An export of this account is running already; try again when it has finished', EXPORT_LEASE_SECONDS);
 }
 
-export function createExportGate(database: Pick<OpenedDatabase, 'db' | 'bestEffort'>, clock: Clock) {
+export interface ExportGateDeps {
+  database: Pick<OpenedDatabase, 'db' | 'bestEffort'>;
+  clock: Clock;
+}
+
+/** Takes the account's lease, or answers why not. A lease lost to a power loss only lets one more export start. */
+async function takeLease({ database, clock }: ExportGateDeps, userId: number, holder: string): Promise<boolean> {
+  const now = clock.now();
+  const taken = await database.bestEffort((executor) =>
+    executor
+      .insertInto('export_leases')
+      .values({ user_id: userId, holder, expires_at: addSeconds(now, EXPORT_LEASE_SECONDS).toISOString() })
+      .onConflict((conflict) =>
+        conflict
+          .column('user_id')
+          .doUpdateSet({ holder: (eb) => eb.ref('excluded.holder'), expires_at: (eb) => eb.ref('excluded.expires_at') })
+          .where(sql<boolean>`export_leases.expires_at <= ${now.toISOString()}`),
+      )
+      .returning('holder')
+      .executeTakeFirst(),
+  );
+  return taken?.holder === holder;
+}
+
+export function createExportGate(deps: ExportGateDeps) {
+  const { database, clock } = deps;
   const { db } = database;
   const bestEffort: BestEffortWriter = database.bestEffort;
   let running = 0;
-
-  /** Takes the account's lease, or answers why not. A lease lost to a power loss only lets one more export start. */
-  async function takeLease(userId: number, holder: string): Promise<boolean> {
-    const now = clock.now();
-    const taken = await bestEffort((executor) =>
-      executor
-        .insertInto('export_leases')
-        .values({ user_id: userId, holder, expires_at: addSeconds(now, EXPORT_LEASE_SECONDS).toISOString() })
-        .onConflict((conflict) =>
-          conflict
-            .column('user_id')
-            .doUpdateSet({ holder: (eb) => eb.ref('excluded.holder'), expires_at: (eb) => eb.ref('excluded.expires_at') })
-            .where(sql<boolean>`export_leases.expires_at <= ${now.toISOString()}`),
-        )
-        .returning('holder')
-        .executeTakeFirst(),
-    );
-    return taken?.holder === holder;
-  }
 
   /**
    * Opens an export of the account: refused with EXPORT_RUNNING while another one holds the lease,
@@ -75,7 +81,7 @@ export function createExportGate(database: Pick<OpenedDatabase, 'db' | 'bestEffo
       await bestEffort((executor) => executor.deleteFrom('export_leases').where('user_id', '=', userId).where('holder', '=', holder).execute());
     };
     try {
-      if (!(await takeLease(userId, holder))) throw exportRunning();
+      if (!(await takeLease(deps, userId, holder))) throw exportRunning();
     } catch (error) {
       closed = true;
       running -= 1;

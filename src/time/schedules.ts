@@ -9,7 +9,7 @@ import { violatedRule, type TransactionalDatabase } from '../db/database.js';
 import type { Database, LocalDate } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
-import { addDays, parseDate, WEEKDAYS, type Weekday } from './calendar.js';
+import { addDays, parseDate, WEEKDAYS, type Weekday } from './calendar/dates.js';
 
 export const MAX_DAILY_TARGET_MINUTES = 24 * 60;
 /** A user keeps at most this many schedules: every statistic walks them, and a contract changes a few times a year at most. */
@@ -167,7 +167,14 @@ export interface NewSchedule {
   weekly_target_minutes: Partial<Record<string, number | undefined>>;
 }
 
-export function createScheduleService(database: TransactionalDatabase, clock: Clock, trackingStartOf: (trx: Transaction<Database>, userId: number) => Promise<{ tracking_start: LocalDate; timezone: string }>) {
+export interface ScheduleDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+  /** The user's tracking start and zone, read inside the write's transaction (the settings service). */
+  trackingStartOf: (trx: Transaction<Database>, userId: number) => Promise<{ tracking_start: LocalDate; timezone: string }>;
+}
+
+export function createScheduleService({ database, clock, trackingStartOf }: ScheduleDeps) {
   const { db } = database;
 
   async function listSchedules(userId: number): Promise<Schedule[]> {

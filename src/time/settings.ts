@@ -4,9 +4,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, LocalDate } from '../db/types.js';
-import { localDateOf, normalizeHolidayRegion, normalizeTimezone, parseDate } from './calendar.js';
+import { localDateOf, normalizeTimezone, parseDate } from './calendar/dates.js';
+import { normalizeHolidayRegion } from './calendar/holidays.js';
 import type { Clock } from '../common/clock.js';
-import { prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries-store.js';
+import { prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries/store.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import { checkWeeklyTarget, DEFAULT_TARGET, ScheduleTimeline, storedSchedules, writeSchedule, type WeeklyTarget } from './schedules.js';
 
@@ -91,56 +92,62 @@ export function checkBreakRules(rules: unknown): BreakRule[] {
   return checked.sort((a, b) => a.worked_over_minutes - b.worked_over_minutes);
 }
 
-export function createSettingsService(database: TransactionalDatabase, clock: Clock) {
+export interface SettingsDeps {
+  database: TransactionalDatabase;
+  clock: Clock;
+}
+
+/** The settings of a user as stored (defaults where nothing is), with the schedule in force on `clock`'s today. */
+async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: number): Promise<Settings> {
+  const row = await executor
+    .selectFrom('users')
+    .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
+    .select([
+      'users.created_at',
+      'user_settings.timezone',
+      'user_settings.holiday_region',
+      'user_settings.overtime_offset_minutes',
+      'user_settings.tracking_start',
+      'user_settings.break_rules',
+      'user_settings.min_break_minutes',
+      'user_settings.vacation_half_days_per_year',
+      'user_settings.vacation_carry_over_max_half_days',
+      'user_settings.timer_limit_minutes',
+    ])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw new ServiceError('NOT_FOUND', 'No such account');
+  const timezone = row.timezone ?? 'UTC';
+  const trackingStart = row.tracking_start ?? localDateOf(Date.parse(row.created_at), timezone);
+  const schedules = await storedSchedules(executor, userId);
+  const today = localDateOf(clock.now().getTime(), timezone);
+  const inForce = schedules.filter((schedule) => schedule.valid_from <= today).at(-1) ?? schedules[0];
+  return {
+    timezone,
+    weekly_target_minutes: inForce?.weekly_target_minutes ?? new ScheduleTimeline([]).on(today),
+    targets_valid_from: inForce?.valid_from ?? trackingStart,
+    holiday_region: row.holiday_region ?? null,
+    overtime_offset_minutes: row.overtime_offset_minutes ?? 0,
+    tracking_start: trackingStart,
+    break_rules: row.break_rules ? (JSON.parse(row.break_rules) as BreakRule[]) : [],
+    min_break_minutes: row.min_break_minutes ?? DEFAULT_MIN_BREAK_MINUTES,
+    vacation_days_per_year: row.vacation_half_days_per_year === null || row.vacation_half_days_per_year === undefined ? null : row.vacation_half_days_per_year / 2,
+    vacation_carry_over_max_days:
+      row.vacation_carry_over_max_half_days === null || row.vacation_carry_over_max_half_days === undefined ? null : row.vacation_carry_over_max_half_days / 2,
+    timer_limit_minutes: row.timer_limit_minutes ?? null,
+  };
+}
+
+export function createSettingsService({ database, clock }: SettingsDeps) {
   const { db } = database;
   /** The settings of a user (defaults where nothing is stored); NOT_FOUND if the account is gone. */
   function getSettings(userId: number): Promise<Settings> {
-    return selectSettings(db, userId);
+    return selectSettings(clock, db, userId);
   }
 
   /** The same, read inside the caller's transaction (whose writes depend on them). */
   function getSettingsInTransaction(trx: Transaction<Database>, userId: number): Promise<Settings> {
-    return selectSettings(trx, userId);
-  }
-
-  async function selectSettings(executor: Kysely<Database>, userId: number): Promise<Settings> {
-    const row = await executor
-      .selectFrom('users')
-      .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
-      .select([
-        'users.created_at',
-        'user_settings.timezone',
-        'user_settings.holiday_region',
-        'user_settings.overtime_offset_minutes',
-        'user_settings.tracking_start',
-        'user_settings.break_rules',
-        'user_settings.min_break_minutes',
-        'user_settings.vacation_half_days_per_year',
-        'user_settings.vacation_carry_over_max_half_days',
-        'user_settings.timer_limit_minutes',
-      ])
-      .where('users.id', '=', userId)
-      .executeTakeFirst();
-    if (!row) throw new ServiceError('NOT_FOUND', 'No such account');
-    const timezone = row.timezone ?? 'UTC';
-    const trackingStart = row.tracking_start ?? localDateOf(Date.parse(row.created_at), timezone);
-    const schedules = await storedSchedules(executor, userId);
-    const today = localDateOf(clock.now().getTime(), timezone);
-    const inForce = schedules.filter((schedule) => schedule.valid_from <= today).at(-1) ?? schedules[0];
-    return {
-      timezone,
-      weekly_target_minutes: inForce?.weekly_target_minutes ?? new ScheduleTimeline([]).on(today),
-      targets_valid_from: inForce?.valid_from ?? trackingStart,
-      holiday_region: row.holiday_region ?? null,
-      overtime_offset_minutes: row.overtime_offset_minutes ?? 0,
-      tracking_start: trackingStart,
-      break_rules: row.break_rules ? (JSON.parse(row.break_rules) as BreakRule[]) : [],
-      min_break_minutes: row.min_break_minutes ?? DEFAULT_MIN_BREAK_MINUTES,
-      vacation_days_per_year: row.vacation_half_days_per_year === null || row.vacation_half_days_per_year === undefined ? null : row.vacation_half_days_per_year / 2,
-      vacation_carry_over_max_days:
-        row.vacation_carry_over_max_half_days === null || row.vacation_carry_over_max_half_days === undefined ? null : row.vacation_carry_over_max_half_days / 2,
-      timer_limit_minutes: row.timer_limit_minutes ?? null,
-    };
+    return selectSettings(clock, trx, userId);
   }
 
   /** Applies a partial update; answers the whole settings object. */

@@ -4,19 +4,19 @@
 import { createRequire } from 'node:module';
 import { stringify } from 'csv-stringify/sync';
 import { DateTime } from 'luxon';
-import type { MonthFigures } from './statistics.js';
+import type { MonthFigures } from './statistics/types.js';
 import type { VacationYear } from './vacation.js';
 
 export interface MonthSheet extends MonthFigures {
   vacation: VacationYear;
 }
 
-export interface SheetSources {
+export interface TimesheetDeps {
   statistics: { monthFigures(userId: number, month?: string): Promise<MonthFigures> };
   vacation: { vacationYear(userId: number, year?: number): Promise<VacationYear> };
 }
 
-export function createTimesheetService(sources: SheetSources) {
+export function createTimesheetService(sources: TimesheetDeps) {
   async function monthSheet(userId: number, month?: string): Promise<MonthSheet> {
     const figures = await sources.statistics.monthFigures(userId, month);
     return { ...figures, vacation: await sources.vacation.vacationYear(userId, Number(figures.month.slice(0, 4))) };

@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely';
 import type { Database, LocalDate } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { validationError } from '../common/errors.js';
-import { localDateOf, publicHolidays, weekdayOf } from './calendar.js';
+import { localDateOf, weekdayOf } from './calendar/dates.js';
+import { publicHolidays } from './calendar/holidays.js';
 import { scheduleTimeline, type ScheduleTimeline } from './schedules.js';
 import type { Settings, SettingsService } from './settings.js';
 
@@ -30,7 +31,13 @@ export function allowanceHalfDays(perYearHalfDays: number, year: number, trackin
   return Math.floor((perYearHalfDays * months) / 12 + 0.5);
 }
 
-export function createVacationService(db: Kysely<Database>, clock: Clock, settingsService: SettingsService) {
+export interface VacationDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  settings: Pick<SettingsService, 'getSettings'>;
+}
+
+export function createVacationService({ db, clock, settings: settingsService }: VacationDeps) {
   /** Vacation half days per year from `first` through `last`, split at `today` (taken: on or before it). */
   async function countedHalfDays(userId: number, settings: Settings, timeline: ScheduleTimeline, first: number, last: number, today: LocalDate) {
     const from = `${first}-01-01`;

@@ -1,4 +1,4 @@
-// The memory bound of the holiday summaries (src/time/calendar.ts, docs/security.md "growth"): 30
+// The memory bound of the holiday summaries (src/time/calendar/holidays.ts, docs/security.md "growth"): 30
 // regions × 130 years worked out cold, the bytes of each summary measured. In the stress suite: it works
 // 3,900 cold years out, with their rests (minutes on a loaded machine), and measures the heap of a
 // process of its own. Moved whole from test/time/calendar.test.ts (its own 120 s timeout left to the
@@ -6,7 +6,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { cachedHolidayEntries, HOLIDAY_CACHE_LIMITS, holidayRegions, publicHolidays } from '../../src/time/calendar.js';
+import { cachedHolidayEntries, HOLIDAY_CACHE_LIMITS, holidayRegions, publicHolidays } from '../../src/time/calendar/holidays.js';
 
 describe('holiday caches', () => {
   // The bound docs/security.md states: at most HOLIDAY_CACHE_LIMITS.regionYears summaries (every

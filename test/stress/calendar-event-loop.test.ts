@@ -1,11 +1,11 @@
-// How long working out cold years of holidays holds the event loop (src/time/calendar.ts): each year
+// How long working out cold years of holidays holds the event loop (src/time/calendar/holidays.ts): each year
 // in a macrotask of its own, with a rest as long as it took before the next. These compare times and
 // shares of the event loop, so they run in the stress suite, where a loaded machine does not decide
 // `npm test`; test/time/calendar.test.ts checks the order of events behind them (a callback runs
 // between every two years). Moved whole from that file.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { publicHolidays } from '../../src/time/calendar.js';
+import { publicHolidays } from '../../src/time/calendar/holidays.js';
 
 describe('holidays of cold years', () => {
   it('works a cold year out in a macrotask of its own: a balance from 1970 never holds the event loop for long', async () => {

@@ -1,18 +1,16 @@
 // Day splitting in a time zone and public holidays: the pieces every statistic is built from.
 import { describe, expect, it } from 'vitest';
 import {
-  cachedHolidayEntries,
   datesFromThrough,
   mondayOf,
-  normalizeHolidayRegion,
   normalizeTimezone,
   parseInstant,
   parseInstantOrDate,
-  publicHolidays,
   splitByLocalDay,
   weekdayCounts,
   weekdayOf,
-} from '../../src/time/calendar.js';
+} from '../../src/time/calendar/dates.js';
+import { cachedHolidayEntries, HOLIDAY_CACHE_LIMITS, holidayRegions, normalizeHolidayRegion, publicHolidays } from '../../src/time/calendar/holidays.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const MIN = 60_000;

@@ -2,7 +2,7 @@
 // CSV import) answers 409 TOO_MANY_ENTRIES and writes nothing; deleting one makes room again; other
 // users are not affected.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { MAX_ENTRIES_PER_USER } from '../../src/time/entries.js';
+import { MAX_ENTRIES_PER_USER } from '../../src/time/entries/rules.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { addEntry, type SignedIn, signIn } from '../support/requests.js';
 

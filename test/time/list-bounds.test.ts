@@ -3,7 +3,8 @@
 import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createAbsenceService, MAX_LISTED_ABSENCES } from '../../src/time/absences.js';
-import { createTimeEntryService, MAX_LISTED_ENTRIES } from '../../src/time/entries.js';
+import { MAX_LISTED_ENTRIES } from '../../src/time/entries/rules.js';
+import { createTimeEntryService } from '../../src/time/entries/service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { type SignedIn, signIn } from '../support/requests.js';
@@ -98,7 +99,7 @@ it('reads at most one row more than the cap to refuse a range, never all of them
   await fillAbsences(MAX_LISTED_ABSENCES * 2);
   const { seen, db } = largestAnswer();
   const settings = t.ctx.services.settings;
-  await expect(createTimeEntryService({ ...t.ctx.database, db }, t.clock, settings).listEntries(ann.userId, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-  await expect(createAbsenceService({ ...t.ctx.database, db }, t.clock, settings).listAbsences(ann.userId, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  await expect(createTimeEntryService({ database: { ...t.ctx.database, db }, clock: t.clock, settings }).listEntries(ann.userId, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  await expect(createAbsenceService({ database: { ...t.ctx.database, db }, clock: t.clock, settings }).listAbsences(ann.userId, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   expect(seen.rows).toBe(Math.max(MAX_LISTED_ENTRIES, MAX_LISTED_ABSENCES) + 1);
 });

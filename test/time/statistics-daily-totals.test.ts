@@ -1,7 +1,7 @@
 // The per-day totals that statistics read instead of scanning entries: after any sequence of writes
 // they equal the totals computed from the entries themselves; deleting a user removes everything.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { splitByLocalDay } from '../../src/time/calendar.js';
+import { splitByLocalDay } from '../../src/time/calendar/dates.js';
 import { createTestApp, type TestApp, sqliteOf } from '../support/app.js';
 import { addEntry, type SignedIn, signIn } from '../support/requests.js';
 import { onPostgres } from '../support/database.js';
@@ -66,7 +66,7 @@ it("deleting a user deletes the user's settings, entries, absences and totals", 
 });
 
 it.skipIf(onPostgres)('the overtime sum over the per-day totals reads one index, not a table row per day (SQLite: skipped on PostgreSQL)', () => {
-  // The shape of workedMinutesInRange's query (src/time/statistics.ts).
+  // The shape of workedMinutesInRange's query (src/time/statistics/balance.ts).
   const plan = sqliteOf(t.ctx)
     .prepare('explain query plan select coalesce(sum(worked_ms / 60000), 0) as minutes from daily_totals where user_id = ? and date >= ? and date <= ?')
     .all(ann.userId, '2021-01-01', '2026-03-09') as Array<{ detail: string }>;

@@ -3,7 +3,7 @@
 // change at midnight (skipped, repeated or shifted midnights), checked with figures worked out by hand.
 import { Settings as LuxonSettings } from 'luxon';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startOfDay } from '../../src/time/calendar.js';
+import { startOfDay } from '../../src/time/calendar/dates.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { addEntry, asUser, login, type SignedIn, signIn } from '../support/requests.js';
 

@@ -3,7 +3,7 @@
 // worked out is still in the totals the change stores (all in the new zone, never a mix).
 import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { totalsOfSpans } from '../../src/time/entries-store.js';
+import { totalsOfSpans } from '../../src/time/entries/store.js';
 import { createSettingsService } from '../../src/time/settings.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { type SignedIn, signIn } from '../support/requests.js';
@@ -54,7 +54,7 @@ function watchedSettings() {
       return args.result;
     },
   };
-  return { settings: createSettingsService({ ...t.ctx.database, db: t.ctx.db.withPlugin(watch) }, t.clock), batchRead };
+  return { settings: createSettingsService({ database: { ...t.ctx.database, db: t.ctx.db.withPlugin(watch) }, clock: t.clock }), batchRead };
 }
 
 it('answers other requests while the new totals are worked out', async () => {

@@ -10,7 +10,7 @@ import { BEARER } from '../openapi.js';
 import type { ApiInstance } from '../api-hooks.js';
 import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
-import { normalizeTimezone } from '../../time/calendar.js';
+import { normalizeTimezone } from '../../time/calendar/dates.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
 import { challengeAnswer, LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
 import { twoFactorRoutes } from './two-factor-routes.js';

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../composition-root.js';
-import { holidayRegions } from '../../time/calendar.js';
+import { holidayRegions } from '../../time/calendar/holidays.js';
 import { requireSession, sessionOf, type Authenticator } from '../authentication.js';
 import { BEARER } from '../openapi.js';
 import { sendExport } from '../export-reply.js';

@@ -9,7 +9,7 @@ import { BEARER } from '../openapi.js';
 import type { ApiInstance } from '../api-hooks.js';
 import { sendExport } from '../export-reply.js';
 import { AbsencePortion, AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
-import { NOTE_MAX_LENGTH } from '../../time/entries.js';
+import { NOTE_MAX_LENGTH } from '../../time/entries/rules.js';
 import { AbsenceResponse, AbsenceSchema, BookingSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
 
 const Note = Type.String({ maxLength: NOTE_MAX_LENGTH });

@@ -6,8 +6,8 @@
 // and those that start inside the range — two seeks on the (user_id, start_at) index, however many
 // years of entries lie before or after.
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, LocalDate, TimeEntryRow } from '../db/types.js';
-import { addDays, splitByLocalDay, startOfDay } from './calendar.js';
+import type { Database, LocalDate, TimeEntryRow } from '../../db/types.js';
+import { addDays, splitByLocalDay, startOfDay } from '../calendar/dates.js';
 
 export interface InstantRange {
   /** ISO instants; undefined means unbounded. */

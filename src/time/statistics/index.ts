@@ -1,0 +1,36 @@
+// Week overview, overtime balance and today's end of work (docs/time-model.md).
+//
+// A day's target is the weekday's target of the schedule in force, halved on a half day, or 0 on a
+// day with a full absence, on a public holiday of the user's region, and before tracking_start. A
+// day's worked minutes are the whole minutes worked on that local day (an entry across midnight
+// counts on both days), less the deduction of the break rules, read from the per-day totals (worked
+// time and breaks taken) plus the running entry up to now. Bookings count on their date. Every sum is
+// a sum of these per-day integers, so the week, the balance and today always agree. Nothing here
+// scans all of a user's entries.
+//
+// The figures are module functions taking their dependencies first (./days.ts, ./week.ts,
+// ./balance.ts, ./month.ts, ./today.ts); this binds them to one set of dependencies, behind a work lane.
+import { createWorkLane } from '../../common/work-lane.js';
+import { monthlyBalances, overtime } from './balance.js';
+import { monthFigures } from './month.js';
+import { todayFigures } from './today.js';
+import type { StatisticsDeps } from './types.js';
+import { anonymousWeekOverview, weekOverview } from './week.js';
+
+export type { StatisticsDeps } from './types.js';
+
+/** Statistics computed at once in a process, and waiting at most (then 503 BUSY). */
+export const STATISTICS_LANE = { concurrency: 2, queueLimit: 500 } as const;
+
+export function createStatisticsService(deps: StatisticsDeps) {
+  // Statistics of accounts take turns (src/common/work-lane.ts): a few at once per process.
+  const lane = createWorkLane({ ...STATISTICS_LANE, name: 'statistics requests' });
+  return {
+    weekOverview: (userId: number, date?: string) => lane.run(() => weekOverview(deps, userId, date)),
+    anonymousWeekOverview: (date?: string, region?: string) => lane.run(() => anonymousWeekOverview(deps, date, region)),
+    overtime: (userId: number) => lane.run(() => overtime(deps, userId)),
+    today: (userId: number) => lane.run(() => todayFigures(deps, userId)),
+    monthlyBalances: (userId: number, year?: number) => lane.run(() => monthlyBalances(deps, userId, year)),
+    monthFigures: (userId: number, month?: string) => lane.run(() => monthFigures(deps, userId, month)),
+  };
+}

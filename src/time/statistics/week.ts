@@ -1,0 +1,36 @@
+// The week overview: a user's days Monday to Sunday, or without a user the calendar and holidays.
+import { addDays, datesFromThrough, localDateOf, mondayOf, parseDate, weekdayOf } from '../calendar/dates.js';
+import { normalizeHolidayRegion, publicHolidays } from '../calendar/holidays.js';
+import { dayFigures, sumOf } from './days.js';
+import type { AnonymousWeekOverview, StatisticsDeps, WeekOverview } from './types.js';
+
+/** The week (Monday to Sunday) containing `date` (default: today in the user's zone). */
+export async function weekOverview(deps: StatisticsDeps, userId: number, date?: string): Promise<WeekOverview> {
+  const settings = await deps.settings.getSettings(userId);
+  const now = deps.clock.now().getTime();
+  const weekStart = mondayOf(date !== undefined ? parseDate(date, 'date') : localDateOf(now, settings.timezone));
+  const weekEnd = addDays(weekStart, 6);
+  const days = await dayFigures(deps, userId, settings, weekStart, weekEnd, now);
+  return { week_start: weekStart, week_end: weekEnd, days, totals: sumOf(days) };
+}
+
+/** The week without a user: the calendar and the public holidays of `region` (today in UTC by default). */
+export async function anonymousWeekOverview({ clock }: Pick<StatisticsDeps, 'clock'>, date?: string, region?: string): Promise<AnonymousWeekOverview> {
+  const weekStart = mondayOf(date !== undefined ? parseDate(date, 'date') : localDateOf(clock.now().getTime(), 'UTC'));
+  const weekEnd = addDays(weekStart, 6);
+  const holidays = await publicHolidays(region ? await normalizeHolidayRegion(region) : null, weekStart, weekEnd);
+  const days = datesFromThrough(weekStart, weekEnd).map((day) => ({
+    date: day,
+    weekday: weekdayOf(day),
+    target_minutes: null,
+    worked_minutes: null,
+    break_minutes: null,
+    break_deducted_minutes: null,
+    absence: null,
+    absence_portion: null,
+    public_holiday: holidays.get(day) ?? null,
+    booked_minutes: null,
+    balance_minutes: null,
+  }));
+  return { week_start: weekStart, week_end: weekEnd, days, totals: { target_minutes: null, worked_minutes: null, break_minutes: null, break_deducted_minutes: null, booked_minutes: null, balance_minutes: null } };
+}
