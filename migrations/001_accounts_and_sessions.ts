@@ -23,7 +23,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('password_hash', 'text', (col) => col.notNull())
     .addColumn('failed_attempts', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('locked_until', instant)
-    .addColumn('status', 'text', (col) => col.notNull().defaultTo('active').check(sql`status in ('active', 'disabled')`))
+    .addColumn('status', 'text', (col) =>
+      col
+        .notNull()
+        .defaultTo('active')
+        .check(sql`status in ('active', 'disabled')`),
+    )
     .addColumn('updated_at', instant, (col) => col.notNull())
     .execute();
 

@@ -23,7 +23,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const day of WEEKDAYS) {
     const weekend = day === 'sat' || day === 'sun';
     settings = settings.addColumn(`target_${day}_minutes`, 'integer', (col) =>
-      col.notNull().defaultTo(weekend ? 0 : 480).check(sql.raw(`target_${day}_minutes between 0 and 1440`)),
+      col
+        .notNull()
+        .defaultTo(weekend ? 0 : 480)
+        .check(sql.raw(`target_${day}_minutes between 0 and 1440`)),
     );
   }
   await settings.execute();
@@ -43,13 +46,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // ordered by start_at, and a range query is two seeks on this index (see services/time-entries.ts).
   await db.schema.createIndex('time_entries_user_start').on('time_entries').columns(['user_id', 'start_at']).execute();
   // At most one running entry per user, even if a rule in the service were bypassed.
-  await db.schema
-    .createIndex('time_entries_one_running_per_user')
-    .on('time_entries')
-    .column('user_id')
-    .unique()
-    .where(sql.ref('end_at'), 'is', null)
-    .execute();
+  await db.schema.createIndex('time_entries_one_running_per_user').on('time_entries').column('user_id').unique().where(sql.ref('end_at'), 'is', null).execute();
   if (isPostgres(db)) {
     // btree_gist lets a GiST index compare user_id with =; trusted, so the database's owner may create it.
     await sql`create extension if not exists btree_gist`.execute(db);

@@ -4,7 +4,10 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('reset_tokens').addColumn('issued_by', 'text', (col) => col.notNull().defaultTo('request')).execute();
+  await db.schema
+    .alterTable('reset_tokens')
+    .addColumn('issued_by', 'text', (col) => col.notNull().defaultTo('request'))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

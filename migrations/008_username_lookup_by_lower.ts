@@ -5,7 +5,12 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('users_username_lower_unique').on('users').unique().expression(sql`lower(username)`).execute();
+  await db.schema
+    .createIndex('users_username_lower_unique')
+    .on('users')
+    .unique()
+    .expression(sql`lower(username)`)
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -37,7 +37,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     const zone = (user.timezone as string | null) ?? 'UTC';
     const validFrom = (user.tracking_start as string | null) ?? (DateTime.fromMillis(Date.parse(String(user.created_at)), { zone }).toISODate() as string);
     const targets = Object.fromEntries(WEEKDAYS.map((day) => [`target_${day}_minutes`, (user[day] as number | null) ?? DEFAULTS[day]]));
-    await db.insertInto('target_schedules').values({ user_id: user.id, valid_from: validFrom, created_at: now, ...targets }).execute();
+    await db
+      .insertInto('target_schedules')
+      .values({ user_id: user.id, valid_from: validFrom, created_at: now, ...targets })
+      .execute();
   }
 }
 

@@ -5,7 +5,12 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('absences')
-    .addColumn('portion', 'text', (col) => col.notNull().defaultTo('full').check(sql`portion in ('full', 'half')`))
+    .addColumn('portion', 'text', (col) =>
+      col
+        .notNull()
+        .defaultTo('full')
+        .check(sql`portion in ('full', 'half')`),
+    )
     .execute();
 }
 

@@ -38,12 +38,23 @@ function startOfDay(date: string, zone: string, cache: Map<string, number>): num
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('user_settings').addColumn('break_rules', 'text', (col) => col.notNull().defaultTo('[]')).execute();
   await db.schema
     .alterTable('user_settings')
-    .addColumn('min_break_minutes', 'integer', (col) => col.notNull().defaultTo(15).check(sql`min_break_minutes between 1 and 240`))
+    .addColumn('break_rules', 'text', (col) => col.notNull().defaultTo('[]'))
     .execute();
-  await db.schema.alterTable('daily_totals').addColumn('break_ms', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('user_settings')
+    .addColumn('min_break_minutes', 'integer', (col) =>
+      col
+        .notNull()
+        .defaultTo(15)
+        .check(sql`min_break_minutes between 1 and 240`),
+    )
+    .execute();
+  await db.schema
+    .alterTable('daily_totals')
+    .addColumn('break_ms', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
 
   const users: Array<{ id: number; timezone: string | null }> = await db
     .selectFrom('users')

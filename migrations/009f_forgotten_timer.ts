@@ -10,7 +10,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema
     .alterTable('time_entries')
-    .addColumn('auto_stopped', 'integer', (col) => col.notNull().defaultTo(0).check(sql`auto_stopped in (0, 1)`))
+    .addColumn('auto_stopped', 'integer', (col) =>
+      col
+        .notNull()
+        .defaultTo(0)
+        .check(sql`auto_stopped in (0, 1)`),
+    )
     .execute();
 }
 

@@ -149,7 +149,9 @@ export async function buildWeb({ root = ROOT } = {}) {
   const [style] = outputs.find(([file]) => file.endsWith('.css')) ?? [];
   if (!script || !style) throw new Error('build-web: esbuild produced no entry script or style sheet');
   // The chunks the entry imports statically load in parallel with it, not one round trip later.
-  const preloads = result.metafile.outputs[script].imports.filter((imported) => imported.kind === 'import-statement').map((imported) => relative(imported.path));
+  const preloads = result.metafile.outputs[script].imports
+    .filter((imported) => imported.kind === 'import-statement')
+    .map((imported) => relative(imported.path));
 
   await writeFile(path.join(out, 'index.html'), indexHtml(relative(script), relative(style), preloads));
   await writeFile(path.join(out, 'manifest.webmanifest'), JSON.stringify(manifest, null, 2));
@@ -163,7 +165,10 @@ export async function buildWeb({ root = ROOT } = {}) {
     if (!COMPRESSIBLE.test(file)) continue;
     const content = await readFile(file);
     await writeFile(`${file}.gz`, gzipSync(content, { level: 9 }));
-    await writeFile(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+    await writeFile(
+      `${file}.br`,
+      brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+    );
   }
   return { script: relative(script), style: relative(style) };
 }

@@ -25,7 +25,7 @@ const packages = lock.packages;
 
 /** Where node finds `name` from the package at `from` (a lock path such as node_modules/a/node_modules/b). */
 function resolve(from, name) {
-  for (let base = from; ; ) {
+  for (let base = from; ;) {
     const candidate = `${base ? `${base}/` : ''}node_modules/${name}`;
     if (packages[candidate]) return candidate;
     if (!base) return undefined;
@@ -41,7 +41,10 @@ function runtimeClosure() {
     if (closure.has(location)) return;
     closure.add(location);
     const entry = packages[location];
-    for (const [names, optional] of [[entry.dependencies, false], [entry.optionalDependencies, true]]) {
+    for (const [names, optional] of [
+      [entry.dependencies, false],
+      [entry.optionalDependencies, true],
+    ]) {
       for (const name of Object.keys(names ?? {})) {
         const found = resolve(location, name);
         if (found) visit(found);
@@ -104,19 +107,30 @@ try {
     lockfileVersion: 3,
     requires: true,
     packages: {
-      '': { name: manifest.name, version: manifest.version, license: manifest.license, dependencies: manifest.dependencies, bin: manifest.bin, engines: manifest.engines },
+      '': {
+        name: manifest.name,
+        version: manifest.version,
+        license: manifest.license,
+        dependencies: manifest.dependencies,
+        bin: manifest.bin,
+        engines: manifest.engines,
+      },
       // The checkout's flags (dev: only the tools need it) mean nothing in the release's tree.
-      ...Object.fromEntries(closure.map(({ original, at }) => {
-        const { dev: _dev, devOptional: _devOptional, ...entry } = packages[original];
-        return [at, entry];
-      })),
+      ...Object.fromEntries(
+        closure.map(({ original, at }) => {
+          const { dev: _dev, devOptional: _devOptional, ...entry } = packages[original];
+          return [at, entry];
+        }),
+      ),
     },
   };
   fs.writeFileSync(path.join(staging, 'npm-shrinkwrap.json'), `${JSON.stringify(shrinkwrap, null, 2)}\n`);
   fs.mkdirSync(destination, { recursive: true });
   execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', destination], { cwd: staging, stdio: ['ignore', 'ignore', 'inherit'] });
   const tarball = path.join(destination, `${manifest.name}-${manifest.version}.tgz`);
-  process.stdout.write(`${tarball}: ${Object.keys(manifest.dependencies).join(', ')} and ${closure.length - Object.keys(manifest.dependencies).length} packages they need, locked in npm-shrinkwrap.json\n`);
+  process.stdout.write(
+    `${tarball}: ${Object.keys(manifest.dependencies).join(', ')} and ${closure.length - Object.keys(manifest.dependencies).length} packages they need, locked in npm-shrinkwrap.json\n`,
+  );
 } finally {
   fs.rmSync(path.dirname(staging), { recursive: true, force: true });
 }

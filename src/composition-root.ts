@@ -69,12 +69,26 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   const users = createUserDirectory({ db });
   // On PostgreSQL JWT_SECRET is required (src/config/): a secret file cannot be shared between machines.
   const loadSecret = () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(sqlitePathOf(config)));
-  const lockout = createLockoutService({ db, clock, bestEffort, settings: { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret } });
+  const lockout = createLockoutService({
+    db,
+    clock,
+    bestEffort,
+    settings: { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret },
+  });
   const sessions = createSessionService({ database, clock, options: { expirationSeconds: config.jwtExpirationSeconds, loadSecret } });
   const activity = createActivityRecorder({ bestEffort, clock, logger });
   const apiTokens = createApiTokenService({ database, clock, activity });
   // TOTP secrets and recovery codes under keys derived from the server secret, not kept in the database.
-  const twoFactor = createTwoFactorService({ database, clock, hasher, lockout, sessions, box: createSecretBox(loadSecret), logger, options: { required: config.require2fa } });
+  const twoFactor = createTwoFactorService({
+    database,
+    clock,
+    hasher,
+    lockout,
+    sessions,
+    box: createSecretBox(loadSecret),
+    logger,
+    options: { required: config.require2fa },
+  });
   const resetLinkDelivery = createResetLinkDelivery({
     dev: config.dev,
     smtp: config.smtp,
@@ -103,7 +117,11 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
       if (!noticeMailer) return;
       background.run('new-device notice', async () => {
         const notice = await newDevices.recordSignIn(user, client);
-        if (notice) await noticeMailer.send({ to: user.email, subject: 'New sign-in to your timetrack account', text: newDeviceText(notice, config.publicUrl) }, 'new-device');
+        if (notice)
+          await noticeMailer.send(
+            { to: user.email, subject: 'New sign-in to your timetrack account', text: newDeviceText(notice, config.publicUrl) },
+            'new-device',
+          );
       });
     },
   };
@@ -127,7 +145,15 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     accountAdmin: createAccountAdminService({ database, clock, hasher, users, lockout }),
     accounts,
     authentication: createAuthenticationService({ database, clock, hasher, lockout, sessions, bestEffort, secondStep: twoFactor.challengeAfterPassword }),
-    resets: createResetService({ database, clock, hasher, users, background, delivery: resetLinkDelivery, options: { ttlSeconds: config.resetTokenTtlSeconds, publicUrl: config.publicUrl } }),
+    resets: createResetService({
+      database,
+      clock,
+      hasher,
+      users,
+      background,
+      delivery: resetLinkDelivery,
+      options: { ttlSeconds: config.resetTokenTtlSeconds, publicUrl: config.publicUrl },
+    }),
     health: createHealthService(database, clock, () => assertSchemaCurrent(db)),
     housekeeping: createHousekeeping({ database, clock, options: { lockoutDurationSeconds: config.lockoutDurationSeconds } }),
     settings,

@@ -133,9 +133,10 @@ export function createAuditService({ db, clock, logger }: AuditDeps) {
     const { kind, value } = normalizeLoginIdentifier(identifier);
     const current = await db.selectFrom('users').select('users.id').where(identifierMatches(kind, value)).executeTakeFirst();
     if (current) return [current.id];
-    const recorded = kind === 'email'
-      ? await db.selectFrom('audit_events').select('user_id').distinct().where('user_email', '=', value).where('user_id', 'is not', null).execute()
-      : [];
+    const recorded =
+      kind === 'email'
+        ? await db.selectFrom('audit_events').select('user_id').distinct().where('user_email', '=', value).where('user_id', 'is not', null).execute()
+        : [];
     const ids = recorded.map((row) => row.user_id).filter((id): id is number => id !== null);
     if (ids.length === 0) {
       throw new ServiceError('USER_NOT_FOUND', `no account with the ${kind === 'email' ? 'e-mail address' : 'username'} ${value}, and no audit event of one`);
@@ -148,7 +149,11 @@ export function createAuditService({ db, clock, logger }: AuditDeps) {
     let query = db.selectFrom('audit_events').selectAll();
     if (filter.userIds !== undefined) query = query.where('user_id', 'in', filter.userIds);
     if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
-    const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit ?? 1000).execute();
+    const rows = await query
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit ?? 1000)
+      .execute();
     return rows.map((row) => ({ ...row, detail: JSON.parse(row.detail) as Record<string, unknown> }));
   }
 
@@ -156,4 +161,3 @@ export function createAuditService({ db, clock, logger }: AuditDeps) {
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;
-

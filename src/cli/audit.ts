@@ -23,7 +23,10 @@ export function registerAuditCommand(program: Command): void {
   audit
     .command('list')
     .description('what admin commands and security events changed, newest first')
-    .option('--user <account>', 'only events about this account, by e-mail address or username, across its e-mail changes (a deleted account by an address it had); an unknown account exits 3')
+    .option(
+      '--user <account>',
+      'only events about this account, by e-mail address or username, across its e-mail changes (a deleted account by an address it had); an unknown account exits 3',
+    )
     .option('--since <when>', 'only events at or after this ISO date or instant')
     .option('--limit <n>', 'at most this many events', '100')
     .addHelpText('after', '\nExample:\n  timetrack audit list --user ann@example.com --since 2026-03-01 --json')
@@ -34,9 +37,13 @@ export function registerAuditCommand(program: Command): void {
       return runAdminCommand(command, async (ctx) => {
         const userIds = options.user === undefined ? undefined : await ctx.services.audit.accountIds(options.user);
         const events = await ctx.services.audit.list({ userIds, since, limit });
-        const text = events.length === 0
-          ? ['no audit events']
-          : events.map((event) => `${event.at}  ${event.action}  by ${event.actor}${event.user_email ? `  ${event.user_email}` : ''}${Object.keys(event.detail).length > 0 ? `  ${JSON.stringify(event.detail)}` : ''}`);
+        const text =
+          events.length === 0
+            ? ['no audit events']
+            : events.map(
+                (event) =>
+                  `${event.at}  ${event.action}  by ${event.actor}${event.user_email ? `  ${event.user_email}` : ''}${Object.keys(event.detail).length > 0 ? `  ${JSON.stringify(event.detail)}` : ''}`,
+              );
         return { json: { events }, text };
       });
     });

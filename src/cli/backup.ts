@@ -15,19 +15,31 @@ export function registerBackupCommands(program: Command): void {
     .command('backup')
     .description('write a consistent copy of the database to a new file (mode 0600), also while serve runs, then check the copy')
     .argument('<file>', 'the new file (must not exist)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Example (a daily copy; keep them off the server too):
-  $ sudo -u timetrack timetrack --env-file /etc/timetrack/timetrack.env backup /var/lib/timetrack/backups/$(date +%F).db`)
+  $ sudo -u timetrack timetrack --env-file /etc/timetrack/timetrack.env backup /var/lib/timetrack/backups/$(date +%F).db`,
+    )
     .action(async (file: string, _options: object, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
-      const output = await withCommandContext(global, async (ctx) => {
-        const result = await ctx.database.backup(file);
-        const checked = ctx.database.engine === 'sqlite' ? `; integrity check ok; SHA-256 in ${checksumFileOf(result.path)}` : ' (pg_dump, custom format)';
-        return {
-          json: { path: result.path, bytes: result.bytes, duration_ms: result.durationMs, ...(ctx.database.engine === 'sqlite' ? { checksum_file: checksumFileOf(result.path) } : {}) },
-          text: [`backed up to ${result.path} (${result.bytes} bytes, ${result.durationMs} ms)${checked}`, databaseLine(ctx)],
-        };
-      }, { skipSchemaCheck: true });
+      const output = await withCommandContext(
+        global,
+        async (ctx) => {
+          const result = await ctx.database.backup(file);
+          const checked = ctx.database.engine === 'sqlite' ? `; integrity check ok; SHA-256 in ${checksumFileOf(result.path)}` : ' (pg_dump, custom format)';
+          return {
+            json: {
+              path: result.path,
+              bytes: result.bytes,
+              duration_ms: result.durationMs,
+              ...(ctx.database.engine === 'sqlite' ? { checksum_file: checksumFileOf(result.path) } : {}),
+            },
+            text: [`backed up to ${result.path} (${result.bytes} bytes, ${result.durationMs} ms)${checked}`, databaseLine(ctx)],
+          };
+        },
+        { skipSchemaCheck: true },
+      );
       printOutput(output, global.json);
     });
 
@@ -35,11 +47,14 @@ Example (a daily copy; keep them off the server too):
     .command('restore')
     .description('replace the database by a backup (checked first); refused while a server runs on the database')
     .argument('<file>', 'a file written by `timetrack backup`')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Stop the service first; then run \`timetrack migrate\` if the backup is older than this version:
   $ systemctl stop timetrack
   $ sudo -u timetrack timetrack --env-file /etc/timetrack/timetrack.env restore /var/lib/timetrack/backups/2026-11-20.db
-  $ systemctl start timetrack`)
+  $ systemctl start timetrack`,
+    )
     .action(async (file: string, _options: object, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const { database } = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
@@ -62,7 +77,10 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
         result = await restoreDatabase(file, dbPath);
         // The restore goes into the restored database's own audit trail, while no server can start yet.
         audited = await withCommandContext(global, async (ctx) => {
-          await recordAdminAction(ctx, { action: 'database_restored', detail: { from: path.resolve(file), bytes: result!.bytes, checksum_verified: result!.checksumVerified } });
+          await recordAdminAction(ctx, {
+            action: 'database_restored',
+            detail: { from: path.resolve(file), bytes: result!.bytes, checksum_verified: result!.checksumVerified },
+          });
           return true;
         }).catch((error: unknown) => {
           if (error instanceof MigrationError) return false;

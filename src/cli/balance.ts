@@ -35,12 +35,24 @@ export function registerBalanceCommand(program: Command): void {
     .requiredOption('--minutes <n>', 'signed whole minutes, not 0 (a payout is negative: -600 pays out 10 hours)')
     .requiredOption('--kind <kind>', 'payout or correction')
     .option('--note <text>', 'what it is for (at most 1000 characters)')
-    .addHelpText('after', '\nExample:\n  $ timetrack balance book ann@example.com --date 2026-06-30 --minutes -600 --kind payout --note "paid with June salary"')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ timetrack balance book ann@example.com --date 2026-06-30 --minutes -600 --kind payout --note "paid with June salary"',
+    )
     .action((account: string, options: BookOptions, command: Command) =>
       runAdminCommand(command, async (ctx) => {
         const user = await ctx.services.users.requireUser(account);
-        const booking = await ctx.services.bookings.createBooking(user.id, { date: options.date, minutes: parseMinutes(options.minutes), kind: options.kind, note: options.note });
-        await recordAdminAction(ctx, { action: 'balance_booked', user, detail: { booking_id: booking.id, date: booking.date, minutes: booking.minutes, kind: booking.kind } });
+        const booking = await ctx.services.bookings.createBooking(user.id, {
+          date: options.date,
+          minutes: parseMinutes(options.minutes),
+          kind: options.kind,
+          note: options.note,
+        });
+        await recordAdminAction(ctx, {
+          action: 'balance_booked',
+          user,
+          detail: { booking_id: booking.id, date: booking.date, minutes: booking.minutes, kind: booking.kind },
+        });
         return {
           json: { booking },
           text: [`booked ${booking.kind} of ${hours(booking.minutes)} (${booking.minutes} minutes) on ${booking.date} for ${user.email} (id ${booking.id})`],
@@ -60,8 +72,9 @@ export function registerBalanceCommand(program: Command): void {
         const user = await ctx.services.users.requireUser(account);
         const figures = await ctx.services.statistics.monthlyBalances(user.id, options.year === undefined ? undefined : Number(options.year));
         const bookings = await ctx.services.bookings.listBookings(user.id, { from: `${figures.year}-01-01`, to: `${figures.year + 1}-01-01` });
-        const rows = figures.months.map((m) =>
-          `${m.month}  target ${String(m.target_minutes).padStart(6)}  worked ${String(m.worked_minutes).padStart(6)}  booked ${String(m.booked_minutes).padStart(6)}  month ${hours(m.balance_minutes).padStart(8)}  balance ${hours(m.balance_end_minutes).padStart(8)}`,
+        const rows = figures.months.map(
+          (m) =>
+            `${m.month}  target ${String(m.target_minutes).padStart(6)}  worked ${String(m.worked_minutes).padStart(6)}  booked ${String(m.booked_minutes).padStart(6)}  month ${hours(m.balance_minutes).padStart(8)}  balance ${hours(m.balance_end_minutes).padStart(8)}`,
         );
         return {
           json: { user: { id: user.id, email: user.email }, ...figures, bookings },
@@ -69,7 +82,9 @@ export function registerBalanceCommand(program: Command): void {
             `balance of ${user.email} in ${figures.year} (minutes; complete days from ${figures.since} through ${figures.through})`,
             `carried in: ${hours(figures.balance_before_minutes)} (offset ${hours(figures.offset_minutes)} included)`,
             ...rows,
-            ...(bookings.length > 0 ? ['bookings:', ...bookings.map((b) => `  ${b.date}  ${b.kind.padEnd(10)} ${hours(b.minutes).padStart(8)}  ${b.note}`)] : ['no bookings in this year']),
+            ...(bookings.length > 0
+              ? ['bookings:', ...bookings.map((b) => `  ${b.date}  ${b.kind.padEnd(10)} ${hours(b.minutes).padStart(8)}  ${b.note}`)]
+              : ['no bookings in this year']),
           ],
         };
       }),

@@ -19,7 +19,10 @@ interface CheckResult {
 /** A user's name from /etc/passwd, or `uid N`. */
 function userName(uid: number): string {
   try {
-    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.split(':')[2] === String(uid));
+    const line = fs
+      .readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((entry) => entry.split(':')[2] === String(uid));
     if (line) return line.split(':')[0]!;
   } catch {
     // No passwd file: the number says it.
@@ -44,10 +47,16 @@ function fileCheck(file: string, label: string, owner: { uid: number; gid: numbe
   const problems = [
     ...(mode & 0o077 ? [`mode ${mode.toString(8)} lets other users read it (fix: chmod 600 ${file})`] : []),
     ...(owner && stat.uid !== owner.uid
-      ? [`owned by ${userName(stat.uid)}, not by ${owner.name} (the owner of its folder, the service's user), who cannot write it (fix: chown ${owner.name}: ${file})`]
+      ? [
+          `owned by ${userName(stat.uid)}, not by ${owner.name} (the owner of its folder, the service's user), who cannot write it (fix: chown ${owner.name}: ${file})`,
+        ]
       : []),
   ];
-  return { check: label, ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${file} mode ${mode.toString(8)}, owner ${userName(stat.uid)}` };
+  return {
+    check: label,
+    ok: problems.length === 0,
+    detail: problems.length ? problems.join('; ') : `${file} mode ${mode.toString(8)}, owner ${userName(stat.uid)}`,
+  };
 }
 
 /** Where the signing secret comes from; a generated one whose file is missing is a problem: every session ends at the next start. */
@@ -56,7 +65,11 @@ function secretCheck(config: Config, dbPath: string | undefined, activeSessions:
   const file = secretFilePath(dbPath ?? '');
   if (!fs.existsSync(file) && activeSessions === 0) return { check: 'secret', ok: true, detail: `${file} is made at the first start (no session exists yet)` };
   if (!fs.existsSync(file)) {
-    return { check: 'secret', ok: false, detail: `no JWT_SECRET and no ${file}: the next start generates a new secret and every session ends (restore the file, or set JWT_SECRET)` };
+    return {
+      check: 'secret',
+      ok: false,
+      detail: `no JWT_SECRET and no ${file}: the next start generates a new secret and every session ends (restore the file, or set JWT_SECRET)`,
+    };
   }
   return { check: 'secret', ok: true, detail: `generated, kept in ${file}` };
 }
@@ -74,7 +87,13 @@ async function smtpCheck(config: Config): Promise<CheckResult> {
   if (!config.smtp) return { check: 'smtp', ok: false, detail: 'no SMTP_HOST: reset e-mails are not sent' };
   const { default: nodemailer } = await import('nodemailer');
   const { host, port, user, password } = config.smtp;
-  const transport = nodemailer.createTransport({ host, port, secure: port === 465, auth: user ? { user, pass: password ?? '' } : undefined, connectionTimeout: 10_000 });
+  const transport = nodemailer.createTransport({
+    host,
+    port,
+    secure: port === 465,
+    auth: user ? { user, pass: password ?? '' } : undefined,
+    connectionTimeout: 10_000,
+  });
   try {
     await transport.verify();
     return { check: 'smtp', ok: true, detail: `${host}:${port} accepts the connection${user ? ' and the login' : ''}` };
@@ -104,7 +123,9 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
     if (dbPath !== undefined) {
       const owner = serviceOwner(dbPath);
       const folderProblems = [
-        ...(access(path.dirname(dbPath), fs.constants.W_OK) ? [] : [`${path.dirname(dbPath)} is not writable by ${userName(process.geteuid?.() ?? -1)} (the -wal and -shm files are made there)`]),
+        ...(access(path.dirname(dbPath), fs.constants.W_OK)
+          ? []
+          : [`${path.dirname(dbPath)} is not writable by ${userName(process.geteuid?.() ?? -1)} (the -wal and -shm files are made there)`]),
       ];
       if (folderProblems.length) results.push({ check: 'database folder', ok: false, detail: folderProblems.join('; ') });
       const files = [

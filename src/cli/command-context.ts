@@ -78,11 +78,7 @@ export async function openCommandContext(global: GlobalOptions, options: Command
 }
 
 /** Opens the context, runs the command body, and always closes the database. */
-export async function withCommandContext<T>(
-  global: GlobalOptions,
-  body: (ctx: AppContext) => Promise<T>,
-  options: CommandContextOptions = {},
-): Promise<T> {
+export async function withCommandContext<T>(global: GlobalOptions, body: (ctx: AppContext) => Promise<T>, options: CommandContextOptions = {}): Promise<T> {
   const ctx = await openCommandContext(global, options);
   try {
     return await body(ctx);

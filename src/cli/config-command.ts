@@ -63,10 +63,19 @@ export function registerConfigCommand(program: Command): void {
       const values = effectiveValues(config);
       const settings = SETTING_NAMES.map((name) => {
         const source: Source =
-          (name === 'TIMETRACK_DB' && global.db) || (name === 'DATABASE_URL' && global.databaseUrl) ? 'option' : isSet(process.env[name]) ? 'environment' : isSet(file[name]) ? 'file' : 'default';
+          (name === 'TIMETRACK_DB' && global.db) || (name === 'DATABASE_URL' && global.databaseUrl)
+            ? 'option'
+            : isSet(process.env[name])
+              ? 'environment'
+              : isSet(file[name])
+                ? 'file'
+                : 'default';
         return { name, value: values[name], source };
       });
       if (global.json) return printJson({ settings });
-      printTable(['setting', 'value', 'source'], settings.map((s) => [s.name, s.value, s.source]));
+      printTable(
+        ['setting', 'value', 'source'],
+        settings.map((s) => [s.name, s.value, s.source]),
+      );
     });
 }

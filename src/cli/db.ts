@@ -12,11 +12,14 @@ export function registerDbCommand(program: Command): void {
   db.command('copy')
     .description('copy everything from the configured SQLite database into a new, empty PostgreSQL database, in one transaction, and compare the counts')
     .requiredOption('--to <url>', 'the PostgreSQL database: postgres://user:password@host:5432/db (must be empty)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Stop the service first (writes made during the copy would not be in it). Then point the settings at
 the new database (DATABASE_URL, and JWT_SECRET or JWT_SECRET_FILE so that sessions stay valid):
   $ systemctl stop timetrack
-  $ sudo -u timetrack timetrack --env-file /etc/timetrack/timetrack.env db copy --to postgres://timetrack@db.example.org/timetrack`)
+  $ sudo -u timetrack timetrack --env-file /etc/timetrack/timetrack.env db copy --to postgres://timetrack@db.example.org/timetrack`,
+    )
     .action(async (options: { to: string }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const to = parsePostgresUrl(options.to, '--to');

@@ -69,10 +69,13 @@ export function registerEntriesCommand(program: Command): void {
           throw new ServiceError('VALIDATION_ERROR', `${result.problems.length} bad row(s) in ${source}; nothing was written`);
         }
         if (result.applied) await recordAdminAction(ctx, { action: 'entries_imported', user, detail: { entries: result.entries.length } });
-        if (global.json) return printJson({ applied: result.applied, count: result.entries.length, write_lock_ms: Math.round(result.writeLockMs), entries: result.entries });
+        if (global.json)
+          return printJson({ applied: result.applied, count: result.entries.length, write_lock_ms: Math.round(result.writeLockMs), entries: result.entries });
         // One line per entry: the note is quoted, so a line break in it stays visible as \n.
         printLines(
-          ...(options.quiet ? [] : result.entries).map((entry) => `line ${entry.line}: ${entry.start_at} – ${entry.end_at ?? 'running'}${entry.note ? `  ${JSON.stringify(entry.note)}` : ''}`),
+          ...(options.quiet ? [] : result.entries).map(
+            (entry) => `line ${entry.line}: ${entry.start_at} – ${entry.end_at ?? 'running'}${entry.note ? `  ${JSON.stringify(entry.note)}` : ''}`,
+          ),
           result.applied
             ? `imported ${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'} for ${user.email}`
             : `dry run: ${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'} would be imported for ${user.email}; add --apply to write them`,

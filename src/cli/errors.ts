@@ -1,7 +1,16 @@
 // How a failed command ends: a documented exit code, a stable error code and one sentence (on
 // stderr; as `{"error": {"code", "message"}}` with --json). docs/cli.md lists the codes.
 import { ConfigError } from '../config/index.js';
-import { BackupError, CopyError, DatabaseLockedError, isDatabaseBusy, isDatabaseReadOnly, isDatabaseUnavailable, isUnstorableText, MigrationError } from '../db/database.js';
+import {
+  BackupError,
+  CopyError,
+  DatabaseLockedError,
+  isDatabaseBusy,
+  isDatabaseReadOnly,
+  isDatabaseUnavailable,
+  isUnstorableText,
+  MigrationError,
+} from '../db/database.js';
 import { SecretFileError } from '../auth/secret.js';
 import { LISTEN_FAILURE, ServiceError, type ServiceErrorCode } from '../common/errors.js';
 
@@ -91,31 +100,58 @@ export function describeFailure(error: unknown): Failure | undefined {
   if (isUnstorableText(error)) return { exitCode: EXIT_CODES.failure, code: 'VALIDATION_ERROR', message: 'text must not contain NUL characters' };
   if (isDatabaseUnavailable(error) && !(error as { [LISTEN_FAILURE]?: boolean })[LISTEN_FAILURE]) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { exitCode: EXIT_CODES.databaseBusy, code: 'DATABASE_UNAVAILABLE', message: `the database cannot be reached or cannot serve now (${reason}); try again` };
+    return {
+      exitCode: EXIT_CODES.databaseBusy,
+      code: 'DATABASE_UNAVAILABLE',
+      message: `the database cannot be reached or cannot serve now (${reason}); try again`,
+    };
   }
   const sqlState = (error as { code?: unknown } | null)?.code;
   if (typeof sqlState === 'string' && /^(28|3D)/.test(sqlState)) {
     // PostgreSQL refused the login or has no such database: a setting to fix, not a crash.
-    return { exitCode: EXIT_CODES.failure, code: 'CONFIG_ERROR', message: `DATABASE_URL: PostgreSQL refused it (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      exitCode: EXIT_CODES.failure,
+      code: 'CONFIG_ERROR',
+      message: `DATABASE_URL: PostgreSQL refused it (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
   if (isDatabaseReadOnly(error)) {
-    return { exitCode: EXIT_CODES.failure, code: 'PERMISSION_DENIED', message: 'the database file or its folder is not writable by this user (check owner and mode)' };
+    return {
+      exitCode: EXIT_CODES.failure,
+      code: 'PERMISSION_DENIED',
+      message: 'the database file or its folder is not writable by this user (check owner and mode)',
+    };
   }
   const address = error as { address?: string; port?: number; hostname?: string; path?: string };
   switch (systemErrorCode(error)) {
     case 'EADDRINUSE':
-      return { exitCode: EXIT_CODES.failure, code: 'PORT_IN_USE', message: `port ${address.port} on ${address.address} is already in use (another server running?); choose another with --port or PORT` };
+      return {
+        exitCode: EXIT_CODES.failure,
+        code: 'PORT_IN_USE',
+        message: `port ${address.port} on ${address.address} is already in use (another server running?); choose another with --port or PORT`,
+      };
     case 'EADDRNOTAVAIL':
-      return { exitCode: EXIT_CODES.failure, code: 'ADDRESS_NOT_AVAILABLE', message: `${address.address} is not an address of this machine; choose another with --host or HOST` };
+      return {
+        exitCode: EXIT_CODES.failure,
+        code: 'ADDRESS_NOT_AVAILABLE',
+        message: `${address.address} is not an address of this machine; choose another with --host or HOST`,
+      };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return { exitCode: EXIT_CODES.failure, code: 'HOST_UNRESOLVABLE', message: `the host name ${address.hostname ?? ''} cannot be resolved; check --host or HOST` };
+      return {
+        exitCode: EXIT_CODES.failure,
+        code: 'HOST_UNRESOLVABLE',
+        message: `the host name ${address.hostname ?? ''} cannot be resolved; check --host or HOST`,
+      };
     case 'EACCES':
     case 'EPERM':
       return {
         exitCode: EXIT_CODES.failure,
         code: 'PERMISSION_DENIED',
-        message: address.port !== undefined ? `no permission to listen on port ${address.port} (ports below 1024 need privileges)` : `permission denied${address.path ? `: ${address.path}` : ''}`,
+        message:
+          address.port !== undefined
+            ? `no permission to listen on port ${address.port} (ports below 1024 need privileges)`
+            : `permission denied${address.path ? `: ${address.path}` : ''}`,
       };
     default:
       return undefined;

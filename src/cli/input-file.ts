@@ -7,7 +7,10 @@ import { ServiceError } from '../common/errors.js';
 const CHUNK_BYTES = 1024 * 1024;
 
 function tooLarge(source: string, maxBytes: number): ServiceError {
-  return new ServiceError('VALIDATION_ERROR', `${source} is larger than ${maxBytes} bytes (${Math.round(maxBytes / 1024 / 1024)} MiB), the most an import reads`);
+  return new ServiceError(
+    'VALIDATION_ERROR',
+    `${source} is larger than ${maxBytes} bytes (${Math.round(maxBytes / 1024 / 1024)} MiB), the most an import reads`,
+  );
 }
 
 /** The text of `file` (or standard input for `-`), refused past `maxBytes` without reading further. */

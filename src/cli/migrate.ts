@@ -15,7 +15,10 @@ export function registerMigrateCommand(program: Command): void {
       const global = command.optsWithGlobals<GlobalOptions>();
       const printStatus = (states: MigrationState[], database: string) => {
         if (global.json) return printJson({ migrations: states.map((m) => ({ name: m.name, state: m.state, executed_at: m.executedAt })) });
-        printTable(['migration', 'state', 'applied at'], states.map((m) => [m.name, m.state === 'unknown' ? 'unknown (written by a newer version)' : m.state, m.executedAt ?? '']));
+        printTable(
+          ['migration', 'state', 'applied at'],
+          states.map((m) => [m.name, m.state === 'unknown' ? 'unknown (written by a newer version)' : m.state, m.executedAt ?? '']),
+        );
         printLines(database);
       };
       if (options.status) {
@@ -28,10 +31,18 @@ export function registerMigrateCommand(program: Command): void {
       }
       const { database } = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
       const created = database.engine === 'sqlite' && !fs.existsSync(database.path);
-      await withCommandContext(global, async (ctx) => {
-        const applied = await migrateToLatest(ctx.db);
-        if (global.json) return printJson({ applied, created });
-        printLines(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date', ...(created ? ['created a new, empty database'] : []), databaseLine(ctx));
-      }, { createDatabase: true, skipSchemaCheck: true });
+      await withCommandContext(
+        global,
+        async (ctx) => {
+          const applied = await migrateToLatest(ctx.db);
+          if (global.json) return printJson({ applied, created });
+          printLines(
+            applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date',
+            ...(created ? ['created a new, empty database'] : []),
+            databaseLine(ctx),
+          );
+        },
+        { createDatabase: true, skipSchemaCheck: true },
+      );
     });
 }

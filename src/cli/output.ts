@@ -53,7 +53,11 @@ export function printLines(...lines: string[]): void {
 export function printTable(headers: string[], rows: string[][]): void {
   rows = rows.map((row) => row.map(terminalSafe));
   const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const format = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   printLines(format(headers), ...rows.map(format));
 }
 

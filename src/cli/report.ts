@@ -20,18 +20,24 @@ export function registerReportCommand(program: Command): void {
 
   report
     .command('month')
-    .description('the monthly timesheet of an account: per day first start, last end, breaks, worked, target, booked, balance, absences and holidays; totals, the balance carried in and out, vacation')
+    .description(
+      'the monthly timesheet of an account: per day first start, last end, breaks, worked, target, booked, balance, absences and holidays; totals, the balance carried in and out, vacation',
+    )
     .argument('<account>', 'e-mail address or username of the account')
     .option('--month <YYYY-MM>', 'the month (default: this month in the account time zone)')
     .option('--format <format>', 'pdf, csv or json', 'pdf')
     .option('--output <file>', 'write to this file (mode 0600) instead of standard output; a PDF needs it on a terminal')
     .option('--lang <language>', 'language of the PDF: en or de', 'en')
-    .addHelpText('after', '\nExamples:\n  $ timetrack report month ann@example.com --month 2026-03 --output ann-2026-03.pdf\n  $ timetrack report month ann@example.com --month 2026-03 --format csv > ann-2026-03.csv')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ timetrack report month ann@example.com --month 2026-03 --output ann-2026-03.pdf\n  $ timetrack report month ann@example.com --month 2026-03 --format csv > ann-2026-03.csv',
+    )
     .action(async (account: string, options: MonthOptions, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       if (!['pdf', 'csv', 'json'].includes(options.format)) throw new UsageError(`--format: "${options.format}" is not pdf, csv or json`);
       if (!['en', 'de'].includes(options.lang)) throw new UsageError(`--lang: "${options.lang}" is not en or de`);
-      if (options.month !== undefined && !/^\d{4}-\d{2}$/.test(options.month)) throw new UsageError(`--month: "${options.month}" is not a month such as 2026-03`);
+      if (options.month !== undefined && !/^\d{4}-\d{2}$/.test(options.month))
+        throw new UsageError(`--month: "${options.month}" is not a month such as 2026-03`);
       if (options.format === 'pdf' && options.output === undefined && process.stdout.isTTY) {
         throw new UsageError('a PDF is not for a terminal: give --output <file>, or redirect standard output to a file');
       }

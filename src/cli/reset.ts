@@ -9,11 +9,14 @@ export function registerResetCommand(program: Command): void {
     .command('issue')
     .description('issue a reset token for an account (by e-mail address or username) and print it with the reset link (voids earlier tokens)')
     .argument('<account>', 'e-mail address or username of the account')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The link is PUBLIC_URL/password-reset?token=…; hand it to the account's owner over a safe channel.
 
 Example:
-  $ timetrack reset issue ann@example.com --json`)
+  $ timetrack reset issue ann@example.com --json`,
+    )
     .action((email: string, _options: object, command: Command) =>
       runAdminCommand(command, async (ctx) => {
         const issued = await ctx.services.resets.issueResetForEmail(email);

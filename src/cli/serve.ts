@@ -30,7 +30,7 @@ export function registerServeCommand(program: Command): void {
     .option('--host <host>', 'listen address (env HOST, default 127.0.0.1)')
     .option('--port <port>', 'listen port, 0 for any free port (env PORT, default 8080)', parsePort)
     .option('--dev', 'dev mode: reset tokens in responses and on the terminal, pretty logs; loopback only, never behind a proxy')
-    .option('--no-migrate', 'do not apply pending migrations: refuse to start unless the schema is this version\'s')
+    .option('--no-migrate', "do not apply pending migrations: refuse to start unless the schema is this version's")
     .action(async (options: ServeOptions, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       // One server per SQLite file (several share a PostgreSQL database on purpose): the lock is
@@ -66,7 +66,9 @@ export function registerServeCommand(program: Command): void {
       }
       // Said once the server runs (a start that fails says only why, on stderr).
       const createdNotice = created
-        ? databaseFileNamed(env, databaseOverrides(global)) ? 'created a new, empty database' : 'created a new, empty database at the default path (TIMETRACK_DB is not set)'
+        ? databaseFileNamed(env, databaseOverrides(global))
+          ? 'created a new, empty database'
+          : 'created a new, empty database at the default path (TIMETRACK_DB is not set)'
         : undefined;
       // Settings are read at start only; without a handler SIGHUP would end the process (exit 129),
       // which Restart=on-failure does not restart.

@@ -32,14 +32,17 @@ export function registerTokenCommand(program: Command): void {
     .option('--token <jwt>', 'the session of this token; "-" reads it from standard input (keeps it off the command line and out of the shell history)')
     .option('--user <account>', 'every session of this account (e-mail or username)')
     .option('--all', 'every session of every account')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Exactly one of --id, --token, --user, --all. Examples:
   $ timetrack token revoke --id 42
   $ timetrack token revoke --token - < token.txt
   $ timetrack token revoke --user ann@example.com
   $ timetrack token revoke --all --json
   $ timetrack token revoke --api --id 7                   # one API token
-  $ timetrack token revoke --api --user ann@example.com   # every API token of the account`)
+  $ timetrack token revoke --api --user ann@example.com   # every API token of the account`,
+    )
     .action(async (options: RevokeOptions, command: Command) => {
       const chosen = [options.id !== undefined, options.token !== undefined, options.user !== undefined, options.all === true].filter(Boolean).length;
       if (chosen !== 1) throw new UsageError('token revoke takes exactly one of --id <id>, --token <jwt>, --user <email>, --all');
@@ -53,12 +56,20 @@ Exactly one of --id, --token, --user, --all. Examples:
           const revokedSession = await sessions.revokeSessionById(id);
           if (!revokedSession) throw new ServiceError('NOT_FOUND', `no session with the id ${id}`);
           revoked = 1;
-          await recordAdminAction(ctx, { action: 'sessions_revoked', user: await users.userById(revokedSession.userId), detail: { by: 'id', session_id: id, revoked } });
+          await recordAdminAction(ctx, {
+            action: 'sessions_revoked',
+            user: await users.userById(revokedSession.userId),
+            detail: { by: 'id', session_id: id, revoked },
+          });
         } else if (options.token !== undefined) {
           const revokedSession = await sessions.revokeSessionByHash(hashToken(options.token === '-' ? await readStdin() : options.token.trim()));
           revoked = revokedSession ? 1 : 0;
           const user = revokedSession ? await users.userById(revokedSession.userId) : undefined;
-          await recordAdminAction(ctx, { action: 'sessions_revoked', user, detail: { by: 'token', ...(revokedSession ? { session_id: revokedSession.id } : {}), revoked } });
+          await recordAdminAction(ctx, {
+            action: 'sessions_revoked',
+            user,
+            detail: { by: 'token', ...(revokedSession ? { session_id: revokedSession.id } : {}), revoked },
+          });
         } else if (options.user !== undefined) {
           const account = await users.requireUser(options.user);
           revoked = await sessions.revokeSessionsOfUser(account.id);
@@ -73,8 +84,10 @@ Exactly one of --id, --token, --user, --all. Examples:
 
   token
     .command('list')
-    .description('the active sessions of an account: id, created, expires, client address and user agent at sign-in (never the token, which is not stored); with --api the API tokens')
-    .option('--user <email>', 'the account (required for sessions; with --api only that account\'s tokens)')
+    .description(
+      'the active sessions of an account: id, created, expires, client address and user agent at sign-in (never the token, which is not stored); with --api the API tokens',
+    )
+    .option('--user <email>', "the account (required for sessions; with --api only that account's tokens)")
     .option('--api', 'API tokens of scripts instead of sessions: id, account, name, created, expires, last used')
     .addHelpText('after', '\nExamples:\n  timetrack token list --user ann@example.com --json\n  timetrack token list --api')
     .action(async (options: { user?: string; api?: boolean }, command: Command) => {

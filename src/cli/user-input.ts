@@ -43,7 +43,9 @@ export type EmailTakenCheck = (emailOrUsername: string) => Promise<boolean>;
 async function readPasswordFromStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const line = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const line = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (/[\r\n]/.test(line)) {
     throw new UsageError('--password-stdin reads exactly one line, and standard input held more: give the password alone, on one line');
   }
@@ -110,7 +112,8 @@ async function askOnTerminal(flags: AccountFlags, isEmailTaken: EmailTakenCheck,
       },
       PROMPT_CONTEXT,
     ));
-  const fullName = flags.name ?? (await input({ message: 'Full name:', required: true, validate: (value) => checked(() => normalizeFullName(value)) }, PROMPT_CONTEXT));
+  const fullName =
+    flags.name ?? (await input({ message: 'Full name:', required: true, validate: (value) => checked(() => normalizeFullName(value)) }, PROMPT_CONTEXT));
   const username =
     flags.username ??
     ((
@@ -125,6 +128,7 @@ async function askOnTerminal(flags: AccountFlags, isEmailTaken: EmailTakenCheck,
         },
         PROMPT_CONTEXT,
       )
-    ).trim() || null);
+    ).trim() ||
+      null);
   return { email, full_name: fullName, username, password: await promptForPassword() };
 }

@@ -47,11 +47,14 @@ export function importCommand(user: Command): void {
     .description('create an account from a document of `user export`, or fill the account with its e-mail (settings, entries, absences)')
     .argument('<file>', 'the JSON document; - reads standard input')
     .option('--skip-existing', 'leave out entries and absences that are already there instead of refusing the import')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 A new account gets no usable password: issue a reset for its owner (timetrack reset issue <email>).
 
 Example:
-  $ timetrack user import ann.json --skip-existing`)
+  $ timetrack user import ann.json --skip-existing`,
+    )
     .action(async (file: string, options: { skipExisting?: boolean }, command: Command) => {
       const document = readJsonDocument(file);
       await runAdminCommand(command, async (ctx) => {
@@ -78,4 +81,3 @@ Example:
       });
     });
 }
-

@@ -10,7 +10,14 @@ import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from
 
 /** The one user object of list, show, unlock, disable and enable (docs/cli.md). */
 function summaryJson(summary: AccountSummary) {
-  return { ...summary.user, status: summary.status, failed_attempts: summary.failed_attempts, locked_until: summary.locked_until, active_sessions: summary.active_sessions, two_factor: summary.two_factor };
+  return {
+    ...summary.user,
+    status: summary.status,
+    failed_attempts: summary.failed_attempts,
+    locked_until: summary.locked_until,
+    active_sessions: summary.active_sessions,
+    two_factor: summary.two_factor,
+  };
 }
 
 /** `timetrack user create` */
@@ -21,11 +28,17 @@ function createCommand(user: Command): void {
     .option('--email <email>', 'e-mail address (the login)')
     .option('--name <name>', 'full name')
     .option('--username <username>', 'optional username (3-32 letters, digits, . _ -), also accepted at login')
-    .option('--password-stdin', 'read the password from standard input: exactly one line (a second line is an error); on a terminal it is asked instead, hidden and twice')
-    .addHelpText('after', `
+    .option(
+      '--password-stdin',
+      'read the password from standard input: exactly one line (a second line is an error); on a terminal it is asked instead, hidden and twice',
+    )
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ timetrack user create                                   # asks for everything, password hidden, twice
-  $ printf '%s\\n' "$PASSWORD" | timetrack user create --email ann@example.com --name "Ann" --password-stdin`)
+  $ printf '%s\\n' "$PASSWORD" | timetrack user create --email ann@example.com --name "Ann" --password-stdin`,
+    )
     .action(async (flags: AccountFlags, command: Command) => {
       // The database is open while a person answers (to refuse a taken address at its prompt), but
       // no transaction is: the prompts hold no lock.
@@ -60,7 +73,15 @@ function listCommand(user: Command): void {
       if (global.json) return printJson({ users: accounts.map(summaryJson) });
       printTable(
         ['email', 'name', 'status', 'failed attempts', 'locked until', 'active sessions', 'two-factor'],
-        accounts.map((a) => [a.user.email, a.user.full_name, a.status, String(a.failed_attempts), a.locked_until ?? '-', String(a.active_sessions), a.two_factor ? 'on' : 'off']),
+        accounts.map((a) => [
+          a.user.email,
+          a.user.full_name,
+          a.status,
+          String(a.failed_attempts),
+          a.locked_until ?? '-',
+          String(a.active_sessions),
+          a.two_factor ? 'on' : 'off',
+        ]),
       );
       printLines(database);
     });
@@ -100,17 +121,27 @@ function setPasswordCommand(user: Command): void {
     .command('set-password')
     .description('set a new password (the checks of registration); revokes the sessions and pending reset tokens of the account and clears its lock')
     .argument('<account>', 'e-mail address or username of the account')
-    .option('--password-stdin', 'read the password from standard input: exactly one line (a second line is an error); on a terminal it is asked instead, hidden and twice')
-    .addHelpText('after', `
+    .option(
+      '--password-stdin',
+      'read the password from standard input: exactly one line (a second line is an error); on a terminal it is asked instead, hidden and twice',
+    )
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ timetrack user set-password ann@example.com             # asks twice, input hidden
-  $ printf '%s\\n' "$PASSWORD" | timetrack user set-password ann --password-stdin`)
+  $ printf '%s\\n' "$PASSWORD" | timetrack user set-password ann --password-stdin`,
+    )
     .action(async (account: string, options: { passwordStdin?: boolean }, command: Command) => {
       // Asked before the database is opened: a person at the prompt holds no lock.
       const password = await askForNewPassword(options);
       await runAdminCommand(command, async (ctx) => {
         const { user: changed, revokedSessions } = await ctx.services.accountAdmin.setPassword(account, password);
-        await recordAdminAction(ctx, { action: 'password_set', user: changed, detail: { revoked_sessions: revokedSessions, reset_tokens: 'voided', lock: 'cleared' } });
+        await recordAdminAction(ctx, {
+          action: 'password_set',
+          user: changed,
+          detail: { revoked_sessions: revokedSessions, reset_tokens: 'voided', lock: 'cleared' },
+        });
         return {
           json: { user: changed, revoked_sessions: revokedSessions },
           text: [`set the password of ${changed.email}; revoked ${revokedSessions} session(s) and any pending reset token; lock cleared`],
@@ -205,7 +236,9 @@ function enableCommand(user: Command): void {
 function twoFactorResetCommand(user: Command): void {
   user
     .command('2fa-reset')
-    .description('turn two-factor sign-in off for someone who lost the device: secret and recovery codes deleted, every session ended (audited); with REQUIRE_2FA the next sign-in sets it up again')
+    .description(
+      'turn two-factor sign-in off for someone who lost the device: secret and recovery codes deleted, every session ended (audited); with REQUIRE_2FA the next sign-in sets it up again',
+    )
     .argument('<account>', 'e-mail address or username of the account')
     .addHelpText('after', '\nExample:\n  $ timetrack user 2fa-reset ann@example.com')
     .action((account: string, _options: object, command: Command) =>
@@ -215,7 +248,9 @@ function twoFactorResetCommand(user: Command): void {
         await recordAdminAction(ctx, { action: 'two_factor_reset', user: target, detail: { was_enabled: wasEnabled, revoked_sessions: revokedSessions } });
         return {
           json: { user: summaryJson(await ctx.services.accountAdmin.showAccount(target.email)), was_enabled: wasEnabled, revoked_sessions: revokedSessions },
-          text: [`${wasEnabled ? 'turned two-factor sign-in off for' : 'two-factor sign-in was not on for'} ${target.email}; revoked ${revokedSessions} session(s)`],
+          text: [
+            `${wasEnabled ? 'turned two-factor sign-in off for' : 'two-factor sign-in was not on for'} ${target.email}; revoked ${revokedSessions} session(s)`,
+          ],
         };
       }),
     );
@@ -239,7 +274,9 @@ function deleteCommand(user: Command): void {
 }
 
 export function registerUserCommand(program: Command): void {
-  const user = program.command('user').description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, 2fa-reset, export, import, delete');
+  const user = program
+    .command('user')
+    .description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, 2fa-reset, export, import, delete');
   createCommand(user);
   listCommand(user);
   showCommand(user);

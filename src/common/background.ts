@@ -87,7 +87,14 @@ export function createBackgroundTasks(logger: Logger) {
     return running.size;
   }
 
-  return { run, queue, drain, get size() { return running.size; } };
+  return {
+    run,
+    queue,
+    drain,
+    get size() {
+      return running.size;
+    },
+  };
 }
 
 export type BackgroundTasks = ReturnType<typeof createBackgroundTasks>;

@@ -72,7 +72,7 @@ export function createHealthService(database: Pick<OpenedDatabase, 'probe' | 'qu
         await assertSchemaCurrent();
         schemaProblem = undefined;
       } catch {
-        schemaProblem = 'database schema is not this version\'s (migrations pending or running)';
+        schemaProblem = "database schema is not this version's (migrations pending or running)";
       }
       schemaCheckedAt = now;
     }

@@ -112,7 +112,10 @@ function readListening(env: Env, overrides: ConfigOverrides, checked: Checked): 
     }
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
     if (url.protocol === 'https:' || !isLoopback(hostname)) {
-      fail('PUBLIC_URL', `"${publicUrl}" is not a plain http:// loopback address, and dev mode (--dev) is for this machine only (a public or https address means a reverse proxy in front)`);
+      fail(
+        'PUBLIC_URL',
+        `"${publicUrl}" is not a plain http:// loopback address, and dev mode (--dev) is for this machine only (a public or https address means a reverse proxy in front)`,
+      );
     }
   });
   return { dev, host, port };
@@ -124,7 +127,10 @@ function readDatabase(env: Env, overrides: ConfigOverrides, checked: Checked): {
   const jwtSecret = checked(() => parseSecret(valueOf(env, 'JWT_SECRET')));
   checked(() => {
     if (database !== undefined && databaseFileOf(database) === undefined && jwtSecret === undefined && valueOf(env, 'JWT_SECRET') === undefined) {
-      fail('JWT_SECRET', 'must be set with DATABASE_URL: every process signs and checks sessions with one secret, and a generated secret file cannot be shared between machines');
+      fail(
+        'JWT_SECRET',
+        'must be set with DATABASE_URL: every process signs and checks sessions with one secret, and a generated secret file cannot be shared between machines',
+      );
     }
   });
   return { database, jwtSecret };

@@ -109,7 +109,10 @@ export function parseTrustProxy(raw: string | undefined): boolean | string[] {
   if (raw === undefined) return parseBoolean(SETTINGS.TRUST_PROXY.default, 'TRUST_PROXY');
   const trimmed = raw.trim().toLowerCase();
   if (['true', 'false', '1', '0', 'yes', 'no'].includes(trimmed)) return parseBoolean(raw, 'TRUST_PROXY');
-  const addresses = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  const addresses = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   for (const address of addresses) {
     if (!isProxyAddress(address)) {
       fail('TRUST_PROXY', `"${address}" is not true, false, an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(', ')}`);

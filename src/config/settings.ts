@@ -56,12 +56,23 @@ export function defaultHashConcurrency(): number {
 }
 
 export const SETTINGS = {
-  NODE_ENV: { kind: 'choice', default: 'production', choices: ['production', 'development', 'test'], doc: 'production, development or test; dev mode comes only from `serve --dev`' },
+  NODE_ENV: {
+    kind: 'choice',
+    default: 'production',
+    choices: ['production', 'development', 'test'],
+    doc: 'production, development or test; dev mode comes only from `serve --dev`',
+  },
   HOST: { kind: 'host', default: '127.0.0.1', doc: 'listen address: an IP address or a host name (`serve --host` wins)' },
   PORT: { kind: 'integer', default: 8080, min: 0, max: 65535, doc: 'listen port (`serve --port` wins)' },
-  TIMETRACK_DB: { kind: 'path', doc: 'the SQLite file (`--db` wins); default ./data/timetrack.db, or timetrack.db in systemd\'s STATE_DIRECTORY' },
+  TIMETRACK_DB: { kind: 'path', doc: "the SQLite file (`--db` wins); default ./data/timetrack.db, or timetrack.db in systemd's STATE_DIRECTORY" },
   DATABASE_URL: { kind: 'postgres-url', doc: 'a PostgreSQL database instead of the SQLite file (`--database-url` wins); requires JWT_SECRET' },
-  DATABASE_POOL_SIZE: { kind: 'integer', default: 10, min: 2, max: 1000, doc: 'PostgreSQL only: connections per process (at least 2: a job run `exclusively` holds one for its lock)' },
+  DATABASE_POOL_SIZE: {
+    kind: 'integer',
+    default: 10,
+    min: 2,
+    max: 1000,
+    doc: 'PostgreSQL only: connections per process (at least 2: a job run `exclusively` holds one for its lock)',
+  },
   DATABASE_CONNECT_TIMEOUT: { kind: 'duration', default: '5s', maxSeconds: 3600, doc: 'PostgreSQL only: how long a request waits for a connection' },
   DATABASE_STATEMENT_TIMEOUT: { kind: 'duration', default: '30s', maxSeconds: DAY, doc: 'PostgreSQL only: the longest a statement may run' },
   DATABASE_LOCK_TIMEOUT: { kind: 'duration', default: '5s', maxSeconds: 3600, doc: 'PostgreSQL only: how long a write waits for a row another request holds' },
@@ -84,10 +95,16 @@ export const SETTINGS = {
   SMTP_FROM: { kind: 'email', doc: 'sender address, required with SMTP_HOST' },
   NEW_DEVICE_NOTICE: { kind: 'boolean', default: true, doc: 'with SMTP: mail the owner about a sign-in from a device and network not seen for 90 days' },
   LOG_LEVEL: { kind: 'choice', default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], doc: 'pino log level' },
-  HASH_CONCURRENCY: { kind: 'integer', default: defaultHashConcurrency, min: 1, max: 64, doc: 'argon2 computations at once; default the number of cores minus one, at least 1' },
+  HASH_CONCURRENCY: {
+    kind: 'integer',
+    default: defaultHashConcurrency,
+    min: 1,
+    max: 64,
+    doc: 'argon2 computations at once; default the number of cores minus one, at least 1',
+  },
   HASH_QUEUE_LIMIT: { kind: 'integer', default: 64, min: 0, max: 100_000, doc: 'how many more may wait before a login answers 503 BUSY' },
   HOUSEKEEPING_INTERVAL: { kind: 'duration', default: '10m', maxSeconds: DAY, doc: 'how often expired records are deleted and forgotten timers stopped' },
-  INTEGRITY_CHECK_INTERVAL: { kind: 'duration', default: '1h', maxSeconds: DAY, doc: 'how often `serve` runs the database\'s integrity check' },
+  INTEGRITY_CHECK_INTERVAL: { kind: 'duration', default: '1h', maxSeconds: DAY, doc: "how often `serve` runs the database's integrity check" },
   METRICS_LISTEN: { kind: 'listen', doc: 'host:port of the Prometheus metrics (/metrics); unset: off' },
 } as const satisfies Record<string, SettingSpec>;
 

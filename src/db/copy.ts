@@ -42,7 +42,10 @@ export interface CopyResult {
 }
 
 async function countRows(db: Kysely<Database>, table: keyof Database): Promise<number> {
-  const { count } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const { count } = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(count);
 }
 
@@ -55,7 +58,8 @@ async function assertEmpty(target: Kysely<Database>, location: string): Promise<
   if (tables.length === 0) return;
   const known = new Set<string>([...TABLES, 'kysely_migration', 'kysely_migration_lock']);
   const foreign = tables.filter((table) => !known.has(table.name)).map((table) => table.name);
-  if (foreign.length > 0) throw new CopyError(`${location} is not empty (it has the tables ${foreign.slice(0, 5).join(', ')}); copy into a new, empty database`);
+  if (foreign.length > 0)
+    throw new CopyError(`${location} is not empty (it has the tables ${foreign.slice(0, 5).join(', ')}); copy into a new, empty database`);
   for (const table of TABLES) {
     if (tables.some((t) => t.name === table) && (await countRows(target, table)) > 0) {
       throw new CopyError(`${location} is not empty (${table} has rows); copy into a new, empty database`);
@@ -83,7 +87,10 @@ export async function copyToPostgres(source: OpenedDatabase, targetUrl: string, 
             for (const column of table.key) query = query.orderBy(column as never);
             const rows = (await query.limit(BATCH_ROWS).offset(offset).execute()) as Array<Record<string, unknown>>;
             if (rows.length === 0) break;
-            await writer.insertInto(table.name).values(rows as never).execute();
+            await writer
+              .insertInto(table.name)
+              .values(rows as never)
+              .execute();
             copied += rows.length;
             offset += rows.length;
             if (rows.length < BATCH_ROWS) break;

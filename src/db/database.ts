@@ -9,9 +9,7 @@ import type { Database } from './types.js';
 export type Engine = 'sqlite' | 'postgres';
 
 /** Where the data lives, as the settings say (TIMETRACK_DB or DATABASE_URL). */
-export type DatabaseTarget =
-  | { engine: 'sqlite'; path: string }
-  | { engine: 'postgres'; url: string; pool: PostgresPoolSettings };
+export type DatabaseTarget = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: string; pool: PostgresPoolSettings };
 
 /** A SQLite file (TIMETRACK_DB). */
 export function databaseInFile(path: string): DatabaseTarget {

@@ -79,7 +79,9 @@ async function tryLock(dbPath: string, what: string): Promise<HeldLock> {
     child.once('exit', (code) => resolve(code ?? 1));
   });
   if (outcome instanceof Error) {
-    throw new DatabaseLockedError(`cannot lock ${file}: ${(outcome as NodeJS.ErrnoException).code === 'ENOENT' ? 'the flock command (util-linux) is not installed' : outcome.message}`);
+    throw new DatabaseLockedError(
+      `cannot lock ${file}: ${(outcome as NodeJS.ErrnoException).code === 'ENOENT' ? 'the flock command (util-linux) is not installed' : outcome.message}`,
+    );
   }
   if (outcome !== 'locked') {
     if (outcome === CONFLICT) {

@@ -33,7 +33,9 @@ async function recordedMigrations(db: Kysely<any>): Promise<Map<string, string>>
 
 /** The status of a database that does not exist yet: every migration pending. */
 export function statusOfNewDatabase(): MigrationState[] {
-  return Object.keys(migrations).sort().map((name) => ({ name, state: 'pending', executedAt: null }));
+  return Object.keys(migrations)
+    .sort()
+    .map((name) => ({ name, state: 'pending', executedAt: null }));
 }
 
 export async function migrationStatus(db: Kysely<any>): Promise<MigrationState[]> {

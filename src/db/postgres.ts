@@ -9,7 +9,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
-import { BackupError, isRetryableTransactionError, maskDatabaseUrl, type BackupResult, type OpenedDatabase, type OpenOptions, type PostgresPoolSettings, type KeyCondition, type KeyedLookup } from './database.js';
+import {
+  BackupError,
+  isRetryableTransactionError,
+  maskDatabaseUrl,
+  type BackupResult,
+  type OpenedDatabase,
+  type OpenOptions,
+  type PostgresPoolSettings,
+  type KeyCondition,
+  type KeyedLookup,
+} from './database.js';
 import type { CompiledQuery } from 'kysely';
 import { TABLES } from './tables.js';
 import type { Database } from './types.js';
@@ -67,7 +77,9 @@ function connectionOptions(url: string, settings: PostgresPoolSettings): string 
       return '';
     }
   })();
-  return [fromUrl, '-c TimeZone=UTC', `-c statement_timeout=${settings.statementTimeoutMs}`, `-c lock_timeout=${settings.lockTimeoutMs}`].filter(Boolean).join(' ');
+  return [fromUrl, '-c TimeZone=UTC', `-c statement_timeout=${settings.statementTimeoutMs}`, `-c lock_timeout=${settings.lockTimeoutMs}`]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** The URL without its password, and the password apart (libpq's PGPASSWORD): never on a command line. */
@@ -106,11 +118,15 @@ async function dumpTo(url: string, destination: string): Promise<BackupResult> {
       child.on('error', (error: NodeJS.ErrnoException) =>
         reject(
           error.code === 'ENOENT'
-            ? new BackupError(`pg_dump is not installed; install PostgreSQL's client programs, or run: pg_dump --format=custom --file ${target} "${withoutPassword}" (docs/operations.md)`)
+            ? new BackupError(
+                `pg_dump is not installed; install PostgreSQL's client programs, or run: pg_dump --format=custom --file ${target} "${withoutPassword}" (docs/operations.md)`,
+              )
             : error,
         ),
       );
-      child.on('close', (code) => (code === 0 ? resolve() : reject(new BackupError(`pg_dump failed (exit ${code}): ${stderr.trim().split('\n').pop() ?? ''}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve() : reject(new BackupError(`pg_dump failed (exit ${code}): ${stderr.trim().split('\n').pop() ?? ''}`)),
+      );
     });
   } catch (error) {
     fs.closeSync(fd);
@@ -180,7 +196,12 @@ function nameStatements(pool: pg.Pool): void {
       return undefined;
     }
     let name = names.get(text);
-    if (name === undefined && names.size < NAMED_STATEMENT_LIMIT && /^\s*(select|insert|update|delete|with)\b/i.test(text) && !text.replace(/count\(\*\)/gi, '').includes('*')) {
+    if (
+      name === undefined &&
+      names.size < NAMED_STATEMENT_LIMIT &&
+      /^\s*(select|insert|update|delete|with)\b/i.test(text) &&
+      !text.replace(/count\(\*\)/gi, '').includes('*')
+    ) {
       name = `timetrack_q${generation}_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
       names.set(text, name);
     }
@@ -200,7 +221,11 @@ function nameStatements(pool: pg.Pool): void {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function openPostgresDatabase(url: string, settings: PostgresPoolSettings, options: OpenOptions = {}): OpenedDatabase & { engine: 'postgres'; pool: pg.Pool } {
+export function openPostgresDatabase(
+  url: string,
+  settings: PostgresPoolSettings,
+  options: OpenOptions = {},
+): OpenedDatabase & { engine: 'postgres'; pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
     max: settings.max,
@@ -248,7 +273,12 @@ export function openPostgresDatabase(url: string, settings: PostgresPoolSettings
     async quickCheck() {
       // PostgreSQL checks its own pages (checksums, WAL); what can be wrong from here is the schema
       // or the privileges: every table of the application is read.
-      for (const table of TABLES) await db.selectFrom(table).select(sql`1`.as('one')).limit(1).execute();
+      for (const table of TABLES)
+        await db
+          .selectFrom(table)
+          .select(sql`1`.as('one'))
+          .limit(1)
+          .execute();
       return 'ok';
     },
     backup: (destination) => dumpTo(url, destination),

@@ -214,7 +214,9 @@ export async function restoreDatabase(source: string, target: string): Promise<R
     if (!stat.isFile()) throw new BackupError(`${from} is not a regular file`);
     const uid = process.geteuid?.();
     if ((stat.mode & 0o022) !== 0) {
-      throw new BackupError(`${from} is writable by other users (mode ${(stat.mode & 0o777).toString(8)}), so it may have been changed; refused (chmod 600 ${from} if you trust it)`);
+      throw new BackupError(
+        `${from} is writable by other users (mode ${(stat.mode & 0o777).toString(8)}), so it may have been changed; refused (chmod 600 ${from} if you trust it)`,
+      );
     }
     if (uid !== undefined && stat.uid !== uid && stat.uid !== 0) {
       throw new BackupError(`${from} belongs to uid ${stat.uid}, another user, who could have changed it; refused (chown it if you trust it)`);

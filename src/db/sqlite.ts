@@ -144,7 +144,10 @@ export function cachePreparedStatements(sqlite: SQLite.Database, capacity = STAT
  */
 function rowLookup<R>(sqlite: SQLite.Database, sqlText: string, fromValues: RowOfValues<R>): (key: string) => R | undefined {
   const statement = sqlite.prepare<[string], unknown[]>(sqlText).raw();
-  assertMapperMatches(statement.columns().map((column) => column.name), fromValues);
+  assertMapperMatches(
+    statement.columns().map((column) => column.name),
+    fromValues,
+  );
   return (key) => {
     const values = statement.get(key);
     return values === undefined ? undefined : fromValues(values);
@@ -199,4 +202,3 @@ export function openSqliteDatabase(dbPath: string): OpenedSqliteDatabase {
     },
   };
 }
-

@@ -40,11 +40,14 @@ export async function registerApiTree<Options extends object>(
   routes: FastifyPluginAsyncTypebox<Options>,
   options: Options,
 ): Promise<void> {
-  await app.register(async (tree) => {
-    const hook = HOOK_OF[caching];
-    if (hook) tree.addHook('onRequest', hook);
-    await tree.withTypeProvider<TypeBoxTypeProvider>().register(routes, options);
-  }, { prefix });
+  await app.register(
+    async (tree) => {
+      const hook = HOOK_OF[caching];
+      if (hook) tree.addHook('onRequest', hook);
+      await tree.withTypeProvider<TypeBoxTypeProvider>().register(routes, options);
+    },
+    { prefix },
+  );
 }
 
 /** The instance a route plugin of a tree registers its routes on (TypeBox's type provider). */

@@ -61,12 +61,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
   app.server.on('connection', (socket: { remoteAddress?: string }) => void socket.remoteAddress);
   // Behind a proxy without TRUST_PROXY every client has the proxy's address: one rate-limit budget
   // and one lockout address for everybody. Said once per process, on the first such request.
-  const onFirstForwarded = ctx.config.trustProxy === false ? (request: FastifyRequest) => {
-    ctx.logger.warn(
-      { client: request.ip },
-      'requests carry X-Forwarded-For but TRUST_PROXY is off: every client behind the proxy shares its address, one rate-limit budget and lockout; set TRUST_PROXY to the proxy\'s address (docs/operations.md, "Reverse proxy")',
-    );
-  } : undefined;
+  const onFirstForwarded =
+    ctx.config.trustProxy === false
+      ? (request: FastifyRequest) => {
+          ctx.logger.warn(
+            { client: request.ip },
+            'requests carry X-Forwarded-For but TRUST_PROXY is off: every client behind the proxy shares its address, one rate-limit budget and lockout; set TRUST_PROXY to the proxy\'s address (docs/operations.md, "Reverse proxy")',
+          );
+        }
+      : undefined;
   registerRequestStart(app, { onFirstForwarded, draining: options.draining });
   registerRequestLog(app, ctx, metrics);
   registerErrorHandling(app, ctx.services.health, () => metrics?.databaseError());
@@ -136,14 +139,35 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<vo
   const { accountClosing, accounts, apiTokens, audit, authentication, lockout, ownSessions, resets, sessions, signInNotices, twoFactor } = services;
   const now = () => ctx.clock.now().getTime();
   const rateLimited = config.rateLimitAuth > 0 ? { rateLimit: { max: config.rateLimitAuth, timeWindow: 60_000 } } : {};
-  const authServices = { accountClosing, accounts, apiTokens, audit, authentication, credentials, lockout, ownSessions, resets, sessions, settings, signInNotices, twoFactor };
+  const authServices = {
+    accountClosing,
+    accounts,
+    apiTokens,
+    audit,
+    authentication,
+    credentials,
+    lockout,
+    ownSessions,
+    resets,
+    sessions,
+    settings,
+    signInNotices,
+    twoFactor,
+  };
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   const exportBudget = accountBudget({ name: 'exports', max: config.rateLimitExport, windowMs: 3_600_000 }, now);
   await registerApiTree(app, '/api/time-entries', 'private', timeEntryRoutes, { credentials, timeEntries, absences, bookings, entriesCsv, exportBudget });
   await registerApiTree(app, '/api/settings', 'private', settingsRoutes, { credentials, settings, schedules, accountData, exportBudget });
-  await registerApiTree(app, '/api/stats', 'per-token', statsRoutes, { credentials, statistics, vacation, timesheet, rateLimitStats: config.rateLimitStats, now });
+  await registerApiTree(app, '/api/stats', 'per-token', statsRoutes, {
+    credentials,
+    statistics,
+    vacation,
+    timesheet,
+    rateLimitStats: config.rateLimitStats,
+    now,
+  });
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

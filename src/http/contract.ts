@@ -4,7 +4,14 @@
 import type { Static } from 'typebox';
 import type { ServiceErrorCode } from '../common/errors.js';
 import type { UserSchema } from './schemas.js';
-import type { ApiTokenSchema, NewApiTokenResponse, RecoveryCodesResponse, SessionSchema, TwoFactorSetupResponse, TwoFactorStatusResponse } from './auth/schemas.js';
+import type {
+  ApiTokenSchema,
+  NewApiTokenResponse,
+  RecoveryCodesResponse,
+  SessionSchema,
+  TwoFactorSetupResponse,
+  TwoFactorStatusResponse,
+} from './auth/schemas.js';
 import type { HolidayRegionsResponse, ScheduleSchema, SettingsSchema } from './settings/schemas.js';
 import type { MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './stats/schemas.js';
 import type { AbsenceSchema, BookingSchema, EntrySchema } from './time-entries/schemas.js';

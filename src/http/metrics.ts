@@ -13,7 +13,12 @@ const LOGIN_OUTCOMES: Record<number, string> = { 200: 'success', 401: 'failed', 
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'timetrack_' });
-  const requests = new Counter({ name: 'timetrack_http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'timetrack_http_requests_total',
+    help: 'HTTP requests answered, by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'timetrack_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by method and route',
@@ -21,9 +26,18 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const logins = new Counter({ name: 'timetrack_logins_total', help: 'Sign-in attempts by outcome (success, failed, locked, disabled, rate_limited)', labelNames: ['outcome'], registers: [registry] });
+  const logins = new Counter({
+    name: 'timetrack_logins_total',
+    help: 'Sign-in attempts by outcome (success, failed, locked, disabled, rate_limited)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const lockouts = new Counter({ name: 'timetrack_login_lockouts_total', help: 'Sign-ins refused because the account is locked (423)', registers: [registry] });
-  const databaseErrors = new Counter({ name: 'timetrack_database_errors_total', help: 'Requests that failed because the database was unavailable (answered 503)', registers: [registry] });
+  const databaseErrors = new Counter({
+    name: 'timetrack_database_errors_total',
+    help: 'Requests that failed because the database was unavailable (answered 503)',
+    registers: [registry],
+  });
 
   return {
     registry,

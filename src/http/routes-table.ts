@@ -10,10 +10,33 @@
 import type { Static } from 'typebox';
 import type { MessageSchema } from './schemas.js';
 import type {
-  Absence, ApiToken, Booking, Entry, HolidayRegions, MonthStats, NewApiToken, OvertimeStats, RecoveryCodes, Schedule, Settings, TodayStats,
-  TwoFactorSetup, TwoFactorStatus, User, VacationStats, WeekStats, Weekday,
+  Absence,
+  ApiToken,
+  Booking,
+  Entry,
+  HolidayRegions,
+  MonthStats,
+  NewApiToken,
+  OvertimeStats,
+  RecoveryCodes,
+  Schedule,
+  Settings,
+  TodayStats,
+  TwoFactorSetup,
+  TwoFactorStatus,
+  User,
+  VacationStats,
+  WeekStats,
+  Weekday,
 } from './contract.js';
-import type { EnableWithChallengeResponse, LoginResponse, RevokedResponse, SessionListResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './auth/schemas.js';
+import type {
+  EnableWithChallengeResponse,
+  LoginResponse,
+  RevokedResponse,
+  SessionListResponse,
+  TwoFactorRequiredResponse,
+  TwoFactorSetupRequiredResponse,
+} from './auth/schemas.js';
 import type { Anonymous } from './stats/schemas.js';
 import type { IdParams, RangeQuery } from './time-entries/schemas.js';
 

@@ -2,30 +2,30 @@
 // writes only the listed properties, so a row with extra columns can never leak them.
 import { Type, type TSchema } from 'typebox';
 
-export const UserSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    email: Type.String(),
-    full_name: Type.String(),
-    username: Type.Union([Type.String(), Type.Null()]),
-    created_at: Type.String({ format: 'date-time' }),
-  },
-);
+export const UserSchema = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  full_name: Type.String(),
+  username: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+});
 
-export const ErrorSchema = Type.Object(
-  {
-    statusCode: Type.Integer(),
-    error: Type.String(),
-    code: Type.String(),
-    message: Type.String(),
-    // VALIDATION_ERROR: the fields at fault, as dotted paths of the body or query (docs/api.md, Errors).
-    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-    // OVERLAP and ALREADY_RUNNING: the user's entry in the way.
-    entry: Type.Optional(
-      Type.Object({ id: Type.Integer(), start_at: Type.String({ format: 'date-time' }), end_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]) }),
-    ),
-  },
-);
+export const ErrorSchema = Type.Object({
+  statusCode: Type.Integer(),
+  error: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+  // VALIDATION_ERROR: the fields at fault, as dotted paths of the body or query (docs/api.md, Errors).
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  // OVERLAP and ALREADY_RUNNING: the user's entry in the way.
+  entry: Type.Optional(
+    Type.Object({
+      id: Type.Integer(),
+      start_at: Type.String({ format: 'date-time' }),
+      end_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    }),
+  ),
+});
 
 export const MessageSchema = Type.Object({ message: Type.String() });
 

@@ -28,7 +28,9 @@ export interface RequestStartOptions {
  * SECURITY_HEADERS with the lower-case names Fastify stores headers under: a name already in lower
  * case is stored as it is, while a mixed-case one is lower-cased into a new string on every request.
  */
-const SECURITY_HEADERS_LOWER: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value]));
+const SECURITY_HEADERS_LOWER: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(SECURITY_HEADERS).map(([name, value]) => [name.toLowerCase(), value]),
+);
 
 /**
  * SECURITY_HEADERS on every answer, the shutdown's `Connection: close`, and the first-forwarded
@@ -64,10 +66,17 @@ export function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoExce
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const { status, code, message } = clientErrorOf(error.code);
   const body = JSON.stringify(errorBody(status, code, message));
-  const headers = { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  const headers = {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  };
   this.log.debug({ code: error.code }, 'malformed request');
   if (socket.writable) {
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.write(`HTTP/1.1 ${status} ${errorBody(status, code, message).error}\r\n${head}\r\n${body}`);
   }
   socket.destroy();

@@ -33,7 +33,10 @@ export function warnAboutSettings(ctx: AppContext): void {
   const { config, logger } = ctx;
   const databaseFile = databaseFileOf(config.database);
   if (ctx.database.folderAccessibleToOthers && databaseFile !== undefined) {
-    logger.warn({ folder: path.dirname(databaseFile) }, 'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)');
+    logger.warn(
+      { folder: path.dirname(databaseFile) },
+      'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)',
+    );
   }
   if (!config.dev && !config.smtp) {
     logger.warn('no SMTP settings: reset e-mails are not sent; use `timetrack reset issue <email>`');

@@ -41,4 +41,3 @@ export function createNoticeMailer(smtp: SmtpConfig | undefined, logger: Logger,
 
   return { send };
 }
-

@@ -72,7 +72,9 @@ export function createResetLinkDelivery(options: ResetDeliveryOptions): ResetLin
   async function sendWithRetries(reset: IssuedReset): Promise<void> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await (await transport).sendMail({
+        await (
+          await transport
+        ).sendMail({
           from: smtp!.from,
           to: reset.email,
           subject: 'Reset your timetrack password',

@@ -31,6 +31,7 @@ export function createAccountDataService(deps: AccountDataDeps) {
      * Creates the account, or fills the one with exactly the document's e-mail address, in one
      * transaction; with `skipExisting`, what is there already is left out instead of refused.
      */
-    importAccount: (document: unknown, options: { skipExisting: boolean; actor: string }): Promise<AccountImportResult> => importAccount(deps, document, options),
+    importAccount: (document: unknown, options: { skipExisting: boolean; actor: string }): Promise<AccountImportResult> =>
+      importAccount(deps, document, options),
   };
 }

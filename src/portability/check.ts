@@ -47,7 +47,8 @@ class Problems {
   /** A field not of its type (the schema's finding): reported, and left out of the value checks. */
   misshapenField(field: string, message: string): void {
     this.misshapen.add(field);
-    for (let end = field.length; end > 0; end = Math.max(field.lastIndexOf('.', end - 1), field.lastIndexOf('[', end - 1))) this.holding.add(field.slice(0, end));
+    for (let end = field.length; end > 0; end = Math.max(field.lastIndexOf('.', end - 1), field.lastIndexOf('[', end - 1)))
+      this.holding.add(field.slice(0, end));
     this.add(field, message);
   }
   /** Whether the field itself is not of its type. */
@@ -79,7 +80,10 @@ function checkHeader(document: unknown): void {
     throw new ServiceError('VALIDATION_ERROR', `not an account document (its "format" must be "${ACCOUNT_DOCUMENT_FORMAT}")`);
   }
   if (document.version !== ACCOUNT_DOCUMENT_VERSION) {
-    throw new ServiceError('VALIDATION_ERROR', `account document version ${json(document.version)} is not supported (this version reads ${ACCOUNT_DOCUMENT_VERSION})`);
+    throw new ServiceError(
+      'VALIDATION_ERROR',
+      `account document version ${json(document.version)} is not supported (this version reads ${ACCOUNT_DOCUMENT_VERSION})`,
+    );
   }
 }
 
@@ -87,7 +91,8 @@ function checkHeader(document: unknown): void {
 function checkAccount(problems: Problems, user: AccountDocument['user']) {
   const email = problems.failed('user.email') ? undefined : problems.check('user.email', () => normalizeEmail(user.email));
   const fullName = problems.failed('user.full_name') ? undefined : problems.check('user.full_name', () => normalizeFullName(user.full_name));
-  const username = user.username === undefined || problems.failed('user.username') ? null : problems.check('user.username', () => normalizeUsername(user.username ?? null));
+  const username =
+    user.username === undefined || problems.failed('user.username') ? null : problems.check('user.username', () => normalizeUsername(user.username ?? null));
   return { email, fullName, username };
 }
 
@@ -145,7 +150,8 @@ function checkEntries(problems: Problems, entriesIn: AccountDocument['entries'],
 
 /** Absences: the checks of the API, one per day (in the document too). */
 function checkAbsences(problems: Problems, absencesIn: AccountDocument['absences']): CheckedAbsence[] {
-  if (absencesIn.length > MAX_ABSENCES_PER_USER) problems.add('absences', `${absencesIn.length} absences, and an account keeps at most ${MAX_ABSENCES_PER_USER}`);
+  if (absencesIn.length > MAX_ABSENCES_PER_USER)
+    problems.add('absences', `${absencesIn.length} absences, and an account keeps at most ${MAX_ABSENCES_PER_USER}`);
   const absences: CheckedAbsence[] = [];
   const days = new Map<string, number>();
   absencesIn.forEach((absence, index) => {
@@ -187,7 +193,8 @@ function checkSchedules(problems: Problems, schedulesIn: NonNullable<AccountDocu
 
 /** Bookings (optional: documents from before them have none): the checks of the API. */
 function checkBookings(problems: Problems, bookingsIn: NonNullable<AccountDocument['bookings']>): CheckedDocument['bookings'] {
-  if (bookingsIn.length > MAX_BOOKINGS_PER_USER) problems.add('bookings', `${bookingsIn.length} bookings, and an account keeps at most ${MAX_BOOKINGS_PER_USER}`);
+  if (bookingsIn.length > MAX_BOOKINGS_PER_USER)
+    problems.add('bookings', `${bookingsIn.length} bookings, and an account keeps at most ${MAX_BOOKINGS_PER_USER}`);
   const bookings: CheckedDocument['bookings'] = [];
   bookingsIn.forEach((booking, index) => {
     const at = `bookings[${index + 1}]`;

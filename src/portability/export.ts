@@ -79,14 +79,35 @@ export async function exportAccount({ database: { db }, clock, settings, exportG
   const userSettings = await settings.getSettings(userId);
   // At most MAX_SCHEDULES: part of the head.
   const schedules = (await storedSchedules(db, userId)).map(({ valid_from, weekly_target_minutes }) => ({ valid_from, weekly_target_minutes }));
-  const head = { format: ACCOUNT_DOCUMENT_FORMAT, version: ACCOUNT_DOCUMENT_VERSION, exported_at: clock.now().toISOString(), user, settings: userSettings, schedules };
+  const head = {
+    format: ACCOUNT_DOCUMENT_FORMAT,
+    version: ACCOUNT_DOCUMENT_VERSION,
+    exported_at: clock.now().toISOString(),
+    user,
+    settings: userSettings,
+    schedules,
+  };
   return exportGate.open(userId, async function* () {
     yield `${json(head).slice(0, -1)},\n"entries":[`;
-    yield* arrayMembers(entryBatchesOverlapping(db, userId, {}, DOCUMENT_BATCH_ROWS), (entry) => ({ start_at: entry.start_at, end_at: entry.end_at, note: entry.note }));
+    yield* arrayMembers(entryBatchesOverlapping(db, userId, {}, DOCUMENT_BATCH_ROWS), (entry) => ({
+      start_at: entry.start_at,
+      end_at: entry.end_at,
+      note: entry.note,
+    }));
     yield '\n],\n"absences":[';
-    yield* arrayMembers(datedRows(db, 'absences', userId), (absence) => ({ date: absence.date, type: absence.type, portion: absence.portion, note: absence.note }));
+    yield* arrayMembers(datedRows(db, 'absences', userId), (absence) => ({
+      date: absence.date,
+      type: absence.type,
+      portion: absence.portion,
+      note: absence.note,
+    }));
     yield '\n],\n"bookings":[';
-    yield* arrayMembers(datedRows(db, 'bookings', userId), (booking) => ({ date: booking.date, minutes: booking.minutes, kind: booking.kind, note: booking.note }));
+    yield* arrayMembers(datedRows(db, 'bookings', userId), (booking) => ({
+      date: booking.date,
+      minutes: booking.minutes,
+      kind: booking.kind,
+      note: booking.note,
+    }));
     yield '\n]}\n';
   });
 }

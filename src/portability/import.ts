@@ -35,7 +35,12 @@ export interface ImportDeps {
   settings: Pick<SettingsService, 'writeSettingsIn'>;
   entriesCsv: Pick<EntryCsvService, 'checkImport' | 'writeImportIn'>;
   hasher: Pick<PasswordHasher, 'hash'>;
-  audit: { record(event: { action: AuditAction; actor: string; user: { id: number; email: string }; detail: Record<string, unknown> }, executor: Kysely<Database>): Promise<void> };
+  audit: {
+    record(
+      event: { action: AuditAction; actor: string; user: { id: number; email: string }; detail: Record<string, unknown> },
+      executor: Kysely<Database>,
+    ): Promise<void>;
+  };
 }
 
 /** The account with exactly this (normalised) e-mail address: never a username, never a look-alike. */
@@ -92,10 +97,14 @@ export async function importAccount(deps: ImportDeps, document: unknown, options
       let user = await accountByEmail(trx, checked.account.email);
       const created = user === undefined;
       if (!user) {
-        if (passwordHash === undefined) throw new ServiceError('USER_NOT_FOUND', `the account ${checked.account.email} was deleted during the import; run it again`);
+        if (passwordHash === undefined)
+          throw new ServiceError('USER_NOT_FOUND', `the account ${checked.account.email} was deleted during the import; run it again`);
         user = await insertAccountIn(trx, checked.account, passwordHash, now).catch((error: unknown) => {
           if (error instanceof ServiceError && error.code === 'USERNAME_TAKEN') {
-            throw new ServiceError('USERNAME_TAKEN', `user.username: ${checked.account.username} is the username of another account; change or remove it in the document`);
+            throw new ServiceError(
+              'USERNAME_TAKEN',
+              `user.username: ${checked.account.username} is the username of another account; change or remove it in the document`,
+            );
           }
           throw error;
         });
@@ -108,7 +117,13 @@ export async function importAccount(deps: ImportDeps, document: unknown, options
         await writeSchedules(trx, user.id, checked.schedules, now);
       } else if (targets !== undefined) {
         // A document from before schedules: its weekly targets hold from the tracking start on.
-        await writeSchedule(trx, user.id, { validFrom: written.tracking_start, patch: targets.patch, replace: true, trackingStart: written.tracking_start, now });
+        await writeSchedule(trx, user.id, {
+          validFrom: written.tracking_start,
+          patch: targets.patch,
+          replace: true,
+          trackingStart: written.tracking_start,
+          now,
+        });
       }
       const late = await deps.entriesCsv.writeImportIn(trx, user.id, entries, { skipExisting: options.skipExisting });
       if (late.length > 0) throw new AccountImportError(late.map((p) => ({ line: p.line, message: `entries[${p.line}]: ${p.message}` })));
@@ -125,7 +140,12 @@ export async function importAccount(deps: ImportDeps, document: unknown, options
         skipped_bookings: bookings.skipped,
       };
       await deps.audit.record(
-        { action: 'account_imported', actor: options.actor, user: result.user, detail: { created, entries: result.entries, absences: result.absences, bookings: result.bookings } },
+        {
+          action: 'account_imported',
+          actor: options.actor,
+          user: result.user,
+          detail: { created, entries: result.entries, absences: result.absences, bookings: result.bookings },
+        },
         trx,
       );
       return result;

@@ -64,12 +64,20 @@ export interface ShapeProblem {
   message: string;
 }
 
-const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+const typeName = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 
 function expected(schema: TSchema): string {
   const { anyOf, type } = schema as { anyOf?: TSchema[]; type?: string };
   if (anyOf) return anyOf.map(expected).join(' or ');
-  const names: Record<string, string> = { string: 'a string', integer: 'a whole number', number: 'a number', object: 'an object', array: 'an array', null: 'null' };
+  const names: Record<string, string> = {
+    string: 'a string',
+    integer: 'a whole number',
+    number: 'a number',
+    object: 'an object',
+    array: 'an array',
+    null: 'null',
+  };
   return names[type ?? ''] ?? 'valid';
 }
 

@@ -78,7 +78,11 @@ function tooManyAbsences(): ServiceError {
 
 /** TOO_MANY_ABSENCES unless the user has room for `adding` more, inside the caller's transaction. */
 async function assertRoomForAbsences(trx: Transaction<Database>, userId: number, adding: number): Promise<void> {
-  const { count } = await trx.selectFrom('absences').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const { count } = await trx
+    .selectFrom('absences')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   if (Number(count) + adding > MAX_ABSENCES_PER_USER) throw tooManyAbsences();
 }
 
@@ -145,7 +149,13 @@ export interface AbsenceDeps {
 /** Absences (date → type and portion) from `from` through `through`, for statistics. */
 async function absencesByDate(db: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, DayAbsence>> {
   if (through < from) return new Map();
-  const rows = await db.selectFrom('absences').select(['date', 'type', 'portion']).where('user_id', '=', userId).where('date', '>=', from).where('date', '<=', through).execute();
+  const rows = await db
+    .selectFrom('absences')
+    .select(['date', 'type', 'portion'])
+    .where('user_id', '=', userId)
+    .where('date', '>=', from)
+    .where('date', '<=', through)
+    .execute();
   return new Map(rows.map((row) => [row.date, { type: row.type, portion: row.portion }]));
 }
 
@@ -153,7 +163,12 @@ async function absencesByDate(db: Kysely<Database>, userId: number, from: LocalD
  * How many whole and half absences fall on each weekday from `from` through `through`: one
  * aggregate, however many absences there are (a balance from 1970 must not read them all).
  */
-async function absenceCountsByWeekday(db: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Array<{ weekday: Weekday; portion: AbsencePortion; count: number }>> {
+async function absenceCountsByWeekday(
+  db: Kysely<Database>,
+  userId: number,
+  from: LocalDate,
+  through: LocalDate,
+): Promise<Array<{ weekday: Weekday; portion: AbsencePortion; count: number }>> {
   if (through < from) return [];
   const day = weekdayOfDate(db);
   const rows = await db
@@ -172,7 +187,12 @@ async function absenceCountsByWeekday(db: Kysely<Database>, userId: number, from
 async function absencesAmong(db: Kysely<Database>, userId: number, dates: LocalDate[]): Promise<Map<LocalDate, AbsencePortion>> {
   const found = new Map<LocalDate, AbsencePortion>();
   for (let first = 0; first < dates.length; first += 500) {
-    const rows = await db.selectFrom('absences').select(['date', 'portion']).where('user_id', '=', userId).where('date', 'in', dates.slice(first, first + 500)).execute();
+    const rows = await db
+      .selectFrom('absences')
+      .select(['date', 'portion'])
+      .where('user_id', '=', userId)
+      .where('date', 'in', dates.slice(first, first + 500))
+      .execute();
     for (const row of rows) found.set(row.date, row.portion);
   }
   return found;
@@ -181,7 +201,10 @@ async function absencesAmong(db: Kysely<Database>, userId: number, dates: LocalD
 /** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */
 async function listAbsences({ database: { db }, settings }: Pick<AbsenceDeps, 'database' | 'settings'>, userId: number, query: RangeQuery): Promise<Absence[]> {
   const { timezone } = await settings.getSettings(userId);
-  let select = db.selectFrom('absences').select([...COLUMNS]).where('user_id', '=', userId);
+  let select = db
+    .selectFrom('absences')
+    .select([...COLUMNS])
+    .where('user_id', '=', userId);
   if (query.from !== undefined) {
     select = select.where('date', '>=', localDateOf(parseInstantOrDate(query.from, timezone, 'from'), timezone));
   }
@@ -193,7 +216,10 @@ async function listAbsences({ database: { db }, settings }: Pick<AbsenceDeps, 'd
     select = select.where('date', '<', firstExcluded);
   }
   // One row more than the cap tells that the range holds too many, without reading them all.
-  const rows = await select.orderBy('date').limit(MAX_LISTED_ABSENCES + 1).execute();
+  const rows = await select
+    .orderBy('date')
+    .limit(MAX_LISTED_ABSENCES + 1)
+    .execute();
   if (rows.length > MAX_LISTED_ABSENCES) {
     throw validationError(`The range holds more than ${MAX_LISTED_ABSENCES} absences; ask again with a shorter from/to range`);
   }
@@ -207,18 +233,21 @@ export function createAbsenceService(deps: AbsenceDeps) {
   /** One day's absence (`date`), whatever the day's target. */
   async function createAbsence(userId: number, input: NewAbsence): Promise<Absence> {
     const { date, ...kind } = checkAbsence(input);
-    return rethrowExisting([date], database.transact(async (trx) => {
-      await database.lockUser(trx, userId);
-      const existing = await trx.selectFrom('absences').select('id').where('user_id', '=', userId).where('date', '=', date).executeTakeFirst();
-      if (existing) throw absenceExists([date], existing.id);
-      await assertRoomForAbsences(trx, userId, 1);
-      const row = await trx
-        .insertInto('absences')
-        .values({ user_id: userId, date, ...kind, created_at: clock.now().toISOString() })
-        .returning([...COLUMNS])
-        .executeTakeFirstOrThrow();
-      return publicAbsence(row);
-    }));
+    return rethrowExisting(
+      [date],
+      database.transact(async (trx) => {
+        await database.lockUser(trx, userId);
+        const existing = await trx.selectFrom('absences').select('id').where('user_id', '=', userId).where('date', '=', date).executeTakeFirst();
+        if (existing) throw absenceExists([date], existing.id);
+        await assertRoomForAbsences(trx, userId, 1);
+        const row = await trx
+          .insertInto('absences')
+          .values({ user_id: userId, date, ...kind, created_at: clock.now().toISOString() })
+          .returning([...COLUMNS])
+          .executeTakeFirstOrThrow();
+        return publicAbsence(row);
+      }),
+    );
   }
 
   /**
@@ -239,23 +268,32 @@ export function createAbsenceService(deps: AbsenceDeps) {
     const now = clock.now().toISOString();
     // Filled in the transaction; a race lost at the unique index names them too.
     const dates: LocalDate[] = [];
-    return rethrowExisting(dates, database.transact(async (trx) => {
-      await database.lockUser(trx, userId);
-      const { tracking_start } = await settings.getSettingsInTransaction(trx, userId);
-      const timeline = await scheduleTimeline(trx, userId);
-      dates.length = 0;
-      dates.push(...datesFromThrough(from, to).filter((date) => date >= tracking_start && !holidays.has(date) && timeline.targetOn(date, weekdayOf(date)) > 0));
-      if (dates.length === 0) throw validationError(`no day from ${from} to ${to} has a target (weekends, public holidays and days before the tracking start are left out)`, 'from');
-      const taken = await trx.selectFrom('absences').select('date').where('user_id', '=', userId).where('date', 'in', dates).orderBy('date').execute();
-      if (taken.length > 0) throw absenceExists(taken.map((row) => row.date));
-      await assertRoomForAbsences(trx, userId, dates.length);
-      const rows = await trx
-        .insertInto('absences')
-        .values(dates.map((date) => ({ user_id: userId, date, ...kind, created_at: now })))
-        .returning([...COLUMNS])
-        .execute();
-      return rows.map(publicAbsence).sort((a, b) => (a.date < b.date ? -1 : 1));
-    }));
+    return rethrowExisting(
+      dates,
+      database.transact(async (trx) => {
+        await database.lockUser(trx, userId);
+        const { tracking_start } = await settings.getSettingsInTransaction(trx, userId);
+        const timeline = await scheduleTimeline(trx, userId);
+        dates.length = 0;
+        dates.push(
+          ...datesFromThrough(from, to).filter((date) => date >= tracking_start && !holidays.has(date) && timeline.targetOn(date, weekdayOf(date)) > 0),
+        );
+        if (dates.length === 0)
+          throw validationError(
+            `no day from ${from} to ${to} has a target (weekends, public holidays and days before the tracking start are left out)`,
+            'from',
+          );
+        const taken = await trx.selectFrom('absences').select('date').where('user_id', '=', userId).where('date', 'in', dates).orderBy('date').execute();
+        if (taken.length > 0) throw absenceExists(taken.map((row) => row.date));
+        await assertRoomForAbsences(trx, userId, dates.length);
+        const rows = await trx
+          .insertInto('absences')
+          .values(dates.map((date) => ({ user_id: userId, date, ...kind, created_at: now })))
+          .returning([...COLUMNS])
+          .execute();
+        return rows.map(publicAbsence).sort((a, b) => (a.date < b.date ? -1 : 1));
+      }),
+    );
   }
 
   /** Deletes one of the user's absences; another user's is NOT_FOUND, like a missing one. */

@@ -47,7 +47,11 @@ export function checkBooking(input: NewBooking): Omit<Booking, 'id'> {
 
 /** TOO_MANY_BOOKINGS unless the user has room for `adding` more, inside the caller's transaction. */
 export async function assertRoomForBookings(trx: Transaction<Database>, userId: number, adding: number): Promise<void> {
-  const { count } = await trx.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const { count } = await trx
+    .selectFrom('bookings')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   if (Number(count) + adding > MAX_BOOKINGS_PER_USER) {
     throw new ServiceError('TOO_MANY_BOOKINGS', `A user keeps at most ${MAX_BOOKINGS_PER_USER} bookings; delete old ones to add more`);
   }
@@ -63,11 +67,19 @@ export function createBookingService({ database, clock }: BookingDeps) {
 
   /** The bookings dated from `from` through `through` (dates, both optional), oldest first. */
   async function listBookings(userId: number, query: { from?: string; to?: string } = {}): Promise<Booking[]> {
-    let select = db.selectFrom('bookings').select([...COLUMNS]).where('user_id', '=', userId);
+    let select = db
+      .selectFrom('bookings')
+      .select([...COLUMNS])
+      .where('user_id', '=', userId);
     if (query.from !== undefined) select = select.where('date', '>=', parseDate(query.from, 'from'));
     if (query.to !== undefined) select = select.where('date', '<', parseDate(query.to, 'to'));
-    const rows = await select.orderBy('date').orderBy('id').limit(MAX_LISTED_BOOKINGS + 1).execute();
-    if (rows.length > MAX_LISTED_BOOKINGS) throw validationError(`The range holds more than ${MAX_LISTED_BOOKINGS} bookings; ask again with a shorter from/to range`);
+    const rows = await select
+      .orderBy('date')
+      .orderBy('id')
+      .limit(MAX_LISTED_BOOKINGS + 1)
+      .execute();
+    if (rows.length > MAX_LISTED_BOOKINGS)
+      throw validationError(`The range holds more than ${MAX_LISTED_BOOKINGS} bookings; ask again with a shorter from/to range`);
     return rows;
   }
 
@@ -97,7 +109,13 @@ export function createBookingService({ database, clock }: BookingDeps) {
 export async function bookedByDate(executor: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, number>> {
   const booked = new Map<LocalDate, number>();
   if (through < from) return booked;
-  const rows = await executor.selectFrom('bookings').select(['date', 'minutes']).where('user_id', '=', userId).where('date', '>=', from).where('date', '<=', through).execute();
+  const rows = await executor
+    .selectFrom('bookings')
+    .select(['date', 'minutes'])
+    .where('user_id', '=', userId)
+    .where('date', '>=', from)
+    .where('date', '<=', through)
+    .execute();
   for (const row of rows) booked.set(row.date, (booked.get(row.date) ?? 0) + row.minutes);
   return booked;
 }
@@ -114,4 +132,3 @@ export async function bookedInRange(executor: Kysely<Database>, userId: number, 
     .executeTakeFirstOrThrow();
   return Number(minutes);
 }
-

@@ -40,7 +40,10 @@ export function checkWeeklyTarget(patch: Partial<Record<string, number | undefin
     if (!(WEEKDAYS as readonly string[]).includes(day)) throw validationError(`weekly_target_minutes has no day "${day}" (mon … sun)`, 'weekly_target_minutes');
     if (minutes === undefined) continue;
     if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_DAILY_TARGET_MINUTES) {
-      throw validationError(`weekly_target_minutes.${day} must be a whole number of minutes from 0 to ${MAX_DAILY_TARGET_MINUTES}`, `weekly_target_minutes.${day}`);
+      throw validationError(
+        `weekly_target_minutes.${day} must be a whole number of minutes from 0 to ${MAX_DAILY_TARGET_MINUTES}`,
+        `weekly_target_minutes.${day}`,
+      );
     }
     weekly[day as Weekday] = minutes;
   }
@@ -115,7 +118,10 @@ function scheduleExists(date: LocalDate): ServiceError {
 export async function ensureSchedules(trx: Transaction<Database>, userId: number, trackingStart: LocalDate, now: string): Promise<Schedule[]> {
   const schedules = await storedSchedules(trx, userId);
   if (schedules.length > 0) return schedules;
-  await trx.insertInto('target_schedules').values({ user_id: userId, valid_from: trackingStart, created_at: now, ...columnsOf(DEFAULT_TARGET) }).execute();
+  await trx
+    .insertInto('target_schedules')
+    .values({ user_id: userId, valid_from: trackingStart, created_at: now, ...columnsOf(DEFAULT_TARGET) })
+    .execute();
   return storedSchedules(trx, userId);
 }
 
@@ -155,10 +161,18 @@ export async function writeSchedule(
 }
 
 /** Inside the caller's transaction (after lockUser): `schedules` (checked, distinct first days) replace the user's. */
-export async function writeSchedules(trx: Transaction<Database>, userId: number, schedules: Array<{ valid_from: LocalDate; weekly: WeeklyTarget }>, now: string): Promise<void> {
+export async function writeSchedules(
+  trx: Transaction<Database>,
+  userId: number,
+  schedules: Array<{ valid_from: LocalDate; weekly: WeeklyTarget }>,
+  now: string,
+): Promise<void> {
   await trx.deleteFrom('target_schedules').where('user_id', '=', userId).execute();
   for (const schedule of schedules) {
-    await trx.insertInto('target_schedules').values({ user_id: userId, valid_from: schedule.valid_from, created_at: now, ...columnsOf(schedule.weekly) }).execute();
+    await trx
+      .insertInto('target_schedules')
+      .values({ user_id: userId, valid_from: schedule.valid_from, created_at: now, ...columnsOf(schedule.weekly) })
+      .execute();
   }
 }
 
@@ -193,7 +207,13 @@ export function createScheduleService({ database, clock, trackingStartOf }: Sche
     return database.transact(async (trx) => {
       await database.lockUser(trx, userId);
       const { tracking_start } = await trackingStartOf(trx, userId);
-      return writeSchedule(trx, userId, { validFrom, patch: input.weekly_target_minutes, replace: false, trackingStart: tracking_start, now: clock.now().toISOString() });
+      return writeSchedule(trx, userId, {
+        validFrom,
+        patch: input.weekly_target_minutes,
+        replace: false,
+        trackingStart: tracking_start,
+        now: clock.now().toISOString(),
+      });
     });
   }
 
@@ -204,11 +224,11 @@ export function createScheduleService({ database, clock, trackingStartOf }: Sche
       const schedules = await storedSchedules(trx, userId);
       const index = schedules.findIndex((schedule) => schedule.id === id);
       if (index === -1) throw new ServiceError('NOT_FOUND', 'No such schedule');
-      if (index === 0) throw validationError('the earliest schedule cannot be deleted (it covers every day before the later ones); change it, or add a new one', 'id');
+      if (index === 0)
+        throw validationError('the earliest schedule cannot be deleted (it covers every day before the later ones); change it, or add a new one', 'id');
       await trx.deleteFrom('target_schedules').where('id', '=', id).where('user_id', '=', userId).execute();
     });
   }
 
   return { listSchedules, createSchedule, deleteSchedule };
 }
-

@@ -76,7 +76,8 @@ function halfDays(value: number | null, field: string): number | null {
 
 /** Break rules of the request: whole minutes, distinct thresholds, sorted by threshold; else VALIDATION_ERROR naming the field. */
 export function checkBreakRules(rules: unknown): BreakRule[] {
-  if (!Array.isArray(rules) || rules.length > MAX_BREAK_RULES) throw validationError(`break_rules must be a list of at most ${MAX_BREAK_RULES} rules`, 'break_rules');
+  if (!Array.isArray(rules) || rules.length > MAX_BREAK_RULES)
+    throw validationError(`break_rules must be a list of at most ${MAX_BREAK_RULES} rules`, 'break_rules');
   const checked = rules.map((rule: Partial<BreakRule> | null, index) => {
     const over = rule?.worked_over_minutes;
     const minutes = rule?.break_minutes;
@@ -88,7 +89,8 @@ export function checkBreakRules(rules: unknown): BreakRule[] {
     }
     return { worked_over_minutes: over as number, break_minutes: minutes as number };
   });
-  if (new Set(checked.map((rule) => rule.worked_over_minutes)).size !== checked.length) throw validationError('two break rules have the same worked_over_minutes', 'break_rules');
+  if (new Set(checked.map((rule) => rule.worked_over_minutes)).size !== checked.length)
+    throw validationError('two break rules have the same worked_over_minutes', 'break_rules');
   return checked.sort((a, b) => a.worked_over_minutes - b.worked_over_minutes);
 }
 
@@ -131,7 +133,8 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
     tracking_start: trackingStart,
     break_rules: row.break_rules ? (JSON.parse(row.break_rules) as BreakRule[]) : [],
     min_break_minutes: row.min_break_minutes ?? DEFAULT_MIN_BREAK_MINUTES,
-    vacation_days_per_year: row.vacation_half_days_per_year === null || row.vacation_half_days_per_year === undefined ? null : row.vacation_half_days_per_year / 2,
+    vacation_days_per_year:
+      row.vacation_half_days_per_year === null || row.vacation_half_days_per_year === undefined ? null : row.vacation_half_days_per_year / 2,
     vacation_carry_over_max_days:
       row.vacation_carry_over_max_half_days === null || row.vacation_carry_over_max_half_days === undefined ? null : row.vacation_carry_over_max_half_days / 2,
     timer_limit_minutes: row.timer_limit_minutes ?? null,

@@ -24,7 +24,6 @@ export function createTimesheetService(sources: TimesheetDeps) {
   return { monthSheet };
 }
 
-
 /** Minutes as h:mm (worked, target, breaks). */
 export function hoursAndMinutes(minutes: number): string {
   const abs = Math.abs(minutes);
@@ -79,7 +78,21 @@ export function timesheetCsv(sheet: MonthSheet): string {
     day.balance_minutes,
   ]);
   const { totals } = sheet;
-  rows.push(['total', '', '', '', totals.break_minutes, totals.break_deducted_minutes, totals.worked_minutes, totals.target_minutes, totals.booked_minutes, '', '', '', totals.balance_minutes]);
+  rows.push([
+    'total',
+    '',
+    '',
+    '',
+    totals.break_minutes,
+    totals.break_deducted_minutes,
+    totals.worked_minutes,
+    totals.target_minutes,
+    totals.booked_minutes,
+    '',
+    '',
+    '',
+    totals.balance_minutes,
+  ]);
   rows.push(['balance_before', '', '', '', '', '', '', '', '', '', '', '', sheet.balance_before_minutes]);
   rows.push(['balance_after', '', '', '', '', '', '', '', '', '', '', '', sheet.balance_after_minutes]);
   return stringify(rows, { header: true, columns: [...SHEET_CSV_COLUMNS] });
@@ -176,15 +189,17 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
     y += rowHeight;
   };
   const rule = () => {
-    doc.moveTo(left, y - 3).lineTo(left + width, y - 3).lineWidth(0.5).strokeColor('#888888').stroke();
+    doc
+      .moveTo(left, y - 3)
+      .lineTo(left + width, y - 3)
+      .lineWidth(0.5)
+      .strokeColor('#888888')
+      .stroke();
   };
   row(text.columns.slice(0, 10), text.columns[10], true);
   rule();
   for (const day of sheet.days) {
-    const note = [
-      day.absence ? `${text.absence[day.absence]}${day.absence_portion === 'half' ? ` (${text.half})` : ''}` : '',
-      day.public_holiday ?? '',
-    ]
+    const note = [day.absence ? `${text.absence[day.absence]}${day.absence_portion === 'half' ? ` (${text.half})` : ''}` : '', day.public_holiday ?? '']
       .filter(Boolean)
       .join(' · ');
     row(
@@ -223,7 +238,9 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   );
   y += 6;
   doc.font('regular').fontSize(9);
-  doc.text(`${text.carriedIn}: ${signedHours(sheet.balance_before_minutes)}      ${text.carriedOut}: ${signedHours(sheet.balance_after_minutes)}`, left, y, { lineBreak: false });
+  doc.text(`${text.carriedIn}: ${signedHours(sheet.balance_before_minutes)}      ${text.carriedOut}: ${signedHours(sheet.balance_after_minutes)}`, left, y, {
+    lineBreak: false,
+  });
   y += 14;
   const v = sheet.vacation;
   const days = (value: number | null) => (value === null ? text.notTracked : String(value));
@@ -241,9 +258,18 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   const lineY = doc.page.height - 70;
   const half = (width - 24) / 2;
   doc.lineWidth(0.7).strokeColor('#000000');
-  doc.moveTo(left, lineY).lineTo(left + half, lineY).stroke();
-  doc.moveTo(left + half + 24, lineY).lineTo(left + width, lineY).stroke();
-  doc.font('regular').fontSize(8).text(text.employee, left, lineY + 4, { width: half, lineBreak: false });
+  doc
+    .moveTo(left, lineY)
+    .lineTo(left + half, lineY)
+    .stroke();
+  doc
+    .moveTo(left + half + 24, lineY)
+    .lineTo(left + width, lineY)
+    .stroke();
+  doc
+    .font('regular')
+    .fontSize(8)
+    .text(text.employee, left, lineY + 4, { width: half, lineBreak: false });
   doc.text(text.employer, left + half + 24, lineY + 4, { width: half, lineBreak: false });
   doc.end();
   await finished;

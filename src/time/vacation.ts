@@ -100,4 +100,3 @@ export function createVacationService({ db, clock, settings: settingsService }: 
 
   return { vacationYear };
 }
-

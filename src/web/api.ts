@@ -116,7 +116,11 @@ export async function fetchAnswer(method: string, path: string, body?: unknown):
 }
 
 /** A file of the API (CSV export, timesheet): fetched with the header (a plain link could not carry the token). */
-export async function downloadFile<K extends keyof DownloadRoutes>(route: K, request: Loose<DownloadRoutes[K]>, name: string): Promise<{ url: string; name: string }> {
+export async function downloadFile<K extends keyof DownloadRoutes>(
+  route: K,
+  request: Loose<DownloadRoutes[K]>,
+  name: string,
+): Promise<{ url: string; name: string }> {
   const response = await send('GET', routeUrl(route, request as RequestParts).path);
   return { url: URL.createObjectURL(await response.blob()), name };
 }

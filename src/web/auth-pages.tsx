@@ -74,10 +74,18 @@ export function LoginPage() {
       <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), action.run(async () => setStep(await signIn(identifier, password))))}>
         <Field label={text.identifier} name="email" value={identifier} onInput={setIdentifier} autocomplete="username" required />
         <Field label={text.password} name="password" type="password" value={password} onInput={setPassword} autocomplete="current-password" required />
-        <button type="submit" class="primary" disabled={action.busy}>{text.signIn}</button>
+        <button type="submit" class="primary" disabled={action.busy}>
+          {text.signIn}
+        </button>
       </form>
       <p>
-        <Link href="/register" onNavigate={go}>{text.createAnAccount}</Link> · <Link href="/password-forgot" onNavigate={go}>{text.forgot}</Link>
+        <Link href="/register" onNavigate={go}>
+          {text.createAnAccount}
+        </Link>{' '}
+        ·{' '}
+        <Link href="/password-forgot" onNavigate={go}>
+          {text.forgot}
+        </Link>
       </p>
     </AuthFrame>
   );
@@ -94,7 +102,12 @@ export function RegisterPage() {
     event.preventDefault();
     void action.run(async () => {
       // The account starts in this browser's zone: its days and its tracking start are counted there.
-      const body: Routes['POST /api/auth/register']['body'] = { full_name: fullName, email, password, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+      const body: Routes['POST /api/auth/register']['body'] = {
+        full_name: fullName,
+        email,
+        password,
+        timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      };
       if (username.trim()) body.username = username.trim();
       await api('POST /api/auth/register', { body });
       // REQUIRE_2FA: the sign-in page takes it from the password on.
@@ -105,14 +118,45 @@ export function RegisterPage() {
     <AuthFrame title={text.registerTitle}>
       <Notice error={action.error} errorRef={action.errorRef} />
       <form ref={action.formRef} onSubmit={submit}>
-        <Field label={text.fullName} name="full_name" error={action.fieldErrors.full_name} value={fullName} onInput={setFullName} autocomplete="name" required />
+        <Field
+          label={text.fullName}
+          name="full_name"
+          error={action.fieldErrors.full_name}
+          value={fullName}
+          onInput={setFullName}
+          autocomplete="name"
+          required
+        />
         <Field label={text.email} name="email" error={action.fieldErrors.email} type="email" value={email} onInput={setEmail} autocomplete="email" required />
-        <Field label={text.usernameOptional} name="username" error={action.fieldErrors.username} value={username} onInput={setUsername} autocomplete="username" />
-        <Field label={text.password} name="password" error={action.fieldErrors.password} type="password" value={password} onInput={setPassword} autocomplete="new-password" required minLength={8} hint={text.passwordHint} />
-        <button type="submit" class="primary" disabled={action.busy}>{text.createAccount}</button>
+        <Field
+          label={text.usernameOptional}
+          name="username"
+          error={action.fieldErrors.username}
+          value={username}
+          onInput={setUsername}
+          autocomplete="username"
+        />
+        <Field
+          label={text.password}
+          name="password"
+          error={action.fieldErrors.password}
+          type="password"
+          value={password}
+          onInput={setPassword}
+          autocomplete="new-password"
+          required
+          minLength={8}
+          hint={text.passwordHint}
+        />
+        <button type="submit" class="primary" disabled={action.busy}>
+          {text.createAccount}
+        </button>
       </form>
       <p>
-        {text.alreadyRegistered} <Link href="/login" onNavigate={go}>{text.signInInstead}</Link>
+        {text.alreadyRegistered}{' '}
+        <Link href="/login" onNavigate={go}>
+          {text.signInInstead}
+        </Link>
       </p>
     </AuthFrame>
   );
@@ -139,19 +183,27 @@ export function PasswordForgotPage() {
         <div class="dev">
           <p>{text.devMode}</p>
           <p>
-            <Link href={resetPath} onNavigate={go}>{text.openResetPage}</Link>
+            <Link href={resetPath} onNavigate={go}>
+              {text.openResetPage}
+            </Link>
           </p>
-          <p class="token">{text.token} <code>{sent?.token}</code></p>
+          <p class="token">
+            {text.token} <code>{sent?.token}</code>
+          </p>
         </div>
       )}
       {sent?.delivery !== 'none' && (
         <form ref={action.formRef} onSubmit={submit}>
           <Field label={text.email} name="email" type="email" value={email} onInput={setEmail} autocomplete="email" required />
-          <button type="submit" class="primary" disabled={action.busy}>{text.sendLink}</button>
+          <button type="submit" class="primary" disabled={action.busy}>
+            {text.sendLink}
+          </button>
         </form>
       )}
       <p>
-        <Link href="/login" onNavigate={go}>{text.backToSignIn}</Link>
+        <Link href="/login" onNavigate={go}>
+          {text.backToSignIn}
+        </Link>
       </p>
     </AuthFrame>
   );
@@ -181,7 +233,8 @@ export function PasswordResetPage() {
       try {
         await api('POST /api/auth/reset-password', { body: { token, new_password: password } });
       } catch (error) {
-        if (error instanceof Error && 'failure' in error && (error as { failure: { code: string } }).failure.code === 'INVALID_RESET_TOKEN') sessionStorage.removeItem(RESET_TOKEN_KEY);
+        if (error instanceof Error && 'failure' in error && (error as { failure: { code: string } }).failure.code === 'INVALID_RESET_TOKEN')
+          sessionStorage.removeItem(RESET_TOKEN_KEY);
         throw error;
       }
       sessionStorage.removeItem(RESET_TOKEN_KEY);
@@ -193,7 +246,9 @@ export function PasswordResetPage() {
       <AuthFrame title={text.resetTitle}>
         <Notice error={text.needsLink} />
         <p>
-          <Link href="/password-forgot" onNavigate={go}>{text.requestLink}</Link>
+          <Link href="/password-forgot" onNavigate={go}>
+            {text.requestLink}
+          </Link>
         </p>
       </AuthFrame>
     );
@@ -202,12 +257,41 @@ export function PasswordResetPage() {
     <AuthFrame title={text.resetTitle}>
       <Notice error={action.error} errorRef={action.errorRef} />
       <form ref={action.formRef} onSubmit={submit}>
-        <Field label={text.newPassword} name="new_password" error={action.fieldErrors.new_password} type="password" value={password} onInput={setPassword} autocomplete="new-password" required minLength={8} hint={text.passwordHint} />
-        <Field label={text.newPasswordAgain} name="repeat" error={action.fieldErrors.repeat} type="password" value={repeat} onInput={setRepeat} autocomplete="new-password" required minLength={8} />
-        <button type="submit" class="primary" disabled={action.busy}>{text.setNewPassword}</button>
+        <Field
+          label={text.newPassword}
+          name="new_password"
+          error={action.fieldErrors.new_password}
+          type="password"
+          value={password}
+          onInput={setPassword}
+          autocomplete="new-password"
+          required
+          minLength={8}
+          hint={text.passwordHint}
+        />
+        <Field
+          label={text.newPasswordAgain}
+          name="repeat"
+          error={action.fieldErrors.repeat}
+          type="password"
+          value={repeat}
+          onInput={setRepeat}
+          autocomplete="new-password"
+          required
+          minLength={8}
+        />
+        <button type="submit" class="primary" disabled={action.busy}>
+          {text.setNewPassword}
+        </button>
       </form>
       <p>
-        <Link href="/password-forgot" onNavigate={go}>{text.requestNewLink}</Link> · <Link href="/login" onNavigate={go}>{text.backToSignIn}</Link>
+        <Link href="/password-forgot" onNavigate={go}>
+          {text.requestNewLink}
+        </Link>{' '}
+        ·{' '}
+        <Link href="/login" onNavigate={go}>
+          {text.backToSignIn}
+        </Link>
       </p>
     </AuthFrame>
   );

@@ -31,8 +31,7 @@ function App() {
   const text = t();
   const publicPage = PUBLIC_PAGES[path];
   const signedOutPage = SIGNED_OUT_ONLY[path];
-  const target =
-    user && (signedOutPage || (!publicPage && path !== '/')) ? '/' : user === null && !publicPage && !signedOutPage ? '/login' : undefined;
+  const target = user && (signedOutPage || (!publicPage && path !== '/')) ? '/' : user === null && !publicPage && !signedOutPage ? '/login' : undefined;
   useEffect(() => {
     if (target) navigate(target, { replace: true, message: target === '/login' ? takeRestoreError() : undefined });
   }, [target]);
@@ -47,13 +46,29 @@ function App() {
   }, [path, text]);
   // Pages render as components (not called), so each keeps its own hooks.
   if (publicPage) return h(publicPage, null);
-  if (user === undefined || target) return <main id="content"><Notice info={text.loading} /></main>;
+  if (user === undefined || target)
+    return (
+      <main id="content">
+        <Notice info={text.loading} />
+      </main>
+    );
   if (signedOutPage) return h(signedOutPage, null);
-  if (!user) return <main id="content"><Notice info={text.loading} /></main>;
+  if (!user)
+    return (
+      <main id="content">
+        <Notice info={text.loading} />
+      </main>
+    );
   loadTracker();
   const Tracker = tracker.value?.Tracker;
   // Keyed by the session: another account never sees this one's data.
-  return Tracker ? <Tracker key={sessionVersion.value} user={user} /> : <main id="content"><Notice info={text.loading} /></main>;
+  return Tracker ? (
+    <Tracker key={sessionVersion.value} user={user} />
+  ) : (
+    <main id="content">
+      <Notice info={text.loading} />
+    </main>
+  );
 }
 
 void followStoredSession();

@@ -16,7 +16,14 @@ import { TodayView } from './views/today.js';
 import { WeekView } from './views/week.js';
 import { MonthView } from './views/month.js';
 
-const VIEWS: Record<Tab, () => preact.JSX.Element> = { today: TodayView, week: WeekView, month: MonthView, entries: EntriesView, absences: AbsencesView, settings: SettingsView };
+const VIEWS: Record<Tab, () => preact.JSX.Element> = {
+  today: TodayView,
+  week: WeekView,
+  month: MonthView,
+  entries: EntriesView,
+  absences: AbsencesView,
+  settings: SettingsView,
+};
 
 /** @public Loaded on demand by main.tsx (a separate chunk, so /login stays small). */
 export function Tracker(props: { user: User }) {
@@ -45,21 +52,29 @@ export function Tracker(props: { user: User }) {
   const View = VIEWS[tab.value];
   return (
     <div class="tracker">
-      <a class="skip" href="#content" onClick={(event) => (event.preventDefault(), document.getElementById('view-title')?.focus())}>{text.skipToContent}</a>
+      <a class="skip" href="#content" onClick={(event) => (event.preventDefault(), document.getElementById('view-title')?.focus())}>
+        {text.skipToContent}
+      </a>
       <header>
         <p class="brand">{text.brand}</p>
         <p class="user">{props.user.full_name}</p>
-        <button type="button" class="link sign-out" onClick={signOut}>{text.signOut}</button>
+        <button type="button" class="link sign-out" onClick={signOut}>
+          {text.signOut}
+        </button>
         <nav aria-label={text.sections}>
           {NAV_TABS.map((name) => (
-            <a key={name} href={`#${name}`} aria-current={tab.value === name || (name === 'week' && tab.value === 'month') ? 'page' : undefined}>{text.tabs[name]}</a>
+            <a key={name} href={`#${name}`} aria-current={tab.value === name || (name === 'week' && tab.value === 'month') ? 'page' : undefined}>
+              {text.tabs[name]}
+            </a>
           ))}
         </nav>
       </header>
       <main id="content">
         <h1 class="visually-hidden">{text.appTitle}</h1>
         <Notice error={error} />
-        <div class="visually-hidden" role="status" aria-live="polite">{announcement.value}</div>
+        <div class="visually-hidden" role="status" aria-live="polite">
+          {announcement.value}
+        </div>
         {settings.value && shownWeek.value ? <View key={tab.value} /> : !error && <Notice info={text.loading} />}
       </main>
     </div>

@@ -41,10 +41,20 @@ export function RecoveryCodes(props: { codes: string[]; email: string; level?: 2
   };
   return (
     <section aria-labelledby={id} class="recovery-codes">
-      <Heading id={id} tabIndex={-1} ref={heading}>{text.recoveryCodesTitle}</Heading>
+      <Heading id={id} tabIndex={-1} ref={heading}>
+        {text.recoveryCodesTitle}
+      </Heading>
       <p>{text.recoveryCodesNote}</p>
-      <ul class="codes">{props.codes.map((code) => <li key={code}><code>{code}</code></li>)}</ul>
-      <button type="button" onClick={download}>{text.downloadCodes}</button>
+      <ul class="codes">
+        {props.codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={download}>
+        {text.downloadCodes}
+      </button>
     </section>
   );
 }
@@ -66,9 +76,13 @@ export function TwoFactorSetup(props: {
   if (codes) {
     return (
       <div>
-        <p role="status" class="notice info">{text.enabled}</p>
+        <p role="status" class="notice info">
+          {text.enabled}
+        </p>
         <RecoveryCodes codes={codes} email={props.email} level={props.level} />
-        <button type="button" class="primary" onClick={props.onDone}>{text.savedCodes}</button>
+        <button type="button" class="primary" onClick={props.onDone}>
+          {text.savedCodes}
+        </button>
       </div>
     );
   }
@@ -79,16 +93,20 @@ export function TwoFactorSetup(props: {
       <p>{text.orType}</p>
       {/* Groups of four that never break inside: easier to read out and to type. */}
       <p>
-        <code class="secret">
-          {props.setup.secret.match(/.{1,4}/g)?.flatMap((group, index) => [index > 0 ? ' ' : '', <span key={index}>{group}</span>])}
-        </code>
+        <code class="secret">{props.setup.secret.match(/.{1,4}/g)?.flatMap((group, index) => [index > 0 ? ' ' : '', <span key={index}>{group}</span>])}</code>
       </p>
       <Notice error={action.error} errorRef={action.errorRef} />
       <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), action.run(async () => setCodes(await props.finish(code.trim()))))}>
         <Field label={text.codeFromApp} name="code" value={code} onInput={setCode} autocomplete="one-time-code" inputMode="numeric" required />
         <p class="actions">
-          <button type="submit" class="primary" disabled={action.busy}>{text.turnOn}</button>
-          {props.onCancel && <button type="button" onClick={props.onCancel}>{text.cancel}</button>}
+          <button type="submit" class="primary" disabled={action.busy}>
+            {text.turnOn}
+          </button>
+          {props.onCancel && (
+            <button type="button" onClick={props.onCancel}>
+              {text.cancel}
+            </button>
+          )}
         </p>
       </form>
     </div>
@@ -111,12 +129,18 @@ export function CodeStep(props: { submit: (code: string) => Promise<void>; back:
         ) : (
           <Field key="code" label={text.codeFromApp} name="code" value={code} onInput={setCode} autocomplete="one-time-code" inputMode="numeric" required />
         )}
-        <button type="submit" class="primary" disabled={action.busy}>{text.verify}</button>
+        <button type="submit" class="primary" disabled={action.busy}>
+          {text.verify}
+        </button>
       </form>
       <p>
-        <button type="button" class="link" onClick={() => (setRecovery(!recovery), setCode(''))}>{recovery ? text.useApp : text.useRecoveryCode}</button>
+        <button type="button" class="link" onClick={() => (setRecovery(!recovery), setCode(''))}>
+          {recovery ? text.useApp : text.useRecoveryCode}
+        </button>
         {' · '}
-        <button type="button" class="link" onClick={props.back}>{t().auth.backToSignIn}</button>
+        <button type="button" class="link" onClick={props.back}>
+          {t().auth.backToSignIn}
+        </button>
       </p>
     </>
   );

@@ -42,7 +42,11 @@ export function Field(props: {
         aria-describedby={described || undefined}
         onInput={(event) => props.onInput(event.currentTarget.value)}
       />
-      {props.error && <p class="field-error" id={`${id}-error`}>{props.error}</p>}
+      {props.error && (
+        <p class="field-error" id={`${id}-error`}>
+          {props.error}
+        </p>
+      )}
       {props.hint && <small id={`${id}-hint`}>{props.hint}</small>}
     </div>
   );
@@ -52,8 +56,12 @@ export function Field(props: {
 export function Notice(props: { error?: string | undefined; info?: string | undefined; errorRef?: RefObject<HTMLDivElement | null> }) {
   return (
     <>
-      <div role="alert" tabIndex={-1} ref={props.errorRef} class={props.error ? 'notice error' : 'notice-empty'}>{props.error}</div>
-      <div role="status" class={props.info ? 'notice info' : 'notice-empty'}>{props.info}</div>
+      <div role="alert" tabIndex={-1} ref={props.errorRef} class={props.error ? 'notice error' : 'notice-empty'}>
+        {props.error}
+      </div>
+      <div role="status" class={props.info ? 'notice info' : 'notice-empty'}>
+        {props.info}
+      </div>
     </>
   );
 }

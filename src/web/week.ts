@@ -92,6 +92,6 @@ export function spanLabel(start: string, end: string | null, zone: string, local
   if (end === null) return `${from.toLocaleString(DateTime.TIME_SIMPLE)}–${runningWord}`;
   const to = DateTime.fromISO(end, { zone }).setLocale(locale);
   if (from.hasSame(to, 'day')) return `${from.toLocaleString(DateTime.TIME_SIMPLE)}–${to.toLocaleString(DateTime.TIME_SIMPLE)}`;
-  const dayFormat = to.diff(from, 'hours').hours >= 24 ? { weekday: 'short', day: 'numeric', month: 'short' } as const : { weekday: 'short' } as const;
+  const dayFormat = to.diff(from, 'hours').hours >= 24 ? ({ weekday: 'short', day: 'numeric', month: 'short' } as const) : ({ weekday: 'short' } as const);
   return `${from.toLocaleString(dayFormat)} ${from.toLocaleString(DateTime.TIME_SIMPLE)} – ${to.toLocaleString(dayFormat)} ${to.toLocaleString(DateTime.TIME_SIMPLE)}`;
 }

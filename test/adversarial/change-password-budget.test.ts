@@ -54,7 +54,19 @@ describe('hashing lanes', () => {
       await tick();
     }
     await Promise.all(results);
-    expect(gate.started).toEqual(['account 1', 'login 1', 'account 2', 'login 2', 'account 3', 'login 3', 'login 4', 'login 5', 'login 6', 'login 7', 'login 8']);
+    expect(gate.started).toEqual([
+      'account 1',
+      'login 1',
+      'account 2',
+      'login 2',
+      'account 3',
+      'login 3',
+      'login 4',
+      'login 5',
+      'login 6',
+      'login 7',
+      'login 8',
+    ]);
   });
 });
 
@@ -65,7 +77,8 @@ describe('change-password budget', () => {
     await register(t.app, account({ email: 'bob@example.com' }));
     const ann = await login(t.app);
     const bob = await login(t.app, 'bob@example.com');
-    const change = (token: string, old_password: string) => post(t!.app, '/api/auth/change-password', { old_password, new_password: 'another fine passphrase' }, bearer(token));
+    const change = (token: string, old_password: string) =>
+      post(t!.app, '/api/auth/change-password', { old_password, new_password: 'another fine passphrase' }, bearer(token));
     // A session is revoked at its third wrong old password: the budget is spent here by five sessions.
     for (let i = 0; i < 5; i += 1) expect((await change(await login(t.app), `wrong old ${i}!`)).statusCode).toBe(403);
     const limited = expectError(await change(ann, PASSWORD), 429, 'RATE_LIMITED');
@@ -79,8 +92,14 @@ describe('change-password budget', () => {
     t = await createTestApp({ env: { RATE_LIMIT_AUTH: '3' } });
     await register(t.app); // 1
     const token = await login(t.app); // 2
-    expect((await post(t.app, '/api/auth/change-password', { old_password: 'wrong old one!', new_password: 'another fine passphrase' }, bearer(token))).statusCode).toBe(403); // 3
-    expectError(await post(t.app, '/api/auth/change-password', { old_password: PASSWORD, new_password: 'another fine passphrase' }, bearer(token)), 429, 'RATE_LIMITED');
+    expect(
+      (await post(t.app, '/api/auth/change-password', { old_password: 'wrong old one!', new_password: 'another fine passphrase' }, bearer(token))).statusCode,
+    ).toBe(403); // 3
+    expectError(
+      await post(t.app, '/api/auth/change-password', { old_password: PASSWORD, new_password: 'another fine passphrase' }, bearer(token)),
+      429,
+      'RATE_LIMITED',
+    );
   });
 });
 

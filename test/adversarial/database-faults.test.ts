@@ -39,12 +39,19 @@ describe.skipIf(onPostgres)('SQLite file: database faults', () => {
     const users = await countUsers();
     const responses = [];
     for (let i = 0; i < 20; i++) {
-      responses.push(await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: account({ email: `full${i}@example.com`, full_name: 'x'.repeat(150) }) }));
+      responses.push(
+        await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: account({ email: `full${i}@example.com`, full_name: 'x'.repeat(150) }) }),
+      );
     }
     const failed = responses.filter((response) => response.statusCode === 503);
     expect(failed.length).toBeGreaterThan(0);
     expect(responses.every((response) => response.statusCode === 201 || response.statusCode === 503)).toBe(true);
-    expect(failed[0]!.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', code: 'DATABASE_UNAVAILABLE', message: 'The database is unavailable; try again shortly' });
+    expect(failed[0]!.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: 'DATABASE_UNAVAILABLE',
+      message: 'The database is unavailable; try again shortly',
+    });
     expect(failed[0]!.headers['retry-after']).toBe('5');
     expect(t.logs()).toMatch(/database unavailable/);
     expect(t.logs()).toMatch(/SQLITE_FULL/);
@@ -55,7 +62,13 @@ describe.skipIf(onPostgres)('SQLite file: database faults', () => {
 
     const health = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(503);
-    expect(health.json()).toEqual({ status: 'unavailable', reason: expect.any(String), version: expect.any(String), commit: expect.any(String), engine: expect.any(String) });
+    expect(health.json()).toEqual({
+      status: 'unavailable',
+      reason: expect.any(String),
+      version: expect.any(String),
+      commit: expect.any(String),
+      engine: expect.any(String),
+    });
 
     // Room again, and time passes: health recovers, writes work.
     sqliteOf(t.ctx).pragma('max_page_count = 1073741823');
@@ -67,7 +80,8 @@ describe.skipIf(onPostgres)('SQLite file: database faults', () => {
   it('answers 503 for writes on a read-only database while reads go on', async () => {
     t = await createTestApp();
     await register(t.app);
-    const token = (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ann@example.com', password: PASSWORD } })).json().token as string;
+    const token = (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ann@example.com', password: PASSWORD } })).json()
+      .token as string;
     sqliteOf(t.ctx).pragma('query_only = ON');
     const refused = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: account({ email: 'ro@example.com' }) });
     expect(refused.statusCode).toBe(503);

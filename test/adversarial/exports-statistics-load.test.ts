@@ -159,7 +159,11 @@ describe('budgets and quotas per account', () => {
     const first = Date.UTC(1990, 0, 1);
     for (let start = 0; start < 9_999; start += 500) {
       const rows = Array.from({ length: Math.min(500, 9_999 - start) }, (_, i) => new Date(first + (start + i) * 86_400_000).toISOString().slice(0, 10));
-      await queryRows(db, `insert into absences (user_id, date, type, note, created_at) values ${rows.map(() => "(?, ?, 'vacation', '', '2026-01-01T00:00:00.000Z')").join(', ')}`, rows.flatMap((date) => [bob!.id, date]));
+      await queryRows(
+        db,
+        `insert into absences (user_id, date, type, note, created_at) values ${rows.map(() => "(?, ?, 'vacation', '', '2026-01-01T00:00:00.000Z')").join(', ')}`,
+        rows.flatMap((date) => [bob!.id, date]),
+      );
     }
     const last = await request(server, 'POST', '/api/time-entries/absences', { token, payload: { date: '2060-01-01', type: 'sick' } });
     expect(last.statusCode).toBe(201);
@@ -175,7 +179,11 @@ describe('budgets and quotas per account', () => {
     const [bob] = await queryRows<{ id: number }>(db, 'select id from users where email = ?', ['bob@example.com']);
     for (let start = 0; start < 9_999; start += 500) {
       const count = Math.min(500, 9_999 - start);
-      await queryRows(db, `insert into bookings (user_id, date, minutes, kind, note, created_at) values ${Array.from({ length: count }, () => "(?, '2026-01-05', -1, 'payout', '', '2026-01-01T00:00:00.000Z')").join(', ')}`, Array.from({ length: count }, () => bob!.id));
+      await queryRows(
+        db,
+        `insert into bookings (user_id, date, minutes, kind, note, created_at) values ${Array.from({ length: count }, () => "(?, '2026-01-05', -1, 'payout', '', '2026-01-01T00:00:00.000Z')").join(', ')}`,
+        Array.from({ length: count }, () => bob!.id),
+      );
     }
     const last = await request(server, 'POST', '/api/time-entries/bookings', { token, payload: { date: '2026-01-06', minutes: 30, kind: 'correction' } });
     expect(last.statusCode).toBe(201);
@@ -189,7 +197,10 @@ describe('budgets and quotas per account', () => {
     for (let i = 0; i < 51; i += 1) tokens.push(await login(server, 'ann@example.com'));
     expect((await request(server, 'GET', '/api/auth/me', { token: tokens[0]! })).statusCode).toBe(401);
     for (const token of [tokens[1]!, tokens[50]!]) expect((await request(server, 'GET', '/api/auth/me', { token })).statusCode).toBe(200);
-    const [{ count }] = (await queryRows<{ count: number }>(db, "select count(*) as count from auth_tokens where user_id = (select id from users where email = 'ann@example.com')")) as [{ count: number }];
+    const [{ count }] = (await queryRows<{ count: number }>(
+      db,
+      "select count(*) as count from auth_tokens where user_id = (select id from users where email = 'ann@example.com')",
+    )) as [{ count: number }];
     expect(Number(count)).toBe(50);
   }, 120_000);
 });

@@ -26,15 +26,38 @@ describe('housekeeping', () => {
     await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ghost@example.com', password: 'wrong password!' } });
 
     // Nothing is expired yet: nothing goes.
-    expect(await t.ctx.services.housekeeping.deleteExpiredRecords()).toEqual({ sessions: 0, apiTokens: 0, resetTokens: 0, loginChallenges: 0, unknownLoginFailures: 0 });
+    expect(await t.ctx.services.housekeeping.deleteExpiredRecords()).toEqual({
+      sessions: 0,
+      apiTokens: 0,
+      resetTokens: 0,
+      loginChallenges: 0,
+      unknownLoginFailures: 0,
+    });
 
     t.clock.advance(2 * 3600);
     const fresh = await login(t.app);
-    expect(await t.ctx.services.housekeeping.deleteExpiredRecords()).toEqual({ sessions: 1, apiTokens: 0, resetTokens: 1, loginChallenges: 0, unknownLoginFailures: 1 });
+    expect(await t.ctx.services.housekeeping.deleteExpiredRecords()).toEqual({
+      sessions: 1,
+      apiTokens: 0,
+      resetTokens: 1,
+      loginChallenges: 0,
+      unknownLoginFailures: 1,
+    });
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${fresh}` } })).statusCode).toBe(200);
     expect(kept).not.toBe(fresh);
     t.clock.advance(24 * 3600);
-    await t.ctx.db.insertInto('login_challenges').values({ user_id: user.id, token_hash: 'c'.repeat(64), purpose: 'sign_in', password_fingerprint: 'f', created_at: t.clock.now().toISOString(), expires_at: t.clock.now().toISOString(), used_at: null }).execute();
+    await t.ctx.db
+      .insertInto('login_challenges')
+      .values({
+        user_id: user.id,
+        token_hash: 'c'.repeat(64),
+        purpose: 'sign_in',
+        password_fingerprint: 'f',
+        created_at: t.clock.now().toISOString(),
+        expires_at: t.clock.now().toISOString(),
+        used_at: null,
+      })
+      .execute();
     expect(await t.ctx.services.housekeeping.deleteExpiredRecords()).toMatchObject({ apiTokens: 1, loginChallenges: 1 });
     expect((await t.ctx.services.apiTokens.listTokens(user.id)).map((token) => token.name)).toEqual(['two days']);
   });
@@ -45,7 +68,10 @@ describe('housekeeping', () => {
     try {
       await queryRows(db, "insert into users (email, full_name, created_at) values ('old@example.com', 'Old', '2020-01-01T00:00:00.000Z')");
       // Expiring in 2 s: present when counted first, gone some time after (the server's clock is the real one).
-      await queryRows(db, "insert into auth_tokens (user_id, token_hash, created_at, expires_at) values (1, ?, '2020-01-01T00:00:00.000Z', ?)", ['f'.repeat(64), new Date(Date.now() + 2000).toISOString()]);
+      await queryRows(db, "insert into auth_tokens (user_id, token_hash, created_at, expires_at) values (1, ?, '2020-01-01T00:00:00.000Z', ?)", [
+        'f'.repeat(64),
+        new Date(Date.now() + 2000).toISOString(),
+      ]);
       const count = async () => (await queryRows<{ n: number }>(db, 'select count(*) as n from auth_tokens'))[0]!.n;
       expect(await count()).toBe(1);
       const deadline = Date.now() + 10_000;

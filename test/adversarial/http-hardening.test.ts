@@ -49,7 +49,11 @@ describe('security headers', () => {
 
 describe("errors of Node's HTTP parser", () => {
   it.each([
-    ['a smuggling attempt (Content-Length and Transfer-Encoding)', 'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
+    [
+      'a smuggling attempt (Content-Length and Transfer-Encoding)',
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      400,
+    ],
     ['bad framing', 'GET /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400],
     ['headers too large', `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
   ])('%s gets the one error shape with a code and the security headers', async (_name, request, status) => {

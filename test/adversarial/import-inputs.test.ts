@@ -24,7 +24,13 @@ const base = {
   version: 1,
   exported_at: '2026-03-01T00:00:00.000Z',
   user: { email: 'new@example.com', full_name: 'New Person', username: null, created_at: '2026-01-01T00:00:00.000Z' },
-  settings: { timezone: 'Europe/Berlin', weekly_target_minutes: { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 }, holiday_region: 'DE-BY', overtime_offset_minutes: 0, tracking_start: '2026-01-01' },
+  settings: {
+    timezone: 'Europe/Berlin',
+    weekly_target_minutes: { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 },
+    holiday_region: 'DE-BY',
+    overtime_offset_minutes: 0,
+    tracking_start: '2026-01-01',
+  },
   entries: [
     { start_at: '2026-03-02T08:00:00.000Z', end_at: '2026-03-02T12:00:00.000Z', note: 'one' },
     { start_at: '2026-03-03T08:00:00.000Z', end_at: '2026-03-03T12:00:00.000Z', note: 'two' },
@@ -79,7 +85,12 @@ describe('user import is one transaction', () => {
   });
 
   it('a failure at the last step (an absence already there) rolls back the entries and settings written before it', async () => {
-    const absence = await cli(db, ['--json', 'user', 'import', documentFile({ ...base, user: { ...base.user, email: 'carla@example.com' }, entries: [], settings: {} }, 'first.json')]);
+    const absence = await cli(db, [
+      '--json',
+      'user',
+      'import',
+      documentFile({ ...base, user: { ...base.user, email: 'carla@example.com' }, entries: [], settings: {} }, 'first.json'),
+    ]);
     expect(absence.exitCode).toBe(0);
     const before = await counts('carla@example.com');
     expect(before).toMatchObject({ entries: 0, absences: 1 });
@@ -91,7 +102,11 @@ describe('user import is one transaction', () => {
 
   it('a username taken by another account is named, and nothing is made', async () => {
     const file = documentFile({ ...base, user: { ...base.user, username: 'CARLA' } });
-    expectFailure(await cli(db, ['user', 'import', file]), 1, /user\.username: carla is the username of another account|user\.username: CARLA is the username of another account/);
+    expectFailure(
+      await cli(db, ['user', 'import', file]),
+      1,
+      /user\.username: carla is the username of another account|user\.username: CARLA is the username of another account/,
+    );
     expect(await counts('new@example.com')).toBeUndefined();
   });
 });
@@ -99,14 +114,38 @@ describe('user import is one transaction', () => {
 describe('malformed input gets one clear line per problem, naming the field or row', () => {
   const cases: Array<[string, unknown, RegExp]> = [
     ['a number as an instant', { ...base, entries: [{ start_at: 5, end_at: null, note: '' }] }, /entries\[1\]\.start_at: must be a string, not a number/],
-    ['null as a note', { ...base, entries: [{ start_at: '2026-03-02T08:00:00Z', end_at: '2026-03-02T09:00:00Z', note: null }] }, /entries\[1\]\.note: must be a string, not null/],
-    ['an entry that is not an object', { ...base, entries: [null, 'x'] }, /entries\[1\]: must be an object, not null[\s\S]*entries\[2\]: must be an object, not a string/],
+    [
+      'null as a note',
+      { ...base, entries: [{ start_at: '2026-03-02T08:00:00Z', end_at: '2026-03-02T09:00:00Z', note: null }] },
+      /entries\[1\]\.note: must be a string, not null/,
+    ],
+    [
+      'an entry that is not an object',
+      { ...base, entries: [null, 'x'] },
+      /entries\[1\]: must be an object, not null[\s\S]*entries\[2\]: must be an object, not a string/,
+    ],
     ['an array as the e-mail', { ...base, user: { ...base.user, email: ['x@example.com'] } }, /user\.email: must be a string, not an array/],
-    ['a number as the region', { ...base, settings: { ...base.settings, holiday_region: 5 } }, /settings\.holiday_region: must be a string or null, not a number/],
-    ['text as a day target', { ...base, settings: { ...base.settings, weekly_target_minutes: { mon: '8h' } } }, /settings\.weekly_target_minutes\.mon: must be a whole number, not a string/],
+    [
+      'a number as the region',
+      { ...base, settings: { ...base.settings, holiday_region: 5 } },
+      /settings\.holiday_region: must be a string or null, not a number/,
+    ],
+    [
+      'text as a day target',
+      { ...base, settings: { ...base.settings, weekly_target_minutes: { mon: '8h' } } },
+      /settings\.weekly_target_minutes\.mon: must be a whole number, not a string/,
+    ],
     ['an unknown zone', { ...base, settings: { ...base.settings, timezone: 'Mars/Base' } }, /settings\.timezone: timezone must be an IANA time zone/],
-    ['an end before the start', { ...base, entries: [{ start_at: '2026-03-02T09:00:00Z', end_at: '2026-03-02T08:00:00Z' }] }, /entries\[1\]\.end_at: end_at must be after start_at/],
-    ['two absences on one day', { ...base, absences: [base.absences[0], base.absences[0]] }, /absences\[2\]\.date: 2026-03-05 is also the date of absences\[1\]/],
+    [
+      'an end before the start',
+      { ...base, entries: [{ start_at: '2026-03-02T09:00:00Z', end_at: '2026-03-02T08:00:00Z' }] },
+      /entries\[1\]\.end_at: end_at must be after start_at/,
+    ],
+    [
+      'two absences on one day',
+      { ...base, absences: [base.absences[0], base.absences[0]] },
+      /absences\[2\]\.date: 2026-03-05 is also the date of absences\[1\]/,
+    ],
     ['entries that are not a list', { ...base, entries: { a: 1 } }, /entries: must be an array, not an object/],
     ['no user at all', { ...base, user: undefined }, /user: must be an object, not missing/],
     ['another format', { format: 'something', version: 1 }, /not an account document/],
@@ -151,7 +190,10 @@ describe('entries import of bad and huge CSV files', () => {
 
   it('200,000 rows: one line saying how many an account keeps', async () => {
     const first = Date.UTC(2001, 0, 1);
-    const rows = Array.from({ length: 200_000 }, (_, i) => `${new Date(first + i * 600_000).toISOString()},${new Date(first + i * 600_000 + 300_000).toISOString()},`);
+    const rows = Array.from(
+      { length: 200_000 },
+      (_, i) => `${new Date(first + i * 600_000).toISOString()},${new Date(first + i * 600_000 + 300_000).toISOString()},`,
+    );
     const file = csvFile(['start_at,end_at,note', ...rows]);
     expect(fs.statSync(file).size).toBeLessThan(10 * 1024 * 1024);
     const result = await cli(db, ['entries', 'import', '--user', 'carla@example.com', file]);

@@ -34,7 +34,11 @@ describe('hostile input in auth fields', () => {
       const responses = await Promise.all([
         t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: value, password: value } }),
         t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ann@example.com', password: value } }),
-        t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: `${value}@example.com`, password: PASSWORD, full_name: value, username: value } }),
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/register',
+          payload: { email: `${value}@example.com`, password: PASSWORD, full_name: value, username: value },
+        }),
         t.app.inject({ method: 'POST', url: '/api/auth/request-reset', payload: { email: value } }),
         t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token: value, new_password: PASSWORD } }),
       ]);
@@ -59,7 +63,9 @@ describe('hostile input in auth fields', () => {
     expect(lookAlike.statusCode).toBe(401);
     // A password is compared exactly: no case folding, no trimming, no truncation.
     for (const variant of [PASSWORD.toUpperCase(), ` ${PASSWORD}`, PASSWORD.slice(0, -1)]) {
-      expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: "o'brien+test@example.com", password: variant } })).statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: "o'brien+test@example.com", password: variant } })).statusCode,
+      ).toBe(401);
     }
   });
 

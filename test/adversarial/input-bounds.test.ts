@@ -18,7 +18,12 @@ afterAll(async () => {
 
 describe('body limits', () => {
   it('answers 413 PAYLOAD_TOO_LARGE for a body over 16 KiB', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(17 * 1024) }) });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(17 * 1024) }),
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toMatchObject({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
   });
@@ -33,7 +38,11 @@ describe('body limits', () => {
   });
 
   it('drops fields the schema does not name', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: 'b@example.com', password: 'a fine passphrase', full_name: 'B', is_admin: true, id: 99, status: 'active', password_hash: 'x' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email: 'b@example.com', password: 'a fine passphrase', full_name: 'B', is_admin: true, id: 99, status: 'active', password_hash: 'x' },
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json().user).toEqual({ id: 2, email: 'b@example.com', full_name: 'B', username: null, created_at: expect.any(String) });
   });
@@ -61,17 +70,88 @@ describe('fuzz', () => {
     const next = random(20261122);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
     const paths = [
-      '/api/auth/register', '/api/auth/login', '/api/auth/logout', '/api/auth/me', '/api/auth/validate',
-      '/api/auth/request-reset', '/api/auth/reset-password', '/api/auth/change-password', '/api/health', '/api/openapi.json',
-      '/api/time-entries', '/api/time-entries/1', '/api/time-entries/-1', '/api/time-entries/abc', '/api/time-entries/start',
-      '/api/time-entries/stop', '/api/time-entries/current', '/api/time-entries/absences', '/api/time-entries/absences/1',
-      '/api/time-entries/export', '/api/settings', '/api/stats/week', '/api/stats/overtime', '/api/stats/today', '/api/../etc/passwd', '/%00', '/api/auth/%ff',
+      '/api/auth/register',
+      '/api/auth/login',
+      '/api/auth/logout',
+      '/api/auth/me',
+      '/api/auth/validate',
+      '/api/auth/request-reset',
+      '/api/auth/reset-password',
+      '/api/auth/change-password',
+      '/api/health',
+      '/api/openapi.json',
+      '/api/time-entries',
+      '/api/time-entries/1',
+      '/api/time-entries/-1',
+      '/api/time-entries/abc',
+      '/api/time-entries/start',
+      '/api/time-entries/stop',
+      '/api/time-entries/current',
+      '/api/time-entries/absences',
+      '/api/time-entries/absences/1',
+      '/api/time-entries/export',
+      '/api/settings',
+      '/api/stats/week',
+      '/api/stats/overtime',
+      '/api/stats/today',
+      '/api/../etc/passwd',
+      '/%00',
+      '/api/auth/%ff',
     ];
-    const queries = ['', '?from=2026-01-01&to=2026-02-01', '?from=garbage', '?date=2026-13-45', '?region=DE-BY', '?date[]=1', '?from=2026-01-01T00:00:00Z&to=1999', '?%ff=%fe'];
-    const fields = ['email', 'password', 'full_name', 'username', 'token', 'new_password', 'old_password', 'start_at', 'end_at', 'note', 'date', 'type', 'timezone', 'weekly_target_minutes', 'holiday_region', 'overtime_offset_minutes', 'tracking_start'];
+    const queries = [
+      '',
+      '?from=2026-01-01&to=2026-02-01',
+      '?from=garbage',
+      '?date=2026-13-45',
+      '?region=DE-BY',
+      '?date[]=1',
+      '?from=2026-01-01T00:00:00Z&to=1999',
+      '?%ff=%fe',
+    ];
+    const fields = [
+      'email',
+      'password',
+      'full_name',
+      'username',
+      'token',
+      'new_password',
+      'old_password',
+      'start_at',
+      'end_at',
+      'note',
+      'date',
+      'type',
+      'timezone',
+      'weekly_target_minutes',
+      'holiday_region',
+      'overtime_offset_minutes',
+      'tracking_start',
+    ];
     const values: unknown[] = [
-      null, true, -1, 0, 1e308, 'x', '', ' ', '2026-01-05T08:00:00Z', '2026-01-05', 'ann@example.com', 'a fine passphrase',
-      '\u0000', 'Europe/Berlin', 'Mars/Base', 'DE-BY', 'vacation', [], {}, { mon: -5 }, { mon: 480, tue: 'x' }, 'x'.repeat(3000), ['a'], { $gt: '' },
+      null,
+      true,
+      -1,
+      0,
+      1e308,
+      'x',
+      '',
+      ' ',
+      '2026-01-05T08:00:00Z',
+      '2026-01-05',
+      'ann@example.com',
+      'a fine passphrase',
+      '\u0000',
+      'Europe/Berlin',
+      'Mars/Base',
+      'DE-BY',
+      'vacation',
+      [],
+      {},
+      { mon: -5 },
+      { mon: 480, tue: 'x' },
+      'x'.repeat(3000),
+      ['a'],
+      { $gt: '' },
     ];
     const bodyOf = () => {
       const roll = next();
@@ -91,7 +171,12 @@ describe('fuzz', () => {
       const auth = next();
       if (auth < 0.5) Object.assign(headers, bearer(token));
       else if (auth < 0.6) headers.authorization = pick(['Bearer x.y.z', 'Bearer', 'Basic abc', `Bearer ${token}x`]);
-      const response = await t.app.inject({ method, url: `${pick(paths)}${pick(queries)}`, headers, ...(method === 'GET' || method === 'HEAD' ? {} : { payload }) });
+      const response = await t.app.inject({
+        method,
+        url: `${pick(paths)}${pick(queries)}`,
+        headers,
+        ...(method === 'GET' || method === 'HEAD' ? {} : { payload }),
+      });
       statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
       expect(response.statusCode, `${method} → ${response.body.slice(0, 300)}`).toBeLessThan(500);
       if (response.statusCode >= 400 && method !== 'HEAD') expectError(response, response.statusCode, response.json().code);
@@ -99,6 +184,11 @@ describe('fuzz', () => {
       if ((await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: bearer(token) })).statusCode === 401) token = await login(t.app);
     }
     expect([...statuses.keys()].some((status) => status < 300)).toBe(true);
-    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok', version: expect.any(String), commit: expect.any(String), engine: expect.any(String) });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({
+      status: 'ok',
+      version: expect.any(String),
+      commit: expect.any(String),
+      engine: expect.any(String),
+    });
   });
 });

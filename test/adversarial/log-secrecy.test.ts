@@ -40,7 +40,9 @@ describe('log secrecy', () => {
       const sqlite = new Database(db, { readonly: true });
       const hashes = [
         ...(sqlite.prepare('select password_hash as h from auth_info').all() as Array<{ h: string }>).map((row) => row.h),
-        ...(sqlite.prepare('select token_hash as h from auth_tokens union all select token_hash from reset_tokens').all() as Array<{ h: string }>).map((row) => row.h),
+        ...(sqlite.prepare('select token_hash as h from auth_tokens union all select token_hash from reset_tokens').all() as Array<{ h: string }>).map(
+          (row) => row.h,
+        ),
       ];
       sqlite.close();
       secrets.push(...hashes, '$argon2');

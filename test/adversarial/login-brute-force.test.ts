@@ -29,7 +29,13 @@ describe('lockout counts per account', () => {
     t = await createTestApp();
     await register(t.app);
     const token = await login(t.app);
-    const change = (old_password: string) => t!.app.inject({ method: 'POST', url: '/api/auth/change-password', headers: bearer(token), payload: { old_password, new_password: 'another fine passphrase' } });
+    const change = (old_password: string) =>
+      t!.app.inject({
+        method: 'POST',
+        url: '/api/auth/change-password',
+        headers: bearer(token),
+        payload: { old_password, new_password: 'another fine passphrase' },
+      });
     for (let i = 0; i < 2; i++) expect((await change(`wrong old ${i}!`)).json().code).toBe('INVALID_PASSWORD');
     expect((await change('wrong old 3!')).statusCode).toBe(401);
     expect((await change(PASSWORD)).statusCode).toBe(401);
@@ -47,7 +53,9 @@ describe('rate limit per client address', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.headers['cache-control']).toBe('no-store');
     // The limit covers the other auth routes from that address too, but not another address.
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/request-reset', payload: { email: 'a@example.com' }, remoteAddress: '10.0.0.1' })).statusCode).toBe(429);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/request-reset', payload: { email: 'a@example.com' }, remoteAddress: '10.0.0.1' })).statusCode,
+    ).toBe(429);
     expect((await attempt(t.app, 'nobody@example.com', 'whatever pass', '10.0.0.2')).statusCode).toBe(401);
     // Routes outside the four limited ones are not limited.
     expect((await t.app.inject({ method: 'GET', url: '/api/health', remoteAddress: '10.0.0.1' })).statusCode).toBe(200);

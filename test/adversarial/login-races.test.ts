@@ -100,9 +100,11 @@ describe('a burst of guesses', () => {
   it('a correct password after 4 failures still signs in and starts a new window', async () => {
     t = await createTestApp();
     await register(t.app, account());
-    for (let i = 0; i < 4; i += 1) expectError(await post(t.app, '/api/auth/login', { email: 'ann@example.com', password: `wrong ${i} guess` }), 401, 'INVALID_CREDENTIALS');
+    for (let i = 0; i < 4; i += 1)
+      expectError(await post(t.app, '/api/auth/login', { email: 'ann@example.com', password: `wrong ${i} guess` }), 401, 'INVALID_CREDENTIALS');
     expect((await post(t.app, '/api/auth/login', { email: 'ann@example.com', password: PASSWORD })).statusCode).toBe(200);
-    for (let i = 0; i < 4; i += 1) expectError(await post(t.app, '/api/auth/login', { email: 'ann@example.com', password: `wrong ${i} guess` }), 401, 'INVALID_CREDENTIALS');
+    for (let i = 0; i < 4; i += 1)
+      expectError(await post(t.app, '/api/auth/login', { email: 'ann@example.com', password: `wrong ${i} guess` }), 401, 'INVALID_CREDENTIALS');
   });
 });
 

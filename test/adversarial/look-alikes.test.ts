@@ -22,7 +22,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const registration = (email: string, full_name = 'New Person') => request(server, 'POST', '/api/auth/register', { payload: { email, password: PASSWORD, full_name } });
+const registration = (email: string, full_name = 'New Person') =>
+  request(server, 'POST', '/api/auth/register', { payload: { email, password: PASSWORD, full_name } });
 
 describe('e-mail addresses at registration', () => {
   it.each([

@@ -22,7 +22,7 @@ const NOTES = [
   'b|+cmd',
   'c\t-1+2',
   'd, @SUM(A1)',
-  "=1+2",
+  '=1+2',
   "'already quoted",
   'e;＝1+1',
   `title ${OSC_TITLE} and ${C1_CSI}red`,

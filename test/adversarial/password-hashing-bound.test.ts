@@ -38,7 +38,11 @@ describe('bounded password hashing', () => {
     const flood = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
         t.app
-          .inject({ method: 'POST', url: '/api/auth/login', payload: { email: i % 2 ? 'ann@example.com' : `other${i}@example.com`, password: i === 0 ? PASSWORD : 'wrong password!' } })
+          .inject({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { email: i % 2 ? 'ann@example.com' : `other${i}@example.com`, password: i === 0 ? PASSWORD : 'wrong password!' },
+          })
           .then((response) => {
             if (++answered === 20) openGate();
             return response;
@@ -67,7 +71,9 @@ describe('bounded password hashing', () => {
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, t.ctx.services.hasher.inFlight)), 1);
     const flood = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: `flood${i}@example.com`, password: 'wrong password!' } })),
+      Array.from({ length: 30 }, (_, i) =>
+        t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: `flood${i}@example.com`, password: 'wrong password!' } }),
+      ),
     );
     clearInterval(sampler);
     expect(flood.every((response) => response.statusCode === 401)).toBe(true);

@@ -67,7 +67,9 @@ describe('process faults', () => {
 
     const restarted = await startServer(db);
     try {
-      const emails = new Set((await Promise.all(registered.map(async (email) => (await post(restarted.baseUrl, '/api/auth/login', { email, password: PASSWORD })).status))));
+      const emails = new Set(
+        await Promise.all(registered.map(async (email) => (await post(restarted.baseUrl, '/api/auth/login', { email, password: PASSWORD })).status)),
+      );
       expect([...emails]).toEqual([200]);
       for (const token of tokens) {
         const me = await fetch(`${restarted.baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
@@ -84,7 +86,9 @@ describe('process faults', () => {
     // Each login costs an argon2 verification (~50 ms, two at a time): 16 of them take a while.
     // In flight: written whole to a connected socket (on a loaded machine a fixed pause was not always
     // enough for sixteen connections), then a moment for the server to read them.
-    const inFlight = Array.from({ length: 16 }, (_, i) => sentPost(server.baseUrl, '/api/auth/login', { email: `nobody${i}@example.com`, password: 'wrong password!' }));
+    const inFlight = Array.from({ length: 16 }, (_, i) =>
+      sentPost(server.baseUrl, '/api/auth/login', { email: `nobody${i}@example.com`, password: 'wrong password!' }),
+    );
     await Promise.all(inFlight.map((request) => request.sent));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const exited = server.stop('SIGTERM');
@@ -99,27 +103,30 @@ describe('process faults', () => {
     expect(server.output()).toMatch(/"msg":"stopped"/);
   });
 
-  it.skipIf(onPostgres)('waits for a write lock another process holds, and answers 503 (not 500) when it outlasts the busy timeout (SQLite: skipped on PostgreSQL)', async () => {
-    const db = path.join(makeTempDir(), 'timetrack.db');
-    const server = await startServer(db);
-    const other = new Database(db, { timeout: 0 });
-    try {
-      other.exec('BEGIN IMMEDIATE');
-      const waiting = post(server.baseUrl, '/api/auth/register', { email: 'wait@example.com', password: PASSWORD, full_name: 'W' });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      other.exec('COMMIT');
-      expect((await waiting).status).toBe(201);
+  it.skipIf(onPostgres)(
+    'waits for a write lock another process holds, and answers 503 (not 500) when it outlasts the busy timeout (SQLite: skipped on PostgreSQL)',
+    async () => {
+      const db = path.join(makeTempDir(), 'timetrack.db');
+      const server = await startServer(db);
+      const other = new Database(db, { timeout: 0 });
+      try {
+        other.exec('BEGIN IMMEDIATE');
+        const waiting = post(server.baseUrl, '/api/auth/register', { email: 'wait@example.com', password: PASSWORD, full_name: 'W' });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        other.exec('COMMIT');
+        expect((await waiting).status).toBe(201);
 
-      other.exec('BEGIN IMMEDIATE');
-      const timedOut = await post(server.baseUrl, '/api/auth/register', { email: 'late@example.com', password: PASSWORD, full_name: 'L' });
-      other.exec('ROLLBACK');
-      expect(timedOut.status).toBe(503);
-      expect(timedOut.body.code).toBe('DATABASE_UNAVAILABLE');
-      // The server is fine afterwards.
-      expect((await post(server.baseUrl, '/api/auth/register', { email: 'late@example.com', password: PASSWORD, full_name: 'L' })).status).toBe(201);
-    } finally {
-      other.close();
-      await server.stop();
-    }
-  });
+        other.exec('BEGIN IMMEDIATE');
+        const timedOut = await post(server.baseUrl, '/api/auth/register', { email: 'late@example.com', password: PASSWORD, full_name: 'L' });
+        other.exec('ROLLBACK');
+        expect(timedOut.status).toBe(503);
+        expect(timedOut.body.code).toBe('DATABASE_UNAVAILABLE');
+        // The server is fine afterwards.
+        expect((await post(server.baseUrl, '/api/auth/register', { email: 'late@example.com', password: PASSWORD, full_name: 'L' })).status).toBe(201);
+      } finally {
+        other.close();
+        await server.stop();
+      }
+    },
+  );
 });

@@ -21,7 +21,12 @@ describe('IPv6 prefixes against a real server', () => {
   });
 
   const attempt = async (client: string) =>
-    (await request(server, 'POST', '/api/auth/login', { payload: { email: 'nobody@example.com', password: 'not the password' }, headers: { 'x-forwarded-for': client } })).statusCode;
+    (
+      await request(server, 'POST', '/api/auth/login', {
+        payload: { email: 'nobody@example.com', password: 'not the password' },
+        headers: { 'x-forwarded-for': client },
+      })
+    ).statusCode;
 
   it('counts a /56: cycling its /64s gets 4 budgets, then every /64 of it is refused', async () => {
     const statuses: number[] = [];
@@ -39,7 +44,10 @@ describe('IPv6 prefixes against a real server', () => {
     for (let i = 1; i <= 16 * BUDGET + 2; i += 1) statuses.push(await attempt(`2001:db8:1:${(i * 256).toString(16)}::1`));
     expect(statuses.filter((status) => status === 401)).toHaveLength(16 * BUDGET);
     expect(statuses.slice(16 * BUDGET)).toEqual([429, 429]);
-    const refused = await request(server, 'POST', '/api/auth/login', { payload: { email: 'x@example.com', password: 'not the password' }, headers: { 'x-forwarded-for': '2001:db8:1:ff00::7' } });
+    const refused = await request(server, 'POST', '/api/auth/login', {
+      payload: { email: 'x@example.com', password: 'not the password' },
+      headers: { 'x-forwarded-for': '2001:db8:1:ff00::7' },
+    });
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);

@@ -29,7 +29,11 @@ function protectedRoutes(): Route[] {
     for (const [method, operation] of Object.entries(operations)) {
       const security = operation.security ?? [];
       if (!security.some((entry) => 'bearerAuth' in entry)) continue;
-      routes.push({ method: method.toUpperCase() as Method, url: path.replace(/\{[^}]+\}/g, '1'), optional: security.some((entry) => Object.keys(entry).length === 0) });
+      routes.push({
+        method: method.toUpperCase() as Method,
+        url: path.replace(/\{[^}]+\}/g, '1'),
+        optional: security.some((entry) => Object.keys(entry).length === 0),
+      });
     }
   }
   return routes;
@@ -45,7 +49,16 @@ describe('an API token', () => {
     const created = (await request(t.app, 'POST', '/api/auth/api-tokens', { token: session, payload: { name: 'script', expires_in_days: 30 } })).json();
     const management = protectedRoutes().filter((route) => !API_TOKEN_REACH.test(route.url));
     expect(management.map((r) => `${r.method} ${r.url}`)).toEqual(
-      expect.arrayContaining(['POST /api/auth/logout', 'POST /api/auth/change-password', 'GET /api/auth/sessions', 'DELETE /api/auth/sessions/1', 'POST /api/auth/sessions/revoke-others', 'POST /api/auth/api-tokens', 'GET /api/auth/api-tokens', 'DELETE /api/auth/api-tokens/1']),
+      expect.arrayContaining([
+        'POST /api/auth/logout',
+        'POST /api/auth/change-password',
+        'GET /api/auth/sessions',
+        'DELETE /api/auth/sessions/1',
+        'POST /api/auth/sessions/revoke-others',
+        'POST /api/auth/api-tokens',
+        'GET /api/auth/api-tokens',
+        'DELETE /api/auth/api-tokens/1',
+      ]),
     );
     const realBodies: Record<string, unknown> = {
       '/api/auth/change-password': { old_password: PASSWORD, new_password: 'a brand new passphrase' },
@@ -69,7 +82,10 @@ describe('an API token', () => {
     expect((await request(t.app, 'GET', '/api/time-entries', { token: created.token })).statusCode).toBe(200);
     expect((await request(t.app, 'DELETE', `/api/auth/api-tokens/${created.id}`, { token: session })).statusCode).toBe(204);
     for (const route of protectedRoutes()) {
-      const response = await request(t.app, route.method, route.url, { token: created.token, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
+      const response = await request(t.app, route.method, route.url, {
+        token: created.token,
+        payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      });
       if (route.optional) expect(response.body, `${route.method} ${route.url}`).toBe((await request(t.app, route.method, route.url)).body);
       else expectError(response, 401, 'UNAUTHORIZED');
     }
@@ -84,7 +100,9 @@ describe('a revoked session', () => {
     const byOthers = await login(t.app);
     const routes = protectedRoutes();
     expect(routes.length).toBeGreaterThan(15);
-    expect(routes.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['GET /api/auth/me', 'GET /api/auth/sessions', 'DELETE /api/auth/sessions/1', 'GET /api/time-entries/', 'PATCH /api/settings/']));
+    expect(routes.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['GET /api/auth/me', 'GET /api/auth/sessions', 'DELETE /api/auth/sessions/1', 'GET /api/time-entries/', 'PATCH /api/settings/']),
+    );
     const sessions = (await request(t.app, 'GET', '/api/auth/sessions', { token: byId })).json().sessions as Array<{ id: number; current: boolean }>;
     const idOfById = sessions.find((s) => s.current)!.id;
     expect((await request(t.app, 'DELETE', `/api/auth/sessions/${idOfById}`, { token: keeper })).statusCode).toBe(204);
@@ -93,7 +111,10 @@ describe('a revoked session', () => {
     for (const route of routes.filter((r) => r.optional)) anonymous.set(route.url, (await request(t.app, route.method, route.url)).body);
     for (const token of [byId, byOthers]) {
       for (const route of routes) {
-        const response = await request(t.app, route.method, route.url, { token, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
+        const response = await request(t.app, route.method, route.url, {
+          token,
+          payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        });
         if (route.optional) {
           expect(response.statusCode, `${route.method} ${route.url}`).toBe(200);
           expect(response.body, `${route.method} ${route.url}`).toBe(anonymous.get(route.url));
@@ -105,7 +126,6 @@ describe('a revoked session', () => {
     expect((await request(t.app, 'GET', '/api/auth/me', { token: keeper })).statusCode).toBe(200);
   });
 });
-
 
 /** Turns two-factor sign-in on for an account through the API; its secret and recovery codes. */
 async function enableTwoFactor(email: string): Promise<{ secret: string; recoveryCodes: string[] }> {
@@ -189,7 +209,6 @@ describe('two-factor sign-in under attack', () => {
     const answers = await Promise.all([secondStep(a, recoveryCodes[4]!), secondStep(b, recoveryCodes[4]!)]);
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 403]);
   });
-
 });
 
 describe('two-factor sign-in against a burst', () => {

@@ -47,7 +47,12 @@ function signed(payload: Record<string, unknown>, alg = 'HS256', secret = SECRET
 async function plantRecord(forged: string): Promise<void> {
   await t.ctx.db
     .insertInto('auth_tokens')
-    .values({ user_id: userId, token_hash: hashToken(forged), created_at: t.clock.now().toISOString(), expires_at: new Date(t.clock.now().getTime() + 3_600_000).toISOString() })
+    .values({
+      user_id: userId,
+      token_hash: hashToken(forged),
+      created_at: t.clock.now().toISOString(),
+      expires_at: new Date(t.clock.now().getTime() + 3_600_000).toISOString(),
+    })
     .execute();
 }
 
@@ -77,11 +82,14 @@ const FORGERIES: [string, () => Promise<string> | string][] = [
   ['no iat', () => signed(withoutClaim('iat'))],
   ['no exp', () => signed(withoutClaim('exp'))],
   ['no jti', () => signed(withoutClaim('jti'))],
-  ['an edited payload with the original signature', () => {
-    const [header, payload, signature] = token.split('.') as [string, string, string];
-    const edited = { ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: String(userId + 1) };
-    return `${header}.${base64url(JSON.stringify(edited))}.${signature}`;
-  }],
+  [
+    'an edited payload with the original signature',
+    () => {
+      const [header, payload, signature] = token.split('.') as [string, string, string];
+      const edited = { ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: String(userId + 1) };
+      return `${header}.${base64url(JSON.stringify(edited))}.${signature}`;
+    },
+  ],
 ];
 
 describe('forged tokens, each with a planted record', () => {

@@ -47,7 +47,12 @@ function importsOf(file: string): Import[] {
   const source = fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
   const found: Import[] = [];
   for (const [, , typeKeyword, clause = '', specifier = ''] of source.matchAll(STATIC_IMPORT)) {
-    const names = /\{([^}]*)\}/.exec(clause)?.[1]?.split(',').map((name) => name.trim()).filter(Boolean) ?? [];
+    const names =
+      /\{([^}]*)\}/
+        .exec(clause)?.[1]
+        ?.split(',')
+        .map((name) => name.trim())
+        .filter(Boolean) ?? [];
     const onlyNamed = clause.trim().startsWith('{');
     const typeOnly = typeKeyword !== undefined || (onlyNamed && names.length > 0 && names.every((name) => name.startsWith('type ')));
     found.push({ target: resolve(file, specifier), typeOnly });
@@ -120,7 +125,12 @@ describe('imports under src/', () => {
 
   it('the domains (src/auth, src/time) import nothing of http, cli, config, the logger, Fastify, or each other', () => {
     const upward = (target: string) =>
-      under('src/http')(target) || under('src/cli')(target) || isConfig(target) || target === 'src/logger.ts' || packageNamed('fastify')(target) || packageNamed('@fastify')(target);
+      under('src/http')(target) ||
+      under('src/cli')(target) ||
+      isConfig(target) ||
+      target === 'src/logger.ts' ||
+      packageNamed('fastify')(target) ||
+      packageNamed('@fastify')(target);
     expect(importsMatching('src/auth', (target) => upward(target) || under('src/time')(target))).toEqual([]);
     expect(importsMatching('src/time', (target) => upward(target) || under('src/auth')(target))).toEqual([]);
   });
@@ -138,7 +148,14 @@ describe('imports under src/', () => {
  * The commands that operate a database as such (its file, its copy, its backup, its check) and may
  * say which engine it is; everything else asks the port (src/db/database.ts).
  */
-const COMMANDS_THAT_NAME_ENGINES = ['src/cli/backup.ts', 'src/cli/check.ts', 'src/cli/config-command.ts', 'src/cli/db.ts', 'src/cli/migrate.ts', 'src/cli/serve.ts'];
+const COMMANDS_THAT_NAME_ENGINES = [
+  'src/cli/backup.ts',
+  'src/cli/check.ts',
+  'src/cli/config-command.ts',
+  'src/cli/db.ts',
+  'src/cli/migrate.ts',
+  'src/cli/serve.ts',
+];
 const ENGINE_NAME = /(['"`])(postgres|sqlite|pg|better-sqlite3)\1/;
 
 describe('engines', () => {
@@ -165,7 +182,13 @@ function isTimestamped(name: string): boolean {
   if (!match) return false;
   const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
   const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day && date.getUTCHours() === hour && date.getUTCMinutes() === minute && date.getUTCSeconds() === second;
+  return (
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    date.getUTCSeconds() === second
+  );
 }
 
 describe('migrations', () => {
@@ -186,6 +209,7 @@ describe('migrations', () => {
 
   it('the timestamp pattern takes what it should and nothing else', () => {
     expect(isTimestamped('20261126143000_add_something')).toBe(true);
-    for (const name of ['012_add_something', '20261326143000_bad_month', '2026112614300_short', '20261126143000-dash', '20261126143000_Upper']) expect(isTimestamped(name), name).toBe(false);
+    for (const name of ['012_add_something', '20261326143000_bad_month', '2026112614300_short', '20261126143000-dash', '20261126143000_Upper'])
+      expect(isTimestamped(name), name).toBe(false);
   });
 });

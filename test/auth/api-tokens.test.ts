@@ -33,13 +33,22 @@ describe('POST /api/auth/api-tokens', () => {
     expect(response.statusCode).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
     const body = response.json();
-    expect(body).toEqual({ token: expect.stringMatching(/^ttpat_[A-Za-z0-9_-]{43}$/), id: expect.any(Number), name: 'Backup script', created_at: '2026-03-02T09:00:00.000Z', expires_at: '2026-04-01T09:00:00.000Z', last_used_at: null });
+    expect(body).toEqual({
+      token: expect.stringMatching(/^ttpat_[A-Za-z0-9_-]{43}$/),
+      id: expect.any(Number),
+      name: 'Backup script',
+      created_at: '2026-03-02T09:00:00.000Z',
+      expires_at: '2026-04-01T09:00:00.000Z',
+      last_used_at: null,
+    });
     const rows = await t.ctx.db.selectFrom('api_tokens').selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token_hash).toBe(createHash('sha256').update(body.token).digest('hex'));
     expect(JSON.stringify(rows)).not.toContain(body.token.slice(6));
     const list = await call('GET', '/api/auth/api-tokens', session);
-    expect(list.json()).toEqual({ api_tokens: [{ id: body.id, name: 'Backup script', created_at: body.created_at, expires_at: body.expires_at, last_used_at: null }] });
+    expect(list.json()).toEqual({
+      api_tokens: [{ id: body.id, name: 'Backup script', created_at: body.created_at, expires_at: body.expires_at, last_used_at: null }],
+    });
     expect(list.body).not.toContain(body.token);
     expect(list.body).not.toContain(rows[0]!.token_hash);
   });
@@ -78,7 +87,10 @@ describe('using an API token', () => {
     const { token } = await createToken();
     expect((await call('GET', '/api/auth/me', token)).json().user.email).toBe('ann@example.com');
     expect((await call('GET', '/api/auth/validate', token)).statusCode).toBe(200);
-    expect((await call('POST', '/api/time-entries', token, { start_at: '2026-03-02T07:00:00.000Z', end_at: '2026-03-02T08:00:00.000Z', note: 'by script' })).statusCode).toBe(201);
+    expect(
+      (await call('POST', '/api/time-entries', token, { start_at: '2026-03-02T07:00:00.000Z', end_at: '2026-03-02T08:00:00.000Z', note: 'by script' }))
+        .statusCode,
+    ).toBe(201);
     expect((await call('GET', '/api/time-entries?from=2026-03-02&to=2026-03-03', session)).json().entries[0].note).toBe('by script');
     expect((await call('GET', '/api/settings', token)).statusCode).toBe(200);
     expect((await call('GET', '/api/stats/today', token)).json()).toMatchObject({ date: '2026-03-02', worked_minutes: 60 });
@@ -98,7 +110,13 @@ describe('using an API token', () => {
 
   it('refuses a token with the prefix that was never issued, a truncated one and one with a changed character', async () => {
     const { token } = await createToken();
-    for (const bad of [`ttpat_${'A'.repeat(43)}`, token.slice(0, -1), `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, `${token}A`, token.replace('ttpat_', 'ttpat-')]) {
+    for (const bad of [
+      `ttpat_${'A'.repeat(43)}`,
+      token.slice(0, -1),
+      `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`,
+      `${token}A`,
+      token.replace('ttpat_', 'ttpat-'),
+    ]) {
       expectError(await call('GET', '/api/auth/me', bad), 401, 'UNAUTHORIZED');
     }
   });
@@ -123,33 +141,33 @@ describe('using an API token', () => {
   });
 });
 
-  it('is checked without a promise on SQLite (as a known session is), and many at once each find their own account', async () => {
-    const { token } = await createToken();
-    await register(t.app, account({ email: 'bob@example.com' }));
-    const bobSession = await login(t.app, 'bob@example.com');
-    const bob = await createToken('bob script', 30, bobSession);
-    const { credentials } = t.ctx.services;
-    if (t.ctx.database.engine === 'sqlite') {
-      // The per-request path makes no promise on SQLite (docs/performance.md): neither for an API token
-      // nor for a session token whose signature was verified once.
-      expect(credentials.authenticate(token)).not.toBeInstanceOf(Promise);
-      await credentials.authenticate(session);
-      expect(credentials.authenticate(session)).not.toBeInstanceOf(Promise);
-    }
-    // Asked in one turn (one gathered statement on PostgreSQL): each answer is its own token's account.
-    const asked = Array.from({ length: 30 }, (_, i) => [token, bob.token, session, bobSession][i % 4]!);
-    const answers = await Promise.all(asked.map((credential) => credentials.authenticate(credential)));
-    expect(answers.map((answer) => [answer.user.email, answer.apiTokenId !== undefined])).toEqual(
-      asked.map((credential) => [credential === token || credential === session ? 'ann@example.com' : 'bob@example.com', credential.startsWith('ttpat_')]),
-    );
-  });
+it('is checked without a promise on SQLite (as a known session is), and many at once each find their own account', async () => {
+  const { token } = await createToken();
+  await register(t.app, account({ email: 'bob@example.com' }));
+  const bobSession = await login(t.app, 'bob@example.com');
+  const bob = await createToken('bob script', 30, bobSession);
+  const { credentials } = t.ctx.services;
+  if (t.ctx.database.engine === 'sqlite') {
+    // The per-request path makes no promise on SQLite (docs/performance.md): neither for an API token
+    // nor for a session token whose signature was verified once.
+    expect(credentials.authenticate(token)).not.toBeInstanceOf(Promise);
+    await credentials.authenticate(session);
+    expect(credentials.authenticate(session)).not.toBeInstanceOf(Promise);
+  }
+  // Asked in one turn (one gathered statement on PostgreSQL): each answer is its own token's account.
+  const asked = Array.from({ length: 30 }, (_, i) => [token, bob.token, session, bobSession][i % 4]!);
+  const answers = await Promise.all(asked.map((credential) => credentials.authenticate(credential)));
+  expect(answers.map((answer) => [answer.user.email, answer.apiTokenId !== undefined])).toEqual(
+    asked.map((credential) => [credential === token || credential === session ? 'ann@example.com' : 'bob@example.com', credential.startsWith('ttpat_')]),
+  );
+});
 
 describe('DELETE /api/auth/api-tokens/:id', () => {
-  it('revokes the token at once; another account\'s token is 404 and keeps working', async () => {
+  it("revokes the token at once; another account's token is 404 and keeps working", async () => {
     const { token, id } = await createToken();
     await register(t.app, account({ email: 'bob@example.com' }));
     const bob = await login(t.app, 'bob@example.com');
-    const bobs = await createToken('bob\'s', 30, bob);
+    const bobs = await createToken("bob's", 30, bob);
     expectError(await call('DELETE', `/api/auth/api-tokens/${bobs.id}`, session), 404, 'NOT_FOUND');
     expect((await call('GET', '/api/auth/me', bobs.token)).statusCode).toBe(200);
     expect((await call('GET', '/api/auth/api-tokens', session)).json().api_tokens.map((x: { id: number }) => x.id)).toEqual([id]);

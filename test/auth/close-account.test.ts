@@ -22,7 +22,10 @@ beforeEach(async () => {
   expect((await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-05', type: 'vacation' })).statusCode).toBe(201);
   expect((await ann.call('PATCH', '/api/settings', { timezone: 'Europe/Berlin' })).statusCode).toBe(200);
   expect((await ann.call('POST', '/api/auth/api-tokens', { name: 'script', expires_in_days: 5 })).statusCode).toBe(201);
-  await t.ctx.db.insertInto('reset_tokens').values({ user_id: annId, token_hash: 'r'.repeat(64), created_at: t.clock.now().toISOString(), expires_at: '2999-01-01T00:00:00.000Z', used_at: null }).execute();
+  await t.ctx.db
+    .insertInto('reset_tokens')
+    .values({ user_id: annId, token_hash: 'r'.repeat(64), created_at: t.clock.now().toISOString(), expires_at: '2999-01-01T00:00:00.000Z', used_at: null })
+    .execute();
   await addEntry(bob, '2026-03-02T07:00:00.000Z', '2026-03-02T08:00:00.000Z');
 });
 afterEach(async () => {
@@ -49,15 +52,31 @@ describe('DELETE /api/auth/account', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     const left = await rowsOf(ann.userId);
     expect(Object.entries(left).filter(([, n]) => n > 0)).toEqual([]);
-    expect(Object.keys(left)).toEqual(expect.arrayContaining(['auth_info', 'auth_tokens', 'api_tokens', 'time_entries', 'absences', 'daily_totals', 'user_settings', 'reset_tokens']));
+    expect(Object.keys(left)).toEqual(
+      expect.arrayContaining(['auth_info', 'auth_tokens', 'api_tokens', 'time_entries', 'absences', 'daily_totals', 'user_settings', 'reset_tokens']),
+    );
     expectError(await ann.call('GET', '/api/auth/me'), 401, 'UNAUTHORIZED');
     expectError(await request(t.app, 'POST', '/api/auth/login', { payload: { email: 'ann@example.com', password: PASSWORD } }), 401, 'INVALID_CREDENTIALS');
     // Bob is untouched.
     expect((await bob.call('GET', '/api/time-entries?from=2026-03-02&to=2026-03-03')).json().entries).toHaveLength(1);
     const audit = await queryRows<Record<string, unknown>>(t.dbPath, "select * from audit_events where action = 'account_closed'");
-    expect(audit).toEqual([{ id: expect.anything(), at: '2026-03-02T09:00:00.000Z', actor: `user:${ann.userId}`, action: 'account_closed', user_id: ann.userId, user_email: null, detail: '{}' }]);
+    expect(audit).toEqual([
+      {
+        id: expect.anything(),
+        at: '2026-03-02T09:00:00.000Z',
+        actor: `user:${ann.userId}`,
+        action: 'account_closed',
+        user_id: ann.userId,
+        user_email: null,
+        detail: '{}',
+      },
+    ]);
     // Earlier events of the account keep their action and time, not its address or details.
-    const earlier = await queryRows<{ action: string; user_email: string | null; detail: string }>(t.dbPath, 'select action, user_email, detail from audit_events where user_id = ? order by id', [ann.userId]);
+    const earlier = await queryRows<{ action: string; user_email: string | null; detail: string }>(
+      t.dbPath,
+      'select action, user_email, detail from audit_events where user_id = ? order by id',
+      [ann.userId],
+    );
     expect(earlier.map((e) => e.action)).toEqual(['api_token_created', 'account_closed']);
     const everything = JSON.stringify(await queryRows(t.dbPath, 'select * from audit_events'));
     expect(everything).not.toContain('ann@example.com');

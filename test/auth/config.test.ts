@@ -8,7 +8,10 @@ import { PROJECT_ROOT } from '../support/cli.js';
 
 const exampleFile = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack.example.env'), 'utf8');
 const configFolder = path.join(PROJECT_ROOT, 'src/config');
-const configSource = fs.readdirSync(configFolder).map((file) => fs.readFileSync(path.join(configFolder, file), 'utf8')).join('\n');
+const configSource = fs
+  .readdirSync(configFolder)
+  .map((file) => fs.readFileSync(path.join(configFolder, file), 'utf8'))
+  .join('\n');
 
 describe('config/timetrack.example.env', () => {
   it('lists every setting that src/config/ reads, and nothing else', () => {
@@ -19,7 +22,7 @@ describe('config/timetrack.example.env', () => {
     expect([...listed].sort()).toEqual([...SETTING_NAMES].sort());
   });
 
-  it('is all defaults but the service\'s database when used as is, and valid with its examples switched on', () => {
+  it("is all defaults but the service's database when used as is, and valid with its examples switched on", () => {
     expect(loadConfig(parseEnv(exampleFile))).toEqual({ ...loadConfig({}), database: { engine: 'sqlite', path: '/var/lib/timetrack/timetrack.db' } });
     // Every example but the PostgreSQL ones (DATABASE_URL and TIMETRACK_DB at once are refused).
     const uncommented = exampleFile.replace(/^#((?!DATABASE_)[A-Z_]+=.+)$/gm, '$1');
@@ -28,7 +31,10 @@ describe('config/timetrack.example.env', () => {
     expect(config.publicUrl).toBe('https://time.example.org');
     expect(config.jwtSecret).toBeUndefined();
     // The PostgreSQL examples, with TIMETRACK_DB commented out and a JWT_SECRET, as the file says.
-    const postgres = loadConfig({ ...parseEnv(exampleFile.replace(/^#(DATABASE_[A-Z_]+=.+)$/gm, '$1').replace(/^TIMETRACK_DB=.*$/m, '')), JWT_SECRET: STRONG_SECRET });
+    const postgres = loadConfig({
+      ...parseEnv(exampleFile.replace(/^#(DATABASE_[A-Z_]+=.+)$/gm, '$1').replace(/^TIMETRACK_DB=.*$/m, '')),
+      JWT_SECRET: STRONG_SECRET,
+    });
     expect(postgres.database).toEqual({
       engine: 'postgres',
       url: 'postgres://timetrack:password@127.0.0.1:5432/timetrack',
@@ -41,9 +47,15 @@ const STRONG_SECRET = 'k3J9v7QpX2mZr8Lw5Ns1Tb6Yc4Hd0Gf-e';
 
 describe('the database setting', () => {
   it('TIMETRACK_DB (or --db) and DATABASE_URL (or --database-url) at once are refused with one sentence naming both', () => {
-    expect(() => loadConfig({ TIMETRACK_DB: '/tmp/a.db', DATABASE_URL: 'postgres://u:p@localhost/db', JWT_SECRET: STRONG_SECRET })).toThrow(/DATABASE_URL: and TIMETRACK_DB are both set/);
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/db', JWT_SECRET: STRONG_SECRET }, { dbPath: '/tmp/a.db' })).toThrow(/DATABASE_URL: and --db are both set/);
-    expect(() => loadConfig({ TIMETRACK_DB: '/tmp/a.db', JWT_SECRET: STRONG_SECRET }, { databaseUrl: 'postgres://u:p@localhost/db' })).toThrow(/--database-url: and TIMETRACK_DB are both set/);
+    expect(() => loadConfig({ TIMETRACK_DB: '/tmp/a.db', DATABASE_URL: 'postgres://u:p@localhost/db', JWT_SECRET: STRONG_SECRET })).toThrow(
+      /DATABASE_URL: and TIMETRACK_DB are both set/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/db', JWT_SECRET: STRONG_SECRET }, { dbPath: '/tmp/a.db' })).toThrow(
+      /DATABASE_URL: and --db are both set/,
+    );
+    expect(() => loadConfig({ TIMETRACK_DB: '/tmp/a.db', JWT_SECRET: STRONG_SECRET }, { databaseUrl: 'postgres://u:p@localhost/db' })).toThrow(
+      /--database-url: and TIMETRACK_DB are both set/,
+    );
   });
 
   it('PostgreSQL needs JWT_SECRET: a generated secret file cannot be shared between machines', () => {
@@ -124,12 +136,14 @@ describe('loadConfig', () => {
   });
 
   it('refuses dev mode with TRUST_PROXY set, or a PUBLIC_URL that is https or not loopback', () => {
-    for (const trust of ['true', '127.0.0.1', 'loopback']) expect(() => loadConfig({ TRUST_PROXY: trust }, { dev: true }), trust).toThrow(/^TRUST_PROXY: is set, and dev mode/);
+    for (const trust of ['true', '127.0.0.1', 'loopback'])
+      expect(() => loadConfig({ TRUST_PROXY: trust }, { dev: true }), trust).toThrow(/^TRUST_PROXY: is set, and dev mode/);
     for (const url of ['https://localhost:8080', 'https://time.example.org', 'http://time.example.org', 'http://192.168.1.10:8080']) {
       expect(() => loadConfig({ PUBLIC_URL: url }, { dev: true }), url).toThrow(/^PUBLIC_URL: .* dev mode/);
       expect(loadConfig({ PUBLIC_URL: url }).dev).toBe(false);
     }
-    for (const url of ['http://localhost:8080', 'http://127.0.0.1:9000/time', 'http://[::1]:8080']) expect(loadConfig({ PUBLIC_URL: url }, { dev: true }).dev).toBe(true);
+    for (const url of ['http://localhost:8080', 'http://127.0.0.1:9000/time', 'http://[::1]:8080'])
+      expect(loadConfig({ PUBLIC_URL: url }, { dev: true }).dev).toBe(true);
   });
 
   it('refuses dev mode on an address other machines can reach, and allows it on loopback', () => {

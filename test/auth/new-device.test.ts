@@ -22,19 +22,31 @@ afterEach(async () => {
 
 async function appWithMail(env: Record<string, string> = {}): Promise<TestApp> {
   smtp = await startSmtpServer();
-  t = await createTestApp({ env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'timetrack@example.org', PUBLIC_URL: 'https://time.example.com', ...env } });
+  t = await createTestApp({
+    env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'timetrack@example.org', PUBLIC_URL: 'https://time.example.com', ...env },
+  });
   await register(t.app, account());
   return t;
 }
 
 async function signIn(userAgent: string, remoteAddress: string): Promise<any> {
-  const response = await t!.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'user-agent': userAgent }, remoteAddress, payload: { email: 'ann@example.com', password: PASSWORD } });
+  const response = await t!.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { 'user-agent': userAgent },
+    remoteAddress,
+    payload: { email: 'ann@example.com', password: PASSWORD },
+  });
   expect(response.statusCode).toBe(200);
   await t!.ctx.services.background.drain(20_000);
   return response.json();
 }
 
-const textOf = (mail: ReceivedMail) => mail.raw.replace(/=\r?\n/g, '').replace(/=E2=86=92/g, '→').replace(/=3D/g, '=');
+const textOf = (mail: ReceivedMail) =>
+  mail.raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=E2=86=92/g, '→')
+    .replace(/=3D/g, '=');
 
 describe('networks', () => {
   it.each([
@@ -79,12 +91,25 @@ describe('the new-device notice', () => {
   it('also for a sign-in that ends with a second factor', async () => {
     await appWithMail();
     const session = (await signIn(FIREFOX, '203.0.113.7')).token;
-    const { secret } = (await t!.app.inject({ method: 'POST', url: '/api/auth/2fa/setup', headers: { authorization: `Bearer ${session}` }, payload: { password: PASSWORD } })).json();
-    await t!.app.inject({ method: 'POST', url: '/api/auth/2fa/enable', headers: { authorization: `Bearer ${session}` }, payload: { code: totpCode(secret, t!.clock.now()) } });
+    const { secret } = (
+      await t!.app.inject({ method: 'POST', url: '/api/auth/2fa/setup', headers: { authorization: `Bearer ${session}` }, payload: { password: PASSWORD } })
+    ).json();
+    await t!.app.inject({
+      method: 'POST',
+      url: '/api/auth/2fa/enable',
+      headers: { authorization: `Bearer ${session}` },
+      payload: { code: totpCode(secret, t!.clock.now()) },
+    });
     t!.clock.advance(30);
     const { challenge } = await signIn(IPHONE, '198.51.100.4');
     expect(smtp!.messages).toHaveLength(0);
-    const done = await t!.app.inject({ method: 'POST', url: '/api/auth/login/2fa', headers: { 'user-agent': IPHONE }, remoteAddress: '198.51.100.4', payload: { challenge, code: totpCode(secret, t!.clock.now()) } });
+    const done = await t!.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/2fa',
+      headers: { 'user-agent': IPHONE },
+      remoteAddress: '198.51.100.4',
+      payload: { challenge, code: totpCode(secret, t!.clock.now()) },
+    });
     expect(done.statusCode).toBe(200);
     await t!.ctx.services.background.drain(20_000);
     expect(textOf(await smtp!.waitForMessage(1))).toContain('Safari on iOS');

@@ -21,7 +21,13 @@ afterEach(async () => {
 });
 
 async function signIn(email = 'ann@example.com', userAgent = FIREFOX, remoteAddress = '127.0.0.1'): Promise<string> {
-  const response = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'user-agent': userAgent }, remoteAddress, payload: { email, password: PASSWORD } });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { 'user-agent': userAgent },
+    remoteAddress,
+    payload: { email, password: PASSWORD },
+  });
   expect(response.statusCode).toBe(200);
   return response.json().token as string;
 }
@@ -33,7 +39,8 @@ const list = async (token: string) => {
   expect(response.headers['cache-control']).toBe('no-store');
   return response.json().sessions as Array<Record<string, unknown>>;
 };
-const storedLastSeen = async () => (await t.ctx.db.selectFrom('auth_tokens').select(['id', 'last_seen_at']).orderBy('id').execute()).map((row) => row.last_seen_at);
+const storedLastSeen = async () =>
+  (await t.ctx.db.selectFrom('auth_tokens').select(['id', 'last_seen_at']).orderBy('id').execute()).map((row) => row.last_seen_at);
 
 describe('device names', () => {
   it.each([
@@ -51,7 +58,7 @@ describe('device names', () => {
 });
 
 describe('GET /api/auth/sessions', () => {
-  it('lists the account\'s own sessions, newest first, with device, address and the current one; never a token or hash', async () => {
+  it("lists the account's own sessions, newest first, with device, address and the current one; never a token or hash", async () => {
     await register(t.app, account());
     await register(t.app, account({ email: 'bob@example.com' }));
     const laptop = await signIn('ann@example.com', FIREFOX, '203.0.113.7');
@@ -60,11 +67,28 @@ describe('GET /api/auth/sessions', () => {
     await signIn('bob@example.com');
     const sessions = await list(phone);
     expect(sessions).toEqual([
-      { id: expect.any(Number), created_at: '2026-03-02T09:01:00.000Z', last_seen_at: expect.any(String), expires_at: '2026-03-03T09:01:00.000Z', device: 'Safari on iOS', address: '2001:db8::1', current: true },
-      { id: expect.any(Number), created_at: '2026-03-02T09:00:00.000Z', last_seen_at: '2026-03-02T09:00:00.000Z', expires_at: '2026-03-03T09:00:00.000Z', device: 'Firefox on Linux', address: '203.0.113.7', current: false },
+      {
+        id: expect.any(Number),
+        created_at: '2026-03-02T09:01:00.000Z',
+        last_seen_at: expect.any(String),
+        expires_at: '2026-03-03T09:01:00.000Z',
+        device: 'Safari on iOS',
+        address: '2001:db8::1',
+        current: true,
+      },
+      {
+        id: expect.any(Number),
+        created_at: '2026-03-02T09:00:00.000Z',
+        last_seen_at: '2026-03-02T09:00:00.000Z',
+        expires_at: '2026-03-03T09:00:00.000Z',
+        device: 'Firefox on Linux',
+        address: '203.0.113.7',
+        current: false,
+      },
     ]);
     const body = JSON.stringify(sessions);
-    for (const secret of [laptop, phone, ...(await t.ctx.db.selectFrom('auth_tokens').select('token_hash').execute()).map((row) => row.token_hash)]) expect(body).not.toContain(secret);
+    for (const secret of [laptop, phone, ...(await t.ctx.db.selectFrom('auth_tokens').select('token_hash').execute()).map((row) => row.token_hash)])
+      expect(body).not.toContain(secret);
     expect((await list(laptop)).map((s) => s.current)).toEqual([false, true]);
   });
 
@@ -132,7 +156,7 @@ describe('last_seen_at', () => {
 });
 
 describe('DELETE /api/auth/sessions/:id', () => {
-  it('revokes one of the account\'s sessions: that token is 401 at once, the others work', async () => {
+  it("revokes one of the account's sessions: that token is 401 at once, the others work", async () => {
     await register(t.app, account());
     const laptop = await signIn();
     const phone = await signIn('ann@example.com', IPHONE);
@@ -144,10 +168,14 @@ describe('DELETE /api/auth/sessions/:id', () => {
     expect((await call('GET', '/api/auth/me', laptop)).statusCode).toBe(200);
     expect((await list(laptop)).length).toBe(1);
     const audit = await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') });
-    expect(audit[0]).toMatchObject({ action: 'sessions_revoked', actor: expect.stringMatching(/^user:\d+$/), detail: { by: 'owner', session_id: phoneId, current: false } });
+    expect(audit[0]).toMatchObject({
+      action: 'sessions_revoked',
+      actor: expect.stringMatching(/^user:\d+$/),
+      detail: { by: 'owner', session_id: phoneId, current: false },
+    });
   });
 
-  it('answers 404 for another user\'s session and leaves it alone; 404 for an unknown id, 400 for a bad one', async () => {
+  it("answers 404 for another user's session and leaves it alone; 404 for an unknown id, 400 for a bad one", async () => {
     await register(t.app, account());
     await register(t.app, account({ email: 'bob@example.com' }));
     const ann = await signIn();
@@ -170,7 +198,7 @@ describe('DELETE /api/auth/sessions/:id', () => {
 });
 
 describe('POST /api/auth/sessions/revoke-others', () => {
-  it('revokes every other session of the account, not the calling one nor another account\'s', async () => {
+  it("revokes every other session of the account, not the calling one nor another account's", async () => {
     await register(t.app, account());
     await register(t.app, account({ email: 'bob@example.com' }));
     const keep = await signIn();

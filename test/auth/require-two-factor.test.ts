@@ -36,7 +36,13 @@ describe('REQUIRE_2FA=true', () => {
     const { secret } = setup.json();
     const enabled = await call('POST', '/api/auth/2fa/enable', { challenge, code: totpCode(secret, t.clock.now()) });
     expect(enabled.statusCode, enabled.body).toBe(200);
-    expect(enabled.json()).toEqual({ recovery_codes: expect.any(Array), token: expect.any(String), token_type: 'Bearer', expires_at: '2026-03-03T09:00:00.000Z', user: expect.objectContaining({ email: 'ann@example.com' }) });
+    expect(enabled.json()).toEqual({
+      recovery_codes: expect.any(Array),
+      token: expect.any(String),
+      token_type: 'Bearer',
+      expires_at: '2026-03-03T09:00:00.000Z',
+      user: expect.objectContaining({ email: 'ann@example.com' }),
+    });
     const token = enabled.json().token;
     expect((await call('GET', '/api/auth/me', undefined, token)).statusCode).toBe(200);
     // Used once.

@@ -109,7 +109,9 @@ describe('POST /api/auth/request-reset in production', () => {
     const issued = await t.ctx.services.resets.issueResetForEmail('ann@example.com');
     await post(t.app, '/api/auth/request-reset', { email: 'ann@example.com' });
     await t.ctx.services.background.drain(10_000);
-    expect(await resetTokens(t)).toEqual([expect.objectContaining({ issued_by: 'admin', token_hash: createHash('sha256').update(issued.token).digest('hex') })]);
+    expect(await resetTokens(t)).toEqual([
+      expect.objectContaining({ issued_by: 'admin', token_hash: createHash('sha256').update(issued.token).digest('hex') }),
+    ]);
     expect(t.logs()).toMatch(/no link issued: no SMTP settings/);
     expect(t.logs()).toContain('timetrack reset issue');
     expect(t.logs()).not.toMatch(/password-reset\?token=/);
@@ -143,7 +145,7 @@ describe('POST /api/auth/request-reset in production', () => {
       expect(t.logs()).not.toContain(token);
     });
 
-    it('mails at most one link per account in 5 minutes; a later request replaces it, but never an administrator\'s link', async () => {
+    it("mails at most one link per account in 5 minutes; a later request replaces it, but never an administrator's link", async () => {
       const t = await smtpApp();
       await register(t.app);
       const byAdmin = await t.ctx.services.resets.issueResetForEmail('ann@example.com');

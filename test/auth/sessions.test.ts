@@ -49,7 +49,9 @@ const PROTECTED = [
 ] as const;
 
 function call(method: 'GET' | 'POST', url: string, headers: Record<string, string> = {}) {
-  return method === 'GET' ? get(t.app, url, headers) : post(t.app, url, url.endsWith('change-password') ? { old_password: 'x'.repeat(8), new_password: 'y'.repeat(12) } : undefined, headers);
+  return method === 'GET'
+    ? get(t.app, url, headers)
+    : post(t.app, url, url.endsWith('change-password') ? { old_password: 'x'.repeat(8), new_password: 'y'.repeat(12) } : undefined, headers);
 }
 
 describe('the token', () => {
@@ -155,7 +157,9 @@ describe('session routes', () => {
     const response = await get(t.app, '/api/auth/me', bearer(token));
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.json()).toEqual({ user: { id: userId, email: 'ann@example.com', full_name: 'Ann Example', username: null, created_at: '2026-03-02T09:00:00.000Z' } });
+    expect(response.json()).toEqual({
+      user: { id: userId, email: 'ann@example.com', full_name: 'Ann Example', username: null, created_at: '2026-03-02T09:00:00.000Z' },
+    });
   });
 
   it('GET /validate answers valid, user_id and expires_at', async () => {
@@ -165,22 +169,25 @@ describe('session routes', () => {
     expect(response.json()).toEqual({ valid: true, user_id: userId, expires_at: '2026-03-03T09:00:00.000Z' });
   });
 
-  it('POST /logout deletes only this token\'s record; the token then gets 401 everywhere', async () => {
+  it("POST /logout deletes only this token's record; the token then gets 401 everywhere", async () => {
     const other = await login(t.app);
     const response = await post(t.app, '/api/auth/logout', undefined, bearer(token));
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     expect(Object.keys(response.json())).toEqual(['message']);
-    expect(await t.ctx.db.selectFrom('auth_tokens').select('token_hash').execute()).toEqual([
-      { token_hash: createHash('sha256').update(other).digest('hex') },
-    ]);
+    expect(await t.ctx.db.selectFrom('auth_tokens').select('token_hash').execute()).toEqual([{ token_hash: createHash('sha256').update(other).digest('hex') }]);
     expectUnauthorized(await get(t.app, '/api/auth/me', bearer(token)));
     expectUnauthorized(await post(t.app, '/api/auth/logout', undefined, bearer(token)));
     expect((await get(t.app, '/api/auth/me', bearer(other))).statusCode).toBe(200);
   });
 
   it('POST /logout accepts an empty JSON body (fetch with a JSON content type)', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: '' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(response.statusCode).toBe(200);
   });
 });

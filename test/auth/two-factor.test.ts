@@ -70,7 +70,9 @@ describe('set-up and enable', () => {
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[0-9a-hjkmnp-tv-z]{4}(-[0-9a-hjkmnp-tv-z]{4}){3}$/);
-    const stored = JSON.stringify(await t.ctx.db.selectFrom('two_factor_recovery_codes').selectAll().execute()) + JSON.stringify(await t.ctx.db.selectFrom('two_factor').selectAll().execute());
+    const stored =
+      JSON.stringify(await t.ctx.db.selectFrom('two_factor_recovery_codes').selectAll().execute()) +
+      JSON.stringify(await t.ctx.db.selectFrom('two_factor').selectAll().execute());
     for (const code of codes) expect(stored).not.toContain(code.replace(/-/g, ''));
     expect(stored).not.toContain(secret);
     expectError(await call('GET', '/api/auth/me', other), 401, 'UNAUTHORIZED');
@@ -99,7 +101,16 @@ describe('a changed server secret', () => {
     const { secret, recoveryCodes } = await enableTwoFactor();
     const { services, clock, database, logger } = t.ctx;
     const box = createSecretBox(() => new TextEncoder().encode('a rotated server secret of 32 bytes or more'));
-    const rotated = createTwoFactorService({ database, clock, hasher: services.hasher, lockout: services.lockout, sessions: services.sessions, box, logger, options: { required: false } });
+    const rotated = createTwoFactorService({
+      database,
+      clock,
+      hasher: services.hasher,
+      lockout: services.lockout,
+      sessions: services.sessions,
+      box,
+      logger,
+      options: { required: false },
+    });
     t.clock.advance(30);
     await expect(rotated.completeSignIn(await passwordStep(), totpCode(secret, now()))).rejects.toMatchObject({ code: 'INVALID_TWO_FACTOR_CODE' });
     await t.ctx.services.activity.flush();
@@ -119,7 +130,12 @@ describe('sign-in with two-factor sign-in on', () => {
     const response = await secondStep(challenge, totpCode(secret, now()));
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.json()).toEqual({ token: expect.any(String), token_type: 'Bearer', expires_at: '2026-03-03T09:00:30.000Z', user: expect.objectContaining({ email: 'ann@example.com' }) });
+    expect(response.json()).toEqual({
+      token: expect.any(String),
+      token_type: 'Bearer',
+      expires_at: '2026-03-03T09:00:30.000Z',
+      user: expect.objectContaining({ email: 'ann@example.com' }),
+    });
     expect((await call('GET', '/api/auth/me', response.json().token)).statusCode).toBe(200);
   });
 
@@ -158,7 +174,7 @@ describe('sign-in with two-factor sign-in on', () => {
     expect((await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') }))[0]!.action).toBe('recovery_code_used');
   });
 
-  it('wrong codes count against the account\'s lockout like wrong passwords; knowing the password buys no fresh guesses', async () => {
+  it("wrong codes count against the account's lockout like wrong passwords; knowing the password buys no fresh guesses", async () => {
     const { secret } = await enableTwoFactor();
     t.clock.advance(60);
     // Slot 1: the right password of an account with two-factor sign-in keeps its slot.
@@ -204,7 +220,9 @@ describe('disable and new recovery codes', () => {
     expect(fresh.some((code) => recoveryCodes.includes(code))).toBe(false);
     expectError(await secondStep(await passwordStep(), recoveryCodes[1]!), 403, 'INVALID_TWO_FACTOR_CODE');
     expect((await secondStep(await passwordStep(), fresh[0]!)).statusCode).toBe(200);
-    expect((await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') })).map((event) => event.action)).toContain('recovery_codes_replaced');
+    expect((await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') })).map((event) => event.action)).toContain(
+      'recovery_codes_replaced',
+    );
   });
 });
 

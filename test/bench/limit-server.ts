@@ -56,18 +56,31 @@ const read = engine === 'postgres' ? postgresRead(location!) : sqliteRead(locati
 const app = Fastify({ logger: false });
 registerRequestStart(app);
 app.setNotFoundHandler(sendNotFound);
-const User = { type: 'object', properties: { id: { type: 'integer' }, email: { type: 'string' }, full_name: { type: 'string' }, username: { type: ['string', 'null'] }, created_at: { type: 'string' } } };
-app.get('/api/auth/me', { schema: { response: { 200: { type: 'object', properties: { user: User } }, 401: { type: 'object', additionalProperties: true } } } }, (request, reply) => {
-  reply.header('cache-control', 'no-store');
-  const header = request.headers.authorization;
-  const unauthorized = () => reply.code(401).send({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'Authentication required' });
-  if (!header?.startsWith('Bearer ')) return unauthorized();
-  read(hash('sha256', header.slice(7), 'hex'), (row) => {
-    if (!row || Date.parse(row.expires_at) <= Date.now()) return unauthorized();
-    const { expires_at: _expires, ...user } = row;
-    reply.send({ user });
-  });
-});
+const User = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    email: { type: 'string' },
+    full_name: { type: 'string' },
+    username: { type: ['string', 'null'] },
+    created_at: { type: 'string' },
+  },
+};
+app.get(
+  '/api/auth/me',
+  { schema: { response: { 200: { type: 'object', properties: { user: User } }, 401: { type: 'object', additionalProperties: true } } } },
+  (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const header = request.headers.authorization;
+    const unauthorized = () => reply.code(401).send({ statusCode: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'Authentication required' });
+    if (!header?.startsWith('Bearer ')) return unauthorized();
+    read(hash('sha256', header.slice(7), 'hex'), (row) => {
+      if (!row || Date.parse(row.expires_at) <= Date.now()) return unauthorized();
+      const { expires_at: _expires, ...user } = row;
+      reply.send({ user });
+    });
+  },
+);
 app.get('/', (_request, reply) => reply.send({ status: 'ok' }));
 const address = await app.listen({ host: '127.0.0.1', port: Number(port ?? 0) });
 process.stderr.write(`${address}\n`);

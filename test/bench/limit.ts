@@ -22,8 +22,8 @@ export interface Bench<S extends Server> {
   put: (figure: string, cell: { measured: string; ratio: number | null }) => void;
 }
 
-export const LIMIT_404 = '(b) 404 ÷ the limit server\'s 404';
-export const LIMIT_ME = '(b) /me ÷ the limit server\'s /me';
+export const LIMIT_404 = "(b) 404 ÷ the limit server's 404";
+export const LIMIT_ME = "(b) /me ÷ the limit server's /me";
 export const TICK_ENTRY = 'process.nextTick entry: CPU per 404 without ÷ with (b)';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -47,7 +47,12 @@ async function rounds<S extends Server>(bench: Bench<S>, pairs: Array<[S, LoadRe
 const ratioOf = (left: Measured[], right: Measured[]) => median(left.map((r, i) => r.requestsPerSecond / right[i]!.requestsPerSecond));
 
 export async function limitFigures<S extends Server>(bench: Bench<S>, serve: S, limit: S, meHeaders: Record<string, string>): Promise<void> {
-  const request = (server: S, path: string, headers?: Record<string, string>): LoadRequest => ({ url: `${server.url}${path}`, ...(headers && { headers }), connections: bench.connections, seconds: bench.seconds });
+  const request = (server: S, path: string, headers?: Record<string, string>): LoadRequest => ({
+    url: `${server.url}${path}`,
+    ...(headers && { headers }),
+    connections: bench.connections,
+    seconds: bench.seconds,
+  });
   const [notFound, me] = await rounds(bench, [
     [serve, request(serve, '/api/no-such-route'), limit, request(limit, '/api/no-such-route')],
     [serve, request(serve, '/api/auth/me', meHeaders), limit, request(limit, '/api/auth/me', meHeaders)],

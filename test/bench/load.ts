@@ -52,7 +52,9 @@ async function withWrk(request: LoadRequest): Promise<LoadResult> {
   lines.push('non2xx = 0', 'response = function(status) if status < 200 or status > 299 then non2xx = non2xx + 1 end end');
   lines.push('done = function(summary, latency, requests) io.write(string.format("NON2XX %d\\n", non2xx)) end');
   fs.writeFileSync(script, lines.join('\n'));
-  const { stdout } = await run('wrk', ['-t1', `-c${request.connections}`, `-d${request.seconds}s`, '--latency', '-s', script, request.url], { maxBuffer: 1 << 20 });
+  const { stdout } = await run('wrk', ['-t1', `-c${request.connections}`, `-d${request.seconds}s`, '--latency', '-s', script, request.url], {
+    maxBuffer: 1 << 20,
+  });
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
   const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(stdout);
   const non2xx = /NON2XX (\d+)/.exec(stdout);

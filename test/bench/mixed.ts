@@ -100,7 +100,12 @@ export async function mixedTraffic(baseUrl: string, people: Person[], password: 
   }
   for (let s = 0; s < seconds * LOGINS_PER_SECOND; s++) {
     const person = people[s % people.length]!;
-    send((s * 1000) / LOGINS_PER_SECOND, '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: person.email, password }) }, logins);
+    send(
+      (s * 1000) / LOGINS_PER_SECOND,
+      '/api/auth/login',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: person.email, password }) },
+      logins,
+    );
   }
   await Promise.all(pending);
   return {

@@ -147,4 +147,3 @@ const cpuPerAnswer = (runs: { cpuUs: number }[]) => `${median(runs.map((r) => r.
 /** "x ÷ y req/s; busy …; CPU per answer …": the throughputs, then the two readings that say whether the server was the limit. */
 export const sideBySide = (left: Measured[], right: Measured[]) =>
   `${rps(median(left.map((r) => r.requestsPerSecond)))} ÷ ${rps(median(right.map((r) => r.requestsPerSecond)))}; busy ${busy(left)} ÷ ${busy(right)}; CPU ${cpuPerAnswer(left)} ÷ ${cpuPerAnswer(right)} an answer`;
-

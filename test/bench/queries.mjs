@@ -34,13 +34,20 @@ pg.Client.prototype.query = function (config, values, callback) {
 };
 
 const YEARS = 5;
-const targets = process.argv.includes('--postgres-only') ? [] : [{ name: 'SQLite', env: { TIMETRACK_DB: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-queries-')), 'q.db') } }];
-if (process.env.TIMETRACK_BENCH_DATABASE_URL) targets.push({ name: 'PostgreSQL', env: { DATABASE_URL: process.env.TIMETRACK_BENCH_DATABASE_URL, JWT_SECRET: randomBytes(32).toString('base64url') } });
+const targets = process.argv.includes('--postgres-only')
+  ? []
+  : [{ name: 'SQLite', env: { TIMETRACK_DB: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-queries-')), 'q.db') } }];
+if (process.env.TIMETRACK_BENCH_DATABASE_URL)
+  targets.push({ name: 'PostgreSQL', env: { DATABASE_URL: process.env.TIMETRACK_BENCH_DATABASE_URL, JWT_SECRET: randomBytes(32).toString('base64url') } });
 
 for (const target of targets) {
   const ctx = await createContext({ env: { ...target.env, LOG_LEVEL: 'warn' }, migrate: true, logDestination: process.stderr });
   const { accounts, settings, timeEntries, statistics } = ctx.services;
-  const user = await accounts.createAccount({ email: `queries-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`, password: 'a long benchmark passphrase', full_name: 'Q' });
+  const user = await accounts.createAccount({
+    email: `queries-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`,
+    password: 'a long benchmark passphrase',
+    full_name: 'Q',
+  });
   const start = new Date(Date.now() - YEARS * 365 * 86_400_000).toISOString().slice(0, 10);
   await settings.updateSettings(user.id, { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: start });
   for (let day = new Date(`${start}T00:00:00Z`); day.getTime() < Date.now() - 86_400_000; day = new Date(day.getTime() + 86_400_000)) {

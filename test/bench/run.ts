@@ -13,7 +13,20 @@ import { defaultHashConcurrency } from '../../src/config/index.js';
 import { createContext } from '../../src/composition-root.js';
 import { ARGON2_PARAMETERS } from '../../src/auth/passwords/hasher.js';
 import { chooseDriver, load, type Driver, type LoadResult } from './load.js';
-import { measure, median, peakRssDuring, roundRobinProxy, rps, sideBySide, sleep, startProcess, wallTimeMs, freePort, type Measured, type Server } from './processes.js';
+import {
+  measure,
+  median,
+  peakRssDuring,
+  roundRobinProxy,
+  rps,
+  sideBySide,
+  sleep,
+  startProcess,
+  wallTimeMs,
+  freePort,
+  type Measured,
+  type Server,
+} from './processes.js';
 import { LIMIT_404, LIMIT_ME, TICK_ENTRY, limitFigures, tickEntryFigure, type Bench } from './limit.js';
 import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople } from './mixed.js';
 
@@ -84,7 +97,15 @@ interface Row {
 
 async function startServe(target: Target, way: Way, extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, NODE_ENV: 'production', RATE_LIMIT_AUTH: '0', RATE_LIMIT_STATS: '0', LOCKOUT_ATTEMPTS: '1000', ...target.env };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...extraEnv,
+    NODE_ENV: 'production',
+    RATE_LIMIT_AUTH: '0',
+    RATE_LIMIT_STATS: '0',
+    LOCKOUT_ATTEMPTS: '1000',
+    ...target.env,
+  };
   if (way === 'a') delete env.LOG_LEVEL;
   else env.LOG_LEVEL = 'warn';
   return startProcess([...UNIT_NODE_FLAGS, BIN, 'serve', '--port', String(port), ...target.serveArgs], env, port, '/api/health');
@@ -120,7 +141,11 @@ async function seed(target: Target): Promise<void> {
 }
 
 async function token(baseUrl: string, email: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { token: string }).token;
 }
@@ -181,7 +206,10 @@ async function measureTarget(driver: Driver, target: Target, put: (figure: strin
       if (way === 'a') {
         // What each side wrote to its log, per answer: serve one line, bare Fastify two (in and out).
         const perRequest = (of: Measured[]) => of.reduce((sum, r) => sum + r.lines, 0) / of.reduce((sum, r) => sum + r.requests, 0);
-        put('(a) log lines per request: serve ÷ bare Fastify', { measured: `${perRequest(runs.me).toFixed(2)} ÷ ${perRequest(runs.bare).toFixed(2)}`, ratio: null });
+        put('(a) log lines per request: serve ÷ bare Fastify', {
+          measured: `${perRequest(runs.me).toFixed(2)} ÷ ${perRequest(runs.bare).toFixed(2)}`,
+          ratio: null,
+        });
         meRpsA = meRps;
         meP99A = median(runs.me.map((r) => r.p99Ms));
         await otherFigures(driver, target, serve, bare, serveRss, meRpsA, meP99A, put);
@@ -191,7 +219,10 @@ async function measureTarget(driver: Driver, target: Target, put: (figure: strin
           // not the load generator, is the limit); the busy shares above say the same from the CPU side.
           const more = await measure(driver, bare, { ...requests.bare, connections: CONNECTIONS * 2 });
           const again = await measure(driver, bare, requests.bare);
-          put(`saturation: bare Fastify at ${CONNECTIONS * 2} ÷ ${CONNECTIONS} connections`, { measured: sideBySide([more], [again]), ratio: more.requestsPerSecond / again.requestsPerSecond });
+          put(`saturation: bare Fastify at ${CONNECTIONS * 2} ÷ ${CONNECTIONS} connections`, {
+            measured: sideBySide([more], [again]),
+            ratio: more.requestsPerSecond / again.requestsPerSecond,
+          });
         } else {
           await scaleOut(driver, target, serve, meHeaders, put);
         }
@@ -210,24 +241,41 @@ async function measureTarget(driver: Driver, target: Target, put: (figure: strin
     nodeTimes.push(wallTimeMs(['-e', '0'], {}));
     cliTimes.push(wallTimeMs([BIN, ...target.serveArgs, 'user', 'list'], target.env));
   }
-  put('CLI start: `timetrack user list` ÷ `node -e 0`', { measured: `${median(cliTimes).toFixed(0)} ÷ ${median(nodeTimes).toFixed(0)} ms`, ratio: median(cliTimes) / median(nodeTimes) });
+  put('CLI start: `timetrack user list` ÷ `node -e 0`', {
+    measured: `${median(cliTimes).toFixed(0)} ÷ ${median(nodeTimes).toFixed(0)} ms`,
+    ratio: median(cliTimes) / median(nodeTimes),
+  });
 }
 
 /** Memory, statistics, logins: on the (a) server, as a self-hoster runs it. */
-async function otherFigures(driver: Driver, target: Target, serve: Server, bare: Server, serveRss: number, meRps: number, meP99: number, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+async function otherFigures(
+  driver: Driver,
+  target: Target,
+  serve: Server,
+  bare: Server,
+  serveRss: number,
+  meRps: number,
+  meP99: number,
+  put: (figure: string, cell: Omit<Cell, 'met'>) => void,
+) {
   let bareRss = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    bareRss = Math.max(bareRss, (await peakRssDuring(bare.child.pid!, load(driver, { url: `${bare.url}/`, connections: CONNECTIONS, seconds: SECONDS }))).peakMiB);
+    bareRss = Math.max(
+      bareRss,
+      (await peakRssDuring(bare.child.pid!, load(driver, { url: `${bare.url}/`, connections: CONNECTIONS, seconds: SECONDS }))).peakMiB,
+    );
   }
   put('memory: peak RSS of serve under /me load ÷ bare Fastify', { measured: `${serveRss.toFixed(1)} ÷ ${bareRss.toFixed(1)} MiB`, ratio: serveRss / bareRss });
 
   const statsHeaders = { authorization: `Bearer ${await token(serve.url, target.emails.stats)}` };
   const statsRuns: LoadResult[] = [];
-  for (let round = 0; round < 2; round++) statsRuns.push(await load(driver, { url: `${serve.url}/api/stats/overtime`, headers: statsHeaders, connections: CONNECTIONS, seconds: SECONDS }));
+  for (let round = 0; round < 2; round++)
+    statsRuns.push(await load(driver, { url: `${serve.url}/api/stats/overtime`, headers: statsHeaders, connections: CONNECTIONS, seconds: SECONDS }));
   if (statsRuns.some((r) => r.non2xx > 0)) throw new Error(`${target.name}: /api/stats/overtime answered errors under load`);
   const statsRps = median(statsRuns.map((r) => r.requestsPerSecond));
   statsRpsOf[target.name] = statsRps;
-  if (target.name === 'PostgreSQL' && statsRpsOf.SQLite) put(STATS_PG, { measured: `${rps(statsRps)} ÷ ${rps(statsRpsOf.SQLite)}`, ratio: statsRps / statsRpsOf.SQLite });
+  if (target.name === 'PostgreSQL' && statsRpsOf.SQLite)
+    put(STATS_PG, { measured: `${rps(statsRps)} ÷ ${rps(statsRpsOf.SQLite)}`, ratio: statsRps / statsRpsOf.SQLite });
   put('statistics: /stats/overtime (5 years) ÷ /me', { measured: `${rps(statsRps)} ÷ ${rps(meRps)}`, ratio: statsRps / meRps });
 
   const loginRequest = {
@@ -241,7 +289,10 @@ async function otherFigures(driver: Driver, target: Target, serve: Server, bare:
   const logins = await load(driver, loginRequest);
   if (logins.non2xx > 0) throw new Error(`${target.name}: ${logins.non2xx} logins failed under load`);
   const raw = await rawVerificationsPerSecond(SECONDS);
-  put('login efficiency: logins/s ÷ raw argon2 verifications/s', { measured: `${logins.requestsPerSecond.toFixed(1)} ÷ ${raw.toFixed(1)} per s`, ratio: logins.requestsPerSecond / raw });
+  put('login efficiency: logins/s ÷ raw argon2 verifications/s', {
+    measured: `${logins.requestsPerSecond.toFixed(1)} ÷ ${raw.toFixed(1)} per s`,
+    ratio: logins.requestsPerSecond / raw,
+  });
 
   // A login flood from 16 connections while /me is measured (at the connections of its idle figure).
   const meHeaders = { authorization: `Bearer ${await token(serve.url, target.emails.me)}` };
@@ -249,12 +300,21 @@ async function otherFigures(driver: Driver, target: Target, serve: Server, bare:
   await sleep(1000);
   const stormed = await load(driver, { url: `${serve.url}/api/auth/me`, headers: meHeaders, connections: CONNECTIONS, seconds: SECONDS });
   await flood;
-  put('login storm: /me throughput during flood ÷ idle', { measured: `${rps(stormed.requestsPerSecond)} ÷ ${rps(meRps)}`, ratio: stormed.requestsPerSecond / meRps });
+  put('login storm: /me throughput during flood ÷ idle', {
+    measured: `${rps(stormed.requestsPerSecond)} ÷ ${rps(meRps)}`,
+    ratio: stormed.requestsPerSecond / meRps,
+  });
   put('login storm: /me p99 during flood ÷ idle', { measured: `${stormed.p99Ms.toFixed(2)} ÷ ${meP99.toFixed(2)} ms`, ratio: stormed.p99Ms / meP99 });
 }
 
 /** Way (b): serve ÷ the limit server; on SQLite also serve without its nextTick entry ÷ with it. */
-async function comparisons(driver: Driver, target: Target, serve: Server, meHeaders: Record<string, string>, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+async function comparisons(
+  driver: Driver,
+  target: Target,
+  serve: Server,
+  meHeaders: Record<string, string>,
+  put: (figure: string, cell: Omit<Cell, 'met'>) => void,
+) {
   const bench: Bench<Server> = {
     rounds: ROUNDS,
     connections: CONNECTIONS,
@@ -273,7 +333,9 @@ async function comparisons(driver: Driver, target: Target, serve: Server, meHead
   if (target.name !== 'SQLite') return;
   // A file of its own (one server per SQLite file): the 404 it is measured on reads no data.
   const file = path.join(path.dirname(target.env.TIMETRACK_DB!), 'without-tick-entry.db');
-  const withoutEntry = await startServe({ ...target, env: { ...target.env, TIMETRACK_DB: file }, serveArgs: ['--db', file] }, 'b', { TIMETRACK_BENCH_WITHOUT_TICK_ENTRY: '1' });
+  const withoutEntry = await startServe({ ...target, env: { ...target.env, TIMETRACK_DB: file }, serveArgs: ['--db', file] }, 'b', {
+    TIMETRACK_BENCH_WITHOUT_TICK_ENTRY: '1',
+  });
   try {
     await tickEntryFigure(bench, serve, withoutEntry);
   } finally {
@@ -290,19 +352,35 @@ async function mixedFigure(driver: Driver, target: Target, put: (figure: string,
     // The people were at work before the flood: their tokens are known to this process (a token's
     // first request verifies its signature on libuv's pool, where it would queue behind the hashes).
     for (const person of people) await fetch(`${serve.url}/api/auth/me`, { headers: { authorization: `Bearer ${person.token}` } }).then((r) => r.arrayBuffer());
-    const flood = load(driver, { url: `${serve.url}/api/auth/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: target.emails.flood, password: PASSWORD }), connections: 16, seconds: MIXED_SECONDS + 2 });
+    const flood = load(driver, {
+      url: `${serve.url}/api/auth/login`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: target.emails.flood, password: PASSWORD }),
+      connections: 16,
+      seconds: MIXED_SECONDS + 2,
+    });
     await sleep(1000);
     const result = await mixedTraffic(serve.url, people, PASSWORD, MIXED_SECONDS);
     await flood;
     if (result.failed > 0) throw new Error(`${target.name}: ${result.failed} of ${result.sent} requests of the mixed traffic failed`);
-    put(MIXED, { measured: `p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms over ${result.sent} requests in ${MIXED_SECONDS} s; logins p50 ${result.loginP50Ms.toFixed(0)} ms, p99 ${result.loginP99Ms.toFixed(0)} ms`, ratio: result.p99Ms });
+    put(MIXED, {
+      measured: `p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms over ${result.sent} requests in ${MIXED_SECONDS} s; logins p50 ${result.loginP50Ms.toFixed(0)} ms, p99 ${result.loginP99Ms.toFixed(0)} ms`,
+      ratio: result.p99Ms,
+    });
   } finally {
     await serve.stop();
   }
 }
 
 /** Two serve processes behind one port ÷ one, on /me, both behind the same round-robin proxy (way b). */
-async function scaleOut(driver: Driver, target: Target, first: Server, meHeaders: Record<string, string>, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+async function scaleOut(
+  driver: Driver,
+  target: Target,
+  first: Server,
+  meHeaders: Record<string, string>,
+  put: (figure: string, cell: Omit<Cell, 'met'>) => void,
+) {
   const second = await startServe(target, 'b');
   const one = await roundRobinProxy([Number(new URL(first.url).port)]);
   const two = await roundRobinProxy([Number(new URL(first.url).port), Number(new URL(second.url).port)]);
@@ -317,7 +395,10 @@ async function scaleOut(driver: Driver, target: Target, first: Server, meHeaders
     }
     if ([...ones, ...twos].some((r) => r.non2xx > 0)) throw new Error(`${target.name}: /me answered errors behind the proxy`);
     const ratio = median(twos.map((r, i) => r.requestsPerSecond / ones[i]!.requestsPerSecond));
-    put('scale-out: two serve processes ÷ one, /me behind one port (b)', { measured: `${rps(median(twos.map((r) => r.requestsPerSecond)))} ÷ ${rps(median(ones.map((r) => r.requestsPerSecond)))}`, ratio });
+    put('scale-out: two serve processes ÷ one, /me behind one port (b)', {
+      measured: `${rps(median(twos.map((r) => r.requestsPerSecond)))} ÷ ${rps(median(ones.map((r) => r.requestsPerSecond)))}`,
+      ratio,
+    });
   } finally {
     await Promise.all([one.close(), two.close()]);
     await second.stop();
@@ -361,7 +442,11 @@ async function main(): Promise<void> {
       const row = rows.find((r) => r.figure === figure);
       if (!row) throw new Error(`no row ${figure}`);
       const check = target.name === 'PostgreSQL' && row.pgGoal ? row.pgCheck : target.name === 'PostgreSQL' ? undefined : row.check;
-      row.cells[target.name] = { ...cell, ratio: cell.ratio === null ? null : rounded(cell.ratio), met: cell.ratio === null || !check ? null : check(cell.ratio) };
+      row.cells[target.name] = {
+        ...cell,
+        ratio: cell.ratio === null ? null : rounded(cell.ratio),
+        met: cell.ratio === null || !check ? null : check(cell.ratio),
+      };
       process.stderr.write(`  ${target.name} ${figure}: ${cell.measured}${cell.ratio === null ? '' : ` = ${cell.ratio.toFixed(2)}`}\n`);
     };
     await measureTarget(driver, target, put);
@@ -369,7 +454,10 @@ async function main(): Promise<void> {
 
   const showPg = Boolean(PG_URL);
   const header = ['figure', 'SQLite: measured', 'ratio', 'goal', 'met', ...(showPg ? ['PostgreSQL: measured', 'ratio', 'goal', 'met'] : []), 'driven by'];
-  const cellText = (cell: Cell | undefined, goal: string) => (cell ? [cell.measured, cell.ratio === null ? 'n/a' : cell.ratio.toFixed(2), goal, cell.met === null ? 'n/a' : cell.met ? 'yes' : 'NO'] : ['(not measured)', 'n/a', goal, 'n/a']);
+  const cellText = (cell: Cell | undefined, goal: string) =>
+    cell
+      ? [cell.measured, cell.ratio === null ? 'n/a' : cell.ratio.toFixed(2), goal, cell.met === null ? 'n/a' : cell.met ? 'yes' : 'NO']
+      : ['(not measured)', 'n/a', goal, 'n/a'];
   const lines = rows
     .filter((row) => Object.keys(row.cells).length > 0)
     .map((row) => [row.figure, ...cellText(row.cells.SQLite, row.goal), ...(showPg ? cellText(row.cells.PostgreSQL, row.pgGoal ?? '(none)') : []), row.driver]);
@@ -387,13 +475,20 @@ async function main(): Promise<void> {
     serveNodeFlags: UNIT_NODE_FLAGS,
   };
   process.stdout.write(
-    `\n${conditions.cores} cores (${conditions.cpu}), Node ${conditions.node}, ${driver}, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} alternating rounds, serve's node flags: ${UNIT_NODE_FLAGS.join(' ') || '(none, as the unit\'s ExecStart)'}\n`,
+    `\n${conditions.cores} cores (${conditions.cpu}), Node ${conditions.node}, ${driver}, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} alternating rounds, serve's node flags: ${UNIT_NODE_FLAGS.join(' ') || "(none, as the unit's ExecStart)"}\n`,
   );
-  process.stdout.write(showPg ? 'PostgreSQL column: TIMETRACK_BENCH_DATABASE_URL\n' : 'PostgreSQL column skipped: TIMETRACK_BENCH_DATABASE_URL is not set (a postgres:// URL of a database the bench may write to)\n');
+  process.stdout.write(
+    showPg
+      ? 'PostgreSQL column: TIMETRACK_BENCH_DATABASE_URL\n'
+      : 'PostgreSQL column skipped: TIMETRACK_BENCH_DATABASE_URL is not set (a postgres:// URL of a database the bench may write to)\n',
+  );
 
   const results = path.join(ROOT, 'bench-results');
   fs.mkdirSync(results, { recursive: true });
-  fs.writeFileSync(path.join(results, 'latest.json'), `${JSON.stringify({ date: new Date().toISOString(), ...conditions, postgresql: showPg ? 'measured' : 'skipped: TIMETRACK_BENCH_DATABASE_URL not set', rows }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(results, 'latest.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), ...conditions, postgresql: showPg ? 'measured' : 'skipped: TIMETRACK_BENCH_DATABASE_URL not set', rows }, null, 2)}\n`,
+  );
   fs.rmSync(dir, { recursive: true, force: true });
   if (rows.some((row) => Object.values(row.cells).some((cell) => cell?.met === false))) process.exitCode = 1;
 }

@@ -49,7 +49,11 @@ describe('timetrack user set-password', () => {
   it('applies the password rules and refuses to wait for a terminal that is not there', async () => {
     expectFailure(await cli(db, ['user', 'set-password', 'bob', '--password-stdin'], { input: 'short\n' }), 1, /password/i);
     expectFailure(await cli(db, ['user', 'set-password', 'bob']), 2, /not a terminal.*--password-stdin/);
-    expectFailure(await cli(db, ['user', 'set-password', 'nobody', '--password-stdin'], { input: `${NEW_PASSWORD}\n` }), 3, /no account with the username nobody/);
+    expectFailure(
+      await cli(db, ['user', 'set-password', 'nobody', '--password-stdin'], { input: `${NEW_PASSWORD}\n` }),
+      3,
+      /no account with the username nobody/,
+    );
   });
 });
 
@@ -57,7 +61,9 @@ describe('timetrack user update', () => {
   it('changes e-mail, name and username with the checks of registration', async () => {
     const updated = await cli(db, ['--json', 'user', 'update', 'bob', '--email', 'Robert@Example.com', '--name', 'Robert', '--username', 'robert']);
     expect(updated.stderr).toBe('');
-    expect(JSON.parse(updated.stdout as string)).toEqual({ user: expect.objectContaining({ email: 'robert@example.com', full_name: 'Robert', username: 'robert' }) });
+    expect(JSON.parse(updated.stdout as string)).toEqual({
+      user: expect.objectContaining({ email: 'robert@example.com', full_name: 'Robert', username: 'robert' }),
+    });
     expect((await post('/api/auth/login', { email: 'robert', password: PASSWORD })).status).toBe(200);
 
     expectFailure(await cli(db, ['user', 'update', 'robert', '--email', 'ann@example.com']), 1, /e-mail address already exists/);
@@ -66,7 +72,9 @@ describe('timetrack user update', () => {
     expectFailure(await cli(db, ['user', 'update', 'robert', '--username', 'a b']), 1, /username must be/);
     expectFailure(await cli(db, ['user', 'update', 'robert']), 2, /at least one of --email, --name, --username/);
 
-    const removed = JSON.parse((await cli(db, ['--json', 'user', 'update', 'robert@example.com', '--username', ''])).stdout as string) as { user: { username: string | null } };
+    const removed = JSON.parse((await cli(db, ['--json', 'user', 'update', 'robert@example.com', '--username', ''])).stdout as string) as {
+      user: { username: string | null };
+    };
     expect(removed.user.username).toBeNull();
   });
 });

@@ -70,7 +70,10 @@ describe('errors and exit codes', () => {
     try {
       const busy = await cli(db, ['--json', 'user', 'unlock', 'ann@example.com']);
       expect(busy.exitCode).toBe(4);
-      expect(JSON.parse(String(busy.stderr)).error).toEqual({ code: 'DATABASE_BUSY', message: expect.stringMatching(/^the database is busy: another process held its write lock/) });
+      expect(JSON.parse(String(busy.stderr)).error).toEqual({
+        code: 'DATABASE_BUSY',
+        message: expect.stringMatching(/^the database is busy: another process held its write lock/),
+      });
     } finally {
       holder.exec('rollback');
       holder.close();
@@ -194,9 +197,23 @@ describe('JSON shapes and help', () => {
     expect((await runCli(['user', 'frob'])).exitCode).toBe(2);
 
     const leaves = [
-      ['serve'], ['migrate'], ['user', 'create'], ['user', 'list'], ['user', 'show'], ['user', 'unlock'], ['user', 'disable'],
-      ['user', 'enable'], ['user', 'delete'], ['user', 'export'], ['user', 'import'], ['token', 'list'], ['token', 'revoke'], ['reset', 'issue'],
-      ['entries', 'export'], ['entries', 'import'], ['audit', 'list'],
+      ['serve'],
+      ['migrate'],
+      ['user', 'create'],
+      ['user', 'list'],
+      ['user', 'show'],
+      ['user', 'unlock'],
+      ['user', 'disable'],
+      ['user', 'enable'],
+      ['user', 'delete'],
+      ['user', 'export'],
+      ['user', 'import'],
+      ['token', 'list'],
+      ['token', 'revoke'],
+      ['reset', 'issue'],
+      ['entries', 'export'],
+      ['entries', 'import'],
+      ['audit', 'list'],
     ];
     for (const leaf of leaves) {
       const help = String((await runCli([...leaf, '--help'])).stdout);

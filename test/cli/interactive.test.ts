@@ -84,7 +84,9 @@ describe('passwords from the shell', () => {
     for (const input of [`${PASSWORD}\nclear\n`, `${PASSWORD}\r\nsecond`]) {
       const refused = await cli(db, ['user', 'set-password', 'cat@example.com', '--password-stdin'], { input });
       expect(refused.exitCode).toBe(2);
-      expect(String(refused.stderr)).toBe('timetrack: --password-stdin reads exactly one line, and standard input held more: give the password alone, on one line');
+      expect(String(refused.stderr)).toBe(
+        'timetrack: --password-stdin reads exactly one line, and standard input held more: give the password alone, on one line',
+      );
     }
     const twoLines = await cli(db, ['user', 'create', '--email', 'dan@example.com', '--name', 'Dan', '--password-stdin'], { input: `${PASSWORD}\nmore\n` });
     expect(twoLines.exitCode).toBe(2);
@@ -93,7 +95,10 @@ describe('passwords from the shell', () => {
 
   it('interactive user create refuses a taken username at its prompt', async () => {
     const db = tempDb();
-    expect((await cli(db, ['user', 'create', '--email', 'eve@example.com', '--name', 'Eve', '--username', 'eve', '--password-stdin'], { input: `${PASSWORD}\n` })).exitCode).toBe(0);
+    expect(
+      (await cli(db, ['user', 'create', '--email', 'eve@example.com', '--name', 'Eve', '--username', 'eve', '--password-stdin'], { input: `${PASSWORD}\n` }))
+        .exitCode,
+    ).toBe(0);
     const session = onTerminal(['--db', db, 'user', 'create', '--email', 'eva@example.com', '--name', 'Eva']);
     await session.answer('Username (optional', 'EVE');
     await session.answer('This username is taken', '\u0015eva');

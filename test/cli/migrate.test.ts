@@ -8,7 +8,27 @@ import { startServer } from '../support/server.js';
 import { cli, expectFailure, tempDb, tempDbPath } from '../support/cli-accounts.js';
 import { databaseLine, queryRows, tableNames } from '../support/database.js';
 
-const MIGRATIONS = ['001_accounts_and_sessions', '002_time_tracking', '003_daily_totals_covering_index', '004_daily_totals_by_first_instant_of_day', '005_failed_login_identifiers_hashed', '006_audit_and_session_details', '007_reset_token_origin', '008_username_lookup_by_lower', '009_target_schedules', '009b_absence_portion', '009c_bookings', '009d_break_rules', '009e_vacation_allowance', '009f_forgotten_timer', '010_session_activity', '010b_api_tokens', '010c_two_factor', '010d_login_devices', '011_export_leases'];
+const MIGRATIONS = [
+  '001_accounts_and_sessions',
+  '002_time_tracking',
+  '003_daily_totals_covering_index',
+  '004_daily_totals_by_first_instant_of_day',
+  '005_failed_login_identifiers_hashed',
+  '006_audit_and_session_details',
+  '007_reset_token_origin',
+  '008_username_lookup_by_lower',
+  '009_target_schedules',
+  '009b_absence_portion',
+  '009c_bookings',
+  '009d_break_rules',
+  '009e_vacation_allowance',
+  '009f_forgotten_timer',
+  '010_session_activity',
+  '010b_api_tokens',
+  '010c_two_factor',
+  '010d_login_devices',
+  '011_export_leases',
+];
 
 describe('timetrack migrate', () => {
   it('lists pending migrations by name, applies them, then lists them as applied', async () => {
@@ -21,24 +41,37 @@ describe('timetrack migrate', () => {
     const applied = await cli(db, ['migrate']);
     expect(applied.exitCode).toBe(0);
     // A new SQLite file is said (a PostgreSQL database is made by its administrator).
-    expect(applied.stdout).toBe(`applied ${MIGRATIONS.length} migration(s): ${MIGRATIONS.join(', ')}\n${onPostgres ? '' : 'created a new, empty database\n'}${databaseLine(db)}`);
+    expect(applied.stdout).toBe(
+      `applied ${MIGRATIONS.length} migration(s): ${MIGRATIONS.join(', ')}\n${onPostgres ? '' : 'created a new, empty database\n'}${databaseLine(db)}`,
+    );
     expect((await cli(db, ['migrate'])).stdout).toBe(`database is up to date\n${databaseLine(db)}`);
 
-    const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ state: string; executed_at: string }> };
+    const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as {
+      migrations: Array<{ state: string; executed_at: string }>;
+    };
     expect(status.migrations.every((m) => m.state === 'applied' && !Number.isNaN(Date.parse(m.executed_at)))).toBe(true);
   });
 
   it('serve applies pending migrations at start and logs each; --no-migrate refuses a database that needs one', async () => {
     const untouched = tempDbPath();
     fs.closeSync(fs.openSync(untouched, 'w')); // an empty SQLite file: no migration applied yet
-    expectFailure(await cli(untouched, ['serve', '--no-migrate', '--port', '0']), 1, new RegExp(`needs ${MIGRATIONS.length} migration\\(s\\).*run \`timetrack migrate\` first`));
+    expectFailure(
+      await cli(untouched, ['serve', '--no-migrate', '--port', '0']),
+      1,
+      new RegExp(`needs ${MIGRATIONS.length} migration\\(s\\).*run \`timetrack migrate\` first`),
+    );
 
     const migrated = tempDbPath();
     const running = await startServer(migrated);
     const health = await fetch(`${running.baseUrl}/api/health`);
     await running.stop();
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.any(String), engine: expect.any(String) });
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      commit: expect.any(String),
+      engine: expect.any(String),
+    });
     for (const name of MIGRATIONS) expect(running.output()).toMatch(new RegExp(`"migration":"${name}".*"msg":"migration applied"`));
     expect(running.output()).toMatch(/"version":"\d+\.\d+\.\d+.*"msg":"timetrack started"/);
     const tables = await tableNames(migrated);
@@ -48,7 +81,11 @@ describe('timetrack migrate', () => {
   it('read-only commands never migrate: they say a migration is pending and stop', async () => {
     const db = tempDb();
     await queryRows(db, 'delete from kysely_migration where name = ?', [MIGRATIONS[2]]);
-    for (const args of [['user', 'list'], ['user', 'show', 'ann@example.com'], ['token', 'list', '--user', 'ann@example.com']]) {
+    for (const args of [
+      ['user', 'list'],
+      ['user', 'show', 'ann@example.com'],
+      ['token', 'list', '--user', 'ann@example.com'],
+    ]) {
       expectFailure(await cli(db, args), 1, new RegExp(`needs 1 migration\\(s\\) \\(${MIGRATIONS[2]}\\); run \`timetrack migrate\` first`));
     }
     const status = JSON.parse((await cli(db, ['--json', 'migrate', '--status'])).stdout as string) as { migrations: Array<{ name: string; state: string }> };

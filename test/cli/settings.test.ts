@@ -18,7 +18,11 @@ describe('settings', () => {
   it('refuses names in the env file that are not settings, with a suggestion, all at once', async () => {
     const file = envFile(['# a comment', 'REGISTRATON=closed', 'LOKOUT_ATTEMPTS=3', 'COMPLETELY_UNRELATED=1']);
     const result = await runCli(['--env-file', file, 'user', 'list']);
-    expectFailure(result, 1, /line 2: REGISTRATON is not a setting; did you mean REGISTRATION\?.*line 3: LOKOUT_ATTEMPTS is not a setting; did you mean LOCKOUT_ATTEMPTS\?.*line 4: COMPLETELY_UNRELATED is not a setting \(docs\/configuration\.md lists them\)/);
+    expectFailure(
+      result,
+      1,
+      /line 2: REGISTRATON is not a setting; did you mean REGISTRATION\?.*line 3: LOKOUT_ATTEMPTS is not a setting; did you mean LOCKOUT_ATTEMPTS\?.*line 4: COMPLETELY_UNRELATED is not a setting \(docs\/configuration\.md lists them\)/,
+    );
     expect(String(result.stderr).split('\n')).toHaveLength(1);
   });
 
@@ -52,12 +56,22 @@ describe('settings', () => {
 
   it('timetrack config prints each setting with its source, secrets masked', async () => {
     const secret = 'f3a9c1e07b5d4a2e9c8b7a6f5e4d3c2b1a0f9e8d';
-    const file = envFile(['TIMETRACK_DB=/srv/tt/timetrack.db', `JWT_SECRET=${secret}`, 'REGISTRATION=closed', 'SMTP_HOST=smtp.example.org', 'SMTP_FROM=tt@example.org', 'SMTP_USER=tt', 'SMTP_PASSWORD=hunter2hunter2']);
+    const file = envFile([
+      'TIMETRACK_DB=/srv/tt/timetrack.db',
+      `JWT_SECRET=${secret}`,
+      'REGISTRATION=closed',
+      'SMTP_HOST=smtp.example.org',
+      'SMTP_FROM=tt@example.org',
+      'SMTP_USER=tt',
+      'SMTP_PASSWORD=hunter2hunter2',
+    ]);
     const result = await runCli(['--env-file', file, '--json', 'config'], { env: { LOG_LEVEL: 'debug' } });
     expect(result.stderr).toBe('');
     expect(result.stdout).not.toContain(secret);
     expect(result.stdout).not.toContain('hunter2');
-    const settings = new Map((JSON.parse(result.stdout as string) as { settings: Array<{ name: string; value: string; source: string }> }).settings.map((s) => [s.name, s]));
+    const settings = new Map(
+      (JSON.parse(result.stdout as string) as { settings: Array<{ name: string; value: string; source: string }> }).settings.map((s) => [s.name, s]),
+    );
     expect(settings.get('TIMETRACK_DB')).toEqual({ name: 'TIMETRACK_DB', value: '/srv/tt/timetrack.db', source: 'file' });
     expect(settings.get('JWT_SECRET')).toEqual({ name: 'JWT_SECRET', value: '******** (set)', source: 'file' });
     expect(settings.get('SMTP_PASSWORD')?.value).toBe('******** (set)');

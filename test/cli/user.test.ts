@@ -7,7 +7,9 @@ import { databaseLine, queryRows, tableNames } from '../support/database.js';
 describe('timetrack user create', () => {
   it('creates an account from flags and a password on stdin, with the same rules as registration', async () => {
     const db = tempDb();
-    const created = await cli(db, ['--json', 'user', 'create', '--email', ' Ann@Example.COM ', '--name', 'Ann', '--username', 'ann', '--password-stdin'], { input: `${PASSWORD}\n` });
+    const created = await cli(db, ['--json', 'user', 'create', '--email', ' Ann@Example.COM ', '--name', 'Ann', '--username', 'ann', '--password-stdin'], {
+      input: `${PASSWORD}\n`,
+    });
     expect(created.exitCode).toBe(0);
     const body = JSON.parse(created.stdout as string) as { user: Record<string, unknown> };
     expect(body.user).toMatchObject({ id: 1, email: 'ann@example.com', full_name: 'Ann', username: 'ann' });
@@ -20,10 +22,26 @@ describe('timetrack user create', () => {
   it('refuses a duplicate e-mail, a taken username, a weak password and a bad e-mail with exit 1 and one line', async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com', ['--username', 'ann']);
-    expectFailure(await cli(db, ['user', 'create', '--email', 'ANN@example.com', '--name', 'A', '--password-stdin'], { input: PASSWORD }), 1, /^timetrack: An account with this e-mail address already exists$/);
-    expectFailure(await cli(db, ['user', 'create', '--email', 'b@example.com', '--name', 'B', '--username', 'ANN', '--password-stdin'], { input: PASSWORD }), 1, /username is already taken/);
-    expectFailure(await cli(db, ['user', 'create', '--email', 'c@example.com', '--name', 'C', '--password-stdin'], { input: 'password123\n' }), 1, /too common/);
-    expectFailure(await cli(db, ['user', 'create', '--email', 'd@example.com', '--name', 'D', '--password-stdin'], { input: 'short\n' }), 1, /8 to 256 characters/);
+    expectFailure(
+      await cli(db, ['user', 'create', '--email', 'ANN@example.com', '--name', 'A', '--password-stdin'], { input: PASSWORD }),
+      1,
+      /^timetrack: An account with this e-mail address already exists$/,
+    );
+    expectFailure(
+      await cli(db, ['user', 'create', '--email', 'b@example.com', '--name', 'B', '--username', 'ANN', '--password-stdin'], { input: PASSWORD }),
+      1,
+      /username is already taken/,
+    );
+    expectFailure(
+      await cli(db, ['user', 'create', '--email', 'c@example.com', '--name', 'C', '--password-stdin'], { input: 'password123\n' }),
+      1,
+      /too common/,
+    );
+    expectFailure(
+      await cli(db, ['user', 'create', '--email', 'd@example.com', '--name', 'D', '--password-stdin'], { input: 'short\n' }),
+      1,
+      /8 to 256 characters/,
+    );
     expectFailure(await cli(db, ['user', 'create', '--email', 'not-an-email', '--name', 'E', '--password-stdin'], { input: PASSWORD }), 1, /e-mail address/);
     const list = await cli(db, ['--json', 'user', 'list']);
     expect((JSON.parse(list.stdout as string) as { users: unknown[] }).users).toHaveLength(1);
@@ -53,8 +71,16 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
 
     const json = JSON.parse((await cli(db, ['user', 'list', '--json'])).stdout as string) as { users: Array<Record<string, unknown>> };
     expect(json.users[0]).toEqual({
-      id: 1, email: 'ann@example.com', full_name: 'Test Person', username: null, created_at: expect.any(String),
-      status: 'active', failed_attempts: 0, locked_until: null, active_sessions: 0, two_factor: false,
+      id: 1,
+      email: 'ann@example.com',
+      full_name: 'Test Person',
+      username: null,
+      created_at: expect.any(String),
+      status: 'active',
+      failed_attempts: 0,
+      locked_until: null,
+      active_sessions: 0,
+      two_factor: false,
     });
     const show = JSON.parse((await cli(db, ['--json', 'user', 'show', 'BOB@example.com'])).stdout as string) as { user: Record<string, unknown> };
     expect(show.user).toMatchObject({ email: 'bob@example.com', status: 'active' });
@@ -64,7 +90,13 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
   it('answers exit 3 (not found) and one line for an unknown account in every command that takes one', async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
-    for (const args of [['user', 'show'], ['user', 'unlock'], ['user', 'disable'], ['user', 'enable'], ['reset', 'issue']]) {
+    for (const args of [
+      ['user', 'show'],
+      ['user', 'unlock'],
+      ['user', 'disable'],
+      ['user', 'enable'],
+      ['reset', 'issue'],
+    ]) {
       expectFailure(await cli(db, [...args, 'nobody@example.com']), 3, /^timetrack: no account with the e-mail address nobody@example\.com$/);
     }
     expectFailure(await cli(db, ['user', 'delete', 'nobody@example.com', '--yes']), 3, /no account/);
@@ -91,8 +123,16 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     // Give Ann a reset token, time entries and an absence, so every kind of row exists.
     expect((await cli(db, ['reset', 'issue', 'ann@example.com'])).exitCode).toBe(0);
     const now = new Date().toISOString();
-    await queryRows(db, 'insert into auth_tokens (user_id, token_hash, created_at, expires_at) values (1, ?, ?, ?)', ['a'.repeat(64), now, '2999-01-01T00:00:00.000Z']);
-    await queryRows(db, "insert into time_entries (user_id, start_at, end_at, note, created_at, updated_at) values (1, '2026-01-05T08:00:00.000Z', '2026-01-05T12:00:00.000Z', '', ?, ?)", [now, now]);
+    await queryRows(db, 'insert into auth_tokens (user_id, token_hash, created_at, expires_at) values (1, ?, ?, ?)', [
+      'a'.repeat(64),
+      now,
+      '2999-01-01T00:00:00.000Z',
+    ]);
+    await queryRows(
+      db,
+      "insert into time_entries (user_id, start_at, end_at, note, created_at, updated_at) values (1, '2026-01-05T08:00:00.000Z', '2026-01-05T12:00:00.000Z', '', ?, ?)",
+      [now, now],
+    );
     await queryRows(db, "insert into absences (user_id, date, type, note, created_at) values (1, '2026-01-06', 'vacation', '', ?)", [now]);
 
     const deleted = await cli(db, ['--json', 'user', 'delete', 'ann@example.com', '--yes']);

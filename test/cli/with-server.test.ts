@@ -66,7 +66,9 @@ describe('admin commands against a running server', () => {
     const second = await tokenOf('revoke@example.com');
     const other = await tokenOf('reset@example.com');
 
-    const listed = JSON.parse((await cli(db, ['--json', 'token', 'list', '--user', 'revoke@example.com'])).stdout as string) as { sessions: Array<Record<string, unknown>> };
+    const listed = JSON.parse((await cli(db, ['--json', 'token', 'list', '--user', 'revoke@example.com'])).stdout as string) as {
+      sessions: Array<Record<string, unknown>>;
+    };
     expect(listed.sessions).toHaveLength(2);
     expect(Object.keys(listed.sessions[0]!).sort()).toEqual(['client_address', 'created_at', 'expires_at', 'id', 'user_agent']);
 

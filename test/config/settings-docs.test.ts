@@ -15,7 +15,10 @@ function documentedRows(): Array<{ names: string[]; default: string }> {
     .split('\n')
     .filter((line) => /^\|\s*`[A-Z]/.test(line))
     .map((line) => {
-      const [names = '', defaultCell = ''] = line.split('|').slice(1).map((cell) => cell.trim());
+      const [names = '', defaultCell = ''] = line
+        .split('|')
+        .slice(1)
+        .map((cell) => cell.trim());
       return { names: [...names.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1]!), default: defaultCell };
     });
 }

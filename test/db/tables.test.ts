@@ -32,7 +32,10 @@ describe('the list of tables', () => {
             }),
           ).then((lists) => lists.flat())
         : (
-            await sql<{ from: string; to: string }>`select conrelid::regclass::text as "from", confrelid::regclass::text as "to" from pg_constraint where contype = 'f'`.execute(t.ctx.db)
+            await sql<{
+              from: string;
+              to: string;
+            }>`select conrelid::regclass::text as "from", confrelid::regclass::text as "to" from pg_constraint where contype = 'f'`.execute(t.ctx.db)
           ).rows;
     expect(references.length).toBeGreaterThan(0);
     for (const { from, to } of references) expect(position.get(to), `${from} → ${to}`).toBeLessThanOrEqual(position.get(from)!);
@@ -43,7 +46,7 @@ describe('the list of tables', () => {
     expect(await t.ctx.database.quickCheck()).toBe('ok');
   });
 
-  it('is what the integrity check reads: a table gone is noticed (bookings, which PostgreSQL\'s check once left out)', async () => {
+  it("is what the integrity check reads: a table gone is noticed (bookings, which PostgreSQL's check once left out)", async () => {
     t = await createTestApp();
     await sql`drop table bookings`.execute(t.ctx.db);
     const result = t.ctx.database.quickCheck();

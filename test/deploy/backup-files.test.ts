@@ -88,9 +88,15 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     expect((await cli(db, ['backup', planted])).exitCode).toBe(0);
     fs.rmSync(`${planted}.sha256`); // an attacker who can change the file can drop its checksum too
     const sqlite = new Database(planted);
-    sqlite.exec("create trigger keep_old_password after update on auth_info begin update auth_info set password_hash = old.password_hash where user_id = new.user_id; end");
+    sqlite.exec(
+      'create trigger keep_old_password after update on auth_info begin update auth_info set password_hash = old.password_hash where user_id = new.user_id; end',
+    );
     sqlite.close();
-    expectFailure(await cli(db, ['restore', planted]), 1, /holds a schema the migrations did not create \(trigger keep_old_password is not created by the migrations\); refused/);
+    expectFailure(
+      await cli(db, ['restore', planted]),
+      1,
+      /holds a schema the migrations did not create \(trigger keep_old_password is not created by the migrations\); refused/,
+    );
 
     const live = new Database(db);
     live.exec('create view everyone as select email from users');
@@ -125,7 +131,11 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     const file = path.join(makeTempDir('timetrack-export-'), 'ann.json');
-    const result = await execa('sh', ['-c', `umask 022; node "${BIN}" --db "${db}" user export ann@example.com > "${file}"`], { env: cleanEnv(), extendEnv: false, reject: false });
+    const result = await execa('sh', ['-c', `umask 022; node "${BIN}" --db "${db}" user export ann@example.com > "${file}"`], {
+      env: cleanEnv(),
+      extendEnv: false,
+      reject: false,
+    });
     expect(result.exitCode, String(result.stderr)).toBe(0);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).user.email).toBe('ann@example.com');

@@ -94,7 +94,7 @@ describe.skipIf(onPostgres)('SQLite file: timetrack restore', () => {
     expect((await cli(db, ['backup', copy])).exitCode).toBe(0);
     const server = await startServer(db);
     try {
-      expectFailure(await cli(db, ["restore", copy]), 1, /timetrack serve \(pid \d+\) is using .*; stop it first/);
+      expectFailure(await cli(db, ['restore', copy]), 1, /timetrack serve \(pid \d+\) is using .*; stop it first/);
     } finally {
       await server.stop();
     }

@@ -77,7 +77,11 @@ describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only
     await createAccountWithCli(db, 'ann@example.com');
     const server = await startServer(db);
     try {
-      const login = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ann@example.com', password: PASSWORD }) });
+      const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ann@example.com', password: PASSWORD }),
+      });
       expect(login.status).toBe(200);
     } finally {
       await server.stop();
@@ -98,7 +102,9 @@ describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only
     // As root (the usual mistake): the file stays root's; check judges it against the folder's owner.
     const asRoot = await cli(db, ['check']);
     expect(asRoot.exitCode).toBe(1);
-    expect(asRoot.stdout).toMatch(new RegExp(`^PROBLEM database file: owned by root, not by nobody .*\\(fix: chown nobody: ${db.replace(/[.]/g, '\\.')}\\)$`, 'm'));
+    expect(asRoot.stdout).toMatch(
+      new RegExp(`^PROBLEM database file: owned by root, not by nobody .*\\(fix: chown nobody: ${db.replace(/[.]/g, '\\.')}\\)$`, 'm'),
+    );
     // As the service's user, who cannot open the root-owned file: still a report, line by line.
     fs.chmodSync(db, 0o600);
     const asService = await runCliAsNobody(['--db', db, 'check']);

@@ -32,7 +32,15 @@ describe('deployment as an operator', () => {
     expect(created.stderr).toBe('');
     expect(created.stdout).toMatch(new RegExp(`^created account admin@example\\.com \\(id 1\\)\\n${databaseLine(db).replace(/[.*]/g, '\\$&')}$`));
     // Every admin command names the database it acted on.
-    for (const args of [['user', 'list'], ['user', 'show', 'admin@example.com'], ['user', 'unlock', 'admin@example.com'], ['token', 'list', '--user', 'admin@example.com'], ['token', 'revoke', '--user', 'admin@example.com'], ['audit', 'list'], ['migrate', '--status']]) {
+    for (const args of [
+      ['user', 'list'],
+      ['user', 'show', 'admin@example.com'],
+      ['user', 'unlock', 'admin@example.com'],
+      ['token', 'list', '--user', 'admin@example.com'],
+      ['token', 'revoke', '--user', 'admin@example.com'],
+      ['audit', 'list'],
+      ['migrate', '--status'],
+    ]) {
       const result = await runCli(['--env-file', env, ...args], { cwd: elsewhere });
       expect(result.exitCode, `${args.join(' ')}: ${result.stderr}`).toBe(0);
       expect(String(result.stdout).trimEnd().split('\n').at(-1), args.join(' ')).toBe(databaseLine(db));
@@ -58,7 +66,13 @@ describe('deployment as an operator', () => {
     const elsewhere = makeTempDir('timetrack-cwd-');
     const missing = path.join(makeTempDir('timetrack-state-'), 'timetrack.db');
     const env = envFile(configDir, [`TIMETRACK_DB=${missing}`]);
-    for (const args of [['user', 'list'], ['user', 'show', 'ann@example.com'], ['user', 'unlock', 'ann'], ['token', 'revoke', '--all'], ['reset', 'issue', 'ann@example.com']]) {
+    for (const args of [
+      ['user', 'list'],
+      ['user', 'show', 'ann@example.com'],
+      ['user', 'unlock', 'ann'],
+      ['token', 'revoke', '--all'],
+      ['reset', 'issue', 'ann@example.com'],
+    ]) {
       const result = await runCli(['--env-file', env, ...args], { cwd: elsewhere });
       expectFailure(result, 1, new RegExp(`^timetrack: no database at ${missing.replace(/[.]/g, '\\.')}; is TIMETRACK_DB right\\?$`));
     }

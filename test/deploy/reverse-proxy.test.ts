@@ -8,7 +8,9 @@ import { loadConfig } from '../../src/config/index.js';
 import { makeTempDir } from '../support/app.js';
 import { PROJECT_ROOT } from '../support/cli.js';
 
-const examples = ['config/Caddyfile.example', 'config/nginx.example.conf'].map((file) => [file, fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')] as const);
+const examples = ['config/Caddyfile.example', 'config/nginx.example.conf'].map(
+  (file) => [file, fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')] as const,
+);
 
 describe.each(examples)('%s', (_file, text) => {
   it('proxies to the default address, with TLS, and names settings timetrack accepts', () => {
@@ -39,10 +41,26 @@ const nginx = (() => {
 describe.runIf(nginx)('config/nginx.example.conf with the installed nginx', () => {
   it('passes nginx -t (Debian 12 ships nginx 1.22), with a throwaway certificate in place of the real one', () => {
     const dir = makeTempDir('timetrack-nginx-');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=time.example.org', '-keyout', path.join(dir, 'privkey.pem'), '-out', path.join(dir, 'fullchain.pem')], { stdio: 'ignore' });
-    const site = fs
-      .readFileSync(path.join(PROJECT_ROOT, 'config/nginx.example.conf'), 'utf8')
-      .replaceAll('/etc/letsencrypt/live/time.example.org/', `${dir}/`);
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=time.example.org',
+        '-keyout',
+        path.join(dir, 'privkey.pem'),
+        '-out',
+        path.join(dir, 'fullchain.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const site = fs.readFileSync(path.join(PROJECT_ROOT, 'config/nginx.example.conf'), 'utf8').replaceAll('/etc/letsencrypt/live/time.example.org/', `${dir}/`);
     fs.writeFileSync(path.join(dir, 'site.conf'), site);
     fs.writeFileSync(
       path.join(dir, 'nginx.conf'),
@@ -55,8 +73,15 @@ describe.runIf(nginx)('config/nginx.example.conf with the installed nginx', () =
 });
 
 describe('the docs and examples agree on X-Forwarded-For', () => {
-  it('every nginx snippet replaces it with $remote_addr; none appends the client\'s', () => {
-    const files = ['README.md', ...fs.readdirSync(path.join(PROJECT_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), 'config/nginx.example.conf'];
+  it("every nginx snippet replaces it with $remote_addr; none appends the client's", () => {
+    const files = [
+      'README.md',
+      ...fs
+        .readdirSync(path.join(PROJECT_ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+      'config/nginx.example.conf',
+    ];
     for (const file of files) {
       const text = fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
       expect(text, file).not.toContain('$proxy_add_x_forwarded_for;');

@@ -29,7 +29,11 @@ describe.skipIf(onPostgres)('one server per SQLite file (file locks: SQLite only
     try {
       const second = await execa('node', [BIN, '--db', db, 'serve', '--port', '0'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
       expect(second.exitCode).toBe(1);
-      expect(String(second.stderr)).toMatch(new RegExp(`^timetrack: timetrack serve \\(pid ${first.process.pid}\\) is using ${db.replace(/[.]/g, '\\.')} .*one server per database file; stop it first$`));
+      expect(String(second.stderr)).toMatch(
+        new RegExp(
+          `^timetrack: timetrack serve \\(pid ${first.process.pid}\\) is using ${db.replace(/[.]/g, '\\.')} .*one server per database file; stop it first$`,
+        ),
+      );
       expect(String(second.stderr).split('\n').length).toBe(1);
 
       expectFailure(await cli(db, ['restore', copy]), 1, new RegExp(`timetrack serve \\(pid ${first.process.pid}\\) is using .*; stop it first`));
@@ -48,7 +52,14 @@ describe.skipIf(onPostgres)('one server per SQLite file (file locks: SQLite only
     const db = tempDb();
     const copy = path.join(makeTempDir('timetrack-backup-'), 'copy.db');
     expect((await cli(db, ['backup', copy])).exitCode).toBe(0);
-    const server = execa('node', [BIN, '--db', db, 'serve', '--port', '0'], { env: cleanEnv({ LOG_LEVEL: 'info' }), extendEnv: false, reject: false, stdin: 'ignore', detached: true, all: true });
+    const server = execa('node', [BIN, '--db', db, 'serve', '--port', '0'], {
+      env: cleanEnv({ LOG_LEVEL: 'info' }),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+      detached: true,
+      all: true,
+    });
     let output = '';
     server.all?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {

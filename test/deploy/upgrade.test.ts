@@ -40,7 +40,10 @@ function shellBlockAfter(title: string): string[] {
   if (start < 0) throw new Error(`docs/operations.md has no "${title}"`);
   const block = /```sh\n([\s\S]*?)```/.exec(RECIPES.slice(start));
   if (!block?.[1]) throw new Error(`no shell block after "${title}"`);
-  return block[1].split('\n').map((line) => line.trim()).filter(Boolean);
+  return block[1]
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 /** Builds 0.1.0 from git into `folder` as `npm ci` did there (its `bundle` script), on this checkout's node_modules. */
@@ -51,12 +54,17 @@ async function build010(folder: string): Promise<void> {
   fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(folder, 'node_modules'));
   const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string> };
   expect(manifest.version).toBe('0.1.0');
-  expect(fs.readdirSync(path.join(folder, 'migrations')).filter((file) => /^\d{3}_/.test(file)).sort()).toEqual([
-    '001_accounts_and_sessions.ts',
-    '002_time_tracking.ts',
-    '003_daily_totals_covering_index.ts',
-  ]);
-  await execa('sh', ['-c', manifest.scripts.bundle!], { cwd: folder, env: { ...cleanEnv(), PATH: `${path.join(PROJECT_ROOT, 'node_modules/.bin')}:${process.env.PATH ?? ''}` }, extendEnv: false });
+  expect(
+    fs
+      .readdirSync(path.join(folder, 'migrations'))
+      .filter((file) => /^\d{3}_/.test(file))
+      .sort(),
+  ).toEqual(['001_accounts_and_sessions.ts', '002_time_tracking.ts', '003_daily_totals_covering_index.ts']);
+  await execa('sh', ['-c', manifest.scripts.bundle!], {
+    cwd: folder,
+    env: { ...cleanEnv(), PATH: `${path.join(PROJECT_ROOT, 'node_modules/.bin')}:${process.env.PATH ?? ''}` },
+    extendEnv: false,
+  });
 }
 
 /** A machine under a temporary root: the folders the README names, mapped, and systemctl played by the unit file. */
@@ -68,7 +76,10 @@ class Machine {
   /** A path of the real system, under the root. */
   map(text: string): string {
     if (text === '/root') return path.join(this.root, 'root');
-    return text.replace(/(?<![\w/.-])\/(var\/lib\/timetrack|etc\/timetrack|etc\/systemd\/system|opt\/timetrack|usr\/lib\/node_modules\/timetrack|usr\/bin\/timetrack)/g, `${this.root}/$1`);
+    return text.replace(
+      /(?<![\w/.-])\/(var\/lib\/timetrack|etc\/timetrack|etc\/systemd\/system|opt\/timetrack|usr\/lib\/node_modules\/timetrack|usr\/bin\/timetrack)/g,
+      `${this.root}/$1`,
+    );
   }
 
   /**
@@ -90,7 +101,11 @@ class Machine {
   /** `systemctl start timetrack`: runs the installed unit file as systemd would (the settings the test needs). */
   async start(): Promise<void> {
     const unit = fs.readFileSync(this.map('/etc/systemd/system/timetrack.service'), 'utf8');
-    const values = (key: string) => unit.split('\n').map((line) => new RegExp(`^${key}=(.*)$`).exec(line.trim())?.[1]).filter((value): value is string => value !== undefined);
+    const values = (key: string) =>
+      unit
+        .split('\n')
+        .map((line) => new RegExp(`^${key}=(.*)$`).exec(line.trim())?.[1])
+        .filter((value): value is string => value !== undefined);
     const env: Record<string, string> = {};
     for (const assignment of values('Environment')) {
       const [name, ...rest] = assignment.split('=');
@@ -108,13 +123,26 @@ class Machine {
     const argv = command === '/usr/bin/timetrack' ? [BIN, ...args] : args.map((arg) => this.map(arg));
     expect(command === '/usr/bin/timetrack' || command === '/usr/bin/node').toBe(true);
     const { LOG_LEVEL: _level, ...base } = cleanEnv();
-    const child = execa('node', argv, { cwd: this.map(values('WorkingDirectory').at(-1)!), env: { ...base, ...env }, extendEnv: false, reject: false, all: true, stdin: 'ignore' });
+    const child = execa('node', argv, {
+      cwd: this.map(values('WorkingDirectory').at(-1)!),
+      env: { ...base, ...env },
+      extendEnv: false,
+      reject: false,
+      all: true,
+      stdin: 'ignore',
+    });
     let output = '';
     child.all?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     this.running = { child, output: () => output };
     for (let waited = 0; ; waited += 100) {
       if (child.exitCode !== null) throw new Error(`the service did not start:\n${output}`);
-      if (await fetch(`${this.baseUrl()}/api/health`).then((response) => response.ok, () => false)) return;
+      if (
+        await fetch(`${this.baseUrl()}/api/health`).then(
+          (response) => response.ok,
+          () => false,
+        )
+      )
+        return;
       if (waited > 30_000) throw new Error(`the service did not answer:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -135,8 +163,13 @@ class Machine {
     if (command === 'systemctl start timetrack') return this.start().then(() => ({ stdout: '' }));
     if (command === 'systemctl daemon-reload') return { stdout: '' };
     // The release's three install lines (tarball, npm ci, the link) as one: see installRelease.
-    if (/^mkdir \/usr\/lib\/node_modules\/timetrack && tar -xzf \.\/timetrack-[\d.]+\.tgz /.test(command)) return Promise.resolve(this.installRelease()).then(() => ({ stdout: '' }));
-    if (command === 'npm ci --prefix /usr/lib/node_modules/timetrack' || command === 'ln -s /usr/lib/node_modules/timetrack/bin/timetrack.cjs /usr/bin/timetrack') return { stdout: '' };
+    if (/^mkdir \/usr\/lib\/node_modules\/timetrack && tar -xzf \.\/timetrack-[\d.]+\.tgz /.test(command))
+      return Promise.resolve(this.installRelease()).then(() => ({ stdout: '' }));
+    if (
+      command === 'npm ci --prefix /usr/lib/node_modules/timetrack' ||
+      command === 'ln -s /usr/lib/node_modules/timetrack/bin/timetrack.cjs /usr/bin/timetrack'
+    )
+      return { stdout: '' };
     if (command.startsWith('git clone ')) {
       expect(command).toContain(`checkout ${RELEASE_0_1_0}`);
       await build010(this.map('/opt/timetrack'));
@@ -153,7 +186,8 @@ class Machine {
     const home = this.map('/root');
     fs.mkdirSync(home, { recursive: true, mode: 0o700 });
     // Never this checkout: every path of a step lies under the test's root.
-    if (shell.includes(PROJECT_ROOT.replace(/\/$/, '')) && !shell.startsWith(`node ${BIN} `)) throw new Error(`README step reaches outside the test's root: ${shell}`);
+    if (shell.includes(PROJECT_ROOT.replace(/\/$/, '')) && !shell.startsWith(`node ${BIN} `))
+      throw new Error(`README step reaches outside the test's root: ${shell}`);
     const result = await execa('sh', ['-ec', shell], { cwd: home, env: cleanEnv({ HOME: home }), extendEnv: false, reject: false, stdin: 'ignore' });
     if (result.exitCode !== 0) throw new Error(`README step failed: ${line}\n${result.stderr}`);
     return { stdout: result.stdout };
@@ -199,7 +233,13 @@ describe.skipIf(onPostgres || !historyHere)('upgrading from 0.1.0 (SQLite: 0.1.0
     const signIn = await api(m, 'POST', '/api/auth/login', { email: 'ann@example.com', password: PASSWORD });
     expect(signIn.status).toBe(200);
     const oldToken = signIn.body.token as string;
-    const entry = await api(m, 'POST', '/api/time-entries', { start_at: '2026-11-16T08:00:00Z', end_at: '2026-11-16T11:30:00Z', note: 'made on 0.1.0' }, oldToken);
+    const entry = await api(
+      m,
+      'POST',
+      '/api/time-entries',
+      { start_at: '2026-11-16T08:00:00Z', end_at: '2026-11-16T11:30:00Z', note: 'made on 0.1.0' },
+      oldToken,
+    );
     expect(entry.status).toBe(201);
     expect(fs.existsSync(m.map('/var/lib/timetrack/timetrack.db.jwt-secret'))).toBe(true);
 
@@ -211,7 +251,8 @@ describe.skipIf(onPostgres || !historyHere)('upgrading from 0.1.0 (SQLite: 0.1.0
     for (const step of steps) {
       const { stdout } = await m.run(step);
       if (step.startsWith('curl ')) health = stdout;
-      if (step.includes(' migrate')) expect(stdout).toMatch(/^applied \d+ migration\(s\): 004_daily_totals_by_first_instant_of_day, .*008_username_lookup_by_lower\b/m);
+      if (step.includes(' migrate'))
+        expect(stdout).toMatch(/^applied \d+ migration\(s\): 004_daily_totals_by_first_instant_of_day, .*008_username_lookup_by_lower\b/m);
     }
     // The backup step copied the database and its secret; the old checkout is gone.
     expect(fs.readdirSync(m.map('/var/lib/timetrack/before-0.2.0')).sort()).toEqual(expect.arrayContaining(['timetrack.db', 'timetrack.db.jwt-secret']));
@@ -249,7 +290,11 @@ describe.skipIf(onPostgres)('a database at the default path is never created bes
   async function existingDatabase(file: string): Promise<void> {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     await execa('node', [BIN, '--db', file, 'migrate'], { env: cleanEnv(), extendEnv: false });
-    await execa('node', [BIN, '--db', file, 'user', 'create', '--email', 'ann@example.com', '--name', 'Ann', '--password-stdin'], { env: cleanEnv(), extendEnv: false, input: `${PASSWORD}\n` });
+    await execa('node', [BIN, '--db', file, 'user', 'create', '--email', 'ann@example.com', '--name', 'Ann', '--password-stdin'], {
+      env: cleanEnv(),
+      extendEnv: false,
+      input: `${PASSWORD}\n`,
+    });
   }
 
   it('serve and migrate in a working directory that holds timetrack.db, TIMETRACK_DB unset: refused, both paths named, nothing created', async () => {
@@ -267,11 +312,13 @@ describe.skipIf(onPostgres)('a database at the default path is never created bes
     }
   });
 
-  it('under systemd (STATE_DIRECTORY) the default is the state directory\'s timetrack.db; one left at data/timetrack.db there is named instead of hidden', async () => {
+  it("under systemd (STATE_DIRECTORY) the default is the state directory's timetrack.db; one left at data/timetrack.db there is named instead of hidden", async () => {
     const state = makeTempDir('timetrack-state-');
     await existingDatabase(path.join(state, 'timetrack.db'));
     const config = await timetrack(['--json', 'config'], { cwd: '/', env: { STATE_DIRECTORY: state } });
-    expect((JSON.parse(config.stdout) as { settings: { name: string; value: string }[] }).settings.find((s) => s.name === 'TIMETRACK_DB')?.value).toBe(path.join(state, 'timetrack.db'));
+    expect((JSON.parse(config.stdout) as { settings: { name: string; value: string }[] }).settings.find((s) => s.name === 'TIMETRACK_DB')?.value).toBe(
+      path.join(state, 'timetrack.db'),
+    );
     const listed = await timetrack(['user', 'list'], { cwd: '/', env: { STATE_DIRECTORY: state } });
     expect(listed.stdout).toContain('ann@example.com');
 
@@ -279,7 +326,9 @@ describe.skipIf(onPostgres)('a database at the default path is never created bes
     await existingDatabase(path.join(other, 'data/timetrack.db'));
     const refused = await timetrack(['serve', '--port', '0'], { cwd: '/', env: { STATE_DIRECTORY: other } });
     expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toContain(`refusing to create a new, empty database at ${other}/timetrack.db: TIMETRACK_DB is not set and ${other}/data/timetrack.db already holds a database`);
+    expect(refused.stderr).toContain(
+      `refusing to create a new, empty database at ${other}/timetrack.db: TIMETRACK_DB is not set and ${other}/data/timetrack.db already holds a database`,
+    );
     expect(fs.existsSync(path.join(other, 'timetrack.db'))).toBe(false);
     expect(fs.existsSync(path.join(other, 'timetrack.db.lock'))).toBe(false);
   });
@@ -293,7 +342,13 @@ describe.skipIf(onPostgres)('a database at the default path is never created bes
     expect(named.stdout.split('\n')).toContain('created a new, empty database');
     // Nothing beside the default: created, and serve's log says where.
     const empty = makeTempDir('timetrack-fresh-');
-    const server = execa('node', [BIN, 'serve', '--port', '0'], { cwd: empty, env: cleanEnv({ LOG_LEVEL: 'info' }), extendEnv: false, reject: false, all: true });
+    const server = execa('node', [BIN, 'serve', '--port', '0'], {
+      cwd: empty,
+      env: cleanEnv({ LOG_LEVEL: 'info' }),
+      extendEnv: false,
+      reject: false,
+      all: true,
+    });
     let output = '';
     await new Promise<void>((resolve, reject) => {
       server.all?.on('data', (chunk: Buffer) => {
@@ -305,6 +360,10 @@ describe.skipIf(onPostgres)('a database at the default path is never created bes
     server.kill('SIGTERM');
     await server;
     const warning = output.split('\n').find((line) => line.includes('created a new, empty database'));
-    expect(JSON.parse(warning ?? '{}')).toMatchObject({ level: 40, database: path.join(empty, 'data/timetrack.db'), msg: 'created a new, empty database at the default path (TIMETRACK_DB is not set)' });
+    expect(JSON.parse(warning ?? '{}')).toMatchObject({
+      level: 40,
+      database: path.join(empty, 'data/timetrack.db'),
+      msg: 'created a new, empty database at the default path (TIMETRACK_DB is not set)',
+    });
   });
 });

@@ -23,7 +23,15 @@ beforeEach(async () => {
   expect((await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-06', type: 'sick', portion: 'half' })).statusCode).toBeLessThan(300);
   expect((await ann.call('POST', '/api/settings/schedules', { valid_from: '2030-01-07', weekly_target_minutes: { mon: 360 } })).statusCode).toBe(201);
   expect((await ann.call('POST', '/api/time-entries/bookings', { date: '2026-03-09', minutes: -90, kind: 'payout', note: 'paid' })).statusCode).toBe(201);
-  expect((await ann.call('PATCH', '/api/settings', { break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }], vacation_days_per_year: 27.5, timer_limit_minutes: 720 })).statusCode).toBe(200);
+  expect(
+    (
+      await ann.call('PATCH', '/api/settings', {
+        break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }],
+        vacation_days_per_year: 27.5,
+        timer_limit_minutes: 720,
+      })
+    ).statusCode,
+  ).toBe(200);
 });
 afterEach(async () => {
   await t.close();
@@ -49,7 +57,11 @@ describe('user export and import', () => {
       ],
       bookings: [{ date: '2026-03-09', minutes: -90, kind: 'payout', note: 'paid' }],
     });
-    expect(document.settings).toMatchObject({ break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }], vacation_days_per_year: 27.5, timer_limit_minutes: 720 });
+    expect(document.settings).toMatchObject({
+      break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }],
+      vacation_days_per_year: 27.5,
+      timer_limit_minutes: 720,
+    });
     expect(document.schedules.map((schedule: { valid_from: string }) => schedule.valid_from)).toEqual([document.settings.tracking_start, '2030-01-07']);
     expect(String(exported.stdout)).not.toMatch(/argon2|password|token|"id"/);
 
@@ -65,7 +77,15 @@ describe('user export and import', () => {
     expect(again.stderr).toMatch(/entries\[1\]: The entry would overlap entry/);
     const skipping = await runCli(['--db', target, '--json', 'user', 'import', '--skip-existing', file]);
     expect(skipping.exitCode).toBe(0);
-    expect(JSON.parse(String(skipping.stdout))).toMatchObject({ created: false, entries: 0, skipped_entries: 2, absences: 0, skipped_absences: 2, bookings: 0, skipped_bookings: 1 });
+    expect(JSON.parse(String(skipping.stdout))).toMatchObject({
+      created: false,
+      entries: 0,
+      skipped_entries: 2,
+      absences: 0,
+      skipped_absences: 2,
+      bookings: 0,
+      skipped_bookings: 1,
+    });
 
     const copy = JSON.parse(String((await runCli(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
     expect({ ...copy, exported_at: undefined, user: { ...copy.user, created_at: undefined } }).toEqual({

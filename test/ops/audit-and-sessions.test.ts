@@ -148,7 +148,9 @@ describe('sessions: client, key id, one device at a time', () => {
 
     server = await startServer(db, { JWT_SECRET: NEW_SECRET });
     expect(server.output()).toMatch(/"deleted":1,"msg":"deleted the sessions of signing secrets no longer configured"/);
-    const show = JSON.parse(String((await cli(db, ['--json', 'user', 'show', 'ann@example.com'], { env: { JWT_SECRET: NEW_SECRET } })).stdout)) as { user: { active_sessions: number } };
+    const show = JSON.parse(String((await cli(db, ['--json', 'user', 'show', 'ann@example.com'], { env: { JWT_SECRET: NEW_SECRET } })).stdout)) as {
+      user: { active_sessions: number };
+    };
     expect(show.user.active_sessions).toBe(0);
     await server.stop();
 

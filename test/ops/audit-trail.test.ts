@@ -37,99 +37,108 @@ async function ok(db: string, args: string[], options: { input?: string; env?: R
 }
 
 async function signIn(identifier: string, password = PASSWORD): Promise<string> {
-  const response = await fetch(`${server!.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: identifier, password }) });
+  const response = await fetch(`${server!.baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: identifier, password }),
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { token: string }).token;
 }
 
 describe('the audit trail of admin commands', () => {
   // Some twenty runs of the built binary: over a minute on a loaded two-core machine.
-  it('records every admin change with the account id, its e-mail at the time and the actor; --user follows the account across e-mail changes', { timeout: 240_000 }, async () => {
-    const db = tempDb();
-    await createAccountWithCli(db, 'ann@example.com', ['--username', 'ann_k']);
-    await createAccountWithCli(db, 'bob@example.com');
-    const annId = (JSON.parse(String((await ok(db, ['--json', 'user', 'show', 'ann_k'])).stdout)) as { user: { id: number } }).user.id;
+  it(
+    'records every admin change with the account id, its e-mail at the time and the actor; --user follows the account across e-mail changes',
+    { timeout: 240_000 },
+    async () => {
+      const db = tempDb();
+      await createAccountWithCli(db, 'ann@example.com', ['--username', 'ann_k']);
+      await createAccountWithCli(db, 'bob@example.com');
+      const annId = (JSON.parse(String((await ok(db, ['--json', 'user', 'show', 'ann_k'])).stdout)) as { user: { id: number } }).user.id;
 
-    // Two sessions, made by a real server, which set-password revokes.
-    server = await startServer(db);
-    const first = await signIn('ann_k');
-    const second = await signIn('ann@example.com');
-    await server.stop();
-    server = undefined;
+      // Two sessions, made by a real server, which set-password revokes.
+      server = await startServer(db);
+      const first = await signIn('ann_k');
+      const second = await signIn('ann@example.com');
+      await server.stop();
+      server = undefined;
 
-    const newPassword = 'a fresh and long passphrase';
-    await ok(db, ['user', 'set-password', 'ann@example.com', '--password-stdin'], { input: `${newPassword}\n` });
-    await ok(db, ['user', 'unlock', 'ann_k']);
-    await ok(db, ['user', 'disable', 'ann_k']);
-    await ok(db, ['user', 'enable', 'ann_k']);
-    // Two new sessions: one revoked by its id, one by its token.
-    server = await startServer(db);
-    const third = await signIn('ann_k', newPassword);
-    const fourth = await signIn('ann_k', newPassword);
-    expect(third).not.toBe(fourth);
-    await server.stop();
-    server = undefined;
-    const [byId] = (JSON.parse(String((await ok(db, ['--json', 'token', 'list', '--user', 'ann_k'])).stdout)) as { sessions: Array<{ id: number }> }).sessions;
-    await ok(db, ['token', 'revoke', '--id', String(byId!.id)]);
-    await ok(db, ['token', 'revoke', '--token', '-'], { input: `${fourth}\n` });
-    await ok(db, ['reset', 'issue', 'ann_k']);
-    // The e-mail address changes: later events carry the new one, earlier ones keep the old.
-    await ok(db, ['user', 'update', 'ann_k', '--email', 'ann.k@example.org', '--name', 'Ann K.']);
-    await ok(db, ['token', 'revoke', '--user', 'ann.k@example.org']);
-    const exported = path.join(makeTempDir('timetrack-audit-'), 'ann.json');
-    fs.writeFileSync(exported, String((await ok(db, ['user', 'export', 'ann.k@example.org'])).stdout));
-    await ok(db, ['user', 'import', exported, '--skip-existing']);
-    // Run through sudo: the login that ran sudo is named too (a hostile value is not written as it is).
-    await ok(db, ['user', 'unlock', 'ann_k'], { env: { SUDO_USER: 'alice' } });
-    await ok(db, ['user', 'unlock', 'ann_k'], { env: { SUDO_USER: 'mallory\n2026-01-01 forged line' } });
-    await ok(db, ['user', 'delete', 'bob@example.com', '--yes']);
+      const newPassword = 'a fresh and long passphrase';
+      await ok(db, ['user', 'set-password', 'ann@example.com', '--password-stdin'], { input: `${newPassword}\n` });
+      await ok(db, ['user', 'unlock', 'ann_k']);
+      await ok(db, ['user', 'disable', 'ann_k']);
+      await ok(db, ['user', 'enable', 'ann_k']);
+      // Two new sessions: one revoked by its id, one by its token.
+      server = await startServer(db);
+      const third = await signIn('ann_k', newPassword);
+      const fourth = await signIn('ann_k', newPassword);
+      expect(third).not.toBe(fourth);
+      await server.stop();
+      server = undefined;
+      const [byId] = (JSON.parse(String((await ok(db, ['--json', 'token', 'list', '--user', 'ann_k'])).stdout)) as { sessions: Array<{ id: number }> })
+        .sessions;
+      await ok(db, ['token', 'revoke', '--id', String(byId!.id)]);
+      await ok(db, ['token', 'revoke', '--token', '-'], { input: `${fourth}\n` });
+      await ok(db, ['reset', 'issue', 'ann_k']);
+      // The e-mail address changes: later events carry the new one, earlier ones keep the old.
+      await ok(db, ['user', 'update', 'ann_k', '--email', 'ann.k@example.org', '--name', 'Ann K.']);
+      await ok(db, ['token', 'revoke', '--user', 'ann.k@example.org']);
+      const exported = path.join(makeTempDir('timetrack-audit-'), 'ann.json');
+      fs.writeFileSync(exported, String((await ok(db, ['user', 'export', 'ann.k@example.org'])).stdout));
+      await ok(db, ['user', 'import', exported, '--skip-existing']);
+      // Run through sudo: the login that ran sudo is named too (a hostile value is not written as it is).
+      await ok(db, ['user', 'unlock', 'ann_k'], { env: { SUDO_USER: 'alice' } });
+      await ok(db, ['user', 'unlock', 'ann_k'], { env: { SUDO_USER: 'mallory\n2026-01-01 forged line' } });
+      await ok(db, ['user', 'delete', 'bob@example.com', '--yes']);
 
-    const ann = await events(db, '--user', 'ann_k');
-    expect(ann.map((event) => [event.action, event.user_email])).toEqual([
-      ['account_unlocked', 'ann.k@example.org'],
-      ['account_unlocked', 'ann.k@example.org'],
-      ['account_imported', 'ann.k@example.org'],
-      ['sessions_revoked', 'ann.k@example.org'],
-      ['account_updated', 'ann.k@example.org'],
-      ['reset_issued', 'ann@example.com'],
-      ['sessions_revoked', 'ann@example.com'],
-      ['sessions_revoked', 'ann@example.com'],
-      ['account_enabled', 'ann@example.com'],
-      ['account_disabled', 'ann@example.com'],
-      ['account_unlocked', 'ann@example.com'],
-      ['password_set', 'ann@example.com'],
-      ['account_created', 'ann@example.com'],
-    ]);
-    expect(ann.every((event) => event.user_id === annId)).toBe(true);
-    expect(ann.slice(2).every((event) => event.actor === ME)).toBe(true);
-    expect(ann[1]!.actor).toBe(`${ME} sudo:alice`);
-    expect(ann[0]!.actor).toBe(`${ME} sudo:?`);
-    expect(ann[4]!.detail).toEqual({ email: { from: 'ann@example.com', to: 'ann.k@example.org' }, full_name: { from: 'Test Person', to: 'Ann K.' } });
-    expect(ann[6]!.detail).toMatchObject({ by: 'token', revoked: 1, session_id: expect.any(Number) });
-    expect(ann[7]!.detail).toEqual({ by: 'id', session_id: byId!.id, revoked: 1 });
-    expect(ann[11]!.detail).toMatchObject({ revoked_sessions: 2 });
-    // No secret in any event: not the passwords, not a token.
-    const all = JSON.stringify(await events(db));
-    for (const secret of [PASSWORD, newPassword, first, second, third, fourth]) expect(all).not.toContain(secret);
+      const ann = await events(db, '--user', 'ann_k');
+      expect(ann.map((event) => [event.action, event.user_email])).toEqual([
+        ['account_unlocked', 'ann.k@example.org'],
+        ['account_unlocked', 'ann.k@example.org'],
+        ['account_imported', 'ann.k@example.org'],
+        ['sessions_revoked', 'ann.k@example.org'],
+        ['account_updated', 'ann.k@example.org'],
+        ['reset_issued', 'ann@example.com'],
+        ['sessions_revoked', 'ann@example.com'],
+        ['sessions_revoked', 'ann@example.com'],
+        ['account_enabled', 'ann@example.com'],
+        ['account_disabled', 'ann@example.com'],
+        ['account_unlocked', 'ann@example.com'],
+        ['password_set', 'ann@example.com'],
+        ['account_created', 'ann@example.com'],
+      ]);
+      expect(ann.every((event) => event.user_id === annId)).toBe(true);
+      expect(ann.slice(2).every((event) => event.actor === ME)).toBe(true);
+      expect(ann[1]!.actor).toBe(`${ME} sudo:alice`);
+      expect(ann[0]!.actor).toBe(`${ME} sudo:?`);
+      expect(ann[4]!.detail).toEqual({ email: { from: 'ann@example.com', to: 'ann.k@example.org' }, full_name: { from: 'Test Person', to: 'Ann K.' } });
+      expect(ann[6]!.detail).toMatchObject({ by: 'token', revoked: 1, session_id: expect.any(Number) });
+      expect(ann[7]!.detail).toEqual({ by: 'id', session_id: byId!.id, revoked: 1 });
+      expect(ann[11]!.detail).toMatchObject({ revoked_sessions: 2 });
+      // No secret in any event: not the passwords, not a token.
+      const all = JSON.stringify(await events(db));
+      for (const secret of [PASSWORD, newPassword, first, second, third, fourth]) expect(all).not.toContain(secret);
 
-    // The same account by its new address, by its old one, in any case; the text names the actor.
-    expect((await events(db, '--user', 'ANN.K@example.org')).map((event) => event.id)).toEqual(ann.map((event) => event.id));
-    expect((await events(db, '--user', 'ann@example.com')).map((event) => event.id)).toEqual(ann.map((event) => event.id));
-    const text = await ok(db, ['audit', 'list', '--user', 'ann_k', '--limit', '2']);
-    expect(String(text.stdout).split('\n')[1]).toMatch(new RegExp(`^\\S+Z {2}account_unlocked {2}by ${ME} sudo:alice {2}ann\\.k@example\\.org$`));
+      // The same account by its new address, by its old one, in any case; the text names the actor.
+      expect((await events(db, '--user', 'ANN.K@example.org')).map((event) => event.id)).toEqual(ann.map((event) => event.id));
+      expect((await events(db, '--user', 'ann@example.com')).map((event) => event.id)).toEqual(ann.map((event) => event.id));
+      const text = await ok(db, ['audit', 'list', '--user', 'ann_k', '--limit', '2']);
+      expect(String(text.stdout).split('\n')[1]).toMatch(new RegExp(`^\\S+Z {2}account_unlocked {2}by ${ME} sudo:alice {2}ann\\.k@example\\.org$`));
 
-    // A deleted account, by the address it had.
-    expect((await events(db, '--user', 'bob@example.com')).map((event) => event.action)).toEqual(['account_deleted', 'account_created']);
+      // A deleted account, by the address it had.
+      expect((await events(db, '--user', 'bob@example.com')).map((event) => event.action)).toEqual(['account_deleted', 'account_created']);
 
-    // An unknown account: exit 3, one line.
-    for (const unknown of ['nobody@example.com', 'no_such_name']) {
-      const result = await cli(db, ['audit', 'list', '--user', unknown]);
-      expectFailure(result, 3, /no account with the (e-mail address|username) .*, and no audit event of one/);
-      expect(String(result.stderr).trim().split('\n')).toHaveLength(1);
-    }
-  });
+      // An unknown account: exit 3, one line.
+      for (const unknown of ['nobody@example.com', 'no_such_name']) {
+        const result = await cli(db, ['audit', 'list', '--user', unknown]);
+        expectFailure(result, 3, /no account with the (e-mail address|username) .*, and no audit event of one/);
+        expect(String(result.stderr).trim().split('\n')).toHaveLength(1);
+      }
+    },
+  );
 
-  it.skipIf(onPostgres)('restore is recorded in the restored database, by whom and from which file (SQLite: pg_restore is the operator\'s)', async () => {
+  it.skipIf(onPostgres)("restore is recorded in the restored database, by whom and from which file (SQLite: pg_restore is the operator's)", async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     const backup = path.join(makeTempDir('timetrack-audit-'), 'copy.db');
@@ -138,7 +147,12 @@ describe('the audit trail of admin commands', () => {
     const restored = await ok(db, ['--json', 'restore', backup], { env: { SUDO_USER: 'alice' } });
     expect(JSON.parse(String(restored.stdout))).toMatchObject({ audited: true });
     const [last, ...rest] = await events(db);
-    expect(last).toMatchObject({ action: 'database_restored', actor: `${ME} sudo:alice`, user_id: null, detail: { from: backup, checksum_verified: true, bytes: expect.any(Number) } });
+    expect(last).toMatchObject({
+      action: 'database_restored',
+      actor: `${ME} sudo:alice`,
+      user_id: null,
+      detail: { from: backup, checksum_verified: true, bytes: expect.any(Number) },
+    });
     // The disable came after the backup: the restored trail does not have it.
     expect(rest.map((event) => event.action)).toEqual(['account_created']);
   });

@@ -10,7 +10,12 @@ import { BIN, cleanEnv } from '../support/cli.js';
 import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
 import { forEngineCommand, onPostgres, queryRows } from '../support/database.js';
 
-const CSV = ['start_at,end_at,note', '2026-03-02T08:00:00Z,2026-03-02T09:00:00Z,one', '2026-03-03T08:00:00Z,2026-03-03T09:00:00Z,two', '2026-03-04T08:00:00Z,2026-03-04T09:00:00Z,three'].join('\n');
+const CSV = [
+  'start_at,end_at,note',
+  '2026-03-02T08:00:00Z,2026-03-02T09:00:00Z,one',
+  '2026-03-03T08:00:00Z,2026-03-03T09:00:00Z,two',
+  '2026-03-04T08:00:00Z,2026-03-04T09:00:00Z,three',
+].join('\n');
 let db: string;
 let file: string;
 
@@ -57,10 +62,17 @@ describe('entries import', () => {
   });
 
   it('shows progress on stderr when it is a terminal, never in piped output', async () => {
-    const { command, env } = forEngineCommand(['node', BIN, '--db', db, 'entries', 'import', '--user', 'ann@example.com', file].map((arg) => `'${arg}'`).join(' '));
+    const { command, env } = forEngineCommand(
+      ['node', BIN, '--db', db, 'entries', 'import', '--user', 'ann@example.com', file].map((arg) => `'${arg}'`).join(' '),
+    );
     // stdout goes to a file, stderr stays on the pseudo-terminal of `script`.
     const out = path.join(path.dirname(db), 'out.txt');
-    const onTerminal = await execa('script', ['-qfec', `${command} > '${out}'`, '/dev/null'], { env: cleanEnv(env), extendEnv: false, reject: false, stdin: 'ignore' });
+    const onTerminal = await execa('script', ['-qfec', `${command} > '${out}'`, '/dev/null'], {
+      env: cleanEnv(env),
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
     expect(onTerminal.exitCode).toBe(0);
     expect(onTerminal.stdout).toMatch(/checked 3\/3 rows/);
     expect(fs.readFileSync(out, 'utf8')).not.toMatch(/checked/);

@@ -13,7 +13,11 @@ import { freePort, startServer } from '../support/server.js';
 const manifest = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 async function login(baseUrl: string, email: string, password: string, headers: Record<string, string> = {}): Promise<number> {
-  const response = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ email, password }) });
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ email, password }),
+  });
   return response.status;
 }
 
@@ -24,7 +28,11 @@ describe('monitoring a real server', () => {
     const metricsPort = await freePort();
     const server = await startServer(db, { METRICS_LISTEN: `127.0.0.1:${metricsPort}`, LOCKOUT_ATTEMPTS: '2' });
     try {
-      const about = { version: manifest.version, commit: expect.stringMatching(/^([0-9a-f]{12}(\+dirty)?|unknown)$/), engine: onPostgres ? 'postgres' : 'sqlite' };
+      const about = {
+        version: manifest.version,
+        commit: expect.stringMatching(/^([0-9a-f]{12}(\+dirty)?|unknown)$/),
+        engine: onPostgres ? 'postgres' : 'sqlite',
+      };
       const health = await fetch(`${server.baseUrl}/api/health`);
       expect({ status: health.status, body: await health.json() }).toEqual({ status: 200, body: { status: 'ok', ...about } });
       const ready = await fetch(`${server.baseUrl}/api/ready`);
@@ -90,7 +98,10 @@ describe.skipIf(onPostgres)('health of a damaged SQLite file (file damage: SQLit
     try {
       expect((await fetch(`${healthyServer.baseUrl}/api/ready`)).status).toBe(200);
       const sqlite = new Database(db);
-      const row = sqlite.prepare("select name, timestamp from kysely_migration where name = '008_username_lookup_by_lower'").get() as { name: string; timestamp: string };
+      const row = sqlite.prepare("select name, timestamp from kysely_migration where name = '008_username_lookup_by_lower'").get() as {
+        name: string;
+        timestamp: string;
+      };
       sqlite.prepare('delete from kysely_migration where name = ?').run(row.name);
       sqlite.close();
       await expect.poll(async () => (await fetch(`${healthyServer.baseUrl}/api/ready`)).status, { timeout: 15_000, interval: 500 }).toBe(503);

@@ -34,9 +34,24 @@ describe.runIf(onPostgres)('readiness while migrations run (PostgreSQL)', () => 
     const baseUrl = `http://127.0.0.1:${port}`;
     try {
       // The address answers while the migration lock is held elsewhere.
-      await expect.poll(() => fetch(`${baseUrl}/api/ready`).then((response) => response.status, () => 0), { timeout: 20_000, interval: 100 }).toBe(503);
+      await expect
+        .poll(
+          () =>
+            fetch(`${baseUrl}/api/ready`).then(
+              (response) => response.status,
+              () => 0,
+            ),
+          { timeout: 20_000, interval: 100 },
+        )
+        .toBe(503);
       const ready = await fetch(`${baseUrl}/api/ready`);
-      expect(await ready.json()).toEqual({ status: 'unavailable', reason: 'starting: the database schema is being migrated', version: expect.any(String), commit: expect.any(String), engine: 'postgres' });
+      expect(await ready.json()).toEqual({
+        status: 'unavailable',
+        reason: 'starting: the database schema is being migrated',
+        version: expect.any(String),
+        commit: expect.any(String),
+        engine: 'postgres',
+      });
       expect((await fetch(`${baseUrl}/api/health`)).status).toBe(503);
       const route = await fetch(`${baseUrl}/api/auth/me`);
       expect(route.status).toBe(503);

@@ -53,7 +53,8 @@ async function runScenario(level: 'info' | 'warn'): Promise<Run> {
   const server: RunningServer = await startServer(db, { LOCKOUT_ATTEMPTS: '2', LOG_LEVEL: level });
   try {
     const statuses: number[] = [];
-    for (const target of DODGES(server.baseUrl)) statuses.push(await rawPost(server.baseUrl, target, { email: `nobody${statuses.length}@example.com`, password: `guess ${target}` }));
+    for (const target of DODGES(server.baseUrl))
+      statuses.push(await rawPost(server.baseUrl, target, { email: `nobody${statuses.length}@example.com`, password: `guess ${target}` }));
     // A known account: a failure, then the lock (423 for the locking attempt and the right password).
     statuses.push(await rawPost(server.baseUrl, '/api/auth/%6cogin', { email: 'ann@example.com', password: 'wrong password 1' }));
     statuses.push(await rawPost(server.baseUrl, '/%61pi/auth/login', { email: 'ann@example.com', password: 'wrong password 2' }));
@@ -112,13 +113,17 @@ describe('the request log', () => {
     expect(events).toHaveLength(10);
   });
 
-  it('keeps the fields of a request logger\'s line, reqId included, in their order; a request\'s own lines carry the same reqId', () => {
+  it("keeps the fields of a request logger's line, reqId included, in their order; a request's own lines carry the same reqId", () => {
     const output = runs.info?.output ?? '';
     const lines = requestLines(output);
-    for (const line of lines) expect(Object.keys(line)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'path', 'status', 'client', 'duration_ms', 'msg']);
+    for (const line of lines)
+      expect(Object.keys(line)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'path', 'status', 'client', 'duration_ms', 'msg']);
     expect(new Set(lines.map((line) => line.reqId)).size).toBe(lines.length);
     // The first failed login's security event, from request.log, names its request like its request line.
-    const events = output.split('\n').filter((line) => line.includes('"security":"login_failed"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = output
+      .split('\n')
+      .filter((line) => line.includes('"security":"login_failed"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events[0]?.reqId).toBe(lines[0]?.reqId);
   });
 });

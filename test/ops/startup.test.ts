@@ -27,7 +27,13 @@ describe('serve at start', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     const where = databaseLine(db).slice('database: '.length);
     expect(started).toEqual([
-      expect.objectContaining({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), engine: onPostgres ? 'postgres' : 'sqlite', db: where, secret_source: 'environment (JWT_SECRET)', mode: 'production' }),
+      expect.objectContaining({
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        engine: onPostgres ? 'postgres' : 'sqlite',
+        db: where,
+        secret_source: 'environment (JWT_SECRET)',
+        mode: 'production',
+      }),
     ]);
     // The generated secret file exists on SQLite only (PostgreSQL requires JWT_SECRET).
     if (onPostgres) return;

@@ -22,7 +22,11 @@ const serverPassword = () => decodeURIComponent(new URL(TEST_DATABASE_URL!).pass
 describe.skipIf(!onPostgres)('admin commands on PostgreSQL', () => {
   it('config shows the engine and the URL with its password masked; the start-up line says postgres', async () => {
     const url = createPostgresDatabase();
-    const result = await execa('node', [BIN, '--database-url', url, 'config'], { env: cleanEnv({ JWT_SECRET: TEST_JWT_SECRET }), extendEnv: false, reject: false });
+    const result = await execa('node', [BIN, '--database-url', url, 'config'], {
+      env: cleanEnv({ JWT_SECRET: TEST_JWT_SECRET }),
+      extendEnv: false,
+      reject: false,
+    });
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^DATABASE_URL\s+postgres:\/\/timetrack:\*{4}@127\.0\.0\.1:\d+\/tt_\w+\s+option$/m);
     expect(result.stdout).toMatch(/^TIMETRACK_DB\s+- \(PostgreSQL: DATABASE_URL\)/m);
@@ -32,7 +36,10 @@ describe.skipIf(!onPostgres)('admin commands on PostgreSQL', () => {
     const server = await startServer(dbPath);
     running.push(server);
     while (!server.output().includes('timetrack started')) await new Promise((resolve) => setTimeout(resolve, 20));
-    const started = server.output().split('\n').find((line) => line.includes('timetrack started'))!;
+    const started = server
+      .output()
+      .split('\n')
+      .find((line) => line.includes('timetrack started'))!;
     expect(JSON.parse(started)).toMatchObject({ engine: 'postgres' });
     expect(server.output()).not.toContain(serverPassword());
   });
@@ -64,7 +71,11 @@ describe.skipIf(!onPostgres)('admin commands on PostgreSQL', () => {
     // A port nothing listens on.
     const closed = new URL(TEST_DATABASE_URL!);
     closed.port = '1';
-    const unreachable = await execa('node', [BIN, '--database-url', closed.toString(), 'user', 'list'], { env: cleanEnv({ JWT_SECRET: TEST_JWT_SECRET }), extendEnv: false, reject: false });
+    const unreachable = await execa('node', [BIN, '--database-url', closed.toString(), 'user', 'list'], {
+      env: cleanEnv({ JWT_SECRET: TEST_JWT_SECRET }),
+      extendEnv: false,
+      reject: false,
+    });
     expect(unreachable.exitCode).toBe(4);
     expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
     expect(unreachable.stderr).toMatch(/^timetrack: the database cannot be reached/);

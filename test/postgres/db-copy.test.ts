@@ -11,10 +11,21 @@ import { BIN, cleanEnv } from '../support/cli.js';
 import { createPostgresDatabase, onPostgres, TEST_JWT_SECRET } from '../support/database.js';
 
 async function open(env: Record<string, string>, clock: TestClock): Promise<{ app: App; close: () => Promise<void> }> {
-  const ctx = await createContext({ env: { ...env, JWT_SECRET: TEST_JWT_SECRET, RATE_LIMIT_AUTH: '0', LOG_LEVEL: 'silent' }, clock, migrate: true, passwordAlgorithm: fastTestHashing });
+  const ctx = await createContext({
+    env: { ...env, JWT_SECRET: TEST_JWT_SECRET, RATE_LIMIT_AUTH: '0', LOG_LEVEL: 'silent' },
+    clock,
+    migrate: true,
+    passwordAlgorithm: fastTestHashing,
+  });
   const app = await buildApp(ctx);
   await app.ready();
-  return { app, close: async () => { await app.close(); await ctx.close(); } };
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await ctx.close();
+    },
+  };
 }
 
 /** What the account's owner sees: every read of the API, as the bytes the server answers. */
@@ -47,17 +58,29 @@ describe.skipIf(!onPostgres)('db copy from SQLite to PostgreSQL', () => {
     const before = await open({ TIMETRACK_DB: sqlitePath }, clock);
     const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, token?: string) =>
       before.app.inject({ method, url, payload: payload as never, headers: token ? { authorization: `Bearer ${token}` } : {} });
-    expect((await call('POST', '/api/auth/register', { email: 'ann@example.com', password: PASSWORD, full_name: 'Ann Example', username: 'ann' })).statusCode).toBe(201);
+    expect(
+      (await call('POST', '/api/auth/register', { email: 'ann@example.com', password: PASSWORD, full_name: 'Ann Example', username: 'ann' })).statusCode,
+    ).toBe(201);
     expect((await call('POST', '/api/auth/register', { email: 'ben@example.com', password: PASSWORD, full_name: 'Ben' })).statusCode).toBe(201);
     const token = JSON.parse((await call('POST', '/api/auth/login', { email: 'ann@example.com', password: PASSWORD })).body).token as string;
-    expect((await call('PATCH', '/api/settings', { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: '2026-02-02', overtime_offset_minutes: 90 }, token)).statusCode).toBe(200);
+    expect(
+      (
+        await call(
+          'PATCH',
+          '/api/settings',
+          { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: '2026-02-02', overtime_offset_minutes: 90 },
+          token,
+        )
+      ).statusCode,
+    ).toBe(200);
     const entries = [
       ['2026-02-23T07:00:00.000Z', '2026-02-23T15:30:00.000Z'],
       ['2026-02-24T22:00:00.000Z', '2026-02-25T02:30:00.000Z'], // across local midnight
       ['2026-02-26T06:00:00.000Z', '2026-02-27T12:00:00.000Z'], // 30 hours
       ['2026-03-02T07:15:30.123Z', '2026-03-02T11:45:00.000Z'],
     ];
-    for (const [start_at, end_at] of entries) expect((await call('POST', '/api/time-entries', { start_at, end_at, note: 'Über „quotes“ & ; =SUM()' }, token)).statusCode).toBe(201);
+    for (const [start_at, end_at] of entries)
+      expect((await call('POST', '/api/time-entries', { start_at, end_at, note: 'Über „quotes“ & ; =SUM()' }, token)).statusCode).toBe(201);
     expect((await call('POST', '/api/time-entries/absences', { date: '2026-02-20', type: 'vacation', note: 'ski' }, token)).statusCode).toBe(201);
     expect((await call('POST', '/api/time-entries/start', { note: 'running' }, token)).statusCode).toBe(201);
     // Two failed sign-ins of Ben: the lockout count moves too.
@@ -82,7 +105,12 @@ describe.skipIf(!onPostgres)('db copy from SQLite to PostgreSQL', () => {
       const login = await after.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ann@example.com', password: PASSWORD } });
       expect(login.statusCode).toBe(200);
       // New rows get new ids after the copied ones.
-      const next = await after.app.inject({ method: 'POST', url: '/api/time-entries', payload: { start_at: '2026-03-01T08:00:00.000Z', end_at: '2026-03-01T09:00:00.000Z' }, headers: { authorization: `Bearer ${token}` } });
+      const next = await after.app.inject({
+        method: 'POST',
+        url: '/api/time-entries',
+        payload: { start_at: '2026-03-01T08:00:00.000Z', end_at: '2026-03-01T09:00:00.000Z' },
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(next.statusCode).toBe(201);
       expect(JSON.parse(next.body).entry.id).toBe(6);
     } finally {

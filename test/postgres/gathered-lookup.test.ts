@@ -17,7 +17,12 @@ afterEach(async () => {
 });
 
 async function itemsDatabase() {
-  const database = openPostgresDatabase(createPostgresDatabase('lookup'), { max: 4, connectTimeoutMs: 10_000, statementTimeoutMs: 10_000, lockTimeoutMs: 10_000 });
+  const database = openPostgresDatabase(createPostgresDatabase('lookup'), {
+    max: 4,
+    connectTimeoutMs: 10_000,
+    statementTimeoutMs: 10_000,
+    lockTimeoutMs: 10_000,
+  });
   opened.push(database);
   await sql`create table items (key text primary key, name text not null)`.execute(database.db);
   await sql`insert into items select 'k' || n, 'item ' || n from generate_series(1, 400) as n`.execute(database.db);
@@ -27,7 +32,10 @@ async function itemsDatabase() {
     statements++;
     return query(...args);
   };
-  const lookup = database.prepareLookup<Row>((keyIs) => sql<Row>`select key as lookup_key, name from items where ${keyIs(sql<string>`key`)}`.compile(database.db), (values) => ({ lookup_key: values[0] as string, name: values[1] as string }));
+  const lookup = database.prepareLookup<Row>(
+    (keyIs) => sql<Row>`select key as lookup_key, name from items where ${keyIs(sql<string>`key`)}`.compile(database.db),
+    (values) => ({ lookup_key: values[0] as string, name: values[1] as string }),
+  );
   return { database, lookup, statements: () => statements };
 }
 

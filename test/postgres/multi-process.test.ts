@@ -97,7 +97,9 @@ describe.skipIf(!onPostgres)('two serve processes on one PostgreSQL database', (
     // verification (so that some overlap it, however busy the machine is).
     let firstSignIn: () => void = () => {};
     const signedIn = new Promise<void>((resolve) => (firstSignIn = resolve));
-    const changing = signedIn.then(() => call(b, 'POST', '/api/auth/change-password', { old_password: PASSWORD, new_password: 'another fine passphrase' }, changer));
+    const changing = signedIn.then(() =>
+      call(b, 'POST', '/api/auth/change-password', { old_password: PASSWORD, new_password: 'another fine passphrase' }, changer),
+    );
     for (let i = 0; i < 40; i += 1) {
       logins.push(loginOn(a).then((r) => (r.status === 200 && firstSignIn(), r)));
       await new Promise((resolve) => setTimeout(resolve, 15));
@@ -136,7 +138,9 @@ describe.skipIf(!onPostgres)('two serve processes on one PostgreSQL database', (
     const [a, b] = await Promise.all([serve(dbPath), serve(dbPath)]);
     const emails = ['carl@example.com', 'Carl@example.com', 'CARL@EXAMPLE.COM', 'carl@Example.com', 'cArl@example.com'];
     const responses = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', '/api/auth/register', { email: emails[i % emails.length], password: PASSWORD, full_name: 'Carl' })),
+      Array.from({ length: 10 }, (_, i) =>
+        call(i % 2 === 0 ? a : b, 'POST', '/api/auth/register', { email: emails[i % emails.length], password: PASSWORD, full_name: 'Carl' }),
+      ),
     );
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409).map((r) => JSON.parse(r.text).code)).toEqual(Array(9).fill('EMAIL_TAKEN'));
@@ -150,15 +154,25 @@ describe.skipIf(!onPostgres)('two serve processes on one PostgreSQL database', (
     const created = await Promise.all(
       Array.from({ length: 20 }, (_, i) => {
         const start = new Date(Date.UTC(2026, 2, 2, 0, 0) + i * 70 * 60_000);
-        return call(i % 2 === 0 ? a : b, 'POST', '/api/time-entries', { start_at: start.toISOString(), end_at: new Date(start.getTime() + 60 * 60_000).toISOString() }, token);
+        return call(
+          i % 2 === 0 ? a : b,
+          'POST',
+          '/api/time-entries',
+          { start_at: start.toISOString(), end_at: new Date(start.getTime() + 60 * 60_000).toISOString() },
+          token,
+        );
       }),
     );
     expect(created.every((r) => r.status === 201)).toBe(true);
     const ids = created.map((r) => JSON.parse(r.text).entry.id as number);
-    const deleted = await Promise.all(ids.filter((_, i) => i % 2 === 1).map((id, i) => call(i % 2 === 0 ? b : a, 'DELETE', `/api/time-entries/${id}`, undefined, token)));
+    const deleted = await Promise.all(
+      ids.filter((_, i) => i % 2 === 1).map((id, i) => call(i % 2 === 0 ? b : a, 'DELETE', `/api/time-entries/${id}`, undefined, token)),
+    );
     expect(deleted.every((r) => r.status === 204 || r.status === 200)).toBe(true);
     const week = JSON.parse((await call(b, 'GET', '/api/stats/week?date=2026-03-02', undefined, token)).text);
-    const minutes = (week.days as Array<{ date: string; worked_minutes: number }>).filter((day) => day.date.startsWith('2026-03-0')).reduce((sum, day) => sum + day.worked_minutes, 0);
+    const minutes = (week.days as Array<{ date: string; worked_minutes: number }>)
+      .filter((day) => day.date.startsWith('2026-03-0'))
+      .reduce((sum, day) => sum + day.worked_minutes, 0);
     expect(minutes).toBe(10 * 60);
   });
 });

@@ -31,7 +31,9 @@ describe.skipIf(!onPostgres)('two-factor sign-in on two serve processes', () => 
   it('30 parallel wrong codes spread over both processes: at most 5 checked before the lock', async () => {
     const { a, b, secret } = await twoServersWithTwoFactor();
     const { challenge } = (await call(a, 'POST', '/api/auth/login', { email: 'ann@example.com', password: PASSWORD })).body;
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', '/api/auth/login/2fa', { challenge, code: wrongCode(secret, Date.now(), i) })));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', '/api/auth/login/2fa', { challenge, code: wrongCode(secret, Date.now(), i) })),
+    );
     const checked = answers.filter((r) => r.status === 403).length;
     expect(checked).toBeLessThanOrEqual(4);
     expect(answers.filter((r) => r.status === 423).length).toBe(30 - checked);
@@ -43,7 +45,10 @@ describe.skipIf(!onPostgres)('two-factor sign-in on two serve processes', () => 
     const second = (await call(b, 'POST', '/api/auth/login', { email: 'ann@example.com', password: PASSWORD })).body.challenge;
     // A code of the next step: the one used to enable is spent.
     const code = totpCode(secret, Date.now() + 30_000);
-    const answers = await Promise.all([call(a, 'POST', '/api/auth/login/2fa', { challenge: first, code }), call(b, 'POST', '/api/auth/login/2fa', { challenge: second, code })]);
+    const answers = await Promise.all([
+      call(a, 'POST', '/api/auth/login/2fa', { challenge: first, code }),
+      call(b, 'POST', '/api/auth/login/2fa', { challenge: second, code }),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 403]);
   });
 });

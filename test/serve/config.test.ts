@@ -131,9 +131,20 @@ describe('dev mode', () => {
       });
       expect(registered.status).toBe(201);
       const ask = async (headers: Record<string, string>) =>
-        (await (await fetch(`${server.baseUrl}/api/auth/request-reset`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"email":"ann@example.com"}' })).json()) as Record<string, unknown>;
+        (await (
+          await fetch(`${server.baseUrl}/api/auth/request-reset`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...headers },
+            body: '{"email":"ann@example.com"}',
+          })
+        ).json()) as Record<string, unknown>;
       expect(await ask({})).toHaveProperty('reset_token');
-      const proxied: Array<Record<string, string>> = [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }, { via: '1.1 caddy' }];
+      const proxied: Array<Record<string, string>> = [
+        { 'x-forwarded-for': '203.0.113.9' },
+        { forwarded: 'for=203.0.113.9' },
+        { 'x-real-ip': '203.0.113.9' },
+        { via: '1.1 caddy' },
+      ];
       for (const header of proxied) {
         expect(await ask(header), JSON.stringify(header)).toEqual({ message: expect.any(String), delivery: 'terminal' });
       }

@@ -41,10 +41,7 @@ describe('libuv thread pool', () => {
   it('reads HASH_CONCURRENCY from the --env-file too, as the command does', async () => {
     const envFile = path.join(makeTempDir(), 'timetrack.env');
     fs.writeFileSync(envFile, 'HASH_CONCURRENCY=3\n');
-    const [one, threeFromFile] = await Promise.all([
-      threadsOfServe({ HASH_CONCURRENCY: '1' }),
-      threadsOfServe({}, ['--env-file', envFile]),
-    ]);
+    const [one, threeFromFile] = await Promise.all([threadsOfServe({ HASH_CONCURRENCY: '1' }), threadsOfServe({}, ['--env-file', envFile])]);
     expect(threeFromFile - one).toBe(2);
   });
 
@@ -66,7 +63,10 @@ describe('V8 young generation under the systemd unit', () => {
   function unitNodeFlags(): string[] {
     const unit = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack.service'), 'utf8');
     const execStart = /^# ExecStart=(\S*node .*)$/m.exec(unit)?.[1]?.split(/\s+/) ?? [];
-    return execStart.slice(1, execStart.findIndex((word) => word.endsWith('bin/timetrack.cjs')));
+    return execStart.slice(
+      1,
+      execStart.findIndex((word) => word.endsWith('bin/timetrack.cjs')),
+    );
   }
 
   /** Size of V8's new space after a process retains ~40 MiB of small objects, with the given flags. */

@@ -77,7 +77,8 @@ describe('timetrack serve', () => {
 
   it('RATE_LIMIT_AUTH=3: the 4th login in a minute is 429 RATE_LIMITED with Retry-After', async () => {
     const server = await serve(path.join(makeTempDir(), 'timetrack.db'), { RATE_LIMIT_AUTH: '3' });
-    for (let i = 0; i < 3; i += 1) expect((await request(server, 'POST', '/api/auth/login', { payload: { email: 'x@example.com', password: 'wrong password' } })).statusCode).toBe(401);
+    for (let i = 0; i < 3; i += 1)
+      expect((await request(server, 'POST', '/api/auth/login', { payload: { email: 'x@example.com', password: 'wrong password' } })).statusCode).toBe(401);
     const limited = await request(server, 'POST', '/api/auth/login', { payload: { email: 'x@example.com', password: 'wrong password' } });
     expect(limited.statusCode).toBe(429);
     expect(limited.json().code).toBe('RATE_LIMITED');
@@ -85,64 +86,73 @@ describe('timetrack serve', () => {
     expect(limited.headers['cache-control']).toBe('no-store');
   });
 
-  it.skipIf(onPostgres)('sends the reset e-mail to a real SMTP server; its link works; the database and WAL hold no clear-text secret (SQLite: skipped on PostgreSQL)', async () => {
-    const smtp = await startSmtpServer();
-    try {
-      const dbPath = path.join(makeTempDir(), 'timetrack.db');
-      const server = await serve(dbPath, {
-        SMTP_HOST: '127.0.0.1',
-        SMTP_PORT: String(smtp.port),
-        SMTP_FROM: 'timetrack@example.org',
-        PUBLIC_URL: 'https://time.example.org',
-      });
-      const token = await registerAndLogin(server);
-      const resetRequest = await request(server, 'POST', '/api/auth/request-reset', { payload: { email: 'ann@example.com' } });
-      expect(resetRequest.statusCode).toBe(200);
-      expect(Object.keys(resetRequest.json())).toEqual(['message', 'delivery']);
-      const mail = await smtp.waitForMessage();
-      expect(mail.to).toEqual(['ann@example.com']);
-      const link = resetLinkOf(mail);
-      expect(`${link.origin}${link.pathname}`).toBe('https://time.example.org/password-reset');
-      const resetToken = link.searchParams.get('token')!;
-      const newPassword = 'a brand new passphrase';
-      expect((await request(server, 'POST', '/api/auth/reset-password', { payload: { token: resetToken, new_password: newPassword } })).statusCode).toBe(200);
-      expect((await request(server, 'GET', '/api/auth/me', { token: token })).statusCode).toBe(401);
-      const second = await request(server, 'POST', '/api/auth/login', { payload: { email: 'ann@example.com', password: newPassword } });
-      expect(second.statusCode).toBe(200);
+  it.skipIf(onPostgres)(
+    'sends the reset e-mail to a real SMTP server; its link works; the database and WAL hold no clear-text secret (SQLite: skipped on PostgreSQL)',
+    async () => {
+      const smtp = await startSmtpServer();
+      try {
+        const dbPath = path.join(makeTempDir(), 'timetrack.db');
+        const server = await serve(dbPath, {
+          SMTP_HOST: '127.0.0.1',
+          SMTP_PORT: String(smtp.port),
+          SMTP_FROM: 'timetrack@example.org',
+          PUBLIC_URL: 'https://time.example.org',
+        });
+        const token = await registerAndLogin(server);
+        const resetRequest = await request(server, 'POST', '/api/auth/request-reset', { payload: { email: 'ann@example.com' } });
+        expect(resetRequest.statusCode).toBe(200);
+        expect(Object.keys(resetRequest.json())).toEqual(['message', 'delivery']);
+        const mail = await smtp.waitForMessage();
+        expect(mail.to).toEqual(['ann@example.com']);
+        const link = resetLinkOf(mail);
+        expect(`${link.origin}${link.pathname}`).toBe('https://time.example.org/password-reset');
+        const resetToken = link.searchParams.get('token')!;
+        const newPassword = 'a brand new passphrase';
+        expect((await request(server, 'POST', '/api/auth/reset-password', { payload: { token: resetToken, new_password: newPassword } })).statusCode).toBe(200);
+        expect((await request(server, 'GET', '/api/auth/me', { token: token })).statusCode).toBe(401);
+        const second = await request(server, 'POST', '/api/auth/login', { payload: { email: 'ann@example.com', password: newPassword } });
+        expect(second.statusCode).toBe(200);
 
-      // Raw bytes while the server still runs: the WAL holds the recent writes.
-      const files = [dbPath, `${dbPath}-wal`].filter((file) => fs.existsSync(file));
-      expect(files).toContain(`${dbPath}-wal`);
-      const bytes = Buffer.concat(files.map((file) => fs.readFileSync(file)));
-      expect(bytes.includes(Buffer.from('$argon2id$'))).toBe(true); // the hashes are there, so the files are the right ones
-      for (const secret of [PASSWORD, newPassword, token, second.json().token, resetToken, token.split('.')[2]!]) {
-        expect(bytes.includes(Buffer.from(secret)), 'clear-text secret in the database files').toBe(false);
+        // Raw bytes while the server still runs: the WAL holds the recent writes.
+        const files = [dbPath, `${dbPath}-wal`].filter((file) => fs.existsSync(file));
+        expect(files).toContain(`${dbPath}-wal`);
+        const bytes = Buffer.concat(files.map((file) => fs.readFileSync(file)));
+        expect(bytes.includes(Buffer.from('$argon2id$'))).toBe(true); // the hashes are there, so the files are the right ones
+        for (const secret of [PASSWORD, newPassword, token, second.json().token, resetToken, token.split('.')[2]!]) {
+          expect(bytes.includes(Buffer.from(secret)), 'clear-text secret in the database files').toBe(false);
+        }
+        expect(server.output()).not.toContain(resetToken);
+        expect(server.output()).not.toContain(PASSWORD);
+      } finally {
+        await smtp.close();
       }
-      expect(server.output()).not.toContain(resetToken);
-      expect(server.output()).not.toContain(PASSWORD);
-    } finally {
-      await smtp.close();
-    }
-  });
+    },
+  );
 
   // Several serve processes share only a PostgreSQL database: a SQLite file has one server (flock, test/deploy/server-lock.test.ts).
-  it.runIf(onPostgres)('a logout on one process takes effect at once on another process using the same database (several servers: PostgreSQL only)', async () => {
-    const dbPath = path.join(makeTempDir(), 'timetrack.db');
-    const first = await serve(dbPath);
-    const second = await serve(dbPath);
-    const token = await registerAndLogin(first);
-    // The second process has verified the token once (and may remember the signature).
-    expect((await request(second, 'GET', '/api/auth/me', { token: token })).statusCode).toBe(200);
-    expect((await request(first, 'POST', '/api/auth/logout', { token: token })).statusCode).toBe(200);
-    const after = await request(second, 'GET', '/api/auth/me', { token: token });
-    expect(after.statusCode).toBe(401);
-    expect(after.headers['www-authenticate']).toBe('Bearer');
-  });
+  it.runIf(onPostgres)(
+    'a logout on one process takes effect at once on another process using the same database (several servers: PostgreSQL only)',
+    async () => {
+      const dbPath = path.join(makeTempDir(), 'timetrack.db');
+      const first = await serve(dbPath);
+      const second = await serve(dbPath);
+      const token = await registerAndLogin(first);
+      // The second process has verified the token once (and may remember the signature).
+      expect((await request(second, 'GET', '/api/auth/me', { token: token })).statusCode).toBe(200);
+      expect((await request(first, 'POST', '/api/auth/logout', { token: token })).statusCode).toBe(200);
+      const after = await request(second, 'GET', '/api/auth/me', { token: token });
+      expect(after.statusCode).toBe(401);
+      expect(after.headers['www-authenticate']).toBe('Bearer');
+    },
+  );
 
   it('answers /api/health and /api/openapi.json', async () => {
     const server = await serve(path.join(makeTempDir(), 'timetrack.db'));
     const health = await request(server, 'GET', '/api/health');
-    expect({ status: health.statusCode, body: health.json() }).toEqual({ status: 200, body: { status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.any(String), engine: expect.any(String) } });
+    expect({ status: health.statusCode, body: health.json() }).toEqual({
+      status: 200,
+      body: { status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.any(String), engine: expect.any(String) },
+    });
     const doc = await request(server, 'GET', '/api/openapi.json');
     expect(doc.json().openapi).toMatch(/^3\./);
     expect(Object.keys(doc.json().paths)).toContain('/api/auth/login');
@@ -150,18 +160,21 @@ describe('timetrack serve', () => {
 });
 
 describe('database file modes', () => {
-  it.skipIf(onPostgres)('narrows a restored database file (and so its -wal) to 0600, and warns about an open folder (SQLite: skipped on PostgreSQL)', async () => {
-    const dir = makeTempDir();
-    const dbPath = path.join(dir, 'timetrack.db');
-    const first = await serve(dbPath);
-    await stop(first);
-    // A restore from a backup (or a copy) with a wide mode, in a folder others can enter.
-    fs.chmodSync(dbPath, 0o644);
-    fs.chmodSync(dir, 0o755);
-    const second = await serve(dbPath);
-    await registerAndLogin(second);
-    expect(fs.statSync(dbPath).mode & 0o777).toBe(0o600);
-    expect(fs.statSync(`${dbPath}-wal`).mode & 0o777).toBe(0o600);
-    expect(second.output()).toContain('the database folder is accessible to its group or others');
-  });
+  it.skipIf(onPostgres)(
+    'narrows a restored database file (and so its -wal) to 0600, and warns about an open folder (SQLite: skipped on PostgreSQL)',
+    async () => {
+      const dir = makeTempDir();
+      const dbPath = path.join(dir, 'timetrack.db');
+      const first = await serve(dbPath);
+      await stop(first);
+      // A restore from a backup (or a copy) with a wide mode, in a folder others can enter.
+      fs.chmodSync(dbPath, 0o644);
+      fs.chmodSync(dir, 0o755);
+      const second = await serve(dbPath);
+      await registerAndLogin(second);
+      expect(fs.statSync(dbPath).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(`${dbPath}-wal`).mode & 0o777).toBe(0o600);
+      expect(second.output()).toContain('the database folder is accessible to its group or others');
+    },
+  );
 });

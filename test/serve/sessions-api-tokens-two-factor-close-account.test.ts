@@ -52,9 +52,15 @@ describe('your sessions, against a real server', () => {
     const server = await serve();
     await registerAccount(server);
     const laptop = await signIn(server, 'ann@example.com', 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0');
-    const phone = await signIn(server, 'ann@example.com', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1');
+    const phone = await signIn(
+      server,
+      'ann@example.com',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+    );
     const script = await signIn(server);
-    const { sessions } = (await call(server, 'GET', '/api/auth/sessions', { token: laptop })).body as { sessions: Array<{ id: number; device: string; address: string; current: boolean }> };
+    const { sessions } = (await call(server, 'GET', '/api/auth/sessions', { token: laptop })).body as {
+      sessions: Array<{ id: number; device: string; address: string; current: boolean }>;
+    };
     expect(sessions.map((s) => [s.device, s.address, s.current])).toEqual([
       ['curl', '127.0.0.1', false],
       ['Safari on iOS', '127.0.0.1', false],
@@ -69,7 +75,7 @@ describe('your sessions, against a real server', () => {
 });
 
 describe('API tokens, against a real server and the admin CLI', () => {
-  it('a script\'s token reaches time tracking, never account management; token list --api and token revoke --api --id', async () => {
+  it("a script's token reaches time tracking, never account management; token list --api and token revoke --api --id", async () => {
     const dbPath = path.join(makeTempDir(), 'timetrack.db');
     const server = await serve({}, dbPath);
     await registerAccount(server);
@@ -81,13 +87,26 @@ describe('API tokens, against a real server and the admin CLI', () => {
     expect((await call(server, 'POST', '/api/time-entries/start', { token, body: { note: 'from a script' } })).status).toBe(201);
     expect((await call(server, 'GET', '/api/stats/today', { token })).body.running).toBe(true);
     expect((await call(server, 'GET', '/api/auth/me', { token })).body.user.email).toBe('ann@example.com');
-    const refused = await call(server, 'POST', '/api/auth/change-password', { token, body: { old_password: PASSWORD, new_password: 'another fine passphrase' } });
+    const refused = await call(server, 'POST', '/api/auth/change-password', {
+      token,
+      body: { old_password: PASSWORD, new_password: 'another fine passphrase' },
+    });
     expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN_FOR_API_TOKEN']);
 
     const listed = await cli(dbPath, ['--json', 'token', 'list', '--api']);
     expect(listed.exitCode).toBe(0);
     expect(JSON.parse(listed.stdout as string)).toEqual({
-      api_tokens: [{ id, name: 'nightly export', created_at: expect.any(String), expires_at: expect.any(String), last_used_at: null, user_id: expect.any(Number), user_email: 'ann@example.com' }],
+      api_tokens: [
+        {
+          id,
+          name: 'nightly export',
+          created_at: expect.any(String),
+          expires_at: expect.any(String),
+          last_used_at: null,
+          user_id: expect.any(Number),
+          user_email: 'ann@example.com',
+        },
+      ],
     });
     expect(String(listed.stdout)).not.toContain(token);
     const text = await cli(dbPath, ['token', 'list', '--api', '--user', 'ann@example.com']);
@@ -143,7 +162,9 @@ describe('two-factor sign-in, against a real server', () => {
     await registerAccount(server);
     const { secret } = await enableTwoFactorOn(server, await signIn(server));
     const { challenge } = (await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).body;
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call(server, 'POST', '/api/auth/login/2fa', { body: { challenge, code: wrongCode(secret, Date.now(), i) } })));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call(server, 'POST', '/api/auth/login/2fa', { body: { challenge, code: wrongCode(secret, Date.now(), i) } })),
+    );
     const checked = answers.filter((r) => r.status === 403);
     expect(checked.length).toBeLessThanOrEqual(4);
     expect(answers.filter((r) => r.status === 423).length).toBe(30 - checked.length);
@@ -168,8 +189,14 @@ describe('operators, against real servers and the admin CLI', () => {
     expect(JSON.parse(reset.stdout as string)).toMatchObject({ user: { email: 'ann@example.com', two_factor: false }, was_enabled: true, revoked_sessions: 1 });
     expect((await call(server, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
     expect((await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).body.token).toEqual(expect.any(String));
-    const audit = JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string; actor: string; detail: Record<string, unknown> }> };
-    expect(audit.events[0]).toMatchObject({ action: 'two_factor_reset', actor: expect.stringMatching(/^os:/), detail: { was_enabled: true, revoked_sessions: 1 } });
+    const audit = JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as {
+      events: Array<{ action: string; actor: string; detail: Record<string, unknown> }>;
+    };
+    expect(audit.events[0]).toMatchObject({
+      action: 'two_factor_reset',
+      actor: expect.stringMatching(/^os:/),
+      detail: { was_enabled: true, revoked_sessions: 1 },
+    });
     expect((await cli(dbPath, ['user', '2fa-reset', 'nobody@example.com'])).exitCode).toBe(3);
   });
 

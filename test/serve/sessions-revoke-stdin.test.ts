@@ -12,8 +12,21 @@ describe('token revoke --token -', () => {
     const server = await startServer(db);
     try {
       const json = { 'content-type': 'application/json' };
-      await fetch(`${server.baseUrl}/api/auth/register`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'ann@example.com', password: PASSWORD, full_name: 'Ann' }) });
-      const signIn = async () => ((await (await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'ann@example.com', password: PASSWORD }) })).json()) as { token: string }).token;
+      await fetch(`${server.baseUrl}/api/auth/register`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email: 'ann@example.com', password: PASSWORD, full_name: 'Ann' }),
+      });
+      const signIn = async () =>
+        (
+          (await (
+            await fetch(`${server.baseUrl}/api/auth/login`, {
+              method: 'POST',
+              headers: json,
+              body: JSON.stringify({ email: 'ann@example.com', password: PASSWORD }),
+            })
+          ).json()) as { token: string }
+        ).token;
       const me = async (token: string) => (await fetch(`${server.baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status;
       const token = await signIn();
       const other = await signIn();

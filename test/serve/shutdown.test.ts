@@ -10,10 +10,14 @@ import { startServer } from '../support/server.js';
 function loginOnOwnConnection(baseUrl: string, password: string, sent: () => void): Promise<number | string> {
   return new Promise((resolve) => {
     const body = JSON.stringify({ email: 'ann@example.com', password });
-    const request = http.request(`${baseUrl}/api/auth/login`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const request = http.request(
+      `${baseUrl}/api/auth/login`,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
     request.end(body, sent);
   });
@@ -22,7 +26,11 @@ function loginOnOwnConnection(baseUrl: string, password: string, sent: () => voi
 describe('shutdown', () => {
   it('answers every request sent before SIGTERM (none reset) and exits 0', async () => {
     const server = await startServer(path.join(makeTempDir(), 'timetrack.db'), { HASH_CONCURRENCY: '1', LOCKOUT_ATTEMPTS: '1000' });
-    const registered = await fetch(`${server.baseUrl}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ann@example.com', password: PASSWORD, full_name: 'Ann' }) });
+    const registered = await fetch(`${server.baseUrl}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ann@example.com', password: PASSWORD, full_name: 'Ann' }),
+    });
     expect(registered.status).toBe(201);
     let written = 0;
     // Twelve sign-ins queued behind one hashing slot: the drain waits for all of them. (They must fit

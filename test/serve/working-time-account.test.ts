@@ -34,7 +34,9 @@ interface Person {
 async function person(): Promise<Person> {
   counter += 1;
   const email = `worker${process.pid}-${counter}@example.com`;
-  expect((await request(server, 'POST', '/api/auth/register', { payload: { email, password: PASSWORD, full_name: `Worker ${counter}` } })).statusCode).toBe(201);
+  expect((await request(server, 'POST', '/api/auth/register', { payload: { email, password: PASSWORD, full_name: `Worker ${counter}` } })).statusCode).toBe(
+    201,
+  );
   const token = (await request(server, 'POST', '/api/auth/login', { payload: { email, password: PASSWORD } })).json().token as string;
   return { email, call: (method, url, payload) => request(server, method, url, { payload, token }) };
 }
@@ -62,7 +64,10 @@ describe('target schedules', () => {
 
     // 30 hours a week from the Monday two weeks ago.
     const from = mondayWeeksAgo(2);
-    const created = await ann.call('POST', '/api/settings/schedules', { valid_from: from, weekly_target_minutes: { mon: 360, tue: 360, wed: 360, thu: 360, fri: 360 } });
+    const created = await ann.call('POST', '/api/settings/schedules', {
+      valid_from: from,
+      weekly_target_minutes: { mon: 360, tue: 360, wed: 360, thu: 360, fri: 360 },
+    });
     expect(created.statusCode).toBe(201);
     expectError(await ann.call('POST', '/api/settings/schedules', { valid_from: from, weekly_target_minutes: {} }), 409, 'SCHEDULE_EXISTS');
     expect(await weeks()).toEqual(before);
@@ -85,7 +90,11 @@ describe('half days and ranges of absence', () => {
 
     const taken = plus(monday, 16);
     expect((await ben.call('POST', '/api/time-entries/absences', { date: taken, type: 'sick', portion: 'half' })).statusCode).toBe(201);
-    const refused = expectError(await ben.call('POST', '/api/time-entries/absences', { from: plus(monday, 14), to: plus(monday, 20), type: 'vacation' }), 409, 'ABSENCE_EXISTS');
+    const refused = expectError(
+      await ben.call('POST', '/api/time-entries/absences', { from: plus(monday, 14), to: plus(monday, 20), type: 'vacation' }),
+      409,
+      'ABSENCE_EXISTS',
+    );
     expect(refused.message).toContain(taken);
     const listed = (await ben.call('GET', `/api/time-entries/absences?from=${monday}&to=${plus(monday, 28)}`)).json().absences;
     expect(listed).toHaveLength(created.length + 1);
@@ -116,7 +125,13 @@ describe('break rules', () => {
   it('the German preset deducts the break not taken, never below the threshold, and the balance agrees with the days', async () => {
     const dora = await person();
     const monday = mondayWeeksAgo(1);
-    await dora.call('PATCH', '/api/settings', { tracking_start: monday, break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }, { worked_over_minutes: 540, break_minutes: 45 }] });
+    await dora.call('PATCH', '/api/settings', {
+      tracking_start: monday,
+      break_rules: [
+        { worked_over_minutes: 360, break_minutes: 30 },
+        { worked_over_minutes: 540, break_minutes: 45 },
+      ],
+    });
     await entry(dora, monday, '08:00', '15:00'); // 420 without a break: 30 deducted
     await entry(dora, plus(monday, 1), '08:00', '14:10'); // 370: 10 deducted (never below 360)
     await entry(dora, plus(monday, 2), '08:00', '12:00'); // 240 + 300 after a 30-minute break: nothing deducted
@@ -127,7 +142,9 @@ describe('break rules', () => {
     expect(week.days[2].break_minutes).toBe(30);
     const thisWeek = (await dora.call('GET', `/api/stats/week?date=${plus(monday, 7)}`)).json();
     const overtime = (await dora.call('GET', '/api/stats/overtime')).json();
-    const counted = [...week.days, ...thisWeek.days].filter((day: { date: string }) => day.date <= overtime.through).reduce((sum: number, day: { balance_minutes: number }) => sum + day.balance_minutes, 0);
+    const counted = [...week.days, ...thisWeek.days]
+      .filter((day: { date: string }) => day.date <= overtime.through)
+      .reduce((sum: number, day: { balance_minutes: number }) => sum + day.balance_minutes, 0);
     expect(overtime.balance_minutes).toBe(counted);
   });
 });
@@ -149,10 +166,17 @@ describe('the vacation allowance', () => {
 });
 
 describe('the monthly timesheet', () => {
-  it('JSON, CSV and a one-page PDF whose text layer carries the JSON\'s figures; without a token the PDF and CSV are 401', async () => {
+  it("JSON, CSV and a one-page PDF whose text layer carries the JSON's figures; without a token the PDF and CSV are 401", async () => {
     const finn = await person();
     const month = DateTime.utc().minus({ months: 1 }).toFormat('yyyy-MM');
-    await finn.call('PATCH', '/api/settings', { tracking_start: `${month}-01`, vacation_days_per_year: 25, break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }, { worked_over_minutes: 540, break_minutes: 45 }] });
+    await finn.call('PATCH', '/api/settings', {
+      tracking_start: `${month}-01`,
+      vacation_days_per_year: 25,
+      break_rules: [
+        { worked_over_minutes: 360, break_minutes: 30 },
+        { worked_over_minutes: 540, break_minutes: 45 },
+      ],
+    });
     await entry(finn, `${month}-02`, '08:00', '12:00');
     await entry(finn, `${month}-02`, '12:30', '17:00');
     await entry(finn, `${month}-03`, '08:00', '15:00');
@@ -165,11 +189,15 @@ describe('the monthly timesheet', () => {
     expect(pdf.headers['content-type']).toBe('application/pdf');
     // fetch's text() would mangle the bytes: ask again for the body as bytes.
     const token = (await request(server, 'POST', '/api/auth/login', { payload: { email: finn.email, password: PASSWORD } })).json().token as string;
-    const bytes = Buffer.from(await (await fetch(`${server.baseUrl}/api/stats/month.pdf?month=${month}`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer());
+    const bytes = Buffer.from(
+      await (await fetch(`${server.baseUrl}/api/stats/month.pdf?month=${month}`, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer(),
+    );
     expectPdfShowsSheet(bytes, sheet, (instant) => DateTime.fromISO(instant, { zone: 'UTC' }).toFormat('HH:mm'));
     const csv = await finn.call('GET', `/api/stats/month.csv?month=${month}`);
     const day = sheet.days[2];
-    expect(csv.body.split('\n')[3]).toBe(`${day.date},${day.weekday},08:00,15:00,0,30,390,${day.target_minutes},0,,,${day.public_holiday ?? ''},${day.balance_minutes}`);
+    expect(csv.body.split('\n')[3]).toBe(
+      `${day.date},${day.weekday},08:00,15:00,0,30,390,${day.target_minutes},0,,,${day.public_holiday ?? ''},${day.balance_minutes}`,
+    );
     expect((await request(server, 'GET', `/api/stats/month.pdf?month=${month}`)).statusCode).toBe(401);
     expect((await request(server, 'GET', `/api/stats/month.csv?month=${month}`)).statusCode).toBe(401);
     expect((await request(server, 'GET', `/api/stats/month?month=${month}`)).json()).toEqual({ authenticated: false });

@@ -22,7 +22,38 @@ describe('holiday caches', () => {
     gc();
     return process.memoryUsage().heapUsed;
   };
-  const regions = ['DE-BY', 'DE-BE', 'US-CA', 'FR', 'GB', 'IT', 'ES', 'AT', 'CH-ZH', 'PL', 'BE', 'NL', 'SE', 'NO', 'DK', 'FI', 'PT', 'IE', 'CZ', 'HU', 'GR', 'JP', 'BR', 'CA', 'AU', 'MX', 'AR', 'ZA', 'IN', 'NZ'];
+  const regions = [
+    'DE-BY',
+    'DE-BE',
+    'US-CA',
+    'FR',
+    'GB',
+    'IT',
+    'ES',
+    'AT',
+    'CH-ZH',
+    'PL',
+    'BE',
+    'NL',
+    'SE',
+    'NO',
+    'DK',
+    'FI',
+    'PT',
+    'IE',
+    'CZ',
+    'HU',
+    'GR',
+    'JP',
+    'BR',
+    'CA',
+    'AU',
+    'MX',
+    'AR',
+    'ZA',
+    'IN',
+    'NZ',
+  ];
 
   it('keeps a compact summary per region-year: measured bytes each, the stated bound over all of them', async () => {
     for (const region of regions) await publicHolidays(region, '1970-01-01', '2034-12-31');
@@ -31,7 +62,9 @@ describe('holiday caches', () => {
     // The second half of the years: the calendars kept are as many (and as large) as after the first.
     for (const region of regions) await publicHolidays(region, '2035-01-01', '2099-12-31');
     const perSummary = (heap() - before) / (cachedHolidayEntries().regionYears - counted);
-    console.log(`holiday summaries: ${Math.round(perSummary)} bytes each; ${HOLIDAY_CACHE_LIMITS.regionYears} at most: ${((perSummary * HOLIDAY_CACHE_LIMITS.regionYears) / 1e6).toFixed(1)} MB`);
+    console.log(
+      `holiday summaries: ${Math.round(perSummary)} bytes each; ${HOLIDAY_CACHE_LIMITS.regionYears} at most: ${((perSummary * HOLIDAY_CACHE_LIMITS.regionYears) / 1e6).toFixed(1)} MB`,
+    );
     expect(cachedHolidayEntries().regionYears - counted).toBe(regions.length * 65);
     expect(perSummary).toBeLessThan(BYTES_PER_SUMMARY_BOUND);
     expect(cachedHolidayEntries().calendars).toBeLessThanOrEqual(HOLIDAY_CACHE_LIMITS.calendars);

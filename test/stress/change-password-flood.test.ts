@@ -38,7 +38,9 @@ describe('change-password during a sign-in flood', () => {
       const verified = statuses.filter((status) => status === 401).length;
       const floodEnd = Math.max(...answered);
       const answeredBefore = answered.filter((at) => at < changedAt).length;
-      console.log(`change-password answered after ${Math.round(changedAt)} ms; flood of ${verified} verified sign-ins ended after ${Math.round(floodEnd)} ms; ${answeredBefore} answered before the change`);
+      console.log(
+        `change-password answered after ${Math.round(changedAt)} ms; flood of ${verified} verified sign-ins ended after ${Math.round(floodEnd)} ms; ${answeredBefore} answered before the change`,
+      );
       // Without the turns the change waits for every queued sign-in (about FLOOD argon2 computations).
       expect(verified).toBeGreaterThan(FLOOD / 2);
       expect(answeredBefore).toBeLessThan(verified / 2);

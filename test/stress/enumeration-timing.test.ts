@@ -23,7 +23,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * Times two kinds of request, interleaved so that drift of the machine hits both alike. Work a request
  * left in the background is finished before the next one starts (untimed), so it is charged to neither.
  */
-async function compare(known: (i: number) => Promise<{ statusCode: number; body: string }>, unknown: (i: number) => Promise<{ statusCode: number; body: string }>) {
+async function compare(
+  known: (i: number) => Promise<{ statusCode: number; body: string }>,
+  unknown: (i: number) => Promise<{ statusCode: number; body: string }>,
+) {
   const times = { known: [] as number[], unknown: [] as number[] };
   const answers = { known: new Set<string>(), unknown: new Set<string>() };
   for (let i = 0; i < TRIES; i++) {

@@ -21,10 +21,16 @@ const RUNTIME_DEPENDENCIES = ['argon2', 'better-sqlite3', 'dejavu-fonts-ttf', 'p
 function installedPackages(root: string, base = 'node_modules'): string[] {
   const folder = path.join(root, base);
   if (!fs.existsSync(folder)) return [];
-  return fs.readdirSync(folder).filter((name) => !name.startsWith('.')).flatMap((name) => {
-    if (name.startsWith('@')) return fs.readdirSync(path.join(folder, name)).flatMap((inner) => [`${base}/${name}/${inner}`, ...installedPackages(root, `${base}/${name}/${inner}/node_modules`)]);
-    return [`${base}/${name}`, ...installedPackages(root, `${base}/${name}/node_modules`)];
-  });
+  return fs
+    .readdirSync(folder)
+    .filter((name) => !name.startsWith('.'))
+    .flatMap((name) => {
+      if (name.startsWith('@'))
+        return fs
+          .readdirSync(path.join(folder, name))
+          .flatMap((inner) => [`${base}/${name}/${inner}`, ...installedPackages(root, `${base}/${name}/${inner}/node_modules`)]);
+      return [`${base}/${name}`, ...installedPackages(root, `${base}/${name}/node_modules`)];
+    });
 }
 
 describe('the packed release', () => {
@@ -39,18 +45,36 @@ describe('the packed release', () => {
     await execa('npm', ['run', 'release', '--', dir], { cwd: PROJECT_ROOT });
     const tarball = path.join(dir, `timetrack-${manifest.version}.tgz`);
     const listing = (await execa('tar', ['tzf', tarball])).stdout.split('\n');
-    expect(listing).toEqual(expect.arrayContaining(['package/bin/timetrack.cjs', 'package/dist/cli/main.js', 'package/dist/web/index.html', 'package/config/timetrack.service', 'package/LICENSE', 'package/CHANGELOG.md', 'package/npm-shrinkwrap.json']));
+    expect(listing).toEqual(
+      expect.arrayContaining([
+        'package/bin/timetrack.cjs',
+        'package/dist/cli/main.js',
+        'package/dist/web/index.html',
+        'package/config/timetrack.service',
+        'package/LICENSE',
+        'package/CHANGELOG.md',
+        'package/npm-shrinkwrap.json',
+      ]),
+    );
     expect(listing.some((file) => file.startsWith('package/src/') || file.startsWith('package/test/') || file.startsWith('package/scripts/'))).toBe(false);
     // Only the chunks of this build: every file of dist/cli is one the checkout's build has now.
-    expect(listing.filter((file) => file.startsWith('package/dist/cli/')).sort()).toEqual(fs.readdirSync(path.join(PROJECT_ROOT, 'dist/cli')).map((file) => `package/dist/cli/${file}`).sort());
+    expect(listing.filter((file) => file.startsWith('package/dist/cli/')).sort()).toEqual(
+      fs
+        .readdirSync(path.join(PROJECT_ROOT, 'dist/cli'))
+        .map((file) => `package/dist/cli/${file}`)
+        .sort(),
+    );
     const released = JSON.parse((await execa('tar', ['xzf', tarball, '-O', 'package/package.json'])).stdout) as Record<string, unknown>;
     expect(Object.keys(released.dependencies as object).sort()).toEqual(RUNTIME_DEPENDENCIES);
     expect(released).not.toHaveProperty('devDependencies');
     expect(released).not.toHaveProperty('scripts');
-    const shrinkwrap = JSON.parse((await execa('tar', ['xzf', tarball, '-O', 'package/npm-shrinkwrap.json'])).stdout) as { packages: Record<string, { version?: string; dev?: boolean }> };
+    const shrinkwrap = JSON.parse((await execa('tar', ['xzf', tarball, '-O', 'package/npm-shrinkwrap.json'])).stdout) as {
+      packages: Record<string, { version?: string; dev?: boolean }>;
+    };
     const locked = Object.keys(shrinkwrap.packages).filter((location) => location !== '');
     for (const name of RUNTIME_DEPENDENCIES) expect(locked).toContain(`node_modules/${name}`);
-    for (const bundled of ['fastify', 'kysely', 'pg', 'pino', 'nodemailer', 'date-holidays', 'typescript', 'esbuild']) expect(locked).not.toContain(`node_modules/${bundled}`);
+    for (const bundled of ['fastify', 'kysely', 'pg', 'pino', 'nodemailer', 'date-holidays', 'typescript', 'esbuild'])
+      expect(locked).not.toContain(`node_modules/${bundled}`);
 
     // The README's three lines, under a prefix: unpack where npm keeps global packages, npm ci, link the command.
     const prefix = path.join(dir, 'prefix');
@@ -64,7 +88,9 @@ describe('the packed release', () => {
     // configuration may draw one about itself (a build machine without internet sets nodedir in
     // ~/.npmrc, or npx passes it on in the environment, so that node-gyp finds Node's headers offline;
     // npm 11 calls it an unknown setting).
-    const warnings = install.all.split('\n').filter((line) => /\bnpm (warn|WARN|error|ERR)/.test(line) && !/Unknown (user|env|global|builtin) config "nodedir"/.test(line));
+    const warnings = install.all
+      .split('\n')
+      .filter((line) => /\bnpm (warn|WARN|error|ERR)/.test(line) && !/Unknown (user|env|global|builtin) config "nodedir"/.test(line));
     expect(warnings).toEqual([]);
     expect(process.version).toMatch(/^v20\./);
     // Exactly the locked packages, where the lock puts them, at their locked versions.
@@ -78,9 +104,11 @@ describe('the packed release', () => {
     const db = path.join(dir, 'state/timetrack.db');
     const run = (args: string[], input?: string) =>
       execa(timetrack, ['--db', db, ...args], { env: cleanEnv(), extendEnv: false, cwd: dir, ...(input ? { input } : { stdin: 'ignore' }) });
-    expect((await run(['--version'])).stdout).toMatch(new RegExp(`^${manifest.version.replace(/[.]/g, "\\.")} \\(commit [0-9a-f]{12}`));
+    expect((await run(['--version'])).stdout).toMatch(new RegExp(`^${manifest.version.replace(/[.]/g, '\\.')} \\(commit [0-9a-f]{12}`));
     expect((await run(['migrate'])).stdout).toMatch(new RegExp(`^applied ${Object.keys(migrations).length} migration\\(s\\)`));
-    expect((await run(['user', 'create', '--email', 'admin@example.com', '--name', 'Admin', '--password-stdin'], `${PASSWORD}\n`)).stdout).toMatch(/^created account admin@example\.com/);
+    expect((await run(['user', 'create', '--email', 'admin@example.com', '--name', 'Admin', '--password-stdin'], `${PASSWORD}\n`)).stdout).toMatch(
+      /^created account admin@example\.com/,
+    );
 
     const server = execa(timetrack, ['--db', db, 'serve', '--port', '0'], { env: cleanEnv({ LOG_LEVEL: 'info' }), extendEnv: false, reject: false, all: true });
     try {
@@ -101,7 +129,8 @@ describe('the packed release', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       // Validation, hashing and serialisation from the bundle: a registration and a sign-in.
-      const post = (route: string, body: unknown) => fetch(`${baseUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (route: string, body: unknown) =>
+        fetch(`${baseUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect((await post('/api/auth/register', { email: 'ann@example.com', password: PASSWORD, full_name: 'Ann' })).status).toBe(201);
       expect((await post('/api/auth/register', { email: 'not an address', password: PASSWORD, full_name: 'Ann' })).status).toBe(400);
       const signIn = await post('/api/auth/login', { email: 'admin@example.com', password: PASSWORD });
@@ -112,7 +141,11 @@ describe('the packed release', () => {
       const pdf = await fetch(`${baseUrl}/api/stats/month.pdf?lang=de`, { headers: { authorization: `Bearer ${token}` } });
       expect(pdf.status).toBe(200);
       expect(pdf.headers.get('content-type')).toBe('application/pdf');
-      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
     } finally {
       server.kill('SIGTERM');
       await server;

@@ -14,7 +14,10 @@ describe('statistics from 1970', () => {
     const server = await startServer(db, { LOG_LEVEL: 'warn' });
     try {
       const token = await login(server, 'old@example.com');
-      const patched = await request(server, 'PATCH', '/api/settings', { token, payload: { tracking_start: '1970-01-01', holiday_region: 'DE-BW', timezone: 'Europe/Berlin' } });
+      const patched = await request(server, 'PATCH', '/api/settings', {
+        token,
+        payload: { tracking_start: '1970-01-01', holiday_region: 'DE-BW', timezone: 'Europe/Berlin' },
+      });
       expect(patched.statusCode).toBe(200);
       // A bystander asks for health every 10 ms while the balance works out 57 cold years of holidays.
       let stop = false;
@@ -37,7 +40,9 @@ describe('statistics from 1970', () => {
       expect(warm.json()).toEqual(cold.json());
       expect(cold.json().since).toBe('1970-01-01');
       const longest = Math.max(...latencies);
-      console.log(`balance from 1970 (cold, ${Math.round(coldMs)} ms): bystander's health answered ${latencies.length} times, longest ${longest.toFixed(1)} ms`);
+      console.log(
+        `balance from 1970 (cold, ${Math.round(coldMs)} ms): bystander's health answered ${latencies.length} times, longest ${longest.toFixed(1)} ms`,
+      );
       // 57 years of holidays worked out in one go would stall the bystander for about the whole
       // request; one year at a time, for a small part of it (relative: a busy machine must not decide).
       expect(longest).toBeLessThan(Math.max(100, coldMs / 3));

@@ -15,7 +15,15 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -53,6 +61,5 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
     axe.run(document).then((result) => result.violations.map((violation) => ({
       id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => node.target.join(' ')),
     })))`);
-  return violations
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.join(', ')}`);
+  return violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.join(', ')}`);
 }

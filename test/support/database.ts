@@ -29,7 +29,11 @@ export function postgresUrlFor(name: string): string {
 
 /** Runs SQL on the test server's own database with psql (synchronous: the CLI helpers are). */
 export function psql(statement: string, url = TEST_DATABASE_URL!): string {
-  const result = spawnSync('psql', ['--no-psqlrc', '--quiet', '--tuples-only', '--no-align', '--set', 'ON_ERROR_STOP=1', '--dbname', url, '--command', statement], { encoding: 'utf8' });
+  const result = spawnSync(
+    'psql',
+    ['--no-psqlrc', '--quiet', '--tuples-only', '--no-align', '--set', 'ON_ERROR_STOP=1', '--dbname', url, '--command', statement],
+    { encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`psql failed (${statement}): ${result.stderr || result.error?.message}`);
   return result.stdout.trim();
 }
@@ -163,7 +167,8 @@ export function forEngine(args: string[], env: Record<string, string>): { args: 
   // A test that sets its own JWT_SECRET (a bad one, on purpose), or reads settings from an env file
   // (which may hold one), keeps it.
   const envFile = args[args.indexOf('--env-file') + 1];
-  const fileHasSecret = args.includes('--env-file') && envFile !== undefined && fs.existsSync(envFile) && /^JWT_SECRET=\S/m.test(fs.readFileSync(envFile, 'utf8'));
+  const fileHasSecret =
+    args.includes('--env-file') && envFile !== undefined && fs.existsSync(envFile) && /^JWT_SECRET=\S/m.test(fs.readFileSync(envFile, 'utf8'));
   if (!fileHasSecret) translatedEnv.JWT_SECRET ??= TEST_JWT_SECRET;
   return { args: translatedArgs, env: translatedEnv };
 }
@@ -197,11 +202,19 @@ export async function queryRows<T = Record<string, unknown>>(dbPath: string, sql
   const client = new pg.Client({
     connectionString: postgresDatabaseFor(dbPath),
     options: '-c TimeZone=UTC',
-    types: { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : oid === 1184 ? isoInstant : oid === 1082 ? (text: string) => text : pg.types.getTypeParser(oid, format)) as never },
+    types: {
+      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+        (oid === 20 ? Number : oid === 1184 ? isoInstant : oid === 1082 ? (text: string) => text : pg.types.getTypeParser(oid, format)) as never,
+    },
   });
   await client.connect();
   try {
-    return (await client.query(sqlText.replace(/\?/g, () => `$${(index += 1)}`), params)).rows as T[];
+    return (
+      await client.query(
+        sqlText.replace(/\?/g, () => `$${(index += 1)}`),
+        params,
+      )
+    ).rows as T[];
   } finally {
     await client.end();
   }
@@ -211,7 +224,9 @@ export async function queryRows<T = Record<string, unknown>>(dbPath: string, sql
 export async function tableNames(dbPath: string): Promise<string[]> {
   const rows = await queryRows<{ name: string }>(
     dbPath,
-    onPostgres ? "select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'" : "select name from sqlite_master where type = 'table' and name not like 'sqlite_%'",
+    onPostgres
+      ? "select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'"
+      : "select name from sqlite_master where type = 'table' and name not like 'sqlite_%'",
   );
   return rows.map((row) => row.name).sort();
 }

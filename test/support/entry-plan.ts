@@ -22,7 +22,9 @@ export const ENTRY_CLEARANCE_MINUTES = 15;
 const CLOCK_CHANGE_MARGIN_HOURS = 3;
 
 function clearOfClockChanges(start: DateTime, end: DateTime): boolean {
-  const offsets = [start.minus({ hours: CLOCK_CHANGE_MARGIN_HOURS }), start, end, end.plus({ hours: CLOCK_CHANGE_MARGIN_HOURS })].map((instant) => instant.offset);
+  const offsets = [start.minus({ hours: CLOCK_CHANGE_MARGIN_HOURS }), start, end, end.plus({ hours: CLOCK_CHANGE_MARGIN_HOURS })].map(
+    (instant) => instant.offset,
+  );
   return offsets.every((offset) => offset === start.offset);
 }
 
@@ -36,7 +38,9 @@ export function planEntry(now: DateTime, minutes = 90): EntryPlan {
     const day = now.startOf('day').minus({ days: daysBack });
     const dayEnd = day.plus({ days: 1 }).startOf('day');
     // The latest start on this date, then earlier in steps of half an hour.
-    let start = DateTime.min(latestEnd, dayEnd.minus({ minutes: 1 })).minus({ minutes }).startOf('minute');
+    let start = DateTime.min(latestEnd, dayEnd.minus({ minutes: 1 }))
+      .minus({ minutes })
+      .startOf('minute');
     for (; start >= day; start = start.minus({ minutes: 30 })) {
       const end = start.plus({ minutes });
       const sameDate = start.toISODate() === day.toISODate() && end.minus({ milliseconds: 1 }).toISODate() === day.toISODate();

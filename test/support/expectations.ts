@@ -7,7 +7,11 @@ export function expectError(response: TestResponse, status: number, code: string
   expect({ status: response.statusCode, body: response.body }).toMatchObject({ status });
   const body = response.json();
   // `details` (a VALIDATION_ERROR's fields) and `entry` (the entry in the way) where they apply.
-  expect(Object.keys(body).filter((key) => key !== 'details' && key !== 'entry').sort()).toEqual(['code', 'error', 'message', 'statusCode']);
+  expect(
+    Object.keys(body)
+      .filter((key) => key !== 'details' && key !== 'entry')
+      .sort(),
+  ).toEqual(['code', 'error', 'message', 'statusCode']);
   if (body.details !== undefined) {
     expect(code).toBe('VALIDATION_ERROR');
     for (const problem of body.details) expect(Object.keys(problem).sort()).toEqual(['field', 'message']);

@@ -41,7 +41,10 @@ function runtimePackages(): string[] {
   const visit = (folder: string) => {
     if (found.has(folder)) return;
     found.add(folder);
-    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
     for (const name of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
       try {
         visit(packageFolder(name, folder));
@@ -83,7 +86,11 @@ function copyForOthers(): string {
 
 /** The executable another user can run: this checkout's when others can read it, else the copy. */
 export function executableForOthers(): string {
-  const needed = [BIN, path.join(PROJECT_ROOT, 'dist/cli/main.js'), ...RUNTIME_MODULES.map((name) => path.join(packageFolder(name, PROJECT_ROOT), 'package.json'))];
+  const needed = [
+    BIN,
+    path.join(PROJECT_ROOT, 'dist/cli/main.js'),
+    ...RUNTIME_MODULES.map((name) => path.join(packageFolder(name, PROJECT_ROOT), 'package.json')),
+  ];
   return needed.every(readableByOthers) ? BIN : copyForOthers();
 }
 

@@ -24,7 +24,13 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
   // Above info the "Server listening" line is not written: listen on a chosen port and ask health instead.
   const quiet = env.LOG_LEVEL !== undefined && !['info', 'debug', 'trace'].includes(env.LOG_LEVEL);
   const port = quiet ? await freePort() : 0;
-  const engine = forEngine(['serve', '--port', String(port), '--db', dbPath, ...args], { LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0', RATE_LIMIT_EXPORT: '0', RATE_LIMIT_STATS: '0', ...env });
+  const engine = forEngine(['serve', '--port', String(port), '--db', dbPath, ...args], {
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_AUTH: '0',
+    RATE_LIMIT_EXPORT: '0',
+    RATE_LIMIT_STATS: '0',
+    ...env,
+  });
   const child = execa('node', [...nodeFlags, BIN, ...engine.args], {
     env: cleanEnv(engine.env),
     extendEnv: false,
@@ -41,7 +47,10 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
     if (quiet) {
       const poll = async (): Promise<void> => {
         const url = `http://127.0.0.1:${port}`;
-        const up = await fetch(`${url}/api/health`).then((response) => response.ok, () => false);
+        const up = await fetch(`${url}/api/health`).then(
+          (response) => response.ok,
+          () => false,
+        );
         if (up) {
           clearTimeout(timer);
           resolve(url);
@@ -85,7 +94,13 @@ export async function call(server: Pick<RunningServer, 'baseUrl'>, method: strin
 }
 
 /** `call`, with the body parsed as JSON (undefined when empty). */
-export async function callJson(server: Pick<RunningServer, 'baseUrl'>, method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+export async function callJson(
+  server: Pick<RunningServer, 'baseUrl'>,
+  method: string,
+  url: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; body: any }> {
   const { status, text } = await call(server, method, url, body, token);
   return { status, body: text ? JSON.parse(text) : undefined };
 }

@@ -224,7 +224,9 @@ function refMonth(user: RefUser, month: string, now: number) {
   for (let date = first; date.startsWith(month); date = plusDays(date, 1)) {
     const pieces = refPieces(user, date, now);
     // The day whose last piece is the running entry's (up to now, or its limit) has no last end yet.
-    const openEnded = user.entries.some((entry) => entry.end === null && pieces.some(([start, end]) => end === refEnd(user, entry, now) && start >= entry.start));
+    const openEnded = user.entries.some(
+      (entry) => entry.end === null && pieces.some(([start, end]) => end === refEnd(user, entry, now) && start >= entry.start),
+    );
     days.push({
       ...refDay(user, date, now),
       first_start: pieces.length > 0 ? new Date(pieces[0]![0]).toISOString() : null,
@@ -242,19 +244,35 @@ function refVacation(user: RefUser, year: number, now: number) {
   const today = refDateOf(now, user.zone);
   const halves = (y: number, when: (date: string) => boolean) =>
     [...user.absences]
-      .filter(([date, absence]) => absence.type === 'vacation' && date.startsWith(`${y}-`) && date >= user.trackingStart && refScheduled(user, date) > 0 && when(date))
+      .filter(
+        ([date, absence]) =>
+          absence.type === 'vacation' && date.startsWith(`${y}-`) && date >= user.trackingStart && refScheduled(user, date) > 0 && when(date),
+      )
       .reduce((sum, [, absence]) => sum + (absence.portion === 'half' ? 1 : 2), 0);
   const taken = halves(year, (date) => date <= today);
   const planned = halves(year, (date) => date > today);
-  if (user.vacationPerYear === null) return { year, allowance_days: null, carried_over_days: null, taken_days: taken / 2, planned_days: planned / 2, remaining_days: null };
+  if (user.vacationPerYear === null)
+    return { year, allowance_days: null, carried_over_days: null, taken_days: taken / 2, planned_days: planned / 2, remaining_days: null };
   const startYear = Number(user.trackingStart.slice(0, 4));
-  const allowance = (y: number) => (y < startYear ? 0 : y > startYear ? user.vacationPerYear! * 2 : Math.round((user.vacationPerYear! * 2 * (13 - Number(user.trackingStart.slice(5, 7)))) / 12 + 1e-9));
+  const allowance = (y: number) =>
+    y < startYear
+      ? 0
+      : y > startYear
+        ? user.vacationPerYear! * 2
+        : Math.round((user.vacationPerYear! * 2 * (13 - Number(user.trackingStart.slice(5, 7)))) / 12 + 1e-9);
   let carried = 0;
   for (let y = Math.min(startYear, year); y < year; y++) {
     const left = allowance(y) + carried - halves(y, () => true);
     carried = Math.min(Math.max(0, left), user.carryCap === null ? Infinity : user.carryCap * 2);
   }
-  return { year, allowance_days: allowance(year) / 2, carried_over_days: carried / 2, taken_days: taken / 2, planned_days: planned / 2, remaining_days: (allowance(year) + carried - taken - planned) / 2 };
+  return {
+    year,
+    allowance_days: allowance(year) / 2,
+    carried_over_days: carried / 2,
+    taken_days: taken / 2,
+    planned_days: planned / 2,
+    remaining_days: (allowance(year) + carried - taken - planned) / 2,
+  };
 }
 
 /** Whether an entry may be written: a positive length of at most 31 days, overlapping none of `others`. */
@@ -294,7 +312,12 @@ const lengthArb = fc.oneof(
 const gapArb = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: MINUTE }), fc.integer({ min: 0, max: 6 * HOUR }), fc.integer({ min: 0, max: 3 * DAY }));
 const editArb = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), index: fc.nat() }),
-  fc.record({ kind: fc.constant('move' as const), index: fc.nat(), shift: fc.integer({ min: -3 * HOUR, max: 3 * HOUR }), stretch: fc.integer({ min: -2 * HOUR, max: 2 * HOUR }) }),
+  fc.record({
+    kind: fc.constant('move' as const),
+    index: fc.nat(),
+    shift: fc.integer({ min: -3 * HOUR, max: 3 * HOUR }),
+    stretch: fc.integer({ min: -2 * HOUR, max: 2 * HOUR }),
+  }),
   fc.record({ kind: fc.constant('zone' as const), zone: fc.constantFrom(...ZONES) }),
 );
 
@@ -310,19 +333,36 @@ const scenarioArb = fc.record({
   pieces: fc.array(fc.record({ gap: gapArb, length: lengthArb }), { maxLength: 6 }),
   running: fc.option(fc.integer({ min: 1, max: 2 * DAY }), { nil: undefined }),
   nowAfter: fc.integer({ min: 0, max: 3 * DAY }),
-  absences: fc.uniqueArray(
-    fc.record({ day: fc.integer({ min: -3, max: 8 }), half: fc.boolean(), type: fc.constantFrom('vacation', 'vacation', 'sick') }),
-    { selector: (absence) => absence.day, maxLength: 3 },
-  ),
+  absences: fc.uniqueArray(fc.record({ day: fc.integer({ min: -3, max: 8 }), half: fc.boolean(), type: fc.constantFrom('vacation', 'vacation', 'sick') }), {
+    selector: (absence) => absence.day,
+    maxLength: 3,
+  }),
   edits: fc.array(editArb, { maxLength: 3 }),
   // Target schedules from days around the anchor (on or before the tracking start too).
-  schedules: fc.array(fc.record({ day: fc.integer({ min: -25, max: 12 }), targets: fc.tuple(...WEEKDAY_KEYS.map(() => fc.integer({ min: 0, max: 900 }))) }), { maxLength: 2 }),
-  bookings: fc.array(fc.record({ day: fc.integer({ min: -25, max: 10 }), minutes: fc.integer({ min: -900, max: 900 }).filter((m) => m !== 0), payout: fc.boolean() }), { maxLength: 3 }),
-  rules: fc.option(fc.uniqueArray(fc.record({ over: fc.integer({ min: 0, max: 720 }), minutes: fc.integer({ min: 1, max: 90 }) }), { selector: (rule) => rule.over, maxLength: 3 }), { nil: undefined }),
+  schedules: fc.array(fc.record({ day: fc.integer({ min: -25, max: 12 }), targets: fc.tuple(...WEEKDAY_KEYS.map(() => fc.integer({ min: 0, max: 900 }))) }), {
+    maxLength: 2,
+  }),
+  bookings: fc.array(
+    fc.record({ day: fc.integer({ min: -25, max: 10 }), minutes: fc.integer({ min: -900, max: 900 }).filter((m) => m !== 0), payout: fc.boolean() }),
+    { maxLength: 3 },
+  ),
+  rules: fc.option(
+    fc.uniqueArray(fc.record({ over: fc.integer({ min: 0, max: 720 }), minutes: fc.integer({ min: 1, max: 90 }) }), {
+      selector: (rule) => rule.over,
+      maxLength: 3,
+    }),
+    { nil: undefined },
+  ),
   minBreak: fc.oneof(fc.constant(15), fc.integer({ min: 1, max: 120 })),
   timerLimit: fc.option(fc.integer({ min: 1, max: (3 * DAY) / MINUTE }), { nil: null }),
-  vacationPerYear: fc.option(fc.integer({ min: 0, max: 60 }).map((halves) => halves / 2), { nil: null }),
-  carryCap: fc.option(fc.integer({ min: 0, max: 20 }).map((halves) => halves / 2), { nil: null }),
+  vacationPerYear: fc.option(
+    fc.integer({ min: 0, max: 60 }).map((halves) => halves / 2),
+    { nil: null },
+  ),
+  carryCap: fc.option(
+    fc.integer({ min: 0, max: 20 }).map((halves) => halves / 2),
+    { nil: null },
+  ),
 });
 
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
@@ -385,7 +425,10 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
   for (const schedule of scenario.schedules) {
     const from = plusDays(anchorDate, schedule.day);
     const taken = ref.schedules.some((existing) => existing.from === from);
-    const created = await services.schedules.createSchedule(user.id, { valid_from: from, weekly_target_minutes: asTargets(schedule.targets) }).then(() => true, () => false);
+    const created = await services.schedules.createSchedule(user.id, { valid_from: from, weekly_target_minutes: asTargets(schedule.targets) }).then(
+      () => true,
+      () => false,
+    );
     expect(created, `schedule from ${from}`).toBe(!taken);
     if (created) ref.schedules.push({ from, targets: asTargets(schedule.targets) });
   }
@@ -432,7 +475,11 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
     }
     const old = ref.entries[index]!;
     const moved: RefEntry = { start: old.start + edit.shift, end: old.end === null ? null : old.end + edit.shift + edit.stretch };
-    const accepted = refAccepts(moved, ref.entries.filter((_, i) => i !== index), now);
+    const accepted = refAccepts(
+      moved,
+      ref.entries.filter((_, i) => i !== index),
+      now,
+    );
     const patched = await services.timeEntries.updateEntry(user.id, id, { start_at: iso(moved.start)!, end_at: iso(moved.end) }).then(
       () => true,
       () => false,

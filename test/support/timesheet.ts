@@ -56,9 +56,22 @@ export function expectPdfShowsSheet(pdf: Buffer, sheet: Sheet, localTime: (insta
   }
   const total = lines.find((line) => /^\s*(Total|Summe)\b/.test(line));
   const t = sheet.totals;
-  expect(figuresOf(total!)).toEqual([hm(t.break_minutes!), hm(t.break_deducted_minutes!), hm(t.worked_minutes!), hm(t.target_minutes!), signed(t.booked_minutes!), signed(t.balance_minutes!)]);
-  expect(text).toMatch(new RegExp(`carried in: ${signed(sheet.balance_before_minutes).replace('+', '\\+')}\\s+Balance carried out: ${signed(sheet.balance_after_minutes).replace('+', '\\+')}`));
+  expect(figuresOf(total!)).toEqual([
+    hm(t.break_minutes!),
+    hm(t.break_deducted_minutes!),
+    hm(t.worked_minutes!),
+    hm(t.target_minutes!),
+    signed(t.booked_minutes!),
+    signed(t.balance_minutes!),
+  ]);
+  expect(text).toMatch(
+    new RegExp(
+      `carried in: ${signed(sheet.balance_before_minutes).replace('+', '\\+')}\\s+Balance carried out: ${signed(sheet.balance_after_minutes).replace('+', '\\+')}`,
+    ),
+  );
   const v = sheet.vacation;
   const days = (value: number | null) => (value === null ? 'not tracked' : String(value));
-  expect(text).toContain(`allowance ${days(v.allowance_days!)}, carried over ${days(v.carried_over_days!)}, taken ${days(v.taken_days!)}, planned ${days(v.planned_days!)}, remaining ${days(v.remaining_days!)}`);
+  expect(text).toContain(
+    `allowance ${days(v.allowance_days!)}, carried over ${days(v.carried_over_days!)}, taken ${days(v.taken_days!)}, planned ${days(v.planned_days!)}, remaining ${days(v.remaining_days!)}`,
+  );
 }

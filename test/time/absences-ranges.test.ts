@@ -11,7 +11,12 @@ beforeEach(async () => {
   t = await createTestApp();
   t.clock.set('2026-03-30T09:00:00.000Z');
   ann = await signIn(t);
-  await ann.call('PATCH', '/api/settings', { tracking_start: '2026-01-01', holiday_region: 'DE-BY', weekly_target_minutes: { fri: 315 }, targets_valid_from: '2026-01-01' });
+  await ann.call('PATCH', '/api/settings', {
+    tracking_start: '2026-01-01',
+    holiday_region: 'DE-BY',
+    weekly_target_minutes: { fri: 315 },
+    targets_valid_from: '2026-01-01',
+  });
 });
 afterEach(async () => {
   await t.close();
@@ -41,12 +46,29 @@ describe('half days', () => {
   it('on public holidays and across schedules, the balance from aggregates equals the sum of the day rows', async () => {
     // Two schedules (odd targets from 2026-03-02 on), absences whole and half, on holidays too:
     // 2026-01-01 and 2026-01-06 are holidays in DE-BY; 2026-01-06 has a half day, 2026-01-01 a whole one.
-    expect((await ann.call('POST', '/api/settings/schedules', { valid_from: '2026-03-02', weekly_target_minutes: { mon: 301, tue: 0, wed: 455, thu: 333, fri: 121 } })).statusCode).toBe(201);
-    const absences: Array<[string, string]> = [['2026-01-01', 'full'], ['2026-01-06', 'half'], ['2026-01-07', 'half'], ['2026-02-13', 'full'], ['2026-03-02', 'half'], ['2026-03-05', 'half'], ['2026-03-06', 'full'], ['2026-03-07', 'half']];
-    for (const [date, portion] of absences) expect((await ann.call('POST', '/api/time-entries/absences', { date, type: 'vacation', portion })).statusCode).toBe(201);
+    expect(
+      (
+        await ann.call('POST', '/api/settings/schedules', {
+          valid_from: '2026-03-02',
+          weekly_target_minutes: { mon: 301, tue: 0, wed: 455, thu: 333, fri: 121 },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const absences: Array<[string, string]> = [
+      ['2026-01-01', 'full'],
+      ['2026-01-06', 'half'],
+      ['2026-01-07', 'half'],
+      ['2026-02-13', 'full'],
+      ['2026-03-02', 'half'],
+      ['2026-03-05', 'half'],
+      ['2026-03-06', 'full'],
+      ['2026-03-07', 'half'],
+    ];
+    for (const [date, portion] of absences)
+      expect((await ann.call('POST', '/api/time-entries/absences', { date, type: 'vacation', portion })).statusCode).toBe(201);
     await addEntry(ann, '2026-03-03T08:00:00Z', '2026-03-03T11:07:00Z');
     let sum = 0;
-    for (let monday = '2025-12-29'; monday <= '2026-03-23'; ) {
+    for (let monday = '2025-12-29'; monday <= '2026-03-23';) {
       const week = (await ann.call('GET', `/api/stats/week?date=${monday}`)).json() as { days: Array<{ date: string; balance_minutes: number }> };
       for (const day of week.days) if (day.date >= '2026-01-01' && day.date <= '2026-03-29') sum += day.balance_minutes;
       monday = new Date(Date.parse(`${monday}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
@@ -70,7 +92,11 @@ describe('ranges', () => {
   it('with a day that already has an absence: 409 ABSENCE_EXISTS naming the days, and nothing is created', async () => {
     await ann.call('POST', '/api/time-entries/absences', { date: '2026-04-22', type: 'sick' });
     await ann.call('POST', '/api/time-entries/absences', { date: '2026-04-24', type: 'holiday', portion: 'half' });
-    const refused = expectError(await ann.call('POST', '/api/time-entries/absences', { from: '2026-04-20', to: '2026-04-30', type: 'vacation' }), 409, 'ABSENCE_EXISTS');
+    const refused = expectError(
+      await ann.call('POST', '/api/time-entries/absences', { from: '2026-04-20', to: '2026-04-30', type: 'vacation' }),
+      409,
+      'ABSENCE_EXISTS',
+    );
     expect(refused.message).toContain('2026-04-22, 2026-04-24');
     const listed = (await ann.call('GET', '/api/time-entries/absences?from=2026-04-01&to=2026-05-01')).json();
     expect(dates(listed.absences)).toEqual(['2026-04-22', '2026-04-24']);
@@ -83,11 +109,18 @@ describe('ranges', () => {
     expect(dates(half.absences)).toEqual(['2026-04-27', '2026-04-28', '2026-04-29', '2026-04-30', '2026-05-05']);
     expect(half.absences.every((absence: { portion: string }) => absence.portion === 'half')).toBe(true);
 
-    expect(expectError(await ann.call('POST', '/api/time-entries/absences', { from: '2026-06-10', to: '2026-06-01', type: 'vacation' }), 400, 'VALIDATION_ERROR').details).toEqual([{ field: 'to', message: expect.any(String) }]);
+    expect(
+      expectError(await ann.call('POST', '/api/time-entries/absences', { from: '2026-06-10', to: '2026-06-01', type: 'vacation' }), 400, 'VALIDATION_ERROR')
+        .details,
+    ).toEqual([{ field: 'to', message: expect.any(String) }]);
     expectError(await ann.call('POST', '/api/time-entries/absences', { from: '2026-06-01', to: '2027-06-02', type: 'vacation' }), 400, 'VALIDATION_ERROR');
     expectError(await ann.call('POST', '/api/time-entries/absences', { from: '2026-06-06', to: '2026-06-07', type: 'vacation' }), 400, 'VALIDATION_ERROR');
     expectError(await ann.call('POST', '/api/time-entries/absences', { from: '2026-06-01', type: 'vacation' }), 400, 'VALIDATION_ERROR');
-    expectError(await ann.call('POST', '/api/time-entries/absences', { date: '2026-06-01', from: '2026-06-01', to: '2026-06-02', type: 'vacation' }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await ann.call('POST', '/api/time-entries/absences', { date: '2026-06-01', from: '2026-06-01', to: '2026-06-02', type: 'vacation' }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectError(await ann.call('POST', '/api/time-entries/absences', { type: 'vacation' }), 400, 'VALIDATION_ERROR');
     // 366 days is the longest range.
     expect((await ann.call('POST', '/api/time-entries/absences', { from: '2027-01-01', to: '2027-12-31', type: 'sick' })).statusCode).toBe(201);

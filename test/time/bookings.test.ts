@@ -61,9 +61,13 @@ describe('bookings', () => {
     // The payout of today moves the adjusted end later by 2 hours.
     expect(Date.parse(today.adjusted_end_of_work)).toBe(Date.parse(today.end_of_work) - (overtime.balance_minutes - 120) * 60_000);
     // The week's rows agree with the balance: the days of the tracking start through yesterday.
-    const counted = week.days.filter((day: { date: string }) => day.date <= '2026-03-08').reduce((sum: number, day: { balance_minutes: number }) => sum + day.balance_minutes, 0);
+    const counted = week.days
+      .filter((day: { date: string }) => day.date <= '2026-03-08')
+      .reduce((sum: number, day: { balance_minutes: number }) => sum + day.balance_minutes, 0);
     const next = (await ann.call('GET', '/api/stats/week?date=2026-03-09')).json();
-    const counted2 = next.days.filter((day: { date: string }) => day.date <= '2026-03-10').reduce((sum: number, day: { balance_minutes: number }) => sum + day.balance_minutes, 0);
+    const counted2 = next.days
+      .filter((day: { date: string }) => day.date <= '2026-03-10')
+      .reduce((sum: number, day: { balance_minutes: number }) => sum + day.balance_minutes, 0);
     expect(600 + counted + counted2).toBe(overtime.balance_minutes);
   });
 });

@@ -43,7 +43,11 @@ describe('break rules', () => {
       const refused = expectError(await ann.call('PATCH', '/api/settings', body), 400, 'VALIDATION_ERROR');
       expect(refused.details?.[0].field, JSON.stringify(body)).toBe(field);
     }
-    expectError(await ann.call('PATCH', '/api/settings', { break_rules: Array.from({ length: 11 }, (_, i) => ({ worked_over_minutes: i, break_minutes: 5 })) }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await ann.call('PATCH', '/api/settings', { break_rules: Array.from({ length: 11 }, (_, i) => ({ worked_over_minutes: i, break_minutes: 5 })) }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('deduct the break not taken, never below the threshold; the week and the balance agree', async () => {
@@ -80,10 +84,19 @@ describe('break rules', () => {
   it('edits recompute the breaks of the days they touch; an import adds to a day that has entries', async () => {
     const first = await addEntry(ann, '2026-03-09T08:00:00Z', '2026-03-09T12:00:00Z');
     await addEntry(ann, '2026-03-09T12:45:00Z', '2026-03-09T16:00:00Z');
-    expect((await ann.call('GET', '/api/stats/week?date=2026-03-09')).json().days[0]).toMatchObject({ break_minutes: 45, break_deducted_minutes: 0, worked_minutes: 435 });
+    expect((await ann.call('GET', '/api/stats/week?date=2026-03-09')).json().days[0]).toMatchObject({
+      break_minutes: 45,
+      break_deducted_minutes: 0,
+      worked_minutes: 435,
+    });
     await ann.call('PATCH', `/api/time-entries/${first}`, { end_at: '2026-03-09T12:40:00Z' });
-    expect((await ann.call('GET', '/api/stats/week?date=2026-03-09')).json().days[0]).toMatchObject({ break_minutes: 0, break_deducted_minutes: 30, worked_minutes: 445 });
-    const csv = 'start_at,end_at,note\n2026-03-09T16:30:00Z,2026-03-09T17:00:00Z,\n2026-03-10T08:00:00Z,2026-03-10T09:00:00Z,\n2026-03-10T09:20:00Z,2026-03-10T10:00:00Z,\n';
+    expect((await ann.call('GET', '/api/stats/week?date=2026-03-09')).json().days[0]).toMatchObject({
+      break_minutes: 0,
+      break_deducted_minutes: 30,
+      worked_minutes: 445,
+    });
+    const csv =
+      'start_at,end_at,note\n2026-03-09T16:30:00Z,2026-03-09T17:00:00Z,\n2026-03-10T08:00:00Z,2026-03-10T09:00:00Z,\n2026-03-10T09:20:00Z,2026-03-10T10:00:00Z,\n';
     const imported = await t.ctx.services.entriesCsv.importCsv(ann.userId, csv, { apply: true });
     expect(imported.applied).toBe(true);
     const days = (await ann.call('GET', '/api/stats/week?date=2026-03-09')).json().days;
@@ -96,7 +109,11 @@ describe('break rules', () => {
     await ann.call('POST', '/api/time-entries/start');
     await at('2026-03-16T10:00:00.000Z');
     // 480 counted needs 510 worked without a break (30 deducted): 10:00 + 390 minutes.
-    expect((await ann.call('GET', '/api/stats/today')).json()).toMatchObject({ worked_minutes: 120, break_minutes: 0, end_of_work: '2026-03-16T16:30:00.000Z' });
+    expect((await ann.call('GET', '/api/stats/today')).json()).toMatchObject({
+      worked_minutes: 120,
+      break_minutes: 0,
+      end_of_work: '2026-03-16T16:30:00.000Z',
+    });
     await at('2026-03-16T12:00:00.000Z');
     await ann.call('POST', '/api/time-entries/stop');
     await at('2026-03-16T12:30:00.000Z');

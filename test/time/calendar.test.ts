@@ -71,7 +71,13 @@ describe('dates, instants, zones and regions', () => {
   });
 
   it('counts weekdays of a range by arithmetic, as walking the days does', () => {
-    for (const [from, through] of [['2026-01-05', '2026-01-11'], ['2026-01-07', '2026-01-07'], ['2021-11-22', '2026-11-21'], ['2026-02-26', '2026-03-04'], ['2026-01-08', '2026-01-07']] as const) {
+    for (const [from, through] of [
+      ['2026-01-05', '2026-01-11'],
+      ['2026-01-07', '2026-01-07'],
+      ['2021-11-22', '2026-11-21'],
+      ['2026-02-26', '2026-03-04'],
+      ['2026-01-08', '2026-01-07'],
+    ] as const) {
       const walked = new Map<string, number>();
       for (const date of datesFromThrough(from, through)) walked.set(weekdayOf(date), (walked.get(weekdayOf(date)) ?? 0) + 1);
       const counted = weekdayCounts(from, through);
@@ -129,7 +135,10 @@ describe('holiday caches', () => {
 
   it('rests between cold years: a timer callback runs between every two of them', async () => {
     // Singapore's calendar: no other test of this suite asks for it, so its years are cold here.
-    const cold = await yearsSeenBetween((callback) => setTimeout(callback, 0), () => publicHolidays('SG', '1990-01-01', '2026-12-31'));
+    const cold = await yearsSeenBetween(
+      (callback) => setTimeout(callback, 0),
+      () => publicHolidays('SG', '1990-01-01', '2026-12-31'),
+    );
     expect(cold.result.get('2026-08-10')).toBe('National Day (substitute day)');
     expect(cold.last - cold.first).toBeGreaterThan(1);
     expectSeenBetweenEveryTwoYears(cold);
@@ -142,7 +151,8 @@ describe('holiday caches', () => {
       const direct = state ? new Holidays(country, state) : new Holidays(country);
       for (const year of [1970, 1999, 2026, 2099]) {
         const expected = new Map<string, string>();
-        for (const holiday of direct.getHolidays(year, 'en')) if (holiday.type === 'public' && !expected.has(holiday.date.slice(0, 10))) expected.set(holiday.date.slice(0, 10), holiday.name);
+        for (const holiday of direct.getHolidays(year, 'en'))
+          if (holiday.type === 'public' && !expected.has(holiday.date.slice(0, 10))) expected.set(holiday.date.slice(0, 10), holiday.name);
         expect(await publicHolidays(region, `${year}-01-01`, `${year}-12-31`), `${region} ${year}`).toEqual(expected);
       }
     }

@@ -44,7 +44,11 @@ describe.runIf(onPostgres)('parallel requests across two server processes (sever
     first = await startServer(dbPath);
     second = await startServer(dbPath);
     const body = account();
-    const registered = await fetch(`${first.baseUrl}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const registered = await fetch(`${first.baseUrl}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(registered.status).toBe(201);
     const login = await fetch(`${second.baseUrl}/api/auth/login`, {
       method: 'POST',

@@ -182,7 +182,11 @@ describe('entries', () => {
   it("answers 404 NOT_FOUND for another user's entry on read, update and delete, and leaves it alone", async () => {
     const bob = await signIn(t, 'bob@example.com');
     const id = await addEntry(ann, '2026-03-02T08:00:00Z', '2026-03-02T09:00:00Z', 'mine');
-    for (const [method, payload] of [['GET', undefined], ['PATCH', { note: 'stolen' }], ['DELETE', undefined]] as const) {
+    for (const [method, payload] of [
+      ['GET', undefined],
+      ['PATCH', { note: 'stolen' }],
+      ['DELETE', undefined],
+    ] as const) {
       const response = await bob.call(method, `/api/time-entries/${id}`, payload);
       expect(response.statusCode, method).toBe(404);
       expect(response.json().code).toBe('NOT_FOUND');
@@ -225,7 +229,12 @@ describe('absences', () => {
   });
 
   it('refuses a bad date or type with 400 VALIDATION_ERROR', async () => {
-    for (const body of [{ date: '2026-02-30', type: 'vacation' }, { date: '04.03.2026', type: 'vacation' }, { date: '2026-03-04', type: 'party' }, { type: 'sick' }]) {
+    for (const body of [
+      { date: '2026-02-30', type: 'vacation' },
+      { date: '04.03.2026', type: 'vacation' },
+      { date: '2026-03-04', type: 'party' },
+      { type: 'sick' },
+    ]) {
       const response = await ann.call('POST', '/api/time-entries/absences', body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json().code).toBe('VALIDATION_ERROR');

@@ -25,7 +25,14 @@ async function fillEntries(userId: number, count: number): Promise<void> {
     for (let first = 0; first < count; first += 1000) {
       const rows = [];
       for (let i = first; i < Math.min(count, first + 1000); i++) {
-        rows.push({ user_id: userId, start_at: new Date(base + i * 120_000).toISOString(), end_at: new Date(base + i * 120_000 + 60_000).toISOString(), note: '', created_at: now, updated_at: now });
+        rows.push({
+          user_id: userId,
+          start_at: new Date(base + i * 120_000).toISOString(),
+          end_at: new Date(base + i * 120_000 + 60_000).toISOString(),
+          note: '',
+          created_at: now,
+          updated_at: now,
+        });
       }
       await trx.insertInto('time_entries').values(rows).execute();
     }
@@ -48,7 +55,11 @@ it(`refuses the entry after the ${MAX_ENTRIES_PER_USER}th with 409 TOO_MANY_ENTR
   await expect(
     t.ctx.services.entriesCsv.importCsv(ann.userId, 'start_at,end_at,note\n2026-03-04T08:00:00Z,2026-03-04T09:00:00Z,x\n', { apply: true }),
   ).rejects.toMatchObject({ code: 'TOO_MANY_ENTRIES' });
-  const count = await t.ctx.db.selectFrom('time_entries').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', ann.userId).executeTakeFirstOrThrow();
+  const count = await t.ctx.db
+    .selectFrom('time_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', ann.userId)
+    .executeTakeFirstOrThrow();
   expect(Number(count.n)).toBe(MAX_ENTRIES_PER_USER);
 
   const bob = await signIn(t, 'bob@example.com');
@@ -57,7 +68,11 @@ it(`refuses the entry after the ${MAX_ENTRIES_PER_USER}th with 409 TOO_MANY_ENTR
   expect((await ann.call('DELETE', `/api/time-entries/${last}`)).statusCode).toBe(204);
   // Room for one: an import of two rows is refused whole.
   await expect(
-    t.ctx.services.entriesCsv.importCsv(ann.userId, 'start_at,end_at,note\n2026-03-04T08:00:00Z,2026-03-04T09:00:00Z,x\n2026-03-05T08:00:00Z,2026-03-05T09:00:00Z,y\n', { apply: true }),
+    t.ctx.services.entriesCsv.importCsv(
+      ann.userId,
+      'start_at,end_at,note\n2026-03-04T08:00:00Z,2026-03-04T09:00:00Z,x\n2026-03-05T08:00:00Z,2026-03-05T09:00:00Z,y\n',
+      { apply: true },
+    ),
   ).rejects.toMatchObject({ code: 'TOO_MANY_ENTRIES' });
   await addEntry(ann, '2026-03-03T08:00:00Z', '2026-03-03T09:00:00Z');
 });

@@ -35,7 +35,11 @@ beforeEach(async () => {
     created_at: NOW,
     updated_at: NOW,
   }));
-  for (let first = 0; first < COUNT; first += 1000) await t.ctx.db.insertInto('time_entries').values(rows.slice(first, first + 1000)).execute();
+  for (let first = 0; first < COUNT; first += 1000)
+    await t.ctx.db
+      .insertInto('time_entries')
+      .values(rows.slice(first, first + 1000))
+      .execute();
 });
 afterEach(async () => {
   await t.close();
@@ -80,7 +84,13 @@ it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at 
   };
   const { settings, timeEntries } = t.ctx.services;
   const database = { ...t.ctx.database, db: t.ctx.db.withPlugin(watch) };
-  const csv = await createEntryCsvService({ database, clock: t.clock, settings, timeEntries, exports: createExportGate({ database, clock: t.clock }) }).exportCsv(ann.userId, {});
+  const csv = await createEntryCsvService({
+    database,
+    clock: t.clock,
+    settings,
+    timeEntries,
+    exports: createExportGate({ database, clock: t.clock }),
+  }).exportCsv(ann.userId, {});
   const pieces: string[] = [];
   for await (const piece of csv.pieces) pieces.push(piece);
   expect(pieces.join('')).toBe(expected);

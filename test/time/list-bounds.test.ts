@@ -33,7 +33,11 @@ async function fillEntries(count: number): Promise<void> {
     created_at: NOW,
     updated_at: NOW,
   }));
-  for (let first = 0; first < count; first += 1000) await t.ctx.db.insertInto('time_entries').values(rows.slice(first, first + 1000)).execute();
+  for (let first = 0; first < count; first += 1000)
+    await t.ctx.db
+      .insertInto('time_entries')
+      .values(rows.slice(first, first + 1000))
+      .execute();
 }
 
 /** `count` vacation days straight into the table, from 2000-01-01 on. */
@@ -46,7 +50,11 @@ async function fillAbsences(count: number): Promise<void> {
     note: '',
     created_at: NOW,
   }));
-  for (let first = 0; first < count; first += 1000) await t.ctx.db.insertInto('absences').values(rows.slice(first, first + 1000)).execute();
+  for (let first = 0; first < count; first += 1000)
+    await t.ctx.db
+      .insertInto('absences')
+      .values(rows.slice(first, first + 1000))
+      .execute();
 }
 
 it(`lists up to ${MAX_LISTED_ENTRIES} entries, and refuses a range that holds one more`, async () => {
@@ -55,7 +63,10 @@ it(`lists up to ${MAX_LISTED_ENTRIES} entries, and refuses a range that holds on
   expect(all.statusCode).toBe(200);
   expect(all.json().entries).toHaveLength(MAX_LISTED_ENTRIES);
 
-  await t.ctx.db.insertInto('time_entries').values({ user_id: ann.userId, start_at: '2025-12-24T08:00:00.000Z', end_at: '2025-12-24T09:00:00.000Z', note: '', created_at: NOW, updated_at: NOW }).execute();
+  await t.ctx.db
+    .insertInto('time_entries')
+    .values({ user_id: ann.userId, start_at: '2025-12-24T08:00:00.000Z', end_at: '2025-12-24T09:00:00.000Z', note: '', created_at: NOW, updated_at: NOW })
+    .execute();
   const refused = expectError(await ann.call('GET', '/api/time-entries'), 400, 'VALIDATION_ERROR');
   expect(refused.message).toBe(`The range holds more than ${MAX_LISTED_ENTRIES} entries; ask again with a shorter from/to range`);
   expectError(await ann.call('GET', '/api/time-entries?from=1999-01-01&to=2026-01-01'), 400, 'VALIDATION_ERROR');
@@ -99,7 +110,11 @@ it('reads at most one row more than the cap to refuse a range, never all of them
   await fillAbsences(MAX_LISTED_ABSENCES * 2);
   const { seen, db } = largestAnswer();
   const settings = t.ctx.services.settings;
-  await expect(createTimeEntryService({ database: { ...t.ctx.database, db }, clock: t.clock, settings }).listEntries(ann.userId, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-  await expect(createAbsenceService({ database: { ...t.ctx.database, db }, clock: t.clock, settings }).listAbsences(ann.userId, {})).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  await expect(createTimeEntryService({ database: { ...t.ctx.database, db }, clock: t.clock, settings }).listEntries(ann.userId, {})).rejects.toMatchObject({
+    code: 'VALIDATION_ERROR',
+  });
+  await expect(createAbsenceService({ database: { ...t.ctx.database, db }, clock: t.clock, settings }).listAbsences(ann.userId, {})).rejects.toMatchObject({
+    code: 'VALIDATION_ERROR',
+  });
   expect(seen.rows).toBe(Math.max(MAX_LISTED_ENTRIES, MAX_LISTED_ABSENCES) + 1);
 });

@@ -47,11 +47,18 @@ describe('the schedules routes', () => {
     // Days not given are those of the schedule in force that day.
     expect(created.json()).toEqual({ schedule: { id: expect.any(Number), valid_from: '2026-04-01', weekly_target_minutes: { ...FULL, fri: 0 } } });
     expectError(await ann.call('POST', '/api/settings/schedules', { valid_from: '2026-04-01', weekly_target_minutes: PART }), 409, 'SCHEDULE_EXISTS');
-    const bad = expectError(await ann.call('POST', '/api/settings/schedules', { valid_from: '2026-04-31', weekly_target_minutes: PART }), 400, 'VALIDATION_ERROR');
+    const bad = expectError(
+      await ann.call('POST', '/api/settings/schedules', { valid_from: '2026-04-31', weekly_target_minutes: PART }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(bad.details).toEqual([{ field: 'valid_from', message: expect.any(String) }]);
     expectError(await ann.call('POST', '/api/settings/schedules', { valid_from: '2026-05-01', weekly_target_minutes: { mon: 1441 } }), 400, 'VALIDATION_ERROR');
 
-    expect((await ann.call('GET', '/api/settings/schedules')).json().schedules.map((s: { valid_from: string }) => s.valid_from)).toEqual(['2026-02-02', '2026-04-01']);
+    expect((await ann.call('GET', '/api/settings/schedules')).json().schedules.map((s: { valid_from: string }) => s.valid_from)).toEqual([
+      '2026-02-02',
+      '2026-04-01',
+    ]);
     const earliest = expectError(await ann.call('DELETE', `/api/settings/schedules/${first.id}`), 400, 'VALIDATION_ERROR');
     expect(earliest.message).toMatch(/earliest/);
 
@@ -74,7 +81,11 @@ describe('the schedules routes', () => {
     await ann.call('PATCH', '/api/settings', { weekly_target_minutes: { mon: 240 } });
     const future = await ann.call('PATCH', '/api/settings', { weekly_target_minutes: PART, targets_valid_from: '2026-06-01' });
     expect(future.json()).toMatchObject({ weekly_target_minutes: { ...FULL, mon: 240 }, targets_valid_from: '2026-03-02' });
-    expect((await ann.call('GET', '/api/settings/schedules')).json().schedules.map((s: { valid_from: string; weekly_target_minutes: { mon: number } }) => [s.valid_from, s.weekly_target_minutes.mon])).toEqual([
+    expect(
+      (await ann.call('GET', '/api/settings/schedules'))
+        .json()
+        .schedules.map((s: { valid_from: string; weekly_target_minutes: { mon: number } }) => [s.valid_from, s.weekly_target_minutes.mon]),
+    ).toEqual([
       ['2026-01-01', 480],
       ['2026-03-02', 240],
       ['2026-06-01', 360],
@@ -86,7 +97,9 @@ describe('the schedules routes', () => {
 
   it('targets given from a day on or before the tracking start are the earliest schedule and cover every counted day', async () => {
     await ann.call('PATCH', '/api/settings', { tracking_start: '2026-01-05', weekly_target_minutes: PART, targets_valid_from: '2026-01-05' });
-    expect((await ann.call('GET', '/api/settings/schedules')).json().schedules).toEqual([{ id: expect.any(Number), valid_from: '2026-01-05', weekly_target_minutes: PART }]);
+    expect((await ann.call('GET', '/api/settings/schedules')).json().schedules).toEqual([
+      { id: expect.any(Number), valid_from: '2026-01-05', weekly_target_minutes: PART },
+    ]);
     expect((await ann.call('GET', '/api/stats/week?date=2026-01-05')).json().totals.target_minutes).toBe(5 * 360);
   });
 });
@@ -126,25 +139,43 @@ describe('a change of targets from a date', () => {
 });
 
 describe('migration 009_target_schedules', () => {
-  it('turns each user\'s targets into one schedule from the tracking start: every figure stays', async () => {
+  it("turns each user's targets into one schedule from the tracking start: every figure stays", async () => {
     const dir = makeTempDir();
     const dbPath = path.join(dir, 'timetrack.db');
     const url = onPostgres ? createPostgresDatabase() : undefined;
-    const opened = url
-      ? openPostgresDatabase(url, { max: 2, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, lockTimeoutMs: 10_000 })
-      : undefined;
+    const opened = url ? openPostgresDatabase(url, { max: 2, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, lockTimeoutMs: 10_000 }) : undefined;
     const db: Kysely<any> = opened ? (opened.db as Kysely<any>) : new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(dbPath) }) });
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateTo('008_username_lookup_by_lower')).error).toBeUndefined();
     const created = '2026-01-10T23:30:00.000Z';
-    for (const id of [1, 2]) await db.insertInto('users').values({ id, email: `user${id}@example.com`, full_name: `User ${id}`, created_at: created }).execute();
+    for (const id of [1, 2])
+      await db
+        .insertInto('users')
+        .values({ id, email: `user${id}@example.com`, full_name: `User ${id}`, created_at: created })
+        .execute();
     // User 1 works 4 days of 7 hours from 5 January in Tokyo; user 2 kept the defaults and has no settings row.
-    await db.insertInto('user_settings').values({
-      user_id: 1, timezone: 'Asia/Tokyo', tracking_start: '2026-01-05', updated_at: created,
-      target_mon_minutes: 420, target_tue_minutes: 420, target_wed_minutes: 420, target_thu_minutes: 420, target_fri_minutes: 0,
-    }).execute();
-    await db.insertInto('time_entries').values({ user_id: 1, start_at: '2026-01-05T00:00:00.000Z', end_at: '2026-01-05T08:00:00.000Z', note: '', created_at: created, updated_at: created }).execute();
-    await db.insertInto('daily_totals').values({ user_id: 1, date: '2026-01-05', worked_ms: 8 * 3_600_000 }).execute();
+    await db
+      .insertInto('user_settings')
+      .values({
+        user_id: 1,
+        timezone: 'Asia/Tokyo',
+        tracking_start: '2026-01-05',
+        updated_at: created,
+        target_mon_minutes: 420,
+        target_tue_minutes: 420,
+        target_wed_minutes: 420,
+        target_thu_minutes: 420,
+        target_fri_minutes: 0,
+      })
+      .execute();
+    await db
+      .insertInto('time_entries')
+      .values({ user_id: 1, start_at: '2026-01-05T00:00:00.000Z', end_at: '2026-01-05T08:00:00.000Z', note: '', created_at: created, updated_at: created })
+      .execute();
+    await db
+      .insertInto('daily_totals')
+      .values({ user_id: 1, date: '2026-01-05', worked_ms: 8 * 3_600_000 })
+      .execute();
     if (opened) await opened.close();
     else await db.destroy();
 
@@ -157,7 +188,9 @@ describe('migration 009_target_schedules', () => {
     });
     try {
       const { schedules, statistics, settings } = ctx.services;
-      expect(await schedules.listSchedules(1)).toEqual([{ id: expect.any(Number), valid_from: '2026-01-05', weekly_target_minutes: { mon: 420, tue: 420, wed: 420, thu: 420, fri: 0, sat: 0, sun: 0 } }]);
+      expect(await schedules.listSchedules(1)).toEqual([
+        { id: expect.any(Number), valid_from: '2026-01-05', weekly_target_minutes: { mon: 420, tue: 420, wed: 420, thu: 420, fri: 0, sat: 0, sun: 0 } },
+      ]);
       // Without a settings row: from the day the account was made (in UTC), with the defaults.
       expect(await schedules.listSchedules(2)).toEqual([{ id: expect.any(Number), valid_from: '2026-01-10', weekly_target_minutes: FULL }]);
       expect((await settings.getSettings(1)).weekly_target_minutes.mon).toBe(420);

@@ -23,7 +23,12 @@ async function storedTotals(userId: number): Promise<Record<string, number>> {
 }
 
 async function totalsFromEntries(userId: number, zone: string): Promise<Record<string, number>> {
-  const entries = await t.ctx.db.selectFrom('time_entries').select(['start_at', 'end_at']).where('user_id', '=', userId).where('end_at', 'is not', null).execute();
+  const entries = await t.ctx.db
+    .selectFrom('time_entries')
+    .select(['start_at', 'end_at'])
+    .where('user_id', '=', userId)
+    .where('end_at', 'is not', null)
+    .execute();
   const totals: Record<string, number> = {};
   for (const entry of entries) {
     for (const piece of splitByLocalDay(Date.parse(entry.start_at), Date.parse(entry.end_at as string), zone)) {

@@ -74,7 +74,14 @@ describe('week overview', () => {
     expect(pick(week.days, 'balance_minutes')).toEqual([30, 60, 0, 0, -180, 120, 0]);
     // Friday's gap from 12:00 to 22:00 is a break taken (no break rule: nothing is deducted).
     expect(pick(week.days, 'break_minutes')).toEqual([0, 0, 0, 0, 600, 0, 0]);
-    expect(week.totals).toEqual({ target_minutes: 1440, worked_minutes: 1470, break_minutes: 600, break_deducted_minutes: 0, booked_minutes: 0, balance_minutes: 30 });
+    expect(week.totals).toEqual({
+      target_minutes: 1440,
+      worked_minutes: 1470,
+      break_minutes: 600,
+      break_deducted_minutes: 0,
+      booked_minutes: 0,
+      balance_minutes: 30,
+    });
   });
 
   it('splits the same week by the days of Asia/Tokyo (UTC+9)', async () => {
@@ -153,7 +160,12 @@ describe('overtime and today', () => {
 
   it('answers the offset alone when tracking starts today', async () => {
     await ann.call('PATCH', '/api/settings', { tracking_start: '2026-01-20' });
-    expect((await ann.call('GET', '/api/stats/overtime')).json()).toEqual({ balance_minutes: 120, offset_minutes: 120, since: '2026-01-20', through: '2026-01-19' });
+    expect((await ann.call('GET', '/api/stats/overtime')).json()).toEqual({
+      balance_minutes: 120,
+      offset_minutes: 120,
+      since: '2026-01-20',
+      through: '2026-01-19',
+    });
   });
 
   it("gives today's end of work and the end adjusted by the balance, with a running timer", async () => {
@@ -216,7 +228,14 @@ describe('anonymous statistics', () => {
         balance_minutes: null,
       });
       expect(pick(week.days, 'public_holiday').filter(Boolean)).toEqual(['Epiphany']);
-      expect(week.totals).toEqual({ target_minutes: null, worked_minutes: null, break_minutes: null, break_deducted_minutes: null, booked_minutes: null, balance_minutes: null });
+      expect(week.totals).toEqual({
+        target_minutes: null,
+        worked_minutes: null,
+        break_minutes: null,
+        break_deducted_minutes: null,
+        booked_minutes: null,
+        balance_minutes: null,
+      });
     }
     const withoutRegion = (await t.app.inject({ method: 'GET', url: '/api/stats/week?date=2026-01-07' })).json();
     expect(pick(withoutRegion.days, 'public_holiday').every((holiday: unknown) => holiday === null)).toBe(true);

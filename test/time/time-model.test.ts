@@ -80,22 +80,81 @@ describe('whole minutes per day, in every balance', () => {
 
 // Each entry crosses a day whose clock changes at midnight; minutes per local day worked out by hand.
 const MIDNIGHT_CHANGES: Array<{ zone: string; what: string; start: string; end: string; minutes: Record<string, number> }> = [
-  { zone: 'America/Santiago', what: 'midnight skipped (23-hour Sunday)', start: '2026-09-06T04:00:00Z', end: '2026-09-07T06:00:00Z', minutes: { '2026-09-06': 1380, '2026-09-07': 180 } },
-  { zone: 'America/Havana', what: 'midnight skipped', start: '2026-03-07T12:00:00Z', end: '2026-03-09T12:00:00Z', minutes: { '2026-03-07': 1020, '2026-03-08': 1380, '2026-03-09': 480 } },
-  { zone: 'America/Havana', what: 'midnight repeated (25-hour day from the first pass)', start: '2026-11-01T03:30:00Z', end: '2026-11-02T05:30:00Z', minutes: { '2026-10-31': 30, '2026-11-01': 1500, '2026-11-02': 30 } },
-  { zone: 'Atlantic/Azores', what: 'midnight skipped', start: '2026-03-28T23:00:00Z', end: '2026-03-30T02:00:00Z', minutes: { '2026-03-28': 120, '2026-03-29': 1380, '2026-03-30': 120 } },
-  { zone: 'Atlantic/Azores', what: 'midnight repeated', start: '2026-10-24T23:30:00Z', end: '2026-10-26T01:30:00Z', minutes: { '2026-10-24': 30, '2026-10-25': 1500, '2026-10-26': 30 } },
-  { zone: 'Asia/Beirut', what: 'midnight skipped', start: '2026-03-28T21:00:00Z', end: '2026-03-29T22:00:00Z', minutes: { '2026-03-28': 60, '2026-03-29': 1380, '2026-03-30': 60 } },
-  { zone: 'Asia/Beirut', what: 'midnight goes back to 23:00 (25-hour Saturday)', start: '2026-10-23T20:00:00Z', end: '2026-10-24T23:00:00Z', minutes: { '2026-10-23': 60, '2026-10-24': 1500, '2026-10-25': 60 } },
-  { zone: 'Africa/Cairo', what: 'midnight skipped', start: '2026-04-23T21:00:00Z', end: '2026-04-24T22:00:00Z', minutes: { '2026-04-23': 60, '2026-04-24': 1380, '2026-04-25': 60 } },
-  { zone: 'Africa/Cairo', what: 'midnight goes back to 23:00 (25-hour Thursday)', start: '2026-10-28T20:00:00Z', end: '2026-10-29T23:00:00Z', minutes: { '2026-10-28': 60, '2026-10-29': 1500, '2026-10-30': 60 } },
+  {
+    zone: 'America/Santiago',
+    what: 'midnight skipped (23-hour Sunday)',
+    start: '2026-09-06T04:00:00Z',
+    end: '2026-09-07T06:00:00Z',
+    minutes: { '2026-09-06': 1380, '2026-09-07': 180 },
+  },
+  {
+    zone: 'America/Havana',
+    what: 'midnight skipped',
+    start: '2026-03-07T12:00:00Z',
+    end: '2026-03-09T12:00:00Z',
+    minutes: { '2026-03-07': 1020, '2026-03-08': 1380, '2026-03-09': 480 },
+  },
+  {
+    zone: 'America/Havana',
+    what: 'midnight repeated (25-hour day from the first pass)',
+    start: '2026-11-01T03:30:00Z',
+    end: '2026-11-02T05:30:00Z',
+    minutes: { '2026-10-31': 30, '2026-11-01': 1500, '2026-11-02': 30 },
+  },
+  {
+    zone: 'Atlantic/Azores',
+    what: 'midnight skipped',
+    start: '2026-03-28T23:00:00Z',
+    end: '2026-03-30T02:00:00Z',
+    minutes: { '2026-03-28': 120, '2026-03-29': 1380, '2026-03-30': 120 },
+  },
+  {
+    zone: 'Atlantic/Azores',
+    what: 'midnight repeated',
+    start: '2026-10-24T23:30:00Z',
+    end: '2026-10-26T01:30:00Z',
+    minutes: { '2026-10-24': 30, '2026-10-25': 1500, '2026-10-26': 30 },
+  },
+  {
+    zone: 'Asia/Beirut',
+    what: 'midnight skipped',
+    start: '2026-03-28T21:00:00Z',
+    end: '2026-03-29T22:00:00Z',
+    minutes: { '2026-03-28': 60, '2026-03-29': 1380, '2026-03-30': 60 },
+  },
+  {
+    zone: 'Asia/Beirut',
+    what: 'midnight goes back to 23:00 (25-hour Saturday)',
+    start: '2026-10-23T20:00:00Z',
+    end: '2026-10-24T23:00:00Z',
+    minutes: { '2026-10-23': 60, '2026-10-24': 1500, '2026-10-25': 60 },
+  },
+  {
+    zone: 'Africa/Cairo',
+    what: 'midnight skipped',
+    start: '2026-04-23T21:00:00Z',
+    end: '2026-04-24T22:00:00Z',
+    minutes: { '2026-04-23': 60, '2026-04-24': 1380, '2026-04-25': 60 },
+  },
+  {
+    zone: 'Africa/Cairo',
+    what: 'midnight goes back to 23:00 (25-hour Thursday)',
+    start: '2026-10-28T20:00:00Z',
+    end: '2026-10-29T23:00:00Z',
+    minutes: { '2026-10-28': 60, '2026-10-29': 1500, '2026-10-30': 60 },
+  },
 ];
 
 describe('local days where the clock changes at midnight', () => {
   for (const example of MIDNIGHT_CHANGES) {
     it(`${example.zone}, ${example.what}: ${example.start} → ${example.end}`, async () => {
       await at('2026-12-15T12:00:00Z');
-      await ann.call('PATCH', '/api/settings', { timezone: example.zone, tracking_start: '2026-01-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-01-01' });
+      await ann.call('PATCH', '/api/settings', {
+        timezone: example.zone,
+        tracking_start: '2026-01-01',
+        weekly_target_minutes: NO_TARGET,
+        targets_valid_from: '2026-01-01',
+      });
       await addEntry(ann, example.start, example.end);
       expect(await workedByDate(ann, Object.keys(example.minutes))).toEqual(example.minutes);
       const total = Object.values(example.minutes).reduce((sum, minutes) => sum + minutes, 0);
@@ -105,7 +164,12 @@ describe('local days where the clock changes at midnight', () => {
 
   it('counts an entry in the first pass of a repeated midnight on that day, and ?from=<that date> lists it', async () => {
     await at('2026-11-10T12:00:00Z');
-    await ann.call('PATCH', '/api/settings', { timezone: 'America/Havana', tracking_start: '2026-10-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-10-01' });
+    await ann.call('PATCH', '/api/settings', {
+      timezone: 'America/Havana',
+      tracking_start: '2026-10-01',
+      weekly_target_minutes: NO_TARGET,
+      targets_valid_from: '2026-10-01',
+    });
     const id = await addEntry(ann, '2026-11-01T04:10:00Z', '2026-11-01T04:50:00Z'); // 00:10–00:50, first pass
     expect(await workedByDate(ann, ['2026-10-31', '2026-11-01'])).toEqual({ '2026-10-31': 0, '2026-11-01': 40 });
     expect((await overtime(ann)).balance_minutes).toBe(40);
@@ -137,7 +201,12 @@ describe('local days where the clock changes at midnight', () => {
 describe('the clock just before and after local midnight', () => {
   it('moves a running timer from today into the balance at the skipped midnight of America/Santiago', async () => {
     await at('2026-09-01T12:00:00Z');
-    await ann.call('PATCH', '/api/settings', { timezone: 'America/Santiago', tracking_start: '2026-09-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-09-01' });
+    await ann.call('PATCH', '/api/settings', {
+      timezone: 'America/Santiago',
+      tracking_start: '2026-09-01',
+      weekly_target_minutes: NO_TARGET,
+      targets_valid_from: '2026-09-01',
+    });
     await at('2026-09-06T02:30:00Z'); // Saturday 22:30 (-04:00)
     await ann.call('POST', '/api/time-entries/start');
 
@@ -160,7 +229,12 @@ describe('the clock just before and after local midnight', () => {
 
   it('starts the day at the first pass of a repeated midnight in America/Havana', async () => {
     await at('2026-10-20T12:00:00Z');
-    await ann.call('PATCH', '/api/settings', { timezone: 'America/Havana', tracking_start: '2026-10-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-10-01' });
+    await ann.call('PATCH', '/api/settings', {
+      timezone: 'America/Havana',
+      tracking_start: '2026-10-01',
+      weekly_target_minutes: NO_TARGET,
+      targets_valid_from: '2026-10-01',
+    });
     await at('2026-11-01T03:59:59.999Z'); // Saturday 23:59:59.999 (-04:00)
     expect((await ann.call('GET', '/api/stats/today')).json().date).toBe('2026-10-31');
     await at('2026-11-01T04:00:00.000Z'); // Sunday 00:00, first pass
@@ -173,7 +247,12 @@ describe('the clock just before and after local midnight', () => {
 
   it('keeps the 30-minute DST change of Australia/Lord_Howe and the +05:45 of Asia/Kathmandu', async () => {
     await at('2026-04-10T12:00:00Z');
-    await ann.call('PATCH', '/api/settings', { timezone: 'Australia/Lord_Howe', tracking_start: '2026-04-01', weekly_target_minutes: NO_TARGET, targets_valid_from: '2026-04-01' });
+    await ann.call('PATCH', '/api/settings', {
+      timezone: 'Australia/Lord_Howe',
+      tracking_start: '2026-04-01',
+      weekly_target_minutes: NO_TARGET,
+      targets_valid_from: '2026-04-01',
+    });
     // Sunday 5 April: 02:00 (+11:00) becomes 01:30 (+10:30), a 24.5-hour day.
     await addEntry(ann, '2026-04-04T13:00:00Z', '2026-04-05T13:30:00Z');
     expect(await workedByDate(ann, ['2026-04-05', '2026-04-06'])).toEqual({ '2026-04-05': 1470, '2026-04-06': 0 });

@@ -62,8 +62,18 @@ describe('GET /api/stats/month', () => {
     });
     expect(sheet.days[2]).toMatchObject({ worked_minutes: 390, break_deducted_minutes: 30, balance_minutes: -90 });
     expect(sheet.days[5]).toMatchObject({ absence: 'vacation', absence_portion: 'half', target_minutes: 240 });
-    expect(sheet.days[27]).toMatchObject({ date: '2026-03-28', first_start: '2026-03-28T21:00:00.000Z', last_end: '2026-03-28T23:00:00.000Z', worked_minutes: 120 });
-    expect(sheet.days[28]).toMatchObject({ date: '2026-03-29', first_start: '2026-03-28T23:00:00.000Z', last_end: '2026-03-29T02:00:00.000Z', worked_minutes: 180 });
+    expect(sheet.days[27]).toMatchObject({
+      date: '2026-03-28',
+      first_start: '2026-03-28T21:00:00.000Z',
+      last_end: '2026-03-28T23:00:00.000Z',
+      worked_minutes: 120,
+    });
+    expect(sheet.days[28]).toMatchObject({
+      date: '2026-03-29',
+      first_start: '2026-03-28T23:00:00.000Z',
+      last_end: '2026-03-29T02:00:00.000Z',
+      worked_minutes: 180,
+    });
     expect(sheet.days[30]).toMatchObject({ booked_minutes: -60 });
     const sum = (key: string) => sheet.days.reduce((total: number, day: Record<string, number>) => total + day[key]!, 0);
     expect(sheet.totals).toEqual({
@@ -98,7 +108,7 @@ describe('GET /api/stats/month', () => {
     expectError(await ann.call('GET', '/api/stats/month?month=March'), 400, 'VALIDATION_ERROR');
   });
 
-  it('the CSV has a row per day, the totals and the balances, each figure the JSON\'s', async () => {
+  it("the CSV has a row per day, the totals and the balances, each figure the JSON's", async () => {
     const sheet = (await ann.call('GET', '/api/stats/month?month=2026-03')).json();
     const response = await ann.call('GET', '/api/stats/month.csv?month=2026-03');
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -109,11 +119,16 @@ describe('GET /api/stats/month', () => {
       const row = rows[index]!;
       expect(row.date).toBe(day.date);
       expect(row.first_start).toBe(day.first_start ? berlin(day.first_start) : '');
-      for (const key of ['break_minutes', 'break_deducted_minutes', 'worked_minutes', 'target_minutes', 'booked_minutes', 'balance_minutes']) expect(Number(row[key])).toBe(day[key]);
+      for (const key of ['break_minutes', 'break_deducted_minutes', 'worked_minutes', 'target_minutes', 'booked_minutes', 'balance_minutes'])
+        expect(Number(row[key])).toBe(day[key]);
       expect(row.absence).toBe(day.absence ?? '');
       expect(row.public_holiday).toBe(day.public_holiday ?? '');
     });
-    expect(rows[31]).toMatchObject({ date: 'total', worked_minutes: String(sheet.totals.worked_minutes), balance_minutes: String(sheet.totals.balance_minutes) });
+    expect(rows[31]).toMatchObject({
+      date: 'total',
+      worked_minutes: String(sheet.totals.worked_minutes),
+      balance_minutes: String(sheet.totals.balance_minutes),
+    });
     expect(rows[32]).toMatchObject({ date: 'balance_before', balance_minutes: String(sheet.balance_before_minutes) });
     expect(rows[33]).toMatchObject({ date: 'balance_after', balance_minutes: String(sheet.balance_after_minutes) });
   });

@@ -11,7 +11,12 @@ beforeEach(async () => {
   t = await createTestApp();
   t.clock.set('2026-09-01T10:00:00.000Z');
   ann = await signIn(t);
-  await ann.call('PATCH', '/api/settings', { tracking_start: '2026-04-01', holiday_region: 'DE-BY', vacation_days_per_year: 30, vacation_carry_over_max_days: 5 });
+  await ann.call('PATCH', '/api/settings', {
+    tracking_start: '2026-04-01',
+    holiday_region: 'DE-BY',
+    vacation_days_per_year: 30,
+    vacation_carry_over_max_days: 5,
+  });
 });
 afterEach(async () => {
   await t.close();
@@ -34,13 +39,27 @@ describe('the vacation allowance', () => {
 
     // Next year: 30, plus 12 left over capped at 5; 6 January is Epiphany.
     await absence({ from: '2027-01-04', to: '2027-01-08' });
-    expect((await ann.call('GET', '/api/stats/vacation?year=2027')).json()).toEqual({ year: 2027, allowance_days: 30, carried_over_days: 5, taken_days: 0, planned_days: 4, remaining_days: 31 });
+    expect((await ann.call('GET', '/api/stats/vacation?year=2027')).json()).toEqual({
+      year: 2027,
+      allowance_days: 30,
+      carried_over_days: 5,
+      taken_days: 0,
+      planned_days: 4,
+      remaining_days: 31,
+    });
     // Without a cap all 12 carry over; a schedule without Fridays makes a planned Friday count nothing.
     await ann.call('PATCH', '/api/settings', { vacation_carry_over_max_days: null });
     await ann.call('POST', '/api/settings/schedules', { valid_from: '2027-01-01', weekly_target_minutes: { fri: 0 } });
     expect((await ann.call('GET', '/api/stats/vacation?year=2027')).json()).toMatchObject({ carried_over_days: 12, planned_days: 3, remaining_days: 39 });
     // A year before the account: nothing allowed, nothing carried.
-    expect((await ann.call('GET', '/api/stats/vacation?year=2025')).json()).toEqual({ year: 2025, allowance_days: 0, carried_over_days: 0, taken_days: 0, planned_days: 0, remaining_days: 0 });
+    expect((await ann.call('GET', '/api/stats/vacation?year=2025')).json()).toEqual({
+      year: 2025,
+      allowance_days: 0,
+      carried_over_days: 0,
+      taken_days: 0,
+      planned_days: 0,
+      remaining_days: 0,
+    });
   });
 
   it('a year that took more than its allowance carries nothing (never below 0)', async () => {
@@ -54,9 +73,21 @@ describe('the vacation allowance', () => {
   it('not tracked: the allowance and what remains are null, the days are still counted; bad settings and years are refused', async () => {
     await ann.call('PATCH', '/api/settings', { vacation_days_per_year: null });
     await absence({ date: '2026-08-03' });
-    expect((await ann.call('GET', '/api/stats/vacation')).json()).toEqual({ year: 2026, allowance_days: null, carried_over_days: null, taken_days: 1, planned_days: 0, remaining_days: null });
+    expect((await ann.call('GET', '/api/stats/vacation')).json()).toEqual({
+      year: 2026,
+      allowance_days: null,
+      carried_over_days: null,
+      taken_days: 1,
+      planned_days: 0,
+      remaining_days: null,
+    });
     expect((await ann.call('GET', '/api/settings')).json()).toMatchObject({ vacation_days_per_year: null, vacation_carry_over_max_days: 5 });
-    for (const body of [{ vacation_days_per_year: 2.3 }, { vacation_days_per_year: -1 }, { vacation_days_per_year: 367 }, { vacation_carry_over_max_days: 0.25 }]) {
+    for (const body of [
+      { vacation_days_per_year: 2.3 },
+      { vacation_days_per_year: -1 },
+      { vacation_days_per_year: 367 },
+      { vacation_carry_over_max_days: 0.25 },
+    ]) {
       const refused = expectError(await ann.call('PATCH', '/api/settings', body), 400, 'VALIDATION_ERROR');
       expect(refused.details?.[0].field).toBe(Object.keys(body)[0]);
     }

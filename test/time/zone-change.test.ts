@@ -20,13 +20,17 @@ beforeEach(async () => {
   const base = Date.parse('2000-01-01T18:00:00Z');
   const rows = Array.from({ length: COUNT }, (_, i) => ({
     user_id: ann.userId,
-    start_at: new Date(base + i * 86_400_000 / 2).toISOString(),
-    end_at: new Date(base + i * 86_400_000 / 2 + 5 * 3_600_000).toISOString(),
+    start_at: new Date(base + (i * 86_400_000) / 2).toISOString(),
+    end_at: new Date(base + (i * 86_400_000) / 2 + 5 * 3_600_000).toISOString(),
     note: '',
     created_at: NOW,
     updated_at: NOW,
   }));
-  for (let first = 0; first < COUNT; first += 1000) await t.ctx.db.insertInto('time_entries').values(rows.slice(first, first + 1000)).execute();
+  for (let first = 0; first < COUNT; first += 1000)
+    await t.ctx.db
+      .insertInto('time_entries')
+      .values(rows.slice(first, first + 1000))
+      .execute();
 });
 afterEach(async () => {
   await t.close();
@@ -34,9 +38,20 @@ afterEach(async () => {
 
 /** The stored totals, and the totals worked out from the stored entries in `zone`. */
 async function storedAndExpected(zone: string) {
-  const stored = await t.ctx.db.selectFrom('daily_totals').select(['date', 'worked_ms', 'break_ms']).where('user_id', '=', ann.userId).orderBy('date').execute();
+  const stored = await t.ctx.db
+    .selectFrom('daily_totals')
+    .select(['date', 'worked_ms', 'break_ms'])
+    .where('user_id', '=', ann.userId)
+    .orderBy('date')
+    .execute();
   const entries = await t.ctx.db.selectFrom('time_entries').selectAll().where('user_id', '=', ann.userId).where('end_at', 'is not', null).execute();
-  const expected = [...totalsOfSpans(entries.map((e) => [Date.parse(e.start_at), Date.parse(e.end_at as string)]), zone, 15 * 60_000)]
+  const expected = [
+    ...totalsOfSpans(
+      entries.map((e) => [Date.parse(e.start_at), Date.parse(e.end_at as string)]),
+      zone,
+      15 * 60_000,
+    ),
+  ]
     .filter(([, day]) => day.workedMs > 0)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([date, day]) => ({ date, worked_ms: day.workedMs, break_ms: day.breakMs }));

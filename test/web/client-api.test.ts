@@ -75,7 +75,11 @@ describe('an overlap names the entry in the way', () => {
     const t = await app();
     const ann = await signIn(t);
     const id = await addEntry(ann, '2026-03-02T10:00:00Z', '2026-03-02T12:00:00Z', 'later today');
-    const clash = expectError(await ann.call('POST', '/api/time-entries', { start_at: '2026-03-02T11:00:00Z', end_at: '2026-03-02T13:00:00Z' }), 409, 'OVERLAP');
+    const clash = expectError(
+      await ann.call('POST', '/api/time-entries', { start_at: '2026-03-02T11:00:00Z', end_at: '2026-03-02T13:00:00Z' }),
+      409,
+      'OVERLAP',
+    );
     expect(clash.entry).toEqual({ id, start_at: '2026-03-02T10:00:00.000Z', end_at: '2026-03-02T12:00:00.000Z' });
     const start = expectError(await ann.call('POST', '/api/time-entries/start', {}), 409, 'OVERLAP');
     expect(start.entry?.id).toBe(id);

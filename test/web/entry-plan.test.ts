@@ -19,7 +19,7 @@ function problems(now: DateTime, plan: Pick<EntryPlan, 'start' | 'minutes'> & { 
   // The test types the date and HH:mm and reads back the span HH:mm–HH:mm: both must mean these instants.
   const typed = DateTime.fromISO(`${date}T${start.toFormat('HH:mm')}`, { zone: start.zone });
   if (typed.toMillis() !== start.toMillis()) found.push(`typed start ${start.toFormat('HH:mm')} is another instant`);
-  const wallMinutes = (end.hour * 60 + end.minute) - (start.hour * 60 + start.minute);
+  const wallMinutes = end.hour * 60 + end.minute - (start.hour * 60 + start.minute);
   if (wallMinutes !== minutes) found.push(`the clock shows ${wallMinutes} minutes`);
   const weeksBack = Math.round(now.startOf('week').diff(start.startOf('week'), 'weeks').weeks);
   if (weeksBack > 1) found.push(`${weeksBack} weeks back`);
@@ -35,7 +35,16 @@ function every(step: number, from: DateTime, days: number): DateTime[] {
 
 describe('the browser test entry, built from the clock', () => {
   it('at Tuesday 00:45 UTC (where the old rule crossed the week boundary) and around Monday midnight', () => {
-    const fixed = ['2026-11-24T00:45:00Z', '2026-11-24T00:30:00Z', '2026-11-24T01:59:00Z', '2026-11-23T23:59:00Z', '2026-11-22T23:01:00Z', '2026-11-23T00:00:00Z', '2026-11-22T23:59:00Z', '2026-11-29T22:59:59Z'];
+    const fixed = [
+      '2026-11-24T00:45:00Z',
+      '2026-11-24T00:30:00Z',
+      '2026-11-24T01:59:00Z',
+      '2026-11-23T23:59:00Z',
+      '2026-11-22T23:01:00Z',
+      '2026-11-23T00:00:00Z',
+      '2026-11-22T23:59:00Z',
+      '2026-11-29T22:59:59Z',
+    ];
     for (const iso of fixed) {
       const now = DateTime.fromISO(iso, { zone: 'utc' }).setZone(ZONE);
       const plan = planEntry(now);

@@ -18,7 +18,10 @@ type Exactly<U extends string, L extends readonly string[]> = [U] extends [L[num
 /** A body's fields as [required, optional]: a list that leaves one out or adds one does not compile. */
 const fields =
   <T>() =>
-  <const R extends readonly string[], const O extends readonly string[]>(required: R & Exactly<RequiredOf<T>, R>, optional: O & Exactly<Exclude<FieldsOf<T>, RequiredOf<T>>, O>) => ({ required, optional });
+  <const R extends readonly string[], const O extends readonly string[]>(
+    required: R & Exactly<RequiredOf<T>, R>,
+    optional: O & Exactly<Exclude<FieldsOf<T>, RequiredOf<T>>, O>,
+  ) => ({ required, optional });
 type Body<K extends BodyRoute> = Routes[K]['body'];
 type Query<K extends QueryRoute> = Routes[K]['query'];
 
@@ -38,7 +41,19 @@ const BODIES: { [K in BodyRoute]: { required: readonly string[]; optional: reado
   'POST /api/auth/2fa/recovery-codes': fields<Body<'POST /api/auth/2fa/recovery-codes'>>()(['password', 'code'], []),
   'PATCH /api/settings': fields<Body<'PATCH /api/settings'>>()(
     [],
-    ['timezone', 'weekly_target_minutes', 'targets_valid_from', 'holiday_region', 'overtime_offset_minutes', 'tracking_start', 'break_rules', 'min_break_minutes', 'vacation_days_per_year', 'vacation_carry_over_max_days', 'timer_limit_minutes'],
+    [
+      'timezone',
+      'weekly_target_minutes',
+      'targets_valid_from',
+      'holiday_region',
+      'overtime_offset_minutes',
+      'tracking_start',
+      'break_rules',
+      'min_break_minutes',
+      'vacation_days_per_year',
+      'vacation_carry_over_max_days',
+      'timer_limit_minutes',
+    ],
   ),
   'POST /api/time-entries': fields<Body<'POST /api/time-entries'>>()(['start_at'], ['end_at', 'note']),
   'POST /api/time-entries/start': fields<Body<'POST /api/time-entries/start'>>()([], ['note']),
@@ -72,7 +87,10 @@ function schemaFields(schema: JsonSchema): { required: string[]; optional: strin
   const required = object.required ?? [];
   return { required: [...required].sort(), optional: names.filter((name) => !required.includes(name)).sort() };
 }
-const sorted = (spec: { required: readonly string[]; optional: readonly string[] }) => ({ required: [...spec.required].sort(), optional: [...spec.optional].sort() });
+const sorted = (spec: { required: readonly string[]; optional: readonly string[] }) => ({
+  required: [...spec.required].sort(),
+  optional: [...spec.optional].sort(),
+});
 
 /** Calls that must compile, and calls that must not; never run. */
 export function typedCalls(api: ApiCall): void {
@@ -127,18 +145,53 @@ describe('the route table', () => {
     });
     // Every key of the table, once (a key added to or removed from the table must be added or removed here).
     const keys = {
-      'POST /api/auth/register': true, 'POST /api/auth/login': true, 'POST /api/auth/login/2fa': true, 'POST /api/auth/logout': true,
-      'GET /api/auth/me': true, 'POST /api/auth/request-reset': true, 'POST /api/auth/reset-password': true, 'POST /api/auth/change-password': true,
-      'DELETE /api/auth/account': true, 'GET /api/auth/sessions': true, 'DELETE /api/auth/sessions/:id': true, 'POST /api/auth/sessions/revoke-others': true,
-      'GET /api/auth/api-tokens': true, 'POST /api/auth/api-tokens': true, 'DELETE /api/auth/api-tokens/:id': true, 'GET /api/auth/2fa': true,
-      'POST /api/auth/2fa/setup': true, 'POST /api/auth/2fa/enable': true, 'POST /api/auth/2fa/disable': true, 'POST /api/auth/2fa/recovery-codes': true,
-      'GET /api/settings': true, 'PATCH /api/settings': true, 'GET /api/settings/holiday-regions': true, 'GET /api/settings/schedules': true,
-      'DELETE /api/settings/schedules/:id': true, 'GET /api/time-entries': true, 'POST /api/time-entries': true, 'POST /api/time-entries/start': true,
-      'POST /api/time-entries/stop': true, 'GET /api/time-entries/current': true, 'PATCH /api/time-entries/:id': true, 'DELETE /api/time-entries/:id': true,
-      'GET /api/time-entries/absences': true, 'POST /api/time-entries/absences': true, 'DELETE /api/time-entries/absences/:id': true,
-      'GET /api/time-entries/bookings': true, 'POST /api/time-entries/bookings': true, 'DELETE /api/time-entries/bookings/:id': true,
-      'GET /api/stats/today': true, 'GET /api/stats/week': true, 'GET /api/stats/overtime': true, 'GET /api/stats/vacation': true, 'GET /api/stats/month': true,
-      'GET /api/time-entries/export': true, 'GET /api/settings/export': true, 'GET /api/stats/month.csv': true, 'GET /api/stats/month.pdf': true,
+      'POST /api/auth/register': true,
+      'POST /api/auth/login': true,
+      'POST /api/auth/login/2fa': true,
+      'POST /api/auth/logout': true,
+      'GET /api/auth/me': true,
+      'POST /api/auth/request-reset': true,
+      'POST /api/auth/reset-password': true,
+      'POST /api/auth/change-password': true,
+      'DELETE /api/auth/account': true,
+      'GET /api/auth/sessions': true,
+      'DELETE /api/auth/sessions/:id': true,
+      'POST /api/auth/sessions/revoke-others': true,
+      'GET /api/auth/api-tokens': true,
+      'POST /api/auth/api-tokens': true,
+      'DELETE /api/auth/api-tokens/:id': true,
+      'GET /api/auth/2fa': true,
+      'POST /api/auth/2fa/setup': true,
+      'POST /api/auth/2fa/enable': true,
+      'POST /api/auth/2fa/disable': true,
+      'POST /api/auth/2fa/recovery-codes': true,
+      'GET /api/settings': true,
+      'PATCH /api/settings': true,
+      'GET /api/settings/holiday-regions': true,
+      'GET /api/settings/schedules': true,
+      'DELETE /api/settings/schedules/:id': true,
+      'GET /api/time-entries': true,
+      'POST /api/time-entries': true,
+      'POST /api/time-entries/start': true,
+      'POST /api/time-entries/stop': true,
+      'GET /api/time-entries/current': true,
+      'PATCH /api/time-entries/:id': true,
+      'DELETE /api/time-entries/:id': true,
+      'GET /api/time-entries/absences': true,
+      'POST /api/time-entries/absences': true,
+      'DELETE /api/time-entries/absences/:id': true,
+      'GET /api/time-entries/bookings': true,
+      'POST /api/time-entries/bookings': true,
+      'DELETE /api/time-entries/bookings/:id': true,
+      'GET /api/stats/today': true,
+      'GET /api/stats/week': true,
+      'GET /api/stats/overtime': true,
+      'GET /api/stats/vacation': true,
+      'GET /api/stats/month': true,
+      'GET /api/time-entries/export': true,
+      'GET /api/settings/export': true,
+      'GET /api/stats/month.csv': true,
+      'GET /api/stats/month.pdf': true,
     } satisfies Record<keyof Routes | keyof DownloadRoutes, true>;
     it.each(Object.keys(BODIES))('%s: the body fields of its schema', async (key) => {
       const doc = (await get(t.app, '/api/openapi.json')).json();

@@ -22,20 +22,30 @@ describe('the built client (npm run build wrote dist/web)', () => {
     return `/assets/${name}`;
   };
 
-  it.each(['/', '/login', '/register', '/password-forgot', '/password-reset?token=abc', '/anything/else'])('GET %s answers the HTML with the strict headers', async (url) => {
-    const response = await t.app.inject({ method: 'GET', url });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toMatch(/^text\/html/);
-    expect(response.body).toContain('<div id="app"></div>');
-    expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.headers['referrer-policy']).toBe('no-referrer');
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    const csp = String(response.headers['content-security-policy']);
-    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'self'"]) {
-      expect(csp).toContain(directive);
-    }
-    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
-  });
+  it.each(['/', '/login', '/register', '/password-forgot', '/password-reset?token=abc', '/anything/else'])(
+    'GET %s answers the HTML with the strict headers',
+    async (url) => {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.body).toContain('<div id="app"></div>');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      const csp = String(response.headers['content-security-policy']);
+      for (const directive of [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+      ]) {
+        expect(csp).toContain(directive);
+      }
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    },
+  );
 
   it('the HTML has no inline script or style, and names only same-origin files', async () => {
     const html = (await t.app.inject({ method: 'GET', url: '/login' })).body;

@@ -25,7 +25,8 @@ const field = (scope: Scope, label: string) => scope.getByLabel(label, { exact: 
 /** A section of Settings by its heading. */
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 /** The text of the focused element (focus moves after a frame or a timer). */
-const focused = (page: Page) => page.evaluate<string>("document.activeElement ? (document.activeElement.getAttribute('aria-label') || document.activeElement.textContent || '').trim() : ''");
+const focused = (page: Page) =>
+  page.evaluate<string>("document.activeElement ? (document.activeElement.getAttribute('aria-label') || document.activeElement.textContent || '').trim() : ''");
 /** Presses Enter on an element reached by keyboard (focused as Tab would). */
 async function press(locator: ReturnType<Page['getByRole']>): Promise<void> {
   await locator.focus();
@@ -206,7 +207,13 @@ describe.runIf(browserAvailable)('Settings: two-factor sign-in, API tokens, clos
 
   it('closes the account: offers the export first, asks password, a code and a tick; the tab signs out saying so', { timeout: 180_000 }, async () => {
     const session = await registered(server, 'ivy@example.com');
-    await api(server, 'POST', '/api/time-entries', { start_at: '2026-03-02T08:00:00.000Z', end_at: '2026-03-02T12:00:00.000Z', note: 'kept in the export' }, session);
+    await api(
+      server,
+      'POST',
+      '/api/time-entries',
+      { start_at: '2026-03-02T08:00:00.000Z', end_at: '2026-03-02T12:00:00.000Z', note: 'kept in the export' },
+      session,
+    );
     const { secret } = (await api(server, 'POST', '/api/auth/2fa/setup', { password: PASSWORD }, session)).body;
     const { recovery_codes } = (await api(server, 'POST', '/api/auth/2fa/enable', { code: totpCode(secret, Date.now()) }, session)).body;
     const { context, cspViolations } = await recordedContext(browser, { viewport: { width: 390, height: 800 }, bypassCSP: true, acceptDownloads: true });

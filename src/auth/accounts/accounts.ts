@@ -98,4 +98,3 @@ export function createAccountService({ database, clock, hasher, options }: Accou
 
   return { createAccount, registerAccount };
 }
-

@@ -114,26 +114,28 @@ async function updateAccount(context: AccountAdminDeps, identifier: string, chan
   const email = changes.email === undefined ? undefined : normalizeEmail(changes.email);
   const fullName = changes.full_name === undefined ? undefined : normalizeFullName(changes.full_name);
   const username = changes.username === undefined ? undefined : normalizeUsername(changes.username);
-  return rethrowTaken(database.transact(async (trx) => {
-    if (email !== undefined) {
-      const owner = await trx.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', user.id).executeTakeFirst();
-      if (owner) throw emailTaken();
-    }
-    if (username !== undefined && username !== null) {
-      const owner = await trx.selectFrom('users').select('id').where(identifierMatches('username', username)).where('id', '!=', user.id).executeTakeFirst();
-      if (owner) throw usernameTaken();
-    }
-    return trx
-      .updateTable('users')
-      .set({
-        ...(email !== undefined ? { email } : {}),
-        ...(fullName !== undefined ? { full_name: fullName } : {}),
-        ...(username !== undefined ? { username } : {}),
-      })
-      .where('id', '=', user.id)
-      .returning(['id', 'email', 'full_name', 'username', 'created_at'])
-      .executeTakeFirstOrThrow();
-  }));
+  return rethrowTaken(
+    database.transact(async (trx) => {
+      if (email !== undefined) {
+        const owner = await trx.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', user.id).executeTakeFirst();
+        if (owner) throw emailTaken();
+      }
+      if (username !== undefined && username !== null) {
+        const owner = await trx.selectFrom('users').select('id').where(identifierMatches('username', username)).where('id', '!=', user.id).executeTakeFirst();
+        if (owner) throw usernameTaken();
+      }
+      return trx
+        .updateTable('users')
+        .set({
+          ...(email !== undefined ? { email } : {}),
+          ...(fullName !== undefined ? { full_name: fullName } : {}),
+          ...(username !== undefined ? { username } : {}),
+        })
+        .where('id', '=', user.id)
+        .returning(['id', 'email', 'full_name', 'username', 'created_at'])
+        .executeTakeFirstOrThrow();
+    }),
+  );
 }
 
 /**

@@ -38,7 +38,23 @@ const BLANK_CHARACTERS = /[\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0]/u;
  * The scripts whose letters look alike across scripts, tested one by one (a letter of any other
  * script counts as its own). Digits, punctuation and marks belong to no script here.
  */
-const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Georgian', 'Cherokee', 'Hebrew', 'Arabic', 'Devanagari', 'Thai', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Bopomofo'] as const;
+const SCRIPTS = [
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Armenian',
+  'Georgian',
+  'Cherokee',
+  'Hebrew',
+  'Arabic',
+  'Devanagari',
+  'Thai',
+  'Han',
+  'Hiragana',
+  'Katakana',
+  'Hangul',
+  'Bopomofo',
+] as const;
 const SCRIPT_PATTERNS = SCRIPTS.map((script) => [script, new RegExp(`^\\p{Script=${script}}$`, 'u')] as const);
 /** Scripts that are written together (Unicode's "highly restrictive" profile, UTS #39): Japanese, Chinese, Korean with Latin. */
 const WRITTEN_TOGETHER: ReadonlyArray<ReadonlySet<string>> = [

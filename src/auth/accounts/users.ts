@@ -31,7 +31,8 @@ export const PUBLIC_USER_COLUMNS = ['users.id', 'users.email', 'users.full_name'
  * lower-cased (normalizeLoginIdentifier); usernames compare through lower(), as their unique index does.
  */
 export function identifierMatches(kind: 'email' | 'username', value: string) {
-  return (eb: ExpressionBuilder<Database, 'users'>) => (kind === 'email' ? eb('users.email', '=', value) : eb(eb.fn('lower', ['users.username']), '=', value.toLowerCase()));
+  return (eb: ExpressionBuilder<Database, 'users'>) =>
+    kind === 'email' ? eb('users.email', '=', value) : eb(eb.fn('lower', ['users.username']), '=', value.toLowerCase());
 }
 
 export interface UserDirectoryDeps {

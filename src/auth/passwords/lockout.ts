@@ -71,7 +71,11 @@ async function storedLockEnd(context: LockoutContext, executor: Kysely<Database>
   const row =
     'userId' in subject
       ? await executor.selectFrom('auth_info').select('locked_until').where('user_id', '=', subject.userId).executeTakeFirst()
-      : await executor.selectFrom('unknown_login_failures').select('locked_until').where('identifier', '=', storedIdentifier(context, subject.identifier)).executeTakeFirst();
+      : await executor
+          .selectFrom('unknown_login_failures')
+          .select('locked_until')
+          .where('identifier', '=', storedIdentifier(context, subject.identifier))
+          .executeTakeFirst();
   return row?.locked_until;
 }
 

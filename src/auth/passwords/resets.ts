@@ -24,9 +24,7 @@ export interface IssuedReset {
  * How requested reset links reach their readers (src/mail): by e-mail (SMTP), on the terminal (dev
  * mode), or not at all (production without SMTP: then no link is issued on request).
  */
-export type ResetLinkDelivery =
-  | { mode: 'mail' | 'terminal'; deliver(reset: IssuedReset): void }
-  | { mode: 'none'; reportNotSent(): void };
+export type ResetLinkDelivery = { mode: 'mail' | 'terminal'; deliver(reset: IssuedReset): void } | { mode: 'none'; reportNotSent(): void };
 
 /**
  * A requested link is mailed at most once per account in this time: more anonymous requests do not
@@ -64,7 +62,13 @@ type ResetContext = ResetDeps & { db: TransactionalDatabase['db']; requests: Tim
  * `unlessRequestedSince`, nothing is issued (null) when a requested link was issued after it. The
  * link always uses PUBLIC_URL.
  */
-async function issueResetForUser(context: ResetContext, userId: number, email: string, issuedBy: ResetTokenIssuer, unlessRequestedSince?: Date): Promise<IssuedReset | null> {
+async function issueResetForUser(
+  context: ResetContext,
+  userId: number,
+  email: string,
+  issuedBy: ResetTokenIssuer,
+  unlessRequestedSince?: Date,
+): Promise<IssuedReset | null> {
   const { database, clock, options } = context;
   const token = randomBytes(32).toString('base64url');
   const now = clock.now();
@@ -87,7 +91,14 @@ async function issueResetForUser(context: ResetContext, userId: number, email: s
     await (issuedBy === 'admin' ? pending : pending.where('issued_by', '=', 'request')).execute();
     await trx
       .insertInto('reset_tokens')
-      .values({ user_id: userId, token_hash: hashToken(token), created_at: now.toISOString(), expires_at: expiresAt.toISOString(), used_at: null, issued_by: issuedBy })
+      .values({
+        user_id: userId,
+        token_hash: hashToken(token),
+        created_at: now.toISOString(),
+        expires_at: expiresAt.toISOString(),
+        used_at: null,
+        issued_by: issuedBy,
+      })
       .execute();
     return true;
   });
@@ -124,7 +135,6 @@ async function issueAndDeliver(context: ResetContext, email: string): Promise<Is
   if (issued) delivery.deliver(issued);
   return issued;
 }
-
 
 /**
  * POST /api/auth/request-reset. In production a request only puts the address into a queue taken

@@ -99,7 +99,10 @@ export function createActivityRecorder({ bestEffort, clock, logger }: ActivityDe
     flushing = flushing.then(() =>
       write(batch).catch((error: unknown) => {
         // A lost note only makes "last seen" older than it was; never an error for anyone.
-        logger.warn({ err: error instanceof Error ? error.message : String(error), credentials: batch.length }, 'could not record when sessions were last used');
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error), credentials: batch.length },
+          'could not record when sessions were last used',
+        );
       }),
     );
     return flushing;

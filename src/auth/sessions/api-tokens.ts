@@ -82,7 +82,15 @@ export function apiTokenLookupQuery(db: Kysely<Database>, requireTwoFactor: bool
       .where((eb) => keyIs(eb.ref('api_tokens.token_hash')))
       .where(sql<boolean>`auth_info.status = 'active'`); // a literal: the lookup's only parameter is the hash (or hashes)
     if (requireTwoFactor) {
-      query = query.where((eb) => eb.exists(eb.selectFrom('two_factor').select('two_factor.user_id').whereRef('two_factor.user_id', '=', 'api_tokens.user_id').where('two_factor.enabled_at', 'is not', null)));
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('two_factor')
+            .select('two_factor.user_id')
+            .whereRef('two_factor.user_id', '=', 'api_tokens.user_id')
+            .where('two_factor.enabled_at', 'is not', null),
+        ),
+      );
     }
     return query.compile();
   };
@@ -180,7 +188,16 @@ async function listAllTokens(deps: ApiTokenDeps, userId?: number): Promise<Admin
   let query = deps.database.db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select(['api_tokens.id', 'api_tokens.name', 'api_tokens.created_at', 'api_tokens.expires_at', 'api_tokens.last_used_at', 'api_tokens.token_hash', 'api_tokens.user_id', 'users.email as user_email'])
+    .select([
+      'api_tokens.id',
+      'api_tokens.name',
+      'api_tokens.created_at',
+      'api_tokens.expires_at',
+      'api_tokens.last_used_at',
+      'api_tokens.token_hash',
+      'api_tokens.user_id',
+      'users.email as user_email',
+    ])
     .where('api_tokens.expires_at', '>', deps.clock.now().toISOString())
     .orderBy('users.email')
     .orderBy('api_tokens.id');

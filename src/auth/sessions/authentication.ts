@@ -24,7 +24,10 @@ export interface LoginChallenge {
 }
 
 /** Called after a right password (src/auth/two-factor/two-factor.ts): the second step's challenge, or undefined to sign in now. */
-export type SecondStep = (account: { id: number; password_hash: string; status: string }, reservation: AttemptReservation) => Promise<LoginChallenge['challenge'] | undefined>;
+export type SecondStep = (
+  account: { id: number; password_hash: string; status: string },
+  reservation: AttemptReservation,
+) => Promise<LoginChallenge['challenge'] | undefined>;
 
 /** Password changes (right or wrong old password) per account and window, counted in this process. */
 const CHANGE_PASSWORD_BUDGET = 5;
@@ -96,7 +99,6 @@ async function verifyOrRelease(context: AuthenticationContext, reservation: Atte
   }
 }
 
-
 function spendChangeBudget(context: AuthenticationContext, userId: number): void {
   const { clock, changeBudgets } = context;
   const now = clock.now().getTime();
@@ -161,7 +163,12 @@ async function login(context: AuthenticationContext, identifier: string, passwor
 }
 
 /** Why a verified password can no longer succeed: its hash was replaced, the account disabled or locked. */
-async function refusalAfterVerification(context: AuthenticationContext, trx: Transaction<Database>, userId: number, verifiedHash: string): Promise<ServiceError> {
+async function refusalAfterVerification(
+  context: AuthenticationContext,
+  trx: Transaction<Database>,
+  userId: number,
+  verifiedHash: string,
+): Promise<ServiceError> {
   const { clock } = context;
   const current = await trx.selectFrom('auth_info').select(['password_hash', 'status', 'locked_until']).where('user_id', '=', userId).executeTakeFirst();
   if (!current || current.password_hash !== verifiedHash) return invalidCredentials();
@@ -169,7 +176,6 @@ async function refusalAfterVerification(context: AuthenticationContext, trx: Tra
   if (current.locked_until && new Date(current.locked_until) > now) return accountLockedError(new Date(current.locked_until), now);
   return new ServiceError('ACCOUNT_DISABLED', 'This account is disabled');
 }
-
 
 /**
  * Changes the password of the signed-in account. A wrong old password counts against the calling
@@ -194,7 +200,8 @@ async function changePassword(context: AuthenticationContext, session: Authentic
     matches = await hasher.verify(current.password_hash, oldPassword, 'account');
   } catch (error) {
     // The hashing queue was full: nothing was verified, so the guess is given back.
-    if (error instanceof ServiceError && error.code === 'BUSY') sessionGuesses.set(session.tokenHash, Math.max(0, (sessionGuesses.get(session.tokenHash) ?? 1) - 1));
+    if (error instanceof ServiceError && error.code === 'BUSY')
+      sessionGuesses.set(session.tokenHash, Math.max(0, (sessionGuesses.get(session.tokenHash) ?? 1) - 1));
     throw error;
   }
   if (!matches) {

@@ -12,7 +12,16 @@ import type { OpenedDatabase } from '../../db/database.js';
 import type { Clock } from '../../common/clock.js';
 import type { ActivityRecorder, CredentialKind } from './activity.js';
 import { API_TOKEN_PATTERN, API_TOKEN_PREFIX, apiTokenLookupQuery, apiTokenRowOfValues, sessionOfApiTokenRow, type ApiTokenRow } from './api-tokens.js';
-import { hashToken, liveRecord, sessionLookupQuery, sessionOfRecord, sessionRecordOfValues, unauthorized, type AuthenticatedSession, type SessionRecordRow } from './records.js';
+import {
+  hashToken,
+  liveRecord,
+  sessionLookupQuery,
+  sessionOfRecord,
+  sessionRecordOfValues,
+  unauthorized,
+  type AuthenticatedSession,
+  type SessionRecordRow,
+} from './records.js';
 
 /** Longer than any token this server issues by far; larger headers are refused unread. */
 const MAX_TOKEN_LENGTH = 2048;

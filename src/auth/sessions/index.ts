@@ -10,10 +10,29 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { SessionClient, SignedSession } from './records.js';
-import { deleteSessionsOfRetiredSecrets, listSessionsOfUser, recordClient, revokeAllSessions, revokeSession, revokeSessionByHash, revokeSessionById, revokeSessionsOfUser, storeSession } from './sessions.js';
+import {
+  deleteSessionsOfRetiredSecrets,
+  listSessionsOfUser,
+  recordClient,
+  revokeAllSessions,
+  revokeSession,
+  revokeSessionByHash,
+  revokeSessionById,
+  revokeSessionsOfUser,
+  storeSession,
+} from './sessions.js';
 import { isVerified, newSigningState, signSession, verifySignature, warmUp, type SessionContext, type SessionDeps } from './signing.js';
 
-export { hashToken, requireLiveSession, unauthorized, type AuthenticatedSession, type IssuedSession, type SessionClient, type SessionRecord, type SignedSession } from './records.js';
+export {
+  hashToken,
+  requireLiveSession,
+  unauthorized,
+  type AuthenticatedSession,
+  type IssuedSession,
+  type SessionClient,
+  type SessionRecord,
+  type SignedSession,
+} from './records.js';
 export { MAX_SESSIONS_PER_USER } from './sessions.js';
 export type { SessionDeps, SessionOptions } from './signing.js';
 export { createActivityRecorder, type ActivityRecorder, type ActivityDeps } from './activity.js';

@@ -90,8 +90,22 @@ export function createNewDeviceNotices({ database, clock, loadSecret }: NewDevic
       }
       await trx.insertInto('login_devices').values({ user_id: user.id, key_hash: keyHash, first_seen_at: nowIso, last_seen_at: nowIso }).execute();
       if (known.length >= DEVICES_PER_ACCOUNT) {
-        const oldest = await trx.selectFrom('login_devices').select('key_hash').where('user_id', '=', user.id).orderBy('last_seen_at').limit(known.length + 1 - DEVICES_PER_ACCOUNT).execute();
-        await trx.deleteFrom('login_devices').where('user_id', '=', user.id).where('key_hash', 'in', oldest.map((row) => row.key_hash)).execute();
+        const oldest = await trx
+          .selectFrom('login_devices')
+          .select('key_hash')
+          .where('user_id', '=', user.id)
+          .orderBy('last_seen_at')
+          .limit(known.length + 1 - DEVICES_PER_ACCOUNT)
+          .execute();
+        await trx
+          .deleteFrom('login_devices')
+          .where('user_id', '=', user.id)
+          .where(
+            'key_hash',
+            'in',
+            oldest.map((row) => row.key_hash),
+          )
+          .execute();
       }
       // The first device an account is seen with is where it signed up: nothing to tell.
       return known.length === 0 ? undefined : { user, device, address: client.address, at: now };

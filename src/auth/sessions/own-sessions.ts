@@ -62,26 +62,16 @@ export function createOwnSessionService({ db, clock, activity }: OwnSessionDeps)
 
   /** Revokes one session of the account (the current one too: that is signing out). */
   async function revokeSession(session: AuthenticatedSession, id: number): Promise<{ current: boolean }> {
-    const row = await db
-      .deleteFrom('auth_tokens')
-      .where('id', '=', id)
-      .where('user_id', '=', session.user.id)
-      .returning('token_hash')
-      .executeTakeFirst();
+    const row = await db.deleteFrom('auth_tokens').where('id', '=', id).where('user_id', '=', session.user.id).returning('token_hash').executeTakeFirst();
     if (!row) throw sessionNotFound();
     return { current: row.token_hash === session.tokenHash };
   }
 
   /** Revokes every session of the account but the calling one; how many. */
   async function revokeOtherSessions(session: AuthenticatedSession): Promise<number> {
-    const result = await db
-      .deleteFrom('auth_tokens')
-      .where('user_id', '=', session.user.id)
-      .where('token_hash', '!=', session.tokenHash)
-      .executeTakeFirst();
+    const result = await db.deleteFrom('auth_tokens').where('user_id', '=', session.user.id).where('token_hash', '!=', session.tokenHash).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
   return { listSessions, revokeSession, revokeOtherSessions };
 }
-

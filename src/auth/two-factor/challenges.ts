@@ -45,7 +45,11 @@ export function passwordFingerprint(passwordHash: string): string {
  * with the password's lockout reservation: a right password in the last slot is refused like every
  * attempt of a locked account.
  */
-export async function challengeAfterPassword(deps: TwoFactorDeps, account: { id: number; password_hash: string; status: string }, reservation: AttemptReservation): Promise<SignInChallenge | undefined> {
+export async function challengeAfterPassword(
+  deps: TwoFactorDeps,
+  account: { id: number; password_hash: string; status: string },
+  reservation: AttemptReservation,
+): Promise<SignInChallenge | undefined> {
   const { database, lockout } = deps;
   if (account.status !== 'active') return undefined;
   const enabled = await isEnabled(deps, account.id);
@@ -97,7 +101,13 @@ export async function challengeAccount(deps: TwoFactorDeps, challenge: string, p
  * is active and its password is still the one verified. False: a parallel request or a password
  * change got there first.
  */
-export async function useChallenge(deps: TwoFactorDeps, trx: Transaction<Database>, challengeId: number, userId: number, fingerprint: string): Promise<boolean> {
+export async function useChallenge(
+  deps: TwoFactorDeps,
+  trx: Transaction<Database>,
+  challengeId: number,
+  userId: number,
+  fingerprint: string,
+): Promise<boolean> {
   const used = await trx
     .updateTable('login_challenges')
     .set({ used_at: deps.clock.now().toISOString() })

@@ -85,7 +85,12 @@ export async function status(deps: TwoFactorDeps, userId: number): Promise<TwoFa
     .where('user_id', '=', userId)
     .where('used_at', 'is', null)
     .executeTakeFirstOrThrow();
-  return { enabled: current?.enabled_at != null, pending: current !== undefined && current.enabled_at === null, recovery_codes_remaining: current?.enabled_at != null ? Number(count) : 0, required: deps.options.required };
+  return {
+    enabled: current?.enabled_at != null,
+    pending: current !== undefined && current.enabled_at === null,
+    recovery_codes_remaining: current?.enabled_at != null ? Number(count) : 0,
+    required: deps.options.required,
+  };
 }
 
 /** The TOTP step a code of the account's secret stands for, or undefined (wrong, replayed, or the secret does not open). */
@@ -96,7 +101,10 @@ function totpStep(deps: TwoFactorDeps, userId: number, email: string, sealed: st
   } catch (error) {
     if (!(error instanceof SealedSecretError)) throw error;
     // The server secret changed since it was set up (docs/security.md): recovery codes still work.
-    deps.logger.error({ user_id: userId }, 'a two-factor secret does not open with the configured server secret (was JWT_SECRET or the secret file changed?); the account can sign in with a recovery code');
+    deps.logger.error(
+      { user_id: userId },
+      'a two-factor secret does not open with the configured server secret (was JWT_SECRET or the secret file changed?); the account can sign in with a recovery code',
+    );
     return undefined;
   }
   const timestamp = deps.clock.now().getTime();
@@ -162,7 +170,10 @@ export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
 export async function replaceRecoveryCodes(deps: TwoFactorDeps, trx: Transaction<Database>, userId: number, hashes: string[]): Promise<void> {
   const nowIso = deps.clock.now().toISOString();
   await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
-  await trx.insertInto('two_factor_recovery_codes').values(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: nowIso, used_at: null }))).execute();
+  await trx
+    .insertInto('two_factor_recovery_codes')
+    .values(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: nowIso, used_at: null })))
+    .execute();
 }
 
 /** Two-factor sign-in off: the secret, the recovery codes and the pending challenges of the account go. */

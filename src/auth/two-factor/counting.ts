@@ -15,7 +15,13 @@ export function invalidPassword(): ServiceError {
 }
 
 /** A code checked under a lockout slot: a wrong one keeps the slot (and may lock: 423). */
-export async function checkCodeCounted(deps: TwoFactorDeps, userId: number, email: string, code: string, allowRecovery: boolean): Promise<{ checked: CheckedCode; reservation: AttemptReservation }> {
+export async function checkCodeCounted(
+  deps: TwoFactorDeps,
+  userId: number,
+  email: string,
+  code: string,
+  allowRecovery: boolean,
+): Promise<{ checked: CheckedCode; reservation: AttemptReservation }> {
   const { lockout } = deps;
   const reservation = await lockout.reserveAttempt({ userId });
   const checked = await checkCode(deps, userId, email, code, allowRecovery);
@@ -26,9 +32,17 @@ export async function checkCodeCounted(deps: TwoFactorDeps, userId: number, emai
 }
 
 /** The account's password checked under a lockout slot (account lane of the hashing queue). */
-export async function checkPasswordCounted(deps: TwoFactorDeps, userId: number, password: string): Promise<{ passwordHash: string; reservation: AttemptReservation }> {
+export async function checkPasswordCounted(
+  deps: TwoFactorDeps,
+  userId: number,
+  password: string,
+): Promise<{ passwordHash: string; reservation: AttemptReservation }> {
   const { lockout } = deps;
-  const { password_hash: passwordHash } = await deps.database.db.selectFrom('auth_info').select('password_hash').where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const { password_hash: passwordHash } = await deps.database.db
+    .selectFrom('auth_info')
+    .select('password_hash')
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   const reservation = await lockout.reserveAttempt({ userId });
   let matches: boolean;
   try {

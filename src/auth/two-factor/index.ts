@@ -20,7 +20,14 @@ import { disable, reauthenticate, regenerateRecoveryCodes, type CallingSession, 
 import { enableWithChallenge, enableWithSession, setUpWithChallenge, setUpWithPassword } from './set-up.js';
 
 export { RECOVERY_CODE_COUNT, TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_WINDOW, invalidCode, type TwoFactorStatus } from './codes.js';
-export { SETUP_CHALLENGE_SECONDS, SIGN_IN_CHALLENGE_SECONDS, invalidChallenge, passwordFingerprint, type CompletedSignIn, type SignInChallenge } from './challenges.js';
+export {
+  SETUP_CHALLENGE_SECONDS,
+  SIGN_IN_CHALLENGE_SECONDS,
+  invalidChallenge,
+  passwordFingerprint,
+  type CompletedSignIn,
+  type SignInChallenge,
+} from './challenges.js';
 export type { TwoFactorDeps, TwoFactorOptions } from './deps.js';
 export type { CallingSession, ReauthenticationOptions } from './reauthenticate.js';
 
@@ -29,18 +36,25 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     deleteSessionsWithoutTwoFactor: () => deleteSessionsWithoutTwoFactor(deps),
     isEnabled: (userId: number) => isEnabled(deps, userId),
     status: (userId: number) => status(deps, userId),
-    challengeAfterPassword: (account: { id: number; password_hash: string; status: string }, reservation: AttemptReservation) => challengeAfterPassword(deps, account, reservation),
+    challengeAfterPassword: (account: { id: number; password_hash: string; status: string }, reservation: AttemptReservation) =>
+      challengeAfterPassword(deps, account, reservation),
     completeSignIn: (challenge: string, code: string) => completeSignIn(deps, challenge, code),
     setUpWithPassword: (user: PublicUser, password: string) => setUpWithPassword(deps, user, password),
     setUpWithChallenge: (challenge: string) => setUpWithChallenge(deps, challenge),
     enableWithSession: (user: PublicUser, code: string, tokenHash: string) => enableWithSession(deps, user, code, tokenHash),
     enableWithChallenge: (challenge: string, code: string) => enableWithChallenge(deps, challenge, code),
     disable: (user: PublicUser, password: string, code: string, tokenHash: string) => disable(deps, user, password, code, tokenHash),
-    regenerateRecoveryCodes: (user: PublicUser, password: string, code: string, tokenHash: string) => regenerateRecoveryCodes(deps, user, password, code, tokenHash),
+    regenerateRecoveryCodes: (user: PublicUser, password: string, code: string, tokenHash: string) =>
+      regenerateRecoveryCodes(deps, user, password, code, tokenHash),
     resetByOperator: (userId: number) => resetByOperator(deps, userId),
     /** The password and, when two-factor sign-in is on, a code; then `change` while the calling session still exists. */
-    reauthenticate: <T>(session: CallingSession, password: string, code: string | undefined, change: (trx: Transaction<Database>) => Promise<T>, options?: ReauthenticationOptions) =>
-      reauthenticate(deps, session, password, code, change, options),
+    reauthenticate: <T>(
+      session: CallingSession,
+      password: string,
+      code: string | undefined,
+      change: (trx: Transaction<Database>) => Promise<T>,
+      options?: ReauthenticationOptions,
+    ) => reauthenticate(deps, session, password, code, change, options),
   };
 }
 

@@ -20,7 +20,17 @@ export async function resetByOperator(deps: TwoFactorDeps, userId: number): Prom
 export async function deleteSessionsWithoutTwoFactor(deps: TwoFactorDeps): Promise<number> {
   const result = await deps.database.db
     .deleteFrom('auth_tokens')
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('two_factor').select('two_factor.user_id').whereRef('two_factor.user_id', '=', 'auth_tokens.user_id').where('two_factor.enabled_at', 'is not', null))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('two_factor')
+            .select('two_factor.user_id')
+            .whereRef('two_factor.user_id', '=', 'auth_tokens.user_id')
+            .where('two_factor.enabled_at', 'is not', null),
+        ),
+      ),
+    )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

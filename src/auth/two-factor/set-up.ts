@@ -23,7 +23,10 @@ async function setUp(deps: TwoFactorDeps, user: PublicUser): Promise<{ secret: s
     await database.lockUser(trx, user.id);
     if ((await twoFactorRow(trx, user.id))?.enabled_at != null) throw alreadyEnabled();
     await trx.deleteFrom('two_factor').where('user_id', '=', user.id).execute();
-    await trx.insertInto('two_factor').values({ user_id: user.id, secret_ciphertext: sealed, enabled_at: null, last_used_step: null, created_at: nowIso, updated_at: nowIso }).execute();
+    await trx
+      .insertInto('two_factor')
+      .values({ user_id: user.id, secret_ciphertext: sealed, enabled_at: null, last_used_step: null, created_at: nowIso, updated_at: nowIso })
+      .execute();
   });
   return { secret: secret.base32, otpauth_uri: totpOf(secret.base32, user.email).toString() };
 }
@@ -50,7 +53,13 @@ export async function setUpWithChallenge(deps: TwoFactorDeps, challenge: string)
  * (answered once), and every session of the account but `keepTokenHash` ends. With a set-up
  * challenge instead, the challenge is used and a new session answered.
  */
-async function enable(deps: TwoFactorDeps, user: PublicUser, code: string, keepTokenHash: string | undefined, finish?: { challengeId: number; fingerprint: string }) {
+async function enable(
+  deps: TwoFactorDeps,
+  user: PublicUser,
+  code: string,
+  keepTokenHash: string | undefined,
+  finish?: { challengeId: number; fingerprint: string },
+) {
   const { database, clock, sessions } = deps;
   const current = await twoFactorRow(database.db, user.id);
   if (!current) throw new ServiceError('TWO_FACTOR_NOT_ENABLED', 'Set two-factor sign-in up first (POST /api/auth/2fa/setup)');

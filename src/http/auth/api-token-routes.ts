@@ -28,25 +28,47 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<ApiTokenRouteOptions> = a
   const schema = { tags: ['api-tokens'], security: BEARER };
   app.addHook('onRequest', requireAccountSession(credentials));
 
-  app.post('/api-tokens', {
-    schema: { ...schema, body: NewApiTokenBody, response: { 201: NewApiTokenResponse, ...errorResponses(400, 401, 403, 409) } },
-  }, async (request, reply) => {
-    const { user } = sessionOf(request);
-    const { token, record } = await apiTokens.createToken(user.id, request.body.name, request.body.expires_in_days);
-    await audit.record({ action: 'api_token_created', actor: `user:${user.id}`, user, detail: { api_token_id: record.id, name: record.name, expires_at: record.expires_at, client: request.ip } });
-    return reply.code(201).send({ token, ...record });
-  });
+  app.post(
+    '/api-tokens',
+    {
+      schema: { ...schema, body: NewApiTokenBody, response: { 201: NewApiTokenResponse, ...errorResponses(400, 401, 403, 409) } },
+    },
+    async (request, reply) => {
+      const { user } = sessionOf(request);
+      const { token, record } = await apiTokens.createToken(user.id, request.body.name, request.body.expires_in_days);
+      await audit.record({
+        action: 'api_token_created',
+        actor: `user:${user.id}`,
+        user,
+        detail: { api_token_id: record.id, name: record.name, expires_at: record.expires_at, client: request.ip },
+      });
+      return reply.code(201).send({ token, ...record });
+    },
+  );
 
-  app.get('/api-tokens', {
-    schema: { ...schema, response: { 200: ApiTokenListResponse, ...errorResponses(401, 403) } },
-  }, async (request) => ({ api_tokens: await apiTokens.listTokens(sessionOf(request).user.id) }));
+  app.get(
+    '/api-tokens',
+    {
+      schema: { ...schema, response: { 200: ApiTokenListResponse, ...errorResponses(401, 403) } },
+    },
+    async (request) => ({ api_tokens: await apiTokens.listTokens(sessionOf(request).user.id) }),
+  );
 
-  app.delete('/api-tokens/:id', {
-    schema: { ...schema, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
-  }, async (request, reply) => {
-    const { user } = sessionOf(request);
-    const revoked = await apiTokens.revokeToken(user.id, request.params.id);
-    await audit.record({ action: 'api_token_revoked', actor: `user:${user.id}`, user, detail: { api_token_id: revoked.id, name: revoked.name, client: request.ip } });
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/api-tokens/:id',
+    {
+      schema: { ...schema, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
+    },
+    async (request, reply) => {
+      const { user } = sessionOf(request);
+      const revoked = await apiTokens.revokeToken(user.id, request.params.id);
+      await audit.record({
+        action: 'api_token_revoked',
+        actor: `user:${user.id}`,
+        user,
+        detail: { api_token_id: revoked.id, name: revoked.name, client: request.ip },
+      });
+      return reply.code(204).send(null);
+    },
+  );
 };

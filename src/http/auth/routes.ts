@@ -32,7 +32,19 @@ const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via', 
 /** The services of the /api/auth routes and of the account-security groups registered under it. */
 export type AuthServices = Pick<
   Services,
-  'accountClosing' | 'accounts' | 'apiTokens' | 'audit' | 'authentication' | 'credentials' | 'lockout' | 'ownSessions' | 'resets' | 'sessions' | 'settings' | 'signInNotices' | 'twoFactor'
+  | 'accountClosing'
+  | 'accounts'
+  | 'apiTokens'
+  | 'audit'
+  | 'authentication'
+  | 'credentials'
+  | 'lockout'
+  | 'ownSessions'
+  | 'resets'
+  | 'sessions'
+  | 'settings'
+  | 'signInNotices'
+  | 'twoFactor'
 >;
 
 export interface AuthRouteOptions {
@@ -53,60 +65,71 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   await app.register(twoFactorRoutes, { credentials, audit, sessions, twoFactor: services.twoFactor, signInNotices, rateLimited });
   await app.register(accountRoutes, { credentials, accountClosing: services.accountClosing, rateLimited });
 
-  app.post('/register', {
-    config: rateLimited,
-    schema: {
-      tags: ['auth'],
-      body: Type.Object(
-        {
-          email: Email,
-          password: Password,
-          full_name: Type.String({ minLength: 1, maxLength: FULL_NAME_MAX_LENGTH + 64 }),
-          // Null first: Ajv's type coercion would otherwise turn null into "" for the string branch.
-          username: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
-          timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA zone the account starts in (the browser sends its own); default UTC' })),
-        },
-        { additionalProperties: false },
-      ),
-      response: { 201: UserResponse, ...errorResponses(400, 403, 409, 429) },
-    },
-  }, async (request, reply) => {
-    const { timezone, ...account } = request.body;
-    // Checked before the account is made: an unknown zone is a 400 naming the field, and nothing is created.
-    const zone = timezone === undefined ? undefined : normalizeTimezone(timezone);
-    const user = await accounts.registerAccount(account);
-    // The account starts in the zone; its tracking start is the registration date there.
-    if (zone !== undefined && zone !== 'UTC') await settings.updateSettings(user.id, { timezone: zone });
-    return reply.code(201).send({ user });
-  });
-
-  app.post('/login', {
-    config: rateLimited,
-    schema: {
-      tags: ['auth'],
-      body: Type.Object({ email: LoginIdentifier, password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }) }, { additionalProperties: false }),
-      response: {
-        200: Type.Union([LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse]),
-        ...errorResponses(400, 401, 403, 423, 429, 503),
+  app.post(
+    '/register',
+    {
+      config: rateLimited,
+      schema: {
+        tags: ['auth'],
+        body: Type.Object(
+          {
+            email: Email,
+            password: Password,
+            full_name: Type.String({ minLength: 1, maxLength: FULL_NAME_MAX_LENGTH + 64 }),
+            // Null first: Ajv's type coercion would otherwise turn null into "" for the string branch.
+            username: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
+            timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA zone the account starts in (the browser sends its own); default UTC' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: UserResponse, ...errorResponses(400, 403, 409, 429) },
       },
     },
-  }, async (request) => {
-    let result: Awaited<ReturnType<typeof authentication.login>>;
-    try {
-      result = await authentication.login(request.body.email, request.body.password);
-    } catch (error) {
-      if (error instanceof ServiceError && error.code in refusedLogin) {
-        // What was typed is logged only as a keyed digest: it may be an address without an account, or a password.
-        // fail2ban matches these lines (config/fail2ban): they name the client whatever path reached the route.
-        securityEvent(request.log, refusedLogin[error.code as keyof typeof refusedLogin], { client: request.ip, identifier_hmac: lockout.logDigest(request.body.email) });
+    async (request, reply) => {
+      const { timezone, ...account } = request.body;
+      // Checked before the account is made: an unknown zone is a 400 naming the field, and nothing is created.
+      const zone = timezone === undefined ? undefined : normalizeTimezone(timezone);
+      const user = await accounts.registerAccount(account);
+      // The account starts in the zone; its tracking start is the registration date there.
+      if (zone !== undefined && zone !== 'UTC') await settings.updateSettings(user.id, { timezone: zone });
+      return reply.code(201).send({ user });
+    },
+  );
+
+  app.post(
+    '/login',
+    {
+      config: rateLimited,
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ email: LoginIdentifier, password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }) }, { additionalProperties: false }),
+        response: {
+          200: Type.Union([LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse]),
+          ...errorResponses(400, 401, 403, 423, 429, 503),
+        },
+      },
+    },
+    async (request) => {
+      let result: Awaited<ReturnType<typeof authentication.login>>;
+      try {
+        result = await authentication.login(request.body.email, request.body.password);
+      } catch (error) {
+        if (error instanceof ServiceError && error.code in refusedLogin) {
+          // What was typed is logged only as a keyed digest: it may be an address without an account, or a password.
+          // fail2ban matches these lines (config/fail2ban): they name the client whatever path reached the route.
+          securityEvent(request.log, refusedLogin[error.code as keyof typeof refusedLogin], {
+            client: request.ip,
+            identifier_hmac: lockout.logDigest(request.body.email),
+          });
+        }
+        throw error;
       }
-      throw error;
-    }
-    if ('challenge' in result) return challengeAnswer(result.challenge);
-    await sessions.recordClient(result.token, { clientAddress: request.ip, userAgent: request.headers['user-agent'] });
-    signInNotices.noteSignIn(result.user, { address: request.ip, userAgent: request.headers['user-agent'] });
-    return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
-  });
+      if ('challenge' in result) return challengeAnswer(result.challenge);
+      await sessions.recordClient(result.token, { clientAddress: request.ip, userAgent: request.headers['user-agent'] });
+      signInNotices.noteSignIn(result.user, { address: request.ip, userAgent: request.headers['user-agent'] });
+      return { token: result.token, token_type: 'Bearer' as const, expires_at: result.expiresAt.toISOString(), user: result.user };
+    },
+  );
 
   sessionCheckRoutes(app, services);
   passwordRoutes(app, services, rateLimited);
@@ -116,104 +139,127 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
 function sessionCheckRoutes(app: ApiInstance, { credentials, sessions }: AuthServices): void {
   const authenticated = { onRequest: requireSession(credentials) };
   const accountManagement = { onRequest: requireAccountSession(credentials) };
-  app.post('/logout', {
-    ...accountManagement,
-    schema: { tags: ['auth'], security: BEARER, response: { 200: MessageSchema, ...errorResponses(401, 403) } },
-  }, async (request) => {
-    await sessions.revokeSession(sessionOf(request).tokenHash);
-    return { message: 'Signed out' };
-  });
+  app.post(
+    '/logout',
+    {
+      ...accountManagement,
+      schema: { tags: ['auth'], security: BEARER, response: { 200: MessageSchema, ...errorResponses(401, 403) } },
+    },
+    async (request) => {
+      await sessions.revokeSession(sessionOf(request).tokenHash);
+      return { message: 'Signed out' };
+    },
+  );
 
-  app.get('/me', {
-    ...authenticated,
-    schema: { tags: ['auth'], security: BEARER, response: { 200: UserResponse, ...errorResponses(401) } },
-  }, (request, reply) => {
-    // A callback handler: nothing here waits, and an async one costs a promise per request.
-    reply.send({ user: sessionOf(request).user });
-  });
+  app.get(
+    '/me',
+    {
+      ...authenticated,
+      schema: { tags: ['auth'], security: BEARER, response: { 200: UserResponse, ...errorResponses(401) } },
+    },
+    (request, reply) => {
+      // A callback handler: nothing here waits, and an async one costs a promise per request.
+      reply.send({ user: sessionOf(request).user });
+    },
+  );
 
-  app.get('/validate', {
-    ...authenticated,
-    schema: {
-      tags: ['auth'],
-      security: BEARER,
-      response: {
-        200: Type.Object({ valid: Type.Literal(true), user_id: Type.Integer(), expires_at: Type.String({ format: 'date-time' }) }),
-        ...errorResponses(401),
+  app.get(
+    '/validate',
+    {
+      ...authenticated,
+      schema: {
+        tags: ['auth'],
+        security: BEARER,
+        response: {
+          200: Type.Object({ valid: Type.Literal(true), user_id: Type.Integer(), expires_at: Type.String({ format: 'date-time' }) }),
+          ...errorResponses(401),
+        },
       },
     },
-  }, async (request) => {
-    const session = sessionOf(request);
-    return { valid: true as const, user_id: session.user.id, expires_at: session.expiresAt.toISOString() };
-  });
-
+    async (request) => {
+      const session = sessionOf(request);
+      return { valid: true as const, user_id: session.user.id, expires_at: session.expiresAt.toISOString() };
+    },
+  );
 }
 
 /** The password: a reset link asked for and used, and a change by the signed-in owner. */
 function passwordRoutes(app: ApiInstance, { audit, authentication, credentials, resets }: AuthServices, rateLimited: Record<string, unknown>): void {
   // Account management: a session only, never an API token (403 FORBIDDEN_FOR_API_TOKEN).
   const accountManagement = { onRequest: requireAccountSession(credentials) };
-  app.post('/request-reset', {
-    config: rateLimited,
-    schema: {
-      tags: ['auth'],
-      body: Type.Object({ email: Email }, { additionalProperties: false }),
-      response: {
-        200: Type.Object({
-          message: Type.String(),
-          // The same for every address: how a link would travel. 'none': no mail can be sent, ask the administrator.
-          delivery: Type.Union([Type.Literal('mail'), Type.Literal('terminal'), Type.Literal('none')]),
-          reset_token: Type.Optional(Type.String()),
-          reset_url: Type.Optional(Type.String()),
-        }),
-        ...errorResponses(400, 429),
+  app.post(
+    '/request-reset',
+    {
+      config: rateLimited,
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ email: Email }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            message: Type.String(),
+            // The same for every address: how a link would travel. 'none': no mail can be sent, ask the administrator.
+            delivery: Type.Union([Type.Literal('mail'), Type.Literal('terminal'), Type.Literal('none')]),
+            reset_token: Type.Optional(Type.String()),
+            reset_url: Type.Optional(Type.String()),
+          }),
+          ...errorResponses(400, 429),
+        },
       },
     },
-  }, async (request) => {
-    const issued = await resets.requestReset(request.body.email);
-    const delivery = resets.deliveryMode();
-    const message =
-      delivery === 'none'
-        ? 'This server cannot send e-mail; ask the administrator to reset the password'
-        : 'If an account with this e-mail address exists, a reset link has been sent to it';
-    // Dev mode answers the token only to a client on this machine: a request that came through a
-    // proxy (forwarding headers) could come from anywhere; its link is shown on the terminal only.
-    if (issued && FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) {
-      request.log.warn({ client: request.ip }, 'dev mode: a reset request came through a proxy; its token is shown on the terminal only');
-      return { message, delivery };
-    }
-    return issued ? { message, delivery, reset_token: issued.token, reset_url: issued.url } : { message, delivery };
-  });
-
-  app.post('/reset-password', {
-    config: rateLimited,
-    schema: {
-      tags: ['auth'],
-      body: Type.Object({ token: ResetToken, new_password: Password }, { additionalProperties: false }),
-      response: { 200: MessageSchema, ...errorResponses(400, 429, 503) },
+    async (request) => {
+      const issued = await resets.requestReset(request.body.email);
+      const delivery = resets.deliveryMode();
+      const message =
+        delivery === 'none'
+          ? 'This server cannot send e-mail; ask the administrator to reset the password'
+          : 'If an account with this e-mail address exists, a reset link has been sent to it';
+      // Dev mode answers the token only to a client on this machine: a request that came through a
+      // proxy (forwarding headers) could come from anywhere; its link is shown on the terminal only.
+      if (issued && FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) {
+        request.log.warn({ client: request.ip }, 'dev mode: a reset request came through a proxy; its token is shown on the terminal only');
+        return { message, delivery };
+      }
+      return issued ? { message, delivery, reset_token: issued.token, reset_url: issued.url } : { message, delivery };
     },
-  }, async (request) => {
-    const account = await resets.resetPassword(request.body.token, request.body.new_password);
-    securityEvent(request.log, 'password_reset', { user_id: account.id, client: request.ip });
-    await audit.record({ action: 'password_reset', actor: 'reset link', user: account, detail: { client: request.ip } });
-    return { message: 'Password changed; sign in with the new password' };
-  });
+  );
 
-  app.post('/change-password', {
-    ...accountManagement,
-    // Also the per-address budget of sign-in: a stolen token must not turn this into a free hashing queue.
-    config: rateLimited,
-    schema: {
-      tags: ['auth'],
-      security: BEARER,
-      body: Type.Object({ old_password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }), new_password: Password }, { additionalProperties: false }),
-      response: { 200: MessageSchema, ...errorResponses(400, 401, 403, 423, 429, 503) },
+  app.post(
+    '/reset-password',
+    {
+      config: rateLimited,
+      schema: {
+        tags: ['auth'],
+        body: Type.Object({ token: ResetToken, new_password: Password }, { additionalProperties: false }),
+        response: { 200: MessageSchema, ...errorResponses(400, 429, 503) },
+      },
     },
-  }, async (request) => {
-    const { user } = sessionOf(request);
-    await authentication.changePassword(sessionOf(request), request.body.old_password, request.body.new_password);
-    securityEvent(request.log, 'password_changed', { user_id: user.id, client: request.ip });
-    await audit.record({ action: 'password_changed', actor: `user:${user.id}`, user, detail: { client: request.ip, other_sessions: 'revoked' } });
-    return { message: 'Password changed; other sessions have been signed out' };
-  });
+    async (request) => {
+      const account = await resets.resetPassword(request.body.token, request.body.new_password);
+      securityEvent(request.log, 'password_reset', { user_id: account.id, client: request.ip });
+      await audit.record({ action: 'password_reset', actor: 'reset link', user: account, detail: { client: request.ip } });
+      return { message: 'Password changed; sign in with the new password' };
+    },
+  );
+
+  app.post(
+    '/change-password',
+    {
+      ...accountManagement,
+      // Also the per-address budget of sign-in: a stolen token must not turn this into a free hashing queue.
+      config: rateLimited,
+      schema: {
+        tags: ['auth'],
+        security: BEARER,
+        body: Type.Object({ old_password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }), new_password: Password }, { additionalProperties: false }),
+        response: { 200: MessageSchema, ...errorResponses(400, 401, 403, 423, 429, 503) },
+      },
+    },
+    async (request) => {
+      const { user } = sessionOf(request);
+      await authentication.changePassword(sessionOf(request), request.body.old_password, request.body.new_password);
+      securityEvent(request.log, 'password_changed', { user_id: user.id, client: request.ip });
+      await audit.record({ action: 'password_changed', actor: `user:${user.id}`, user, detail: { client: request.ip, other_sessions: 'revoked' } });
+      return { message: 'Password changed; other sessions have been signed out' };
+    },
+  );
 }

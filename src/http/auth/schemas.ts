@@ -29,7 +29,12 @@ export const NewApiTokenResponse = Type.Object({
 });
 
 /** A session, as login answers it. */
-export const LoginResponse = Type.Object({ token: Type.String(), token_type: Type.Literal('Bearer'), expires_at: Type.String({ format: 'date-time' }), user: UserSchema });
+export const LoginResponse = Type.Object({
+  token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_at: Type.String({ format: 'date-time' }),
+  user: UserSchema,
+});
 /** A right password of an account with two-factor sign-in: no token yet; POST /api/auth/login/2fa with the challenge and a code. */
 export const TwoFactorRequiredResponse = Type.Object({
   two_factor_required: Type.Literal(true),
@@ -61,5 +66,7 @@ export const TwoFactorSetupResponse = Type.Object({
   secret: Type.String({ description: 'base32, for typing into an app; shown at set-up only' }),
   otpauth_uri: Type.String({ description: 'otpauth://totp/… for a QR code' }),
 });
-export const RecoveryCodesResponse = Type.Object({ recovery_codes: Type.Array(Type.String(), { description: '10 codes, each works once; shown only in this answer' }) });
+export const RecoveryCodesResponse = Type.Object({
+  recovery_codes: Type.Array(Type.String(), { description: '10 codes, each works once; shown only in this answer' }),
+});
 export const EnableWithChallengeResponse = Type.Object({ ...RecoveryCodesResponse.properties, ...LoginResponse.properties });

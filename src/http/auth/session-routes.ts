@@ -20,27 +20,49 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = asy
   const schema = { tags: ['sessions'], security: BEARER };
   app.addHook('onRequest', requireAccountSession(credentials));
 
-  app.get('/sessions', {
-    schema: { ...schema, response: { 200: SessionListResponse, ...errorResponses(401, 403) } },
-  }, async (request) => ({ sessions: await ownSessions.listSessions(sessionOf(request)) }));
+  app.get(
+    '/sessions',
+    {
+      schema: { ...schema, response: { 200: SessionListResponse, ...errorResponses(401, 403) } },
+    },
+    async (request) => ({ sessions: await ownSessions.listSessions(sessionOf(request)) }),
+  );
 
-  app.delete('/sessions/:id', {
-    schema: { ...schema, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
-  }, async (request, reply) => {
-    const session = sessionOf(request);
-    const { current } = await ownSessions.revokeSession(session, request.params.id);
-    securityEvent(request.log, 'sessions_revoked', { user_id: session.user.id, client: request.ip, session_id: request.params.id });
-    await audit.record({ action: 'sessions_revoked', actor: `user:${session.user.id}`, user: session.user, detail: { by: 'owner', session_id: request.params.id, current, client: request.ip } });
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/sessions/:id',
+    {
+      schema: { ...schema, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const { current } = await ownSessions.revokeSession(session, request.params.id);
+      securityEvent(request.log, 'sessions_revoked', { user_id: session.user.id, client: request.ip, session_id: request.params.id });
+      await audit.record({
+        action: 'sessions_revoked',
+        actor: `user:${session.user.id}`,
+        user: session.user,
+        detail: { by: 'owner', session_id: request.params.id, current, client: request.ip },
+      });
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.post('/sessions/revoke-others', {
-    schema: { ...schema, response: { 200: RevokedResponse, ...errorResponses(401, 403) } },
-  }, async (request) => {
-    const session = sessionOf(request);
-    const revoked = await ownSessions.revokeOtherSessions(session);
-    securityEvent(request.log, 'sessions_revoked', { user_id: session.user.id, client: request.ip, revoked });
-    await audit.record({ action: 'sessions_revoked', actor: `user:${session.user.id}`, user: session.user, detail: { by: 'owner', others: revoked, client: request.ip } });
-    return { revoked };
-  });
+  app.post(
+    '/sessions/revoke-others',
+    {
+      schema: { ...schema, response: { 200: RevokedResponse, ...errorResponses(401, 403) } },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      const revoked = await ownSessions.revokeOtherSessions(session);
+      securityEvent(request.log, 'sessions_revoked', { user_id: session.user.id, client: request.ip, revoked });
+      await audit.record({
+        action: 'sessions_revoked',
+        actor: `user:${session.user.id}`,
+        user: session.user,
+        detail: { by: 'owner', others: revoked, client: request.ip },
+      });
+      return { revoked };
+    },
+  );
 };

@@ -31,7 +31,9 @@ export interface HealthRouteOptions {
 export const healthRoutes: FastifyPluginAsyncTypebox<HealthRouteOptions> = async (app, { health, engine }) => {
   const about = () => ({ version: packageVersion(), commit: buildCommit(), engine });
   const answer = (state: HealthState) =>
-    state.healthy ? { code: 200 as const, body: { status: 'ok' as const, ...about() } } : { code: 503 as const, body: { status: 'unavailable' as const, reason: state.reason ?? 'unavailable', ...about() } };
+    state.healthy
+      ? { code: 200 as const, body: { status: 'ok' as const, ...about() } }
+      : { code: 503 as const, body: { status: 'unavailable' as const, reason: state.reason ?? 'unavailable', ...about() } };
 
   app.get('/health', { schema }, async (_request, reply) => {
     const { code, body } = answer(await health.state());

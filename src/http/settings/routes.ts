@@ -28,7 +28,9 @@ const SettingsPatchBody = Type.Object(
   {
     timezone: Type.Optional(Type.String({ maxLength: 64 })),
     weekly_target_minutes: Type.Optional(WeeklyTargetPatch),
-    targets_valid_from: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD: the first day of weekly_target_minutes (default: today in the user time zone)' })),
+    targets_valid_from: Type.Optional(
+      Type.String({ maxLength: 10, description: 'YYYY-MM-DD: the first day of weekly_target_minutes (default: today in the user time zone)' }),
+    ),
     holiday_region: Type.Optional(nullable(Type.String({ maxLength: 16 }))),
     overtime_offset_minutes: Type.Optional(Type.Integer()),
     tracking_start: Type.Optional(nullable(Type.String({ maxLength: 10, description: 'YYYY-MM-DD; null: the day the account was made' }))),
@@ -38,7 +40,9 @@ const SettingsPatchBody = Type.Object(
     min_break_minutes: Type.Optional(Type.Integer({ description: 'the shortest gap between entries that counts as a break (default 15)' })),
     vacation_days_per_year: Type.Optional(nullableNumber(Type.Number({ description: 'days of vacation a year, halves allowed; null: not tracked' }))),
     vacation_carry_over_max_days: Type.Optional(nullableNumber(Type.Number({ description: 'the most days carried into a year; null: no limit' }))),
-    timer_limit_minutes: Type.Optional(nullableNumber(Type.Integer({ description: 'a running entry is stopped at its start plus this many minutes; null: off' }))),
+    timer_limit_minutes: Type.Optional(
+      nullableNumber(Type.Integer({ description: 'a running entry is stopped at its start plus this many minutes; null: off' })),
+    ),
   },
   { additionalProperties: false },
 );
@@ -59,50 +63,86 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = a
 
   // Data portability: the signed-in person's whole account as one JSON document (docs/api.md),
   // the same document as `timetrack user export`, streamed.
-  app.get('/export', {
-    schema: {
-      tags: ['settings'],
-      security,
-      produces: ['application/json'],
-      response: { 200: { description: 'the account document (docs/api.md), streamed', content: { 'application/json': { schema: Type.Unknown() } } }, ...errorResponses(401, 409, 429, 503) },
+  app.get(
+    '/export',
+    {
+      schema: {
+        tags: ['settings'],
+        security,
+        produces: ['application/json'],
+        response: {
+          200: { description: 'the account document (docs/api.md), streamed', content: { 'application/json': { schema: Type.Unknown() } } },
+          ...errorResponses(401, 409, 429, 503),
+        },
+      },
+      preHandler: exportBudget,
     },
-    preHandler: exportBudget,
-  }, async (request, reply) => {
-    const exported = await accountData.exportAccount(sessionOf(request).user.id);
-    return sendExport(request, reply, exported, 'application/json; charset=utf-8', 'timetrack-account.json');
-  });
+    async (request, reply) => {
+      const exported = await accountData.exportAccount(sessionOf(request).user.id);
+      return sendExport(request, reply, exported, 'application/json; charset=utf-8', 'timetrack-account.json');
+    },
+  );
 
   // The regions a holiday_region may name, with names for a list to choose from.
-  app.get('/holiday-regions', {
-    schema: {
-      tags: ['settings'],
-      security,
-      querystring: Type.Object({ lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')])) }, { additionalProperties: false }),
-      response: { 200: HolidayRegionsResponse, ...errorResponses(400, 401) },
+  app.get(
+    '/holiday-regions',
+    {
+      schema: {
+        tags: ['settings'],
+        security,
+        querystring: Type.Object({ lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')])) }, { additionalProperties: false }),
+        response: { 200: HolidayRegionsResponse, ...errorResponses(400, 401) },
+      },
     },
-  }, async (request) => ({ regions: await holidayRegions(request.query.lang ?? 'en') }));
+    async (request) => ({ regions: await holidayRegions(request.query.lang ?? 'en') }),
+  );
 
   // Target schedules (docs/time-model.md): weekly targets, each valid from a date on.
-  app.get('/schedules', {
-    schema: { tags: ['settings'], security, response: { 200: SchedulesResponse, ...errorResponses(401) } },
-  }, async (request) => ({ schedules: await schedules.listSchedules(sessionOf(request).user.id) }));
+  app.get(
+    '/schedules',
+    {
+      schema: { tags: ['settings'], security, response: { 200: SchedulesResponse, ...errorResponses(401) } },
+    },
+    async (request) => ({ schedules: await schedules.listSchedules(sessionOf(request).user.id) }),
+  );
 
-  app.post('/schedules', {
-    schema: { tags: ['settings'], security, body: NewScheduleBody, response: { 201: Type.Object({ schedule: ScheduleSchema }), ...errorResponses(400, 401, 409) } },
-  }, async (request, reply) => reply.code(201).send({ schedule: await schedules.createSchedule(sessionOf(request).user.id, request.body) }));
+  app.post(
+    '/schedules',
+    {
+      schema: {
+        tags: ['settings'],
+        security,
+        body: NewScheduleBody,
+        response: { 201: Type.Object({ schedule: ScheduleSchema }), ...errorResponses(400, 401, 409) },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ schedule: await schedules.createSchedule(sessionOf(request).user.id, request.body) }),
+  );
 
-  app.delete('/schedules/:id', {
-    schema: { tags: ['settings'], security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
-  }, async (request, reply) => {
-    await schedules.deleteSchedule(sessionOf(request).user.id, request.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/schedules/:id',
+    {
+      schema: { tags: ['settings'], security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+    },
+    async (request, reply) => {
+      await schedules.deleteSchedule(sessionOf(request).user.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.get('/', {
-    schema: { tags: ['settings'], security, response: { 200: SettingsSchema, ...errorResponses(401) } },
-  }, async (request) => settings.getSettings(sessionOf(request).user.id));
+  app.get(
+    '/',
+    {
+      schema: { tags: ['settings'], security, response: { 200: SettingsSchema, ...errorResponses(401) } },
+    },
+    async (request) => settings.getSettings(sessionOf(request).user.id),
+  );
 
-  app.patch('/', {
-    schema: { tags: ['settings'], security, body: SettingsPatchBody, response: { 200: SettingsSchema, ...errorResponses(400, 401) } },
-  }, async (request) => settings.updateSettings(sessionOf(request).user.id, request.body));
+  app.patch(
+    '/',
+    {
+      schema: { tags: ['settings'], security, body: SettingsPatchBody, response: { 200: SettingsSchema, ...errorResponses(400, 401) } },
+    },
+    async (request) => settings.updateSettings(sessionOf(request).user.id, request.body),
+  );
 };

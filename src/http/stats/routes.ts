@@ -40,79 +40,116 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
   // The answers depend on the Authorization header (no-store, Vary: Authorization): api-hooks.ts.
   const security = BEARER_OR_ANONYMOUS;
 
-  app.get('/week', {
-    schema: {
-      tags: ['stats'],
-      security,
-      querystring: Type.Object(
-        {
-          date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, a day of the week (default: this week)' })),
-          region: Type.Optional(Type.String({ maxLength: 16, description: 'without a token: public holidays of this region, e.g. DE-BY' })),
-        },
-        { additionalProperties: false },
-      ),
-      response: { 200: WeekResponse, ...errorResponses(400, 429) },
+  app.get(
+    '/week',
+    {
+      schema: {
+        tags: ['stats'],
+        security,
+        querystring: Type.Object(
+          {
+            date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, a day of the week (default: this week)' })),
+            region: Type.Optional(Type.String({ maxLength: 16, description: 'without a token: public holidays of this region, e.g. DE-BY' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: WeekResponse, ...errorResponses(400, 429) },
+      },
     },
-  }, async (request) => {
-    const { date, region } = request.query;
-    return request.session ? statistics.weekOverview(request.session.user.id, date) : statistics.anonymousWeekOverview(date, region);
-  });
-
-  app.get('/overtime', {
-    schema: { tags: ['stats'], security, response: { 200: Type.Union([OvertimeResponse, Anonymous]), ...errorResponses(429) } },
-  }, async (request) => (request.session ? statistics.overtime(request.session.user.id) : { authenticated: false as const }));
-
-  app.get('/vacation', {
-    schema: {
-      tags: ['stats'],
-      security,
-      querystring: Type.Object({ year: Type.Optional(Type.Integer({ minimum: 1970, maximum: 2099, description: 'default: this year in the user time zone' })) }, { additionalProperties: false }),
-      response: { 200: Type.Union([VacationResponse, Anonymous]), ...errorResponses(400) },
+    async (request) => {
+      const { date, region } = request.query;
+      return request.session ? statistics.weekOverview(request.session.user.id, date) : statistics.anonymousWeekOverview(date, region);
     },
-  }, async (request) => (request.session ? vacation.vacationYear(request.session.user.id, request.query.year) : { authenticated: false as const }));
+  );
+
+  app.get(
+    '/overtime',
+    {
+      schema: { tags: ['stats'], security, response: { 200: Type.Union([OvertimeResponse, Anonymous]), ...errorResponses(429) } },
+    },
+    async (request) => (request.session ? statistics.overtime(request.session.user.id) : { authenticated: false as const }),
+  );
+
+  app.get(
+    '/vacation',
+    {
+      schema: {
+        tags: ['stats'],
+        security,
+        querystring: Type.Object(
+          { year: Type.Optional(Type.Integer({ minimum: 1970, maximum: 2099, description: 'default: this year in the user time zone' })) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Union([VacationResponse, Anonymous]), ...errorResponses(400) },
+      },
+    },
+    async (request) => (request.session ? vacation.vacationYear(request.session.user.id, request.query.year) : { authenticated: false as const }),
+  );
 
   // The monthly timesheet (docs/time-model.md): JSON, and the same figures as CSV and a one-page PDF.
-  app.get('/month', {
-    schema: { tags: ['stats'], security, querystring: MonthQuery, response: { 200: Type.Union([MonthResponse, Anonymous]), ...errorResponses(400) } },
-  }, async (request) => (request.session ? timesheet.monthSheet(request.session.user.id, request.query.month) : { authenticated: false as const }));
+  app.get(
+    '/month',
+    {
+      schema: { tags: ['stats'], security, querystring: MonthQuery, response: { 200: Type.Union([MonthResponse, Anonymous]), ...errorResponses(400) } },
+    },
+    async (request) => (request.session ? timesheet.monthSheet(request.session.user.id, request.query.month) : { authenticated: false as const }),
+  );
 
   timesheetFileRoutes(app, timesheet);
 
-  app.get('/today', {
-    schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]), ...errorResponses(429) } },
-  }, async (request) => (request.session ? statistics.today(request.session.user.id) : { authenticated: false as const }));
+  app.get(
+    '/today',
+    {
+      schema: { tags: ['stats'], security, response: { 200: Type.Union([TodayResponse, Anonymous]), ...errorResponses(429) } },
+    },
+    async (request) => (request.session ? statistics.today(request.session.user.id) : { authenticated: false as const }),
+  );
 };
 
 /** The monthly timesheet as a file: CSV and a one-page PDF, with a token only (401 without). */
 function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet']): void {
-  app.get('/month.csv', {
-    schema: {
-      tags: ['stats'],
-      security: BEARER,
-      querystring: MonthQuery,
-      produces: ['text/csv'],
-      response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401) },
+  app.get(
+    '/month.csv',
+    {
+      schema: {
+        tags: ['stats'],
+        security: BEARER,
+        querystring: MonthQuery,
+        produces: ['text/csv'],
+        response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401) },
+      },
     },
-  }, async (request, reply) => {
-    if (!request.session) throw unauthorized();
-    const sheet = await timesheet.monthSheet(request.session.user.id, request.query.month);
-    return reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="timesheet-${sheet.month}.csv"`).send(timesheetCsv(sheet));
-  });
+    async (request, reply) => {
+      if (!request.session) throw unauthorized();
+      const sheet = await timesheet.monthSheet(request.session.user.id, request.query.month);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="timesheet-${sheet.month}.csv"`)
+        .send(timesheetCsv(sheet));
+    },
+  );
 
-  app.get('/month.pdf', {
-    schema: {
-      tags: ['stats'],
-      security: BEARER,
-      querystring: MonthQuery,
-      produces: ['application/pdf'],
-      response: { 200: { description: 'PDF', content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } } }, ...errorResponses(400, 401) },
+  app.get(
+    '/month.pdf',
+    {
+      schema: {
+        tags: ['stats'],
+        security: BEARER,
+        querystring: MonthQuery,
+        produces: ['application/pdf'],
+        response: { 200: { description: 'PDF', content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } } }, ...errorResponses(400, 401) },
+      },
     },
-  }, async (request, reply) => {
-    if (!request.session) throw unauthorized();
-    const { user } = request.session;
-    const sheet = await timesheet.monthSheet(user.id, request.query.month);
-    const pdf = await timesheetPdf(sheet, { name: user.full_name, email: user.email }, request.query.lang ?? 'en');
-    // The schema documents the body as binary; Fastify sends a Buffer as it is, unserialized.
-    return reply.type('application/pdf').header('Content-Disposition', `attachment; filename="timesheet-${sheet.month}.pdf"`).send(pdf as unknown as string);
-  });
+    async (request, reply) => {
+      if (!request.session) throw unauthorized();
+      const { user } = request.session;
+      const sheet = await timesheet.monthSheet(user.id, request.query.month);
+      const pdf = await timesheetPdf(sheet, { name: user.full_name, email: user.email }, request.query.lang ?? 'en');
+      // The schema documents the body as binary; Fastify sends a Buffer as it is, unserialized.
+      return reply
+        .type('application/pdf')
+        .header('Content-Disposition', `attachment; filename="timesheet-${sheet.month}.pdf"`)
+        .send(pdf as unknown as string);
+    },
+  );
 }

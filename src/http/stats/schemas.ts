@@ -63,7 +63,7 @@ export const MonthResponse = Type.Object({
     Type.Object({
       ...DayRow,
       first_start: orNull(Type.String({ format: 'date-time' })),
-      last_end: orNull(Type.String({ format: 'date-time', description: 'null while the day\'s last entry runs' })),
+      last_end: orNull(Type.String({ format: 'date-time', description: "null while the day's last entry runs" })),
     }),
   ),
   totals: TotalsSchema,

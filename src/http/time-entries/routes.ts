@@ -13,10 +13,7 @@ import { NOTE_MAX_LENGTH } from '../../time/entries/rules.js';
 import { AbsenceResponse, AbsenceSchema, BookingSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
 
 const Note = Type.String({ maxLength: NOTE_MAX_LENGTH });
-const NewEntryBody = Type.Object(
-  { start_at: Instant, end_at: Type.Optional(nullable(Instant)), note: Type.Optional(Note) },
-  { additionalProperties: false },
-);
+const NewEntryBody = Type.Object({ start_at: Instant, end_at: Type.Optional(nullable(Instant)), note: Type.Optional(Note) }, { additionalProperties: false });
 const EntryPatchBody = Type.Object(
   { start_at: Type.Optional(Instant), end_at: Type.Optional(nullable(Instant)), note: Type.Optional(Note) },
   { additionalProperties: false },
@@ -62,62 +59,101 @@ export interface TimeEntryRouteOptions {
   exportBudget: preHandlerAsyncHookHandler;
 }
 
-export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> = async (app, { credentials, timeEntries, absences, bookings, entriesCsv, exportBudget }) => {
+export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> = async (
+  app,
+  { credentials, timeEntries, absences, bookings, entriesCsv, exportBudget },
+) => {
   app.addHook('onRequest', requireSession(credentials));
   const security = BEARER;
   const tags = ['time-entries'];
 
-  app.get('/', {
-    schema: { tags, security, querystring: RangeQuery, response: { 200: Type.Object({ entries: Type.Array(EntrySchema) }), ...errorResponses(400, 401) } },
-  }, async (request) => ({ entries: await timeEntries.listEntries(sessionOf(request).user.id, request.query) }));
+  app.get(
+    '/',
+    {
+      schema: { tags, security, querystring: RangeQuery, response: { 200: Type.Object({ entries: Type.Array(EntrySchema) }), ...errorResponses(400, 401) } },
+    },
+    async (request) => ({ entries: await timeEntries.listEntries(sessionOf(request).user.id, request.query) }),
+  );
 
-  app.post('/', {
-    schema: { tags, security, body: NewEntryBody, response: { 201: EntryResponse, ...errorResponses(400, 401, 409) } },
-  }, async (request, reply) => reply.code(201).send({ entry: await timeEntries.createEntry(sessionOf(request).user.id, request.body) }));
+  app.post(
+    '/',
+    {
+      schema: { tags, security, body: NewEntryBody, response: { 201: EntryResponse, ...errorResponses(400, 401, 409) } },
+    },
+    async (request, reply) => reply.code(201).send({ entry: await timeEntries.createEntry(sessionOf(request).user.id, request.body) }),
+  );
 
-  app.post('/start', {
-    schema: { tags, security, body: StartBody, response: { 201: EntryResponse, ...errorResponses(400, 401, 409) } },
-  }, async (request, reply) => reply.code(201).send({ entry: await timeEntries.startTimer(sessionOf(request).user.id, request.body?.note) }));
+  app.post(
+    '/start',
+    {
+      schema: { tags, security, body: StartBody, response: { 201: EntryResponse, ...errorResponses(400, 401, 409) } },
+    },
+    async (request, reply) => reply.code(201).send({ entry: await timeEntries.startTimer(sessionOf(request).user.id, request.body?.note) }),
+  );
 
-  app.post('/stop', {
-    schema: { tags, security, response: { 200: EntryResponse, ...errorResponses(401, 409) } },
-  }, async (request) => ({ entry: await timeEntries.stopTimer(sessionOf(request).user.id) }));
+  app.post(
+    '/stop',
+    {
+      schema: { tags, security, response: { 200: EntryResponse, ...errorResponses(401, 409) } },
+    },
+    async (request) => ({ entry: await timeEntries.stopTimer(sessionOf(request).user.id) }),
+  );
 
-  app.get('/current', {
-    schema: { tags, security, response: { 200: Type.Object({ entry: Type.Union([EntrySchema, Type.Null()]) }), ...errorResponses(401) } },
-  }, async (request) => ({ entry: await timeEntries.currentEntry(sessionOf(request).user.id) }));
+  app.get(
+    '/current',
+    {
+      schema: { tags, security, response: { 200: Type.Object({ entry: Type.Union([EntrySchema, Type.Null()]) }), ...errorResponses(401) } },
+    },
+    async (request) => ({ entry: await timeEntries.currentEntry(sessionOf(request).user.id) }),
+  );
 
   absenceAndBookingRoutes(app, absences, bookings);
 
-  app.get('/export', {
-    schema: {
-      tags,
-      security,
-      querystring: RangeQuery,
-      description: 'The entries overlapping the range as CSV: id, start_at, end_at (UTC), start_local, end_local (user time zone), note',
-      produces: ['text/csv'],
-      response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401, 409, 429, 503) },
+  app.get(
+    '/export',
+    {
+      schema: {
+        tags,
+        security,
+        querystring: RangeQuery,
+        description: 'The entries overlapping the range as CSV: id, start_at, end_at (UTC), start_local, end_local (user time zone), note',
+        produces: ['text/csv'],
+        response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401, 409, 429, 503) },
+      },
+      preHandler: exportBudget,
     },
-    preHandler: exportBudget,
-  }, async (request, reply) => {
-    const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
-    return sendExport(request, reply, csv, 'text/csv; charset=utf-8', 'time-entries.csv');
-  });
+    async (request, reply) => {
+      const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
+      return sendExport(request, reply, csv, 'text/csv; charset=utf-8', 'time-entries.csv');
+    },
+  );
 
-  app.get('/:id', {
-    schema: { tags, security, params: IdParams, response: { 200: EntryResponse, ...errorResponses(400, 401, 404) } },
-  }, async (request) => ({ entry: await timeEntries.getEntry(sessionOf(request).user.id, request.params.id) }));
+  app.get(
+    '/:id',
+    {
+      schema: { tags, security, params: IdParams, response: { 200: EntryResponse, ...errorResponses(400, 401, 404) } },
+    },
+    async (request) => ({ entry: await timeEntries.getEntry(sessionOf(request).user.id, request.params.id) }),
+  );
 
-  app.patch('/:id', {
-    schema: { tags, security, params: IdParams, body: EntryPatchBody, response: { 200: EntryResponse, ...errorResponses(400, 401, 404, 409) } },
-  }, async (request) => ({ entry: await timeEntries.updateEntry(sessionOf(request).user.id, request.params.id, request.body) }));
+  app.patch(
+    '/:id',
+    {
+      schema: { tags, security, params: IdParams, body: EntryPatchBody, response: { 200: EntryResponse, ...errorResponses(400, 401, 404, 409) } },
+    },
+    async (request) => ({ entry: await timeEntries.updateEntry(sessionOf(request).user.id, request.params.id, request.body) }),
+  );
 
-  app.delete('/:id', {
-    schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
-  }, async (request, reply) => {
-    await timeEntries.deleteEntry(sessionOf(request).user.id, request.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/:id',
+    {
+      schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+    },
+    async (request, reply) => {
+      await timeEntries.deleteEntry(sessionOf(request).user.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 };
 
 /** Absences (vacation, sick, holiday) and bookings on the balance, under the same prefix and hooks. */
@@ -125,45 +161,74 @@ function absenceAndBookingRoutes(app: ApiInstance, absences: Services['absences'
   const security = BEARER;
   const tags = ['time-entries'];
 
-  app.get('/absences', {
-    schema: { tags, security, querystring: RangeQuery, response: { 200: Type.Object({ absences: Type.Array(AbsenceSchema) }), ...errorResponses(400, 401) } },
-  }, async (request) => ({ absences: await absences.listAbsences(sessionOf(request).user.id, request.query) }));
-
-  app.post('/absences', {
-    schema: {
-      tags,
-      security,
-      description: 'One day (date), or every day with a target from `from` through `to` that is not a public holiday (all or none)',
-      body: NewAbsenceBody,
-      response: { 201: Type.Union([AbsenceResponse, Type.Object({ absences: Type.Array(AbsenceSchema) })]), ...errorResponses(400, 401, 409) },
+  app.get(
+    '/absences',
+    {
+      schema: { tags, security, querystring: RangeQuery, response: { 200: Type.Object({ absences: Type.Array(AbsenceSchema) }), ...errorResponses(400, 401) } },
     },
-  }, async (request, reply) => {
-    const userId = sessionOf(request).user.id;
-    const { from, to } = request.body;
-    if (from !== undefined || to !== undefined) return reply.code(201).send({ absences: await absences.createAbsenceRange(userId, request.body) });
-    return reply.code(201).send({ absence: await absences.createAbsence(userId, request.body) });
-  });
+    async (request) => ({ absences: await absences.listAbsences(sessionOf(request).user.id, request.query) }),
+  );
 
-  app.delete('/absences/:id', {
-    schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
-  }, async (request, reply) => {
-    await absences.deleteAbsence(sessionOf(request).user.id, request.params.id);
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/absences',
+    {
+      schema: {
+        tags,
+        security,
+        description: 'One day (date), or every day with a target from `from` through `to` that is not a public holiday (all or none)',
+        body: NewAbsenceBody,
+        response: { 201: Type.Union([AbsenceResponse, Type.Object({ absences: Type.Array(AbsenceSchema) })]), ...errorResponses(400, 401, 409) },
+      },
+    },
+    async (request, reply) => {
+      const userId = sessionOf(request).user.id;
+      const { from, to } = request.body;
+      if (from !== undefined || to !== undefined) return reply.code(201).send({ absences: await absences.createAbsenceRange(userId, request.body) });
+      return reply.code(201).send({ absence: await absences.createAbsence(userId, request.body) });
+    },
+  );
+
+  app.delete(
+    '/absences/:id',
+    {
+      schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+    },
+    async (request, reply) => {
+      await absences.deleteAbsence(sessionOf(request).user.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 
   // Bookings on the balance (docs/time-model.md): payouts and corrections, counted on their date.
-  app.get('/bookings', {
-    schema: { tags, security, querystring: DateRangeQuery, response: { 200: Type.Object({ bookings: Type.Array(BookingSchema) }), ...errorResponses(400, 401) } },
-  }, async (request) => ({ bookings: await bookings.listBookings(sessionOf(request).user.id, request.query) }));
+  app.get(
+    '/bookings',
+    {
+      schema: {
+        tags,
+        security,
+        querystring: DateRangeQuery,
+        response: { 200: Type.Object({ bookings: Type.Array(BookingSchema) }), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => ({ bookings: await bookings.listBookings(sessionOf(request).user.id, request.query) }),
+  );
 
-  app.post('/bookings', {
-    schema: { tags, security, body: NewBookingBody, response: { 201: Type.Object({ booking: BookingSchema }), ...errorResponses(400, 401, 409) } },
-  }, async (request, reply) => reply.code(201).send({ booking: await bookings.createBooking(sessionOf(request).user.id, request.body) }));
+  app.post(
+    '/bookings',
+    {
+      schema: { tags, security, body: NewBookingBody, response: { 201: Type.Object({ booking: BookingSchema }), ...errorResponses(400, 401, 409) } },
+    },
+    async (request, reply) => reply.code(201).send({ booking: await bookings.createBooking(sessionOf(request).user.id, request.body) }),
+  );
 
-  app.delete('/bookings/:id', {
-    schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
-  }, async (request, reply) => {
-    await bookings.deleteBooking(sessionOf(request).user.id, request.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/bookings/:id',
+    {
+      schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+    },
+    async (request, reply) => {
+      await bookings.deleteBooking(sessionOf(request).user.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 }

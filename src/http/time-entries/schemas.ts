@@ -7,10 +7,7 @@ import { AbsencePortion, AbsenceType, LocalDate } from '../schemas.js';
 export const Instant = Type.String({ maxLength: 64, description: 'ISO 8601 instant with a zone designator, e.g. 2026-03-02T08:00:00Z' });
 const DateOrInstant = Type.String({ maxLength: 64, description: 'ISO 8601 instant, or a date YYYY-MM-DD meaning midnight in the user time zone' });
 
-export const RangeQuery = Type.Object(
-  { from: Type.Optional(DateOrInstant), to: Type.Optional(DateOrInstant) },
-  { additionalProperties: false },
-);
+export const RangeQuery = Type.Object({ from: Type.Optional(DateOrInstant), to: Type.Optional(DateOrInstant) }, { additionalProperties: false });
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
 
 export const EntrySchema = Type.Object({

@@ -48,7 +48,8 @@ function sendHtml(reply: FastifyReply) {
  * page): answered 404, never the client's HTML with 200, so a monitor pointed at a conventional
  * path is not green forever. Monitoring lives at /api/health and /api/ready (metrics: METRICS_LISTEN).
  */
-const NOT_CLIENT_PATHS = /^\/(metrics|healthz?|readyz?|livez|ready|ping|status|server-status|nginx_status|admin|administrator|actuator|debug|wp-admin|wp-login\.php|phpmyadmin|\.env|\.git)(\/|$|\.)/i;
+const NOT_CLIENT_PATHS =
+  /^\/(metrics|healthz?|readyz?|livez|ready|ping|status|server-status|nginx_status|admin|administrator|actuator|debug|wp-admin|wp-login\.php|phpmyadmin|\.env|\.git)(\/|$|\.)/i;
 
 function isClientPath(request: FastifyRequest): boolean {
   const query = request.url.indexOf('?');
@@ -87,9 +88,7 @@ async function webClient(app: FastifyInstance, options: { root?: string | undefi
     return reply.header('Cache-Control', IMMUTABLE).header('Vary', VARY).sendFile(`assets/${file}`);
   });
   for (const file of ROOT_FILES) {
-    app.get(`/${file}`, { schema: { hide: true } }, async (_request, reply) =>
-      reply.header('Cache-Control', 'no-cache').header('Vary', VARY).sendFile(file),
-    );
+    app.get(`/${file}`, { schema: { hide: true } }, async (_request, reply) => reply.header('Cache-Control', 'no-cache').header('Vary', VARY).sendFile(file));
   }
   // A callback handler: an async one costs a promise and a microtask turn on every unknown path.
   app.setNotFoundHandler((request, reply) => {

@@ -78,7 +78,8 @@ export async function holidayRegions(language: 'en' | 'de'): Promise<Array<{ cod
   const regions: Array<{ code: string; name: string }> = [];
   for (const [country, countryName] of Object.entries(known.getCountries(language))) {
     regions.push({ code: country, name: countryName });
-    for (const [state, stateName] of Object.entries(known.getStates(country, language) ?? {})) regions.push({ code: `${country}-${state}`, name: `${countryName}: ${stateName}` });
+    for (const [state, stateName] of Object.entries(known.getStates(country, language) ?? {}))
+      regions.push({ code: `${country}-${state}`, name: `${countryName}: ${stateName}` });
   }
   return regions.sort((a, b) => a.name.localeCompare(b.name, language));
 }

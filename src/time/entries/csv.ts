@@ -36,7 +36,12 @@ import {
 async function daysWithTotals(executor: Kysely<Database>, userId: number, dates: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let index = 0; index < dates.length; index += 500) {
-    const rows = await executor.selectFrom('daily_totals').select('date').where('user_id', '=', userId).where('date', 'in', dates.slice(index, index + 500)).execute();
+    const rows = await executor
+      .selectFrom('daily_totals')
+      .select('date')
+      .where('user_id', '=', userId)
+      .where('date', 'in', dates.slice(index, index + 500))
+      .execute();
     for (const row of rows) found.add(row.date);
   }
   return found;
@@ -57,7 +62,13 @@ interface Conflict {
  * `skipSame`, a row with exactly the start and end of an existing entry goes into `skipped` instead
  * (re-running an import of the same data is then harmless).
  */
-function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: TimeEntryRow | undefined, skipSame: boolean, skipped: Set<ParsedRow>): Conflict[] {
+function findConflicts(
+  ordered: ParsedRow[],
+  existing: TimeEntryRow[],
+  running: TimeEntryRow | undefined,
+  skipSame: boolean,
+  skipped: Set<ParsedRow>,
+): Conflict[] {
   const conflicts: Conflict[] = [];
   const starts = existing.map((entry) => Date.parse(entry.start_at));
   const ends = existing.map((entry) => (entry.end_at === null ? Infinity : Date.parse(entry.end_at)));
@@ -104,7 +115,13 @@ function findConflicts(ordered: ParsedRow[], existing: TimeEntryRow[], running: 
 }
 
 /** Existing entries that rows in start order could overlap, and the running one. */
-async function conflictsWithStored(executor: Kysely<Database>, userId: number, ordered: ParsedRow[], skipSame: boolean, skipped: Set<ParsedRow>): Promise<Conflict[]> {
+async function conflictsWithStored(
+  executor: Kysely<Database>,
+  userId: number,
+  ordered: ParsedRow[],
+  skipSame: boolean,
+  skipped: Set<ParsedRow>,
+): Promise<Conflict[]> {
   const first = ordered[0];
   if (!first) return [];
   const range: InstantRange = { from: toIso(first.span.startMs) };
@@ -136,7 +153,9 @@ async function exportCsv({ database: { db }, settings, timeEntries, exports }: E
   const local = (iso: string | null) => (iso === null ? '' : localDateTimeOf(Date.parse(iso), timezone));
   const csvOf = (rows: TimeEntryRow[], header: boolean) =>
     stringify(
-      rows.map(publicEntry).map((entry: TimeEntry) => [entry.id, entry.start_at, entry.end_at ?? '', local(entry.start_at), local(entry.end_at), escapeNote(entry.note)]),
+      rows
+        .map(publicEntry)
+        .map((entry: TimeEntry) => [entry.id, entry.start_at, entry.end_at ?? '', local(entry.start_at), local(entry.end_at), escapeNote(entry.note)]),
       { header, columns: [...CSV_COLUMNS] },
     );
   return exports.open(userId, async function* () {
@@ -156,15 +175,26 @@ async function exportCsv({ database: { db }, settings, timeEntries, exports }: E
  * The rows of an import checked against the user's stored entries (none for an account still to
  * be made), by reads alone: what would be written, or the problems (line by line).
  */
-async function checkImport(db: Kysely<Database>, userId: number | undefined, rows: ParsedRow[], options: Pick<ImportOptions, 'skipExisting'>): Promise<CheckedImport> {
+async function checkImport(
+  db: Kysely<Database>,
+  userId: number | undefined,
+  rows: ParsedRow[],
+  options: Pick<ImportOptions, 'skipExisting'>,
+): Promise<CheckedImport> {
   if (rows.length > MAX_ENTRIES_PER_USER) return { rows: [], entries: [], skipped: 0, problems: [tooManyRows(rows.length)] };
   const skipSame = Boolean(options.skipExisting);
   const skipped = new Set<ParsedRow>();
   const ordered = [...rows].sort((a, b) => a.span.startMs - b.span.startMs);
-  const conflicts = userId === undefined ? findConflicts(ordered, [], undefined, false, skipped) : await conflictsWithStored(db, userId, ordered, skipSame, skipped);
+  const conflicts =
+    userId === undefined ? findConflicts(ordered, [], undefined, false, skipped) : await conflictsWithStored(db, userId, ordered, skipSame, skipped);
   if (conflicts.length > 0) return { rows: [], entries: [], skipped: 0, problems: conflicts.sort((a, b) => a.line - b.line) };
   const toWrite = ordered.filter((row) => !skipped.has(row));
-  const entries = toWrite.map(({ line, span }) => ({ line, start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note }));
+  const entries = toWrite.map(({ line, span }) => ({
+    line,
+    start_at: toIso(span.startMs),
+    end_at: span.endMs === null ? null : toIso(span.endMs),
+    note: span.note,
+  }));
   return { rows: toWrite, entries, skipped: skipped.size, problems: [] };
 }
 
@@ -194,16 +224,31 @@ export function createEntryCsvService(deps: EntryCsvDeps) {
    * per statement and adds their time to the per-day totals in the zone stored now. Answers the
    * problems found (then the caller rolls back).
    */
-  async function writeImportIn(trx: Transaction<Database>, userId: number, checked: CheckedImport, options: Pick<ImportOptions, 'skipExisting' | 'onProgress'>): Promise<ImportProblem[]> {
+  async function writeImportIn(
+    trx: Transaction<Database>,
+    userId: number,
+    checked: CheckedImport,
+    options: Pick<ImportOptions, 'skipExisting' | 'onProgress'>,
+  ): Promise<ImportProblem[]> {
     const progress = options.onProgress ?? (() => {});
     // Rows skipped in the first check stay skipped; anything written since then is checked again.
     const found = await conflictsWithStored(trx, userId, checked.rows, Boolean(options.skipExisting), new Set());
     if (found.length > 0) return found.sort((a, b) => a.line - b.line);
     await assertRoomForEntries(trx, userId, checked.rows.length);
     const now = clock.now().toISOString();
-    const values = checked.entries.map((entry) => ({ user_id: userId, start_at: entry.start_at, end_at: entry.end_at, note: entry.note, created_at: now, updated_at: now }));
+    const values = checked.entries.map((entry) => ({
+      user_id: userId,
+      start_at: entry.start_at,
+      end_at: entry.end_at,
+      note: entry.note,
+      created_at: now,
+      updated_at: now,
+    }));
     for (let index = 0; index < values.length; index += ROWS_PER_INSERT) {
-      await trx.insertInto('time_entries').values(values.slice(index, index + ROWS_PER_INSERT)).execute();
+      await trx
+        .insertInto('time_entries')
+        .values(values.slice(index, index + ROWS_PER_INSERT))
+        .execute();
       progress('written', Math.min(index + ROWS_PER_INSERT, values.length), values.length);
     }
     const stored = await settings.getSettingsInTransaction(trx, userId);

@@ -115,19 +115,31 @@ export async function assertSpanIsFree(trx: Transaction<Database>, userId: numbe
   if (span.endMs === null) {
     const running = await runningEntry(trx, userId);
     if (running && running.id !== excludeId) {
-      throw new EntryConflictError('ALREADY_RUNNING', `Entry ${running.id} is already running; stop it first`, running.id, { id: running.id, start_at: running.start_at, end_at: null });
+      throw new EntryConflictError('ALREADY_RUNNING', `Entry ${running.id} is already running; stop it first`, running.id, {
+        id: running.id,
+        start_at: running.start_at,
+        end_at: null,
+      });
     }
   }
   const range: InstantRange = { from: toIso(span.startMs), ...(span.endMs !== null ? { to: toIso(span.endMs) } : {}) };
   const [clash] = await entriesOverlapping(trx, userId, range, { excludeId, limit: 1 });
   if (clash) {
-    throw new EntryConflictError('OVERLAP', `The entry would overlap entry ${clash.id} (${clash.start_at} – ${clash.end_at ?? 'running'})`, clash.id, { id: clash.id, start_at: clash.start_at, end_at: clash.end_at });
+    throw new EntryConflictError('OVERLAP', `The entry would overlap entry ${clash.id} (${clash.start_at} – ${clash.end_at ?? 'running'})`, clash.id, {
+      id: clash.id,
+      start_at: clash.start_at,
+      end_at: clash.end_at,
+    });
   }
 }
 
 /** TOO_MANY_ENTRIES unless the user has room for `adding` more entries, inside the caller's transaction. */
 export async function assertRoomForEntries(trx: Transaction<Database>, userId: number, adding: number): Promise<void> {
-  const { count } = await trx.selectFrom('time_entries').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const { count } = await trx
+    .selectFrom('time_entries')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   if (Number(count) + adding > MAX_ENTRIES_PER_USER) {
     throw new ServiceError('TOO_MANY_ENTRIES', `A user keeps at most ${MAX_ENTRIES_PER_USER} time entries; delete old ones (export them first) to add more`);
   }
@@ -137,7 +149,14 @@ export async function assertRoomForEntries(trx: Transaction<Database>, userId: n
 export async function insertEntry(trx: Transaction<Database>, userId: number, days: DayRules, span: EntrySpan, now: string): Promise<TimeEntryRow> {
   const row = await trx
     .insertInto('time_entries')
-    .values({ user_id: userId, start_at: toIso(span.startMs), end_at: span.endMs === null ? null : toIso(span.endMs), note: span.note, created_at: now, updated_at: now })
+    .values({
+      user_id: userId,
+      start_at: toIso(span.startMs),
+      end_at: span.endMs === null ? null : toIso(span.endMs),
+      note: span.note,
+      created_at: now,
+      updated_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   if (span.endMs !== null) await refreshDailyTotals(trx, userId, days.timezone, days.min_break_minutes * 60_000, [[span.startMs, span.endMs]]);

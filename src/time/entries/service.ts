@@ -152,7 +152,11 @@ async function stopForgottenTimers({ database, clock, settings }: TimeEntryDeps,
       const startMs = Date.parse(running.start_at);
       const endMs = startMs + rules.timer_limit_minutes * 60_000;
       if (endMs > nowMs) return false;
-      await trx.updateTable('time_entries').set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) }).where('id', '=', running.id).execute();
+      await trx
+        .updateTable('time_entries')
+        .set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) })
+        .where('id', '=', running.id)
+        .execute();
       await refreshDailyTotals(trx, candidate.user_id, rules.timezone, rules.min_break_minutes * 60_000, [[startMs, endMs]]);
       return true;
     });
@@ -208,7 +212,8 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
       const row = await findOwnRow(trx, userId, id);
       const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
       await trx.deleteFrom('time_entries').where('id', '=', id).execute();
-      if (row.end_at !== null) await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, [[Date.parse(row.start_at), Date.parse(row.end_at)]]);
+      if (row.end_at !== null)
+        await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, [[Date.parse(row.start_at), Date.parse(row.end_at)]]);
     });
   }
 

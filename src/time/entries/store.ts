@@ -45,7 +45,12 @@ export async function entriesOverlapping(
  * short read, so other requests go on between them and no more than one batch is held in memory. The
  * batches are not one snapshot: an entry written or moved while they are read may be missed or seen twice.
  */
-export async function* entryBatchesOverlapping(executor: Kysely<Database>, userId: number, range: InstantRange, batchSize: number): AsyncGenerator<TimeEntryRow[]> {
+export async function* entryBatchesOverlapping(
+  executor: Kysely<Database>,
+  userId: number,
+  range: InstantRange,
+  batchSize: number,
+): AsyncGenerator<TimeEntryRow[]> {
   let after: TimeEntryRow | undefined;
   for (;;) {
     const batch = await entriesOverlapping(executor, userId, range, { limit: batchSize, ...(after ? { after } : {}) });
@@ -113,7 +118,13 @@ async function writeTotals(executor: Transaction<Database>, userId: number, tota
  * new span of the entry, so the totals cannot drift from the entries. Running entries are not in the
  * totals (they have no end yet); statistics add them live.
  */
-export async function refreshDailyTotals(executor: Transaction<Database>, userId: number, zone: string, minBreakMs: number, spans: Array<[number, number]>): Promise<void> {
+export async function refreshDailyTotals(
+  executor: Transaction<Database>,
+  userId: number,
+  zone: string,
+  minBreakMs: number,
+  spans: Array<[number, number]>,
+): Promise<void> {
   const dates = new Set<LocalDate>();
   for (const [startMs, endMs] of spans) {
     for (const piece of splitByLocalDay(startMs, endMs, zone)) dates.add(piece.date);
@@ -173,7 +184,13 @@ export async function prepareDailyTotals(executor: Kysely<Database>, userId: num
  * comparison, no time-zone arithmetic); an entry written in between makes this recompute them here.
  */
 export async function replaceDailyTotals(trx: Transaction<Database>, userId: number, prepared: PreparedTotals): Promise<void> {
-  const entries = await trx.selectFrom('time_entries').select(['id', 'start_at', 'end_at']).where('user_id', '=', userId).orderBy('start_at').orderBy('id').execute();
+  const entries = await trx
+    .selectFrom('time_entries')
+    .select(['id', 'start_at', 'end_at'])
+    .where('user_id', '=', userId)
+    .orderBy('start_at')
+    .orderBy('id')
+    .execute();
   const unchanged = entries.length === prepared.entries.length && entries.every((entry, index) => entryKey(entry) === prepared.entries[index]);
   await trx.deleteFrom('daily_totals').where('user_id', '=', userId).execute();
   await insertDailyTotals(trx, userId, unchanged ? prepared.totals : totalsOfSpans(finishedSpans(entries), prepared.zone, prepared.minBreakMs));
@@ -199,7 +216,9 @@ const ROWS_PER_STATEMENT = 500;
  * the days a bulk import alone touches).
  */
 export async function insertDailyTotals(executor: Transaction<Database>, userId: number, totals: Map<LocalDate, DayTotal>): Promise<void> {
-  const rows = [...totals].filter(([, day]) => day.workedMs > 0).map(([date, day]) => ({ user_id: userId, date, worked_ms: day.workedMs, break_ms: day.breakMs }));
+  const rows = [...totals]
+    .filter(([, day]) => day.workedMs > 0)
+    .map(([date, day]) => ({ user_id: userId, date, worked_ms: day.workedMs, break_ms: day.breakMs }));
   for (let index = 0; index < rows.length; index += ROWS_PER_STATEMENT) {
     await executor
       .insertInto('daily_totals')

@@ -20,7 +20,14 @@ import type { MonthlyBalances, OvertimeBalance, PeriodFigures, StatisticsDeps } 
  * summed in the database over the stored days (one aggregate; the deduction is a CASE over the
  * user's few rules), and the days the running entry touches worked out here with it.
  */
-async function workedMinutesInRange(db: Kysely<Database>, userId: number, settings: Settings, from: LocalDate, through: LocalDate, nowMs: number): Promise<number> {
+async function workedMinutesInRange(
+  db: Kysely<Database>,
+  userId: number,
+  settings: Settings,
+  from: LocalDate,
+  through: LocalDate,
+  nowMs: number,
+): Promise<number> {
   const running = await runningEntry(db, userId);
   const live = running ? await liveTotals(db, userId, settings, from, through, nowMs) : undefined;
   const runningDays = live?.running ?? [];
@@ -68,7 +75,14 @@ async function workedMinutesInRange(db: Kysely<Database>, userId: number, settin
  * holiday are read: the work is bounded by the schedules and holidays of the range, not by the
  * account's absences.
  */
-async function targetMinutesInRange(absenceService: StatisticsDeps['absences'], userId: number, settings: Settings, timeline: ScheduleTimeline, from: LocalDate, through: LocalDate): Promise<number> {
+async function targetMinutesInRange(
+  absenceService: StatisticsDeps['absences'],
+  userId: number,
+  settings: Settings,
+  timeline: ScheduleTimeline,
+  from: LocalDate,
+  through: LocalDate,
+): Promise<number> {
   let target = 0;
   for (const segment of timeline.segments(from, through)) {
     for (const [weekday, count] of weekdayCounts(segment.from, segment.through)) target += count * segment.weekly[weekday];
@@ -93,7 +107,15 @@ async function targetMinutesInRange(absenceService: StatisticsDeps['absences'], 
  * holidays of the range, the bookings, and the weekdays counted by arithmetic per schedule, so five
  * years cost about what a week does.
  */
-export async function periodFigures({ db, absences }: Pick<StatisticsDeps, 'db' | 'absences'>, userId: number, settings: Settings, timeline: ScheduleTimeline, from: LocalDate, through: LocalDate, nowMs: number): Promise<PeriodFigures> {
+export async function periodFigures(
+  { db, absences }: Pick<StatisticsDeps, 'db' | 'absences'>,
+  userId: number,
+  settings: Settings,
+  timeline: ScheduleTimeline,
+  from: LocalDate,
+  through: LocalDate,
+  nowMs: number,
+): Promise<PeriodFigures> {
   if (through < from) return { target_minutes: 0, worked_minutes: 0, booked_minutes: 0, balance_minutes: 0 };
   // The aggregates over every day since tracking_start are the heavy part of a statistics request
   // (synchronous on SQLite): each gets a macrotask of its own, so that other requests are answered
@@ -107,7 +129,12 @@ export async function periodFigures({ db, absences }: Pick<StatisticsDeps, 'db' 
 }
 
 /** offset + worked − target + booked over every complete day from tracking_start through yesterday. */
-export async function balanceThroughYesterday(deps: Pick<StatisticsDeps, 'db' | 'absences'>, userId: number, settings: Settings, nowMs: number): Promise<OvertimeBalance> {
+export async function balanceThroughYesterday(
+  deps: Pick<StatisticsDeps, 'db' | 'absences'>,
+  userId: number,
+  settings: Settings,
+  nowMs: number,
+): Promise<OvertimeBalance> {
   const through = addDays(localDateOf(nowMs, settings.timezone), -1);
   const since = settings.tracking_start;
   const timeline = await scheduleTimeline(deps.db, userId);
@@ -135,7 +162,8 @@ export async function monthlyBalances(deps: StatisticsDeps, userId: number, year
   const since = settings.tracking_start;
   const clamp = (date: LocalDate) => (date > yesterday ? yesterday : date);
   const start = `${shownYear}-01-01`;
-  let balance = settings.overtime_offset_minutes + (await periodFigures(deps, userId, settings, timeline, since, clamp(addDays(start, -1)), nowMs)).balance_minutes;
+  let balance =
+    settings.overtime_offset_minutes + (await periodFigures(deps, userId, settings, timeline, since, clamp(addDays(start, -1)), nowMs)).balance_minutes;
   const balanceBefore = balance;
   const months: MonthlyBalances['months'] = [];
   for (let month = 1; month <= 12; month++) {

@@ -18,7 +18,14 @@ export const MINUTE_MS = 60_000;
  * running entry up to now (and the gap before it, on the day it started, if that is a break).
  * `running` lists the days the running entry touches.
  */
-export async function liveTotals(db: Kysely<Database>, userId: number, settings: Settings, from: LocalDate, through: LocalDate, nowMs: number): Promise<{ days: Map<LocalDate, DayTotal>; running: LocalDate[] }> {
+export async function liveTotals(
+  db: Kysely<Database>,
+  userId: number,
+  settings: Settings,
+  from: LocalDate,
+  through: LocalDate,
+  nowMs: number,
+): Promise<{ days: Map<LocalDate, DayTotal>; running: LocalDate[] }> {
   const days = await dailyTotals(db, userId, from, through);
   const entry = await runningEntry(db, userId);
   const running: LocalDate[] = [];
@@ -30,7 +37,14 @@ export async function liveTotals(db: Kysely<Database>, userId: number, settings:
     const pieces = splitByLocalDay(startMs, endMs, zone);
     const startDate = pieces[0]?.date ?? localDateOf(startMs, zone);
     if (startDate >= from && startDate <= through) {
-      const [previous] = await db.selectFrom('time_entries').select('end_at').where('user_id', '=', userId).where('start_at', '<', entry.start_at).orderBy('start_at', 'desc').limit(1).execute();
+      const [previous] = await db
+        .selectFrom('time_entries')
+        .select('end_at')
+        .where('user_id', '=', userId)
+        .where('start_at', '<', entry.start_at)
+        .orderBy('start_at', 'desc')
+        .limit(1)
+        .execute();
       const previousEnd = previous?.end_at ? Date.parse(previous.end_at) : undefined;
       if (previousEnd !== undefined && previousEnd > startOfDay(startDate, zone) && startMs - previousEnd >= settings.min_break_minutes * MINUTE_MS) {
         const day = days.get(startDate) ?? { workedMs: 0, breakMs: 0 };
@@ -54,7 +68,14 @@ export function workedOf(day: DayTotal | undefined, rules: readonly BreakRule[])
   return { raw, taken, deducted: breakDeduction(raw, taken, rules) };
 }
 
-export async function dayFigures({ db, absences: absenceService }: Pick<StatisticsDeps, 'db' | 'absences'>, userId: number, settings: Settings, from: LocalDate, through: LocalDate, nowMs: number): Promise<DayFigures[]> {
+export async function dayFigures(
+  { db, absences: absenceService }: Pick<StatisticsDeps, 'db' | 'absences'>,
+  userId: number,
+  settings: Settings,
+  from: LocalDate,
+  through: LocalDate,
+  nowMs: number,
+): Promise<DayFigures[]> {
   if (through < from) return [];
   const timeline = await scheduleTimeline(db, userId);
   const { days } = await liveTotals(db, userId, settings, from, through, nowMs);

@@ -20,7 +20,12 @@ export async function monthFigures(deps: StatisticsDeps, userId: number, month?:
   const shown = month ?? today.slice(0, 7);
   if (!/^\d{4}-\d{2}$/.test(shown)) throw validationError('month must be YYYY-MM', 'month');
   const first = parseDate(`${shown}-01`, 'month');
-  const last = addDays(Number(shown.slice(5, 7)) === 12 ? `${Number(shown.slice(0, 4)) + 1}-01-01` : `${shown.slice(0, 5)}${String(Number(shown.slice(5, 7)) + 1).padStart(2, '0')}-01`, -1);
+  const last = addDays(
+    Number(shown.slice(5, 7)) === 12
+      ? `${Number(shown.slice(0, 4)) + 1}-01-01`
+      : `${shown.slice(0, 5)}${String(Number(shown.slice(5, 7)) + 1).padStart(2, '0')}-01`,
+    -1,
+  );
   const days = await dayFigures(deps, userId, settings, first, last, nowMs);
   // First start and last end of each day, from the month's entries (their pieces of each day).
   const spans = new Map<LocalDate, { first: number; last: number | null }>();
@@ -42,7 +47,8 @@ export async function monthFigures(deps: StatisticsDeps, userId: number, month?:
   const yesterday = addDays(today, -1);
   const before = addDays(first, -1) < yesterday ? addDays(first, -1) : yesterday;
   const timeline = await scheduleTimeline(deps.db, userId);
-  const carried = settings.overtime_offset_minutes + (await periodFigures(deps, userId, settings, timeline, settings.tracking_start, before, nowMs)).balance_minutes;
+  const carried =
+    settings.overtime_offset_minutes + (await periodFigures(deps, userId, settings, timeline, settings.tracking_start, before, nowMs)).balance_minutes;
   const counted = days.filter((day) => day.date >= settings.tracking_start && day.date <= yesterday).reduce((sum, day) => sum + day.balance_minutes, 0);
   return {
     month: shown,

@@ -32,5 +32,10 @@ export async function anonymousWeekOverview({ clock }: Pick<StatisticsDeps, 'clo
     booked_minutes: null,
     balance_minutes: null,
   }));
-  return { week_start: weekStart, week_end: weekEnd, days, totals: { target_minutes: null, worked_minutes: null, break_minutes: null, break_deducted_minutes: null, booked_minutes: null, balance_minutes: null } };
+  return {
+    week_start: weekStart,
+    week_end: weekEnd,
+    days,
+    totals: { target_minutes: null, worked_minutes: null, break_minutes: null, break_deducted_minutes: null, booked_minutes: null, balance_minutes: null },
+  };
 }

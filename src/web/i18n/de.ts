@@ -39,11 +39,13 @@ export const de: Catalog = {
     USER_NOT_FOUND: 'Dieses Konto gibt es nicht mehr.',
     UNAUTHORIZED: 'Ihre Sitzung ist abgelaufen. Melden Sie sich wieder an.',
     FORBIDDEN_FOR_API_TOKEN: 'Ein API-Token kann das Konto nicht ändern. Melden Sie sich dafür an.',
-    INVALID_TWO_FACTOR_CODE: 'Dieser Code stimmt nicht oder wurde schon benutzt. Geben Sie den aktuellen Code aus Ihrer App oder einen Wiederherstellungscode ein.',
+    INVALID_TWO_FACTOR_CODE:
+      'Dieser Code stimmt nicht oder wurde schon benutzt. Geben Sie den aktuellen Code aus Ihrer App oder einen Wiederherstellungscode ein.',
     INVALID_CHALLENGE: 'Die Anmeldung hat zu lange gedauert oder ist schon abgeschlossen. Geben Sie Ihr Passwort noch einmal ein.',
     TWO_FACTOR_ALREADY_ENABLED: 'Die Zwei-Faktor-Anmeldung ist schon eingeschaltet.',
     TWO_FACTOR_NOT_ENABLED: 'Die Zwei-Faktor-Anmeldung ist nicht eingeschaltet.',
-    TWO_FACTOR_REQUIRED: 'Dieser Server verlangt die Zwei-Faktor-Anmeldung, deshalb kann sie nicht ausgeschaltet werden. Sie können neue Wiederherstellungscodes erzeugen.',
+    TWO_FACTOR_REQUIRED:
+      'Dieser Server verlangt die Zwei-Faktor-Anmeldung, deshalb kann sie nicht ausgeschaltet werden. Sie können neue Wiederherstellungscodes erzeugen.',
     TOO_MANY_API_TOKENS: 'Dieses Konto hat schon die größtmögliche Zahl an API-Tokens. Widerrufen Sie zuerst eins, das Sie nicht mehr brauchen.',
     TOO_MANY_ENTRIES: 'Sie haben die größtmögliche Zahl an Einträgen. Exportieren und löschen Sie alte, um neue anzulegen.',
     TOO_MANY_ABSENCES: 'Sie haben die größtmögliche Zahl an Abwesenheiten. Löschen Sie alte, um neue anzulegen.',
@@ -147,14 +149,16 @@ export const de: Catalog = {
     turnOn: 'Einschalten',
     enabled: 'Die Zwei-Faktor-Anmeldung ist eingeschaltet.',
     recoveryCodesTitle: 'Wiederherstellungscodes',
-    recoveryCodesNote: 'Wenn Sie Ihr Telefon verlieren, meldet Sie jeder dieser Codes einmal an. Sie werden nur jetzt angezeigt: Laden Sie sie herunter oder schreiben Sie sie auf und bewahren Sie sie sicher auf.',
+    recoveryCodesNote:
+      'Wenn Sie Ihr Telefon verlieren, meldet Sie jeder dieser Codes einmal an. Sie werden nur jetzt angezeigt: Laden Sie sie herunter oder schreiben Sie sie auf und bewahren Sie sie sicher auf.',
     downloadCodes: 'Als Textdatei herunterladen',
     savedCodes: 'Ich habe die Codes gespeichert',
     codesFileTitle: (email: string) => `timetrack-Wiederherstellungscodes für ${email}`,
     codesFileNote: 'Jeder Code gilt einmal, anstelle des Codes aus Ihrer App.',
     settingsTitle: 'Zwei-Faktor-Anmeldung',
     isOff: 'Die Zwei-Faktor-Anmeldung ist ausgeschaltet. Eingeschaltet braucht die Anmeldung außer dem Passwort einen Code aus einer App auf Ihrem Telefon.',
-    isOn: (left) => `Die Zwei-Faktor-Anmeldung ist eingeschaltet. ${left === 1 ? 'Noch 1 Wiederherstellungscode' : `Noch ${left} Wiederherstellungscodes`} übrig.`,
+    isOn: (left) =>
+      `Die Zwei-Faktor-Anmeldung ist eingeschaltet. ${left === 1 ? 'Noch 1 Wiederherstellungscode' : `Noch ${left} Wiederherstellungscodes`} übrig.`,
     fewCodesLeft: 'Nur noch wenige Wiederherstellungscodes sind übrig: Erzeugen Sie neue, bevor sie ausgehen.',
     setUp: 'Zwei-Faktor-Anmeldung einrichten',
     passwordToBegin: 'Geben Sie zum Beginnen Ihr aktuelles Passwort ein.',
@@ -174,7 +178,8 @@ export const de: Catalog = {
 
   apiTokens: {
     title: 'API-Tokens',
-    intro: 'Mit einem API-Token kann ein Skript Ihre Zeiterfassung, Einstellungen und Auswertungen nutzen, gesendet als „Authorization: Bearer …“. Passwort, Zwei-Faktor-Anmeldung, Tokens und Konto kann es nicht ändern.',
+    intro:
+      'Mit einem API-Token kann ein Skript Ihre Zeiterfassung, Einstellungen und Auswertungen nutzen, gesendet als „Authorization: Bearer …“. Passwort, Zwei-Faktor-Anmeldung, Tokens und Konto kann es nicht ändern.',
     none: 'Sie haben keine API-Tokens.',
     name: 'Name',
     nameHint: 'Wofür es gedacht ist, etwa „nächtlicher Export“.',
@@ -199,7 +204,8 @@ export const de: Catalog = {
 
   closeAccount: {
     title: 'Konto schließen',
-    intro: 'Das Schließen löscht Ihr Konto und alles darin sofort: Einträge, Fehltage, Einstellungen, Sitzungen und API-Tokens. Es lässt sich nicht rückgängig machen.',
+    intro:
+      'Das Schließen löscht Ihr Konto und alles darin sofort: Einträge, Fehltage, Einstellungen, Sitzungen und API-Tokens. Es lässt sich nicht rückgängig machen.',
     start: 'Mein Konto schließen …',
     stepExport: 'Zuerst: Ihre Daten herunterladen',
     exportFirst: 'Eine JSON-Datei mit Ihrem Konto, Ihren Einstellungen, Einträgen und Fehltagen, zum Aufbewahren oder Mitnehmen.',
@@ -375,7 +381,8 @@ export const de: Catalog = {
     removeSchedule: (from) => `Zeitplan ab ${from} entfernen`,
     scheduleRemoved: 'Zeitplan entfernt.',
     breaks: 'Pausenregeln',
-    breaksHint: 'Ein Tag mit mehr Arbeit als die Stunden einer Regel braucht deren Pausenminuten; eine nicht genommene Pause wird abgezogen (nie unter die Stunden).',
+    breaksHint:
+      'Ein Tag mit mehr Arbeit als die Stunden einer Regel braucht deren Pausenminuten; eine nicht genommene Pause wird abgezogen (nie unter die Stunden).',
     ruleOver: (index) => `Regel ${index}: mehr als (Stunden)`,
     ruleBreak: (index) => `Regel ${index}: Pause (Minuten)`,
     addRule: 'Regel hinzufügen',

@@ -179,7 +179,8 @@ export const en = {
     turnOn: 'Turn on',
     enabled: 'Two-factor sign-in is on.',
     recoveryCodesTitle: 'Recovery codes',
-    recoveryCodesNote: 'If you lose your phone, each of these codes signs you in once. They are shown only now: download or write them down and keep them somewhere safe.',
+    recoveryCodesNote:
+      'If you lose your phone, each of these codes signs you in once. They are shown only now: download or write them down and keep them somewhere safe.',
     downloadCodes: 'Download as a text file',
     savedCodes: 'I have saved the codes',
     codesFileTitle: (email: string) => `timetrack recovery codes for ${email}`,
@@ -206,7 +207,8 @@ export const en = {
 
   apiTokens: {
     title: 'API tokens',
-    intro: 'An API token lets a script use your time tracking, settings and statistics, sent as "Authorization: Bearer …". It cannot change your password, two-factor sign-in, tokens or account.',
+    intro:
+      'An API token lets a script use your time tracking, settings and statistics, sent as "Authorization: Bearer …". It cannot change your password, two-factor sign-in, tokens or account.',
     none: 'You have no API tokens.',
     name: 'Name',
     nameHint: 'What will use it, such as "nightly export".',
@@ -220,7 +222,8 @@ export const en = {
     copied: 'The token is copied.',
     copyFailed: 'Copying did not work. Select the token and copy it by hand.',
     done: 'Done',
-    details: (created: string, lastUsed: string | undefined, expires: string) => `created ${created} · ${lastUsed ? `last used ${lastUsed}` : 'never used'} · expires ${expires}`,
+    details: (created: string, lastUsed: string | undefined, expires: string) =>
+      `created ${created} · ${lastUsed ? `last used ${lastUsed}` : 'never used'} · expires ${expires}`,
     revoke: 'Revoke',
     revokeNamed: (name: string) => `Revoke the token ${name}`,
     confirmRevoke: (name: string) => `Revoke “${name}”? Scripts that use it stop working at once.`,

@@ -34,11 +34,32 @@ function VacationFigures() {
     <>
       <h3>{text.vacationTitle(v.year)}</h3>
       <dl class="vacation">
-        {v.allowance_days !== null && <div><dt>{text.allowance}</dt><dd>{days(v.allowance_days)}</dd></div>}
-        {v.carried_over_days !== null && <div><dt>{text.carriedOver}</dt><dd>{days(v.carried_over_days)}</dd></div>}
-        <div><dt>{text.taken}</dt><dd>{days(v.taken_days)}</dd></div>
-        <div><dt>{text.planned}</dt><dd>{days(v.planned_days)}</dd></div>
-        {v.remaining_days !== null && <div><dt>{text.remaining}</dt><dd>{days(v.remaining_days)}</dd></div>}
+        {v.allowance_days !== null && (
+          <div>
+            <dt>{text.allowance}</dt>
+            <dd>{days(v.allowance_days)}</dd>
+          </div>
+        )}
+        {v.carried_over_days !== null && (
+          <div>
+            <dt>{text.carriedOver}</dt>
+            <dd>{days(v.carried_over_days)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>{text.taken}</dt>
+          <dd>{days(v.taken_days)}</dd>
+        </div>
+        <div>
+          <dt>{text.planned}</dt>
+          <dd>{days(v.planned_days)}</dd>
+        </div>
+        {v.remaining_days !== null && (
+          <div>
+            <dt>{text.remaining}</dt>
+            <dd>{days(v.remaining_days)}</dd>
+          </div>
+        )}
       </dl>
       {v.allowance_days === null && <p class="quiet">{text.notTracked}</p>}
     </>
@@ -113,18 +134,36 @@ export function AbsencesView() {
   const groups = groupRanges(absences.data?.absences ?? []);
   return (
     <section aria-labelledby="view-title">
-      <h2 id="view-title" tabIndex={-1}>{t().tabs.absences}</h2>
+      <h2 id="view-title" tabIndex={-1}>
+        {t().tabs.absences}
+      </h2>
       <VacationFigures />
       <WeekNav />
       <Notice error={action.error ?? absences.error} errorRef={action.errorRef} />
       <form ref={action.formRef} onSubmit={add}>
         <fieldset>
-          <legend>{text.single} / {text.range}</legend>
-          <label><input type="radio" name="mode" checked={mode === 'single'} onChange={() => setMode('single')} /> {text.single}</label>{' '}
-          <label><input type="radio" name="mode" checked={mode === 'range'} onChange={() => setMode('range')} /> {text.range}</label>
+          <legend>
+            {text.single} / {text.range}
+          </legend>
+          <label>
+            <input type="radio" name="mode" checked={mode === 'single'} onChange={() => setMode('single')} /> {text.single}
+          </label>{' '}
+          <label>
+            <input type="radio" name="mode" checked={mode === 'range'} onChange={() => setMode('range')} /> {text.range}
+          </label>
         </fieldset>
-        <Field label={mode === 'range' ? text.from : text.date} name={mode === 'range' ? 'from' : 'date'} type="date" value={date} onInput={setDate} error={action.fieldErrors[mode === 'range' ? 'from' : 'date']} required />
-        {mode === 'range' && <Field label={text.to} name="to" type="date" value={to} onInput={setTo} error={action.fieldErrors.to} hint={text.rangeHint} required />}
+        <Field
+          label={mode === 'range' ? text.from : text.date}
+          name={mode === 'range' ? 'from' : 'date'}
+          type="date"
+          value={date}
+          onInput={setDate}
+          error={action.fieldErrors[mode === 'range' ? 'from' : 'date']}
+          required
+        />
+        {mode === 'range' && (
+          <Field label={text.to} name="to" type="date" value={to} onInput={setTo} error={action.fieldErrors.to} hint={text.rangeHint} required />
+        )}
         <div class="field">
           <label for="absence-type">{text.type}</label>
           <select id="absence-type" name="type" value={type} onChange={(event) => setType(event.currentTarget.value as Absence['type'])}>
@@ -134,15 +173,21 @@ export function AbsencesView() {
           </select>
         </div>
         <div class="field">
-          <label><input type="checkbox" name="portion" checked={half} onChange={(event) => setHalf(event.currentTarget.checked)} /> {text.halfDay}</label>
+          <label>
+            <input type="checkbox" name="portion" checked={half} onChange={(event) => setHalf(event.currentTarget.checked)} /> {text.halfDay}
+          </label>
         </div>
         <Field label={text.note} name="note" value={note} onInput={setNote} error={action.fieldErrors.note} />
-        <button type="submit" class="primary" disabled={action.busy}>{text.add}</button>
+        <button type="submit" class="primary" disabled={action.busy}>
+          {text.add}
+        </button>
       </form>
       <h3>{text.fromThisWeek}</h3>
       <ul class="entries">
         {groups.length === 0 && absences.data && <li>{text.none}</li>}
-        {groups.map((group) => <AbsenceRange key={group[0]!.id} group={group} busy={action.busy} onRemove={() => remove(group)} />)}
+        {groups.map((group) => (
+          <AbsenceRange key={group[0]!.id} group={group} busy={action.busy} onRemove={() => remove(group)} />
+        ))}
       </ul>
     </section>
   );

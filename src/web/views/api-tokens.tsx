@@ -38,13 +38,25 @@ function NewToken(props: { created: NewApiToken; onDone: () => void }) {
   };
   return (
     <section class="new-token" aria-labelledby="new-token-title">
-      <h4 id="new-token-title" tabIndex={-1} ref={heading}>{text.newTitle}</h4>
-      <p><strong>{text.newNote}</strong></p>
-      <p><code class="token" ref={value}>{props.created.token}</code></p>
+      <h4 id="new-token-title" tabIndex={-1} ref={heading}>
+        {text.newTitle}
+      </h4>
+      <p>
+        <strong>{text.newNote}</strong>
+      </p>
+      <p>
+        <code class="token" ref={value}>
+          {props.created.token}
+        </code>
+      </p>
       <Notice error={copied && !copied.ok ? copied.message : undefined} info={copied?.ok ? copied.message : undefined} />
       <p class="actions">
-        <button type="button" class="primary" onClick={() => void copy()}>{text.copy}</button>
-        <button type="button" onClick={props.onDone}>{text.done}</button>
+        <button type="button" class="primary" onClick={() => void copy()}>
+          {text.copy}
+        </button>
+        <button type="button" onClick={props.onDone}>
+          {text.done}
+        </button>
       </p>
     </section>
   );
@@ -85,7 +97,9 @@ export function ApiTokens() {
   const list = tokens.data?.api_tokens ?? [];
   return (
     <section aria-labelledby="api-tokens-title" class="account-section">
-      <h3 id="api-tokens-title" tabIndex={-1}>{text.title}</h3>
+      <h3 id="api-tokens-title" tabIndex={-1}>
+        {text.title}
+      </h3>
       <p class="quiet">{text.intro}</p>
       <Notice error={revoke.error ?? tokens.error} info={revoke.info} errorRef={revoke.errorRef} />
       {created && <NewToken created={created} onDone={() => (setCreated(undefined), focusSoon('#api-tokens-title'))} />}
@@ -100,11 +114,22 @@ export function ApiTokens() {
             {confirming?.id === token.id ? (
               <span class="actions">
                 <span>{text.confirmRevoke(token.name)}</span>
-                <button type="button" class="danger" disabled={revoke.busy} onClick={() => void confirmRevoke(token)}>{text.yesRevoke}</button>
-                <button type="button" class="keep" onClick={() => (setConfirming(undefined), focusSoon(`#api-token-${token.id} .revoke`))}>{text.keep}</button>
+                <button type="button" class="danger" disabled={revoke.busy} onClick={() => void confirmRevoke(token)}>
+                  {text.yesRevoke}
+                </button>
+                <button type="button" class="keep" onClick={() => (setConfirming(undefined), focusSoon(`#api-token-${token.id} .revoke`))}>
+                  {text.keep}
+                </button>
               </span>
             ) : (
-              <button type="button" class="revoke" aria-label={text.revokeNamed(token.name)} onClick={() => (setConfirming(token), focusSoon(`#api-token-${token.id} .keep`))}>{text.revoke}</button>
+              <button
+                type="button"
+                class="revoke"
+                aria-label={text.revokeNamed(token.name)}
+                onClick={() => (setConfirming(token), focusSoon(`#api-token-${token.id} .keep`))}
+              >
+                {text.revoke}
+              </button>
             )}
           </li>
         ))}
@@ -116,11 +141,17 @@ export function ApiTokens() {
         <div class={create.fieldErrors.expires_in_days ? 'field invalid' : 'field'}>
           <label for="api-token-days">{text.validFor}</label>
           <select id="api-token-days" name="expires_in_days" value={days} onChange={(event) => setDays(event.currentTarget.value)}>
-            {VALIDITY_DAYS.map((n) => <option key={n} value={String(n)}>{text.days(n)}</option>)}
+            {VALIDITY_DAYS.map((n) => (
+              <option key={n} value={String(n)}>
+                {text.days(n)}
+              </option>
+            ))}
           </select>
           {create.fieldErrors.expires_in_days && <p class="field-error">{create.fieldErrors.expires_in_days}</p>}
         </div>
-        <button type="submit" class="primary" disabled={create.busy}>{text.create}</button>
+        <button type="submit" class="primary" disabled={create.busy}>
+          {text.create}
+        </button>
       </form>
     </section>
   );

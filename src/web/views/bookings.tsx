@@ -54,14 +54,21 @@ export function Bookings() {
           </select>
         </div>
         <Field label={text.bookingNote} name="note" value={note} onInput={setNote} error={action.fieldErrors.note} />
-        <button type="submit" class="primary" disabled={action.busy}>{text.addBooking}</button>
+        <button type="submit" class="primary" disabled={action.busy}>
+          {text.addBooking}
+        </button>
       </form>
       <ul class="entries">
         {list.data?.bookings.length === 0 && <li>{text.noBookings}</li>}
         {list.data?.bookings.map((booking) => (
           <li key={booking.id}>
-            <span class="entry-text">{fmt.day(booking.date)} {booking.date.slice(0, 4)} · {booking.kind === 'payout' ? text.payout : text.correction} {fmt.balance(booking.minutes)}{booking.note && ` · ${booking.note}`}</span>
-            <button type="button" disabled={action.busy} aria-label={text.removeBooking(booking.date)} onClick={() => remove(booking)}>{t().absences.remove}</button>
+            <span class="entry-text">
+              {fmt.day(booking.date)} {booking.date.slice(0, 4)} · {booking.kind === 'payout' ? text.payout : text.correction} {fmt.balance(booking.minutes)}
+              {booking.note && ` · ${booking.note}`}
+            </span>
+            <button type="button" disabled={action.busy} aria-label={text.removeBooking(booking.date)} onClick={() => remove(booking)}>
+              {t().absences.remove}
+            </button>
           </li>
         ))}
       </ul>

@@ -30,18 +30,45 @@ function CloseAccountForm(props: { onCancel: () => void }) {
   };
   return (
     <div class="step">
-      <h4 tabIndex={-1} id="close-account-step">{text.stepExport}</h4>
+      <h4 tabIndex={-1} id="close-account-step">
+        {text.stepExport}
+      </h4>
       <p>{text.exportFirst}</p>
       <Notice error={download.error} info={download.file ? text.downloaded(download.file.name) : undefined} />
       <p class="actions">
-        <button type="button" onClick={() => void download.fetchAndSave(downloadAccountData)}>{text.downloadData}</button>
-        {download.file && <a href={download.file.url} download={download.file.name}>{t().settings.saveAgain(download.file.name)}</a>}
+        <button type="button" onClick={() => void download.fetchAndSave(downloadAccountData)}>
+          {text.downloadData}
+        </button>
+        {download.file && (
+          <a href={download.file.url} download={download.file.name}>
+            {t().settings.saveAgain(download.file.name)}
+          </a>
+        )}
       </p>
       <h4>{text.stepClose}</h4>
       <Notice error={action.error ?? twoFactor.error} errorRef={action.errorRef} />
       <form ref={action.formRef} onSubmit={submit}>
-        <Field label={t().settings.currentPassword} name="password" type="password" value={password} onInput={setPassword} autocomplete="current-password" required error={action.fieldErrors.password} />
-        {withCode && <Field label={t().twoFactor.codeOrRecovery} name="code" value={code} onInput={setCode} autocomplete="one-time-code" required error={action.fieldErrors.code} />}
+        <Field
+          label={t().settings.currentPassword}
+          name="password"
+          type="password"
+          value={password}
+          onInput={setPassword}
+          autocomplete="current-password"
+          required
+          error={action.fieldErrors.password}
+        />
+        {withCode && (
+          <Field
+            label={t().twoFactor.codeOrRecovery}
+            name="code"
+            value={code}
+            onInput={setCode}
+            autocomplete="one-time-code"
+            required
+            error={action.fieldErrors.code}
+          />
+        )}
         <div class={action.fieldErrors.understood ? 'field check invalid' : 'field check'}>
           <input
             id="close-account-understood"
@@ -53,11 +80,19 @@ function CloseAccountForm(props: { onCancel: () => void }) {
             onChange={(event) => setUnderstood(event.currentTarget.checked)}
           />
           <label for="close-account-understood">{text.understand}</label>
-          {action.fieldErrors.understood && <p class="field-error" id="close-account-understood-error">{action.fieldErrors.understood}</p>}
+          {action.fieldErrors.understood && (
+            <p class="field-error" id="close-account-understood-error">
+              {action.fieldErrors.understood}
+            </p>
+          )}
         </div>
         <p class="actions">
-          <button type="submit" class="danger" disabled={action.busy || !twoFactor.data}>{text.confirm}</button>
-          <button type="button" onClick={props.onCancel}>{t().twoFactor.cancel}</button>
+          <button type="submit" class="danger" disabled={action.busy || !twoFactor.data}>
+            {text.confirm}
+          </button>
+          <button type="button" onClick={props.onCancel}>
+            {t().twoFactor.cancel}
+          </button>
         </p>
       </form>
     </div>
@@ -69,12 +104,16 @@ export function CloseAccount() {
   const [open, setOpen] = useState(false);
   return (
     <section aria-labelledby="close-account-title" class="account-section">
-      <h3 id="close-account-title" tabIndex={-1}>{text.title}</h3>
+      <h3 id="close-account-title" tabIndex={-1}>
+        {text.title}
+      </h3>
       <p>{text.intro}</p>
       {open ? (
         <CloseAccountForm onCancel={() => (setOpen(false), focusSoon('#close-account-title'))} />
       ) : (
-        <button type="button" class="danger" onClick={() => (setOpen(true), focusSoon('#close-account-step'))}>{text.start}</button>
+        <button type="button" class="danger" onClick={() => (setOpen(true), focusSoon('#close-account-step'))}>
+          {text.start}
+        </button>
       )}
     </section>
   );

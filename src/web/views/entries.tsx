@@ -15,7 +15,10 @@ const minutesOf = (entry: Entry, nowMs: number) => Math.floor(((entry.end_at ? D
 
 /** A sensible start for a new entry on `date`: the end of that day's last entry, else now (to the quarter hour) on today, else 09:00. */
 function defaultStart(date: string, entries: Entry[]): string {
-  const ends = entries.filter((entry) => entry.end_at && localDateOf(entry.end_at, zone()) === date).map((entry) => entry.end_at as string).sort();
+  const ends = entries
+    .filter((entry) => entry.end_at && localDateOf(entry.end_at, zone()) === date)
+    .map((entry) => entry.end_at as string)
+    .sort();
   const last = ends[ends.length - 1];
   if (last) return partsOf(last, zone()).time;
   if (date !== todayIn(zone())) return '09:00';
@@ -66,7 +69,9 @@ function EntryEditor(props: { entry?: Entry; entries: Entry[]; onDone: (entry?: 
       {
         describeFailure: (failure) =>
           failure instanceof ApiError && failure.failure.code === 'OVERLAP' && failure.failure.entry
-            ? t().overlapWith(`${fmt.day(localDateOf(failure.failure.entry.start_at, zone()))} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`)
+            ? t().overlapWith(
+                `${fmt.day(localDateOf(failure.failure.entry.start_at, zone()))} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`,
+              )
             : undefined,
       },
     );
@@ -82,18 +87,41 @@ function EntryEditor(props: { entry?: Entry; entries: Entry[]; onDone: (entry?: 
       <Field label={text.date} name="date" type="date" value={date} onInput={setDate} error={action.fieldErrors.date} required />
       <Field label={text.startTime} name="start_at" type="time" value={start} onInput={setStart} error={action.fieldErrors.start_at} required />
       <Field label={text.endTime} name="end_at" type="time" value={end} onInput={setEnd} error={action.fieldErrors.end_at} hint={text.endHint} />
-      <Field label={text.duration} name="duration" value={duration} onInput={setDuration} error={action.fieldErrors.duration} hint={text.durationHint} inputMode="text" />
+      <Field
+        label={text.duration}
+        name="duration"
+        value={duration}
+        onInput={setDuration}
+        error={action.fieldErrors.duration}
+        hint={text.durationHint}
+        inputMode="text"
+      />
       <Field label={text.noteField} name="note" value={note} onInput={setNote} error={action.fieldErrors.note} />
       <div class="actions">
-        <button type="submit" class="primary" disabled={action.busy}>{props.entry ? text.saveEntry : text.addEntry}</button>
-        {props.entry && <button type="button" onClick={() => props.onDone()}>{text.cancel}</button>}
+        <button type="submit" class="primary" disabled={action.busy}>
+          {props.entry ? text.saveEntry : text.addEntry}
+        </button>
+        {props.entry && (
+          <button type="button" onClick={() => props.onDone()}>
+            {text.cancel}
+          </button>
+        )}
       </div>
     </form>
   );
 }
 
 /** An entry of the list: its span, duration and note; Edit and Delete, or the question before deleting. */
-function EntryLine(props: { entry: Entry; nowMs: number; confirming: boolean; busy: boolean; remove: () => void; keep: () => void; edit: () => void; confirm: () => void }) {
+function EntryLine(props: {
+  entry: Entry;
+  nowMs: number;
+  confirming: boolean;
+  busy: boolean;
+  remove: () => void;
+  keep: () => void;
+  edit: () => void;
+  confirm: () => void;
+}) {
   const text = t().entries;
   const { entry } = props;
   const span = fmt.span(entry.start_at, entry.end_at);
@@ -106,13 +134,21 @@ function EntryLine(props: { entry: Entry; nowMs: number; confirming: boolean; bu
       {props.confirming ? (
         <span class="actions">
           {text.confirmDelete}
-          <button type="button" class="danger" disabled={props.busy} onClick={props.remove}>{text.yesDelete}</button>
-          <button type="button" class="keep" onClick={props.keep}>{text.keep}</button>
+          <button type="button" class="danger" disabled={props.busy} onClick={props.remove}>
+            {text.yesDelete}
+          </button>
+          <button type="button" class="keep" onClick={props.keep}>
+            {text.keep}
+          </button>
         </span>
       ) : (
         <span class="actions">
-          <button type="button" aria-label={text.edit(span)} onClick={props.edit}>{text.editShort}</button>
-          <button type="button" class="delete" aria-label={text.remove(span)} onClick={props.confirm}>{text.removeShort}</button>
+          <button type="button" aria-label={text.edit(span)} onClick={props.edit}>
+            {text.editShort}
+          </button>
+          <button type="button" class="delete" aria-label={text.remove(span)} onClick={props.confirm}>
+            {text.removeShort}
+          </button>
         </span>
       )}
     </>
@@ -144,7 +180,9 @@ export function EntriesView() {
   }
   return (
     <section aria-labelledby="view-title">
-      <h2 id="view-title" tabIndex={-1}>{t().tabs.entries}</h2>
+      <h2 id="view-title" tabIndex={-1}>
+        {t().tabs.entries}
+      </h2>
       <WeekNav />
       <Notice error={action.error ?? entries.error} errorRef={action.errorRef} />
       {entries.data && list.length === 0 && <p>{text.none}</p>}

@@ -22,11 +22,19 @@ function MonthDayRow(props: { day: Day; balance: number | undefined; today: stri
   const text = t().month;
   const names = t().week;
   const { day, today } = props;
-  const off = [day.absence ? `${names[day.absence]}${day.absence_portion === 'half' ? ` (${text.half})` : ''}` : '', day.public_holiday ?? '', day.booked_minutes ? `${text.booked} ${fmt.balance(day.booked_minutes)}` : '']
+  const off = [
+    day.absence ? `${names[day.absence]}${day.absence_portion === 'half' ? ` (${text.half})` : ''}` : '',
+    day.public_holiday ?? '',
+    day.booked_minutes ? `${text.booked} ${fmt.balance(day.booked_minutes)}` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   return (
-    <tr class={[day.absence || day.public_holiday ? 'off' : '', day.date === today ? 'today' : '', day.date > today ? 'future' : ''].join(' ').trim() || undefined}>
+    <tr
+      class={
+        [day.absence || day.public_holiday ? 'off' : '', day.date === today ? 'today' : '', day.date > today ? 'future' : ''].join(' ').trim() || undefined
+      }
+    >
       <th scope="row">
         {fmt.day(day.date)}
         {off && <span class="off-name">{off}</span>}
@@ -43,7 +51,11 @@ function MonthDayRow(props: { day: Day; balance: number | undefined; today: stri
       <td class="wide">{time(day.last_end)}</td>
       <td class="wide">
         {fmt.minutes(day.break_minutes ?? 0)}
-        {(day.break_deducted_minutes ?? 0) > 0 && <span class="off-name">{text.deducted} {fmt.minutes(day.break_deducted_minutes ?? 0)}</span>}
+        {(day.break_deducted_minutes ?? 0) > 0 && (
+          <span class="off-name">
+            {text.deducted} {fmt.minutes(day.break_deducted_minutes ?? 0)}
+          </span>
+        )}
       </td>
       <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
       <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
@@ -62,22 +74,34 @@ function MonthTable(props: { sheet: Sheet; balances: Array<number | undefined>; 
         <thead>
           <tr>
             <th scope="col">{names.day}</th>
-            <th scope="col" class="wide">{text.start}</th>
-            <th scope="col" class="wide">{text.end}</th>
-            <th scope="col" class="wide">{text.breaks}</th>
+            <th scope="col" class="wide">
+              {text.start}
+            </th>
+            <th scope="col" class="wide">
+              {text.end}
+            </th>
+            <th scope="col" class="wide">
+              {text.breaks}
+            </th>
             <th scope="col">{names.worked}</th>
             <th scope="col">{names.target}</th>
             <th scope="col">{names.balance}</th>
           </tr>
         </thead>
         <tbody>
-          {props.sheet.days.map((day, index) => <MonthDayRow key={day.date} day={day} balance={props.balances[index]} today={props.today} />)}
+          {props.sheet.days.map((day, index) => (
+            <MonthDayRow key={day.date} day={day} balance={props.balances[index]} today={props.today} />
+          ))}
         </tbody>
         <tfoot>
           <tr>
             <th scope="row">
               {names.total}
-              {(props.sheet.totals.break_minutes ?? 0) > 0 && <span class="off-name narrow">{text.breaks} {fmt.minutes(props.sheet.totals.break_minutes ?? 0)}</span>}
+              {(props.sheet.totals.break_minutes ?? 0) > 0 && (
+                <span class="off-name narrow">
+                  {text.breaks} {fmt.minutes(props.sheet.totals.break_minutes ?? 0)}
+                </span>
+              )}
             </th>
             <td class="wide" />
             <td class="wide" />
@@ -106,7 +130,13 @@ export function MonthView() {
     setBusy(true);
     setError(undefined);
     try {
-      saveFile(await downloadFile(`GET /api/stats/month.${kind}`, { query: { month, lang: kind === 'pdf' ? language.value : undefined } }, `timesheet-${month}.${kind}`));
+      saveFile(
+        await downloadFile(
+          `GET /api/stats/month.${kind}`,
+          { query: { month, lang: kind === 'pdf' ? language.value : undefined } },
+          `timesheet-${month}.${kind}`,
+        ),
+      );
     } catch (failure) {
       setError(describe(failure));
     } finally {
@@ -121,22 +151,40 @@ export function MonthView() {
   const title = DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).setLocale(locale()).toLocaleString({ month: 'long', year: 'numeric' });
   return (
     <section aria-labelledby="view-title">
-      <h2 id="view-title" tabIndex={-1}>{t().tabs.month}</h2>
-      <p class="view-switch"><a href="#week">{names.weekView}</a></p>
+      <h2 id="view-title" tabIndex={-1}>
+        {t().tabs.month}
+      </h2>
+      <p class="view-switch">
+        <a href="#week">{names.weekView}</a>
+      </p>
       <div class="week-nav">
-        <button type="button" aria-label={text.previous} onClick={() => (shownMonth.value = shift(month, -1))}>‹</button>
-        <span aria-live="polite" class="week-label">{title}</span>
-        <button type="button" aria-label={text.next} onClick={() => (shownMonth.value = shift(month, 1))}>›</button>
-        <button type="button" onClick={() => (shownMonth.value = todayIn(zone()).slice(0, 7))}>{text.thisMonth}</button>
+        <button type="button" aria-label={text.previous} onClick={() => (shownMonth.value = shift(month, -1))}>
+          ‹
+        </button>
+        <span aria-live="polite" class="week-label">
+          {title}
+        </span>
+        <button type="button" aria-label={text.next} onClick={() => (shownMonth.value = shift(month, 1))}>
+          ›
+        </button>
+        <button type="button" onClick={() => (shownMonth.value = todayIn(zone()).slice(0, 7))}>
+          {text.thisMonth}
+        </button>
       </div>
       <p>
-        <button type="button" disabled={busy} onClick={() => download('pdf')}>{text.downloadPdf}</button>{' '}
-        <button type="button" disabled={busy} onClick={() => download('csv')}>{text.downloadCsv}</button>
+        <button type="button" disabled={busy} onClick={() => download('pdf')}>
+          {text.downloadPdf}
+        </button>{' '}
+        <button type="button" disabled={busy} onClick={() => download('csv')}>
+          {text.downloadCsv}
+        </button>
       </p>
       <Notice error={error ?? sheet.error} />
       {sheet.data && (
         <>
-          <p>{text.carriedIn(fmt.balance(sheet.data.balance_before_minutes))} · {text.carriedOut(fmt.balance(sheet.data.balance_after_minutes))}</p>
+          <p>
+            {text.carriedIn(fmt.balance(sheet.data.balance_before_minutes))} · {text.carriedOut(fmt.balance(sheet.data.balance_after_minutes))}
+          </p>
           <MonthTable sheet={sheet.data} balances={balances} total={total} today={today} title={title} />
           {sheet.data.days.some((day) => day.date > today) && <p class="quiet">{names.futureNote}</p>}
         </>

@@ -24,10 +24,40 @@ export function PasswordChange() {
   return (
     <form ref={action.formRef} onSubmit={submit}>
       <Notice error={action.error} info={action.info} errorRef={action.errorRef} />
-      <Field label={text.currentPassword} name="old_password" type="password" value={oldPassword} onInput={setOldPassword} autocomplete="current-password" required />
-      <Field label={t().auth.newPassword} name="new_password" error={action.fieldErrors.new_password} type="password" value={newPassword} onInput={setNewPassword} autocomplete="new-password" required minLength={8} />
-      <Field label={t().auth.newPasswordAgain} name="repeat" error={action.fieldErrors.repeat} type="password" value={repeat} onInput={setRepeat} autocomplete="new-password" required minLength={8} />
-      <button type="submit" class="primary" disabled={action.busy}>{text.changePassword}</button>
+      <Field
+        label={text.currentPassword}
+        name="old_password"
+        type="password"
+        value={oldPassword}
+        onInput={setOldPassword}
+        autocomplete="current-password"
+        required
+      />
+      <Field
+        label={t().auth.newPassword}
+        name="new_password"
+        error={action.fieldErrors.new_password}
+        type="password"
+        value={newPassword}
+        onInput={setNewPassword}
+        autocomplete="new-password"
+        required
+        minLength={8}
+      />
+      <Field
+        label={t().auth.newPasswordAgain}
+        name="repeat"
+        error={action.fieldErrors.repeat}
+        type="password"
+        value={repeat}
+        onInput={setRepeat}
+        autocomplete="new-password"
+        required
+        minLength={8}
+      />
+      <button type="submit" class="primary" disabled={action.busy}>
+        {text.changePassword}
+      </button>
     </form>
   );
 }

@@ -35,19 +35,37 @@ export function SessionList() {
         {list.map((session) => (
           <li key={session.id}>
             <strong>{session.device ?? text.unknownDevice}</strong>
-            {session.current && <> · <em>{text.thisDevice}</em></>}
+            {session.current && (
+              <>
+                {' '}
+                · <em>{text.thisDevice}</em>
+              </>
+            )}
             <br />
             <small>{text.details(session.address ?? '-', when(session.last_seen_at), when(session.created_at))}</small>
             <br />
             {session.current ? (
-              <button type="button" onClick={() => void signOut()}>{text.signOutThisDevice}</button>
+              <button type="button" onClick={() => void signOut()}>
+                {text.signOutThisDevice}
+              </button>
             ) : (
-              <button type="button" disabled={action.busy} aria-label={text.signOutNamed(session.device ?? text.unknownDevice, when(session.last_seen_at))} onClick={() => void revoke(session)}>{text.signOut}</button>
+              <button
+                type="button"
+                disabled={action.busy}
+                aria-label={text.signOutNamed(session.device ?? text.unknownDevice, when(session.last_seen_at))}
+                onClick={() => void revoke(session)}
+              >
+                {text.signOut}
+              </button>
             )}
           </li>
         ))}
       </ul>
-      {list.length > 1 && <button type="button" disabled={action.busy} onClick={() => void revokeOthers()}>{text.signOutOthers}</button>}
+      {list.length > 1 && (
+        <button type="button" disabled={action.busy} onClick={() => void revokeOthers()}>
+          {text.signOutOthers}
+        </button>
+      )}
     </div>
   );
 }

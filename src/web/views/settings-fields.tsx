@@ -43,7 +43,15 @@ export function TargetsFieldset(props: {
           />
         ))}
       </div>
-      <Field label={text.targetsFrom} name="targets_valid_from" type="date" value={props.targetsFrom} onInput={props.setTargetsFrom} error={action.fieldErrors.targets_valid_from} required />
+      <Field
+        label={text.targetsFrom}
+        name="targets_valid_from"
+        type="date"
+        value={props.targetsFrom}
+        onInput={props.setTargetsFrom}
+        error={action.fieldErrors.targets_valid_from}
+        required
+      />
       <ScheduleList schedules={props.schedules} onChange={props.onSchedulesChange} />
     </fieldset>
   );
@@ -64,14 +72,24 @@ export function RegionSelect(props: { action: Action; region: string; setRegion:
       >
         <option value="">{text.regionNone}</option>
         {region && !regions?.some((known) => known.code === region) && <option value={region}>{region}</option>}
-        {regions?.map((known) => <option key={known.code} value={known.code}>{known.name} ({known.code})</option>)}
+        {regions?.map((known) => (
+          <option key={known.code} value={known.code}>
+            {known.name} ({known.code})
+          </option>
+        ))}
       </select>
       {action.fieldErrors.holiday_region && <p class="field-error">{action.fieldErrors.holiday_region}</p>}
     </div>
   );
 }
 
-export function BreakRules(props: { action: Action; rules: RuleText[]; setRules: (rules: RuleText[]) => void; minBreak: string; setMinBreak: (minutes: string) => void }) {
+export function BreakRules(props: {
+  action: Action;
+  rules: RuleText[];
+  setRules: (rules: RuleText[]) => void;
+  minBreak: string;
+  setMinBreak: (minutes: string) => void;
+}) {
   const text = t().settings;
   const { action, rules, setRules } = props;
   return (
@@ -80,16 +98,46 @@ export function BreakRules(props: { action: Action; rules: RuleText[]; setRules:
       <p class="quiet">{text.breaksHint}</p>
       {rules.map((rule, index) => (
         <div class="rule" key={index}>
-          <Field label={text.ruleOver(index + 1)} name={`break_rules.${index}.worked_over_minutes`} value={rule.over} inputMode="decimal" error={action.fieldErrors[`break_rules.${index}.worked_over_minutes`]} onInput={(value) => setRules(rules.map((r, i) => (i === index ? { ...r, over: value } : r)))} required />
-          <Field label={text.ruleBreak(index + 1)} name={`break_rules.${index}.break_minutes`} value={rule.minutes} inputMode="decimal" error={action.fieldErrors[`break_rules.${index}.break_minutes`]} onInput={(value) => setRules(rules.map((r, i) => (i === index ? { ...r, minutes: value } : r)))} required />
-          <button type="button" onClick={() => setRules(rules.filter((_, i) => i !== index))}>{text.removeRule(index + 1)}</button>
+          <Field
+            label={text.ruleOver(index + 1)}
+            name={`break_rules.${index}.worked_over_minutes`}
+            value={rule.over}
+            inputMode="decimal"
+            error={action.fieldErrors[`break_rules.${index}.worked_over_minutes`]}
+            onInput={(value) => setRules(rules.map((r, i) => (i === index ? { ...r, over: value } : r)))}
+            required
+          />
+          <Field
+            label={text.ruleBreak(index + 1)}
+            name={`break_rules.${index}.break_minutes`}
+            value={rule.minutes}
+            inputMode="decimal"
+            error={action.fieldErrors[`break_rules.${index}.break_minutes`]}
+            onInput={(value) => setRules(rules.map((r, i) => (i === index ? { ...r, minutes: value } : r)))}
+            required
+          />
+          <button type="button" onClick={() => setRules(rules.filter((_, i) => i !== index))}>
+            {text.removeRule(index + 1)}
+          </button>
         </div>
       ))}
       <p>
-        <button type="button" onClick={() => setRules([...rules, { over: '', minutes: '' }])}>{text.addRule}</button>{' '}
-        <button type="button" onClick={() => setRules(GERMAN_RULES.map((rule) => ({ ...rule })))}>{text.germanPreset}</button>
+        <button type="button" onClick={() => setRules([...rules, { over: '', minutes: '' }])}>
+          {text.addRule}
+        </button>{' '}
+        <button type="button" onClick={() => setRules(GERMAN_RULES.map((rule) => ({ ...rule })))}>
+          {text.germanPreset}
+        </button>
       </p>
-      <Field label={text.minBreak} name="min_break_minutes" value={props.minBreak} inputMode="decimal" onInput={props.setMinBreak} error={action.fieldErrors.min_break_minutes} required />
+      <Field
+        label={text.minBreak}
+        name="min_break_minutes"
+        value={props.minBreak}
+        inputMode="decimal"
+        onInput={props.setMinBreak}
+        error={action.fieldErrors.min_break_minutes}
+        required
+      />
     </fieldset>
   );
 }

@@ -17,7 +17,8 @@ type SettingsPatch = Routes['PATCH /api/settings']['body'];
 type Fault = { message: string; field: string };
 
 /** A number of days as typed ("27,5" too); '' is null. */
-const daysOf = (value: string): number | null | undefined => (value.trim() === '' ? null : /^\d{1,3}([.,]\d)?$/.test(value.trim()) ? Number(value.trim().replace(',', '.')) : undefined);
+const daysOf = (value: string): number | null | undefined =>
+  value.trim() === '' ? null : /^\d{1,3}([.,]\d)?$/.test(value.trim()) ? Number(value.trim().replace(',', '.')) : undefined;
 const daysText = (value: number | null, separator: string) => (value === null ? '' : String(value).replace('.', separator));
 
 /** The form's fields as typed, starting from the saved settings. */
@@ -30,14 +31,37 @@ function useSettingsFields(current: Settings) {
   const [offset, setOffset] = useState(formatMinutes(current.overtime_offset_minutes));
   const [trackingStart, setTrackingStart] = useState(current.tracking_start);
   const [targetsFrom, setTargetsFrom] = useState(todayIn(current.timezone));
-  const [rules, setRules] = useState<RuleText[]>(() => current.break_rules.map((rule) => ({ over: formatHours(rule.worked_over_minutes, separator), minutes: String(rule.break_minutes) })));
+  const [rules, setRules] = useState<RuleText[]>(() =>
+    current.break_rules.map((rule) => ({ over: formatHours(rule.worked_over_minutes, separator), minutes: String(rule.break_minutes) })),
+  );
   const [minBreak, setMinBreak] = useState(String(current.min_break_minutes));
   const [vacationDays, setVacationDays] = useState(daysText(current.vacation_days_per_year, separator));
   const [carryOver, setCarryOver] = useState(daysText(current.vacation_carry_over_max_days, separator));
   const [timerLimit, setTimerLimit] = useState(current.timer_limit_minutes === null ? '' : formatHours(current.timer_limit_minutes, separator));
   return {
-    suggestZone, timezone, setTimezone, targets, setTargets, region, setRegion, offset, setOffset, trackingStart, setTrackingStart, targetsFrom, setTargetsFrom,
-    rules, setRules, minBreak, setMinBreak, vacationDays, setVacationDays, carryOver, setCarryOver, timerLimit, setTimerLimit,
+    suggestZone,
+    timezone,
+    setTimezone,
+    targets,
+    setTargets,
+    region,
+    setRegion,
+    offset,
+    setOffset,
+    trackingStart,
+    setTrackingStart,
+    targetsFrom,
+    setTargetsFrom,
+    rules,
+    setRules,
+    minBreak,
+    setMinBreak,
+    vacationDays,
+    setVacationDays,
+    carryOver,
+    setCarryOver,
+    timerLimit,
+    setTimerLimit,
   };
 }
 type Fields = ReturnType<typeof useSettingsFields>;
@@ -48,7 +72,8 @@ function readTargets(fields: Fields): Record<Weekday, number> | Fault {
   const weekly: Partial<Record<Weekday, number>> = {};
   for (const d of WEEKDAYS) {
     const minutes = parseDuration(fields.targets[d] ?? '');
-    if (minutes === undefined || minutes < 0 || minutes > 24 * 60) return { message: text.targetInvalid(text.weekdays[d]), field: `weekly_target_minutes.${d}` };
+    if (minutes === undefined || minutes < 0 || minutes > 24 * 60)
+      return { message: text.targetInvalid(text.weekdays[d]), field: `weekly_target_minutes.${d}` };
     weekly[d] = minutes;
   }
   return weekly as Record<Weekday, number>;
@@ -132,7 +157,13 @@ export function SettingsForm(props: { current: Settings }) {
         error={action.fieldErrors.timezone}
         hint={fields.suggestZone ? text.timezoneSuggested : text.timezoneHint}
       />
-      <datalist id="time-zones">{zones.map((name) => <option key={name} value={name}>{name.replace(/_/g, ' ')}</option>)}</datalist>
+      <datalist id="time-zones">
+        {zones.map((name) => (
+          <option key={name} value={name}>
+            {name.replace(/_/g, ' ')}
+          </option>
+        ))}
+      </datalist>
       <TargetsFieldset
         action={action}
         targets={fields.targets}
@@ -143,13 +174,54 @@ export function SettingsForm(props: { current: Settings }) {
         onSchedulesChange={schedules.reload}
       />
       <RegionSelect action={action} region={fields.region} setRegion={fields.setRegion} regions={regions.data?.regions} />
-      <Field label={text.offset} name="overtime_offset_minutes" value={fields.offset} onInput={fields.setOffset} error={action.fieldErrors.overtime_offset_minutes} hint={text.offsetHint} />
-      <Field label={text.trackingStart} name="tracking_start" type="date" value={fields.trackingStart} onInput={fields.setTrackingStart} error={action.fieldErrors.tracking_start} required />
+      <Field
+        label={text.offset}
+        name="overtime_offset_minutes"
+        value={fields.offset}
+        onInput={fields.setOffset}
+        error={action.fieldErrors.overtime_offset_minutes}
+        hint={text.offsetHint}
+      />
+      <Field
+        label={text.trackingStart}
+        name="tracking_start"
+        type="date"
+        value={fields.trackingStart}
+        onInput={fields.setTrackingStart}
+        error={action.fieldErrors.tracking_start}
+        required
+      />
       <BreakRules action={action} rules={fields.rules} setRules={fields.setRules} minBreak={fields.minBreak} setMinBreak={fields.setMinBreak} />
-      <Field label={text.vacationDays} name="vacation_days_per_year" value={fields.vacationDays} inputMode="decimal" onInput={fields.setVacationDays} error={action.fieldErrors.vacation_days_per_year} hint={text.vacationHint} />
-      <Field label={text.carryOver} name="vacation_carry_over_max_days" value={fields.carryOver} inputMode="decimal" onInput={fields.setCarryOver} error={action.fieldErrors.vacation_carry_over_max_days} hint={text.carryHint} />
-      <Field label={text.timerLimit} name="timer_limit_minutes" value={fields.timerLimit} inputMode="decimal" onInput={fields.setTimerLimit} error={action.fieldErrors.timer_limit_minutes} hint={text.timerHint} />
-      <button type="submit" class="primary" disabled={action.busy}>{text.save}</button>
+      <Field
+        label={text.vacationDays}
+        name="vacation_days_per_year"
+        value={fields.vacationDays}
+        inputMode="decimal"
+        onInput={fields.setVacationDays}
+        error={action.fieldErrors.vacation_days_per_year}
+        hint={text.vacationHint}
+      />
+      <Field
+        label={text.carryOver}
+        name="vacation_carry_over_max_days"
+        value={fields.carryOver}
+        inputMode="decimal"
+        onInput={fields.setCarryOver}
+        error={action.fieldErrors.vacation_carry_over_max_days}
+        hint={text.carryHint}
+      />
+      <Field
+        label={text.timerLimit}
+        name="timer_limit_minutes"
+        value={fields.timerLimit}
+        inputMode="decimal"
+        onInput={fields.setTimerLimit}
+        error={action.fieldErrors.timer_limit_minutes}
+        hint={text.timerHint}
+      />
+      <button type="submit" class="primary" disabled={action.busy}>
+        {text.save}
+      </button>
     </form>
   );
 }

@@ -23,11 +23,17 @@ export function SettingsView() {
   const download = useDownload();
   return (
     <section aria-labelledby="view-title">
-      <h2 id="view-title" tabIndex={-1}>{t().tabs.settings}</h2>
+      <h2 id="view-title" tabIndex={-1}>
+        {t().tabs.settings}
+      </h2>
       <div class="field">
         <label for="language">{text.language}</label>
         <select id="language" value={language.value} onChange={(event) => chooseLanguage(event.currentTarget.value as Language)}>
-          {LANGUAGES.map((code) => <option key={code} value={code} lang={code}>{LANGUAGE_NAMES[code]}</option>)}
+          {LANGUAGES.map((code) => (
+            <option key={code} value={code} lang={code}>
+              {LANGUAGE_NAMES[code]}
+            </option>
+          ))}
         </select>
       </div>
       {settings.value && <SettingsForm key={language.value} current={settings.value} />}
@@ -41,12 +47,22 @@ export function SettingsView() {
       <h3>{text.yourData}</h3>
       <Notice error={download.error} />
       <p class="actions">
-        <button type="button" onClick={() => void download.fetchAndSave(downloadExport)}>{text.downloadCsv}</button>
-        <button type="button" onClick={() => void download.fetchAndSave(downloadAccountData)}>{text.downloadAll}</button>
-        {download.file && <a href={download.file.url} download={download.file.name}>{text.saveAgain(download.file.name)}</a>}
+        <button type="button" onClick={() => void download.fetchAndSave(downloadExport)}>
+          {text.downloadCsv}
+        </button>
+        <button type="button" onClick={() => void download.fetchAndSave(downloadAccountData)}>
+          {text.downloadAll}
+        </button>
+        {download.file && (
+          <a href={download.file.url} download={download.file.name}>
+            {text.saveAgain(download.file.name)}
+          </a>
+        )}
       </p>
       <h3>{text.session}</h3>
-      <button type="button" onClick={signOut}>{t().signOut}</button>
+      <button type="button" onClick={signOut}>
+        {t().signOut}
+      </button>
       <CloseAccount />
     </section>
   );

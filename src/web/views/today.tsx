@@ -16,7 +16,9 @@ type Loaded = [TodayStats, { entry: Entry | null }, OvertimeStats, number];
 /** A start the server refused because of an entry in the way: the sentence naming it. */
 const overlapSentence = (failure: unknown) =>
   failure instanceof ApiError && failure.failure.code === 'OVERLAP' && failure.failure.entry
-    ? t().startBlocked(`${fmt.day(DateTime.fromISO(failure.failure.entry.start_at, { zone: zone() }).toISODate() as string)} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`)
+    ? t().startBlocked(
+        `${fmt.day(DateTime.fromISO(failure.failure.entry.start_at, { zone: zone() }).toISODate() as string)} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`,
+      )
     : undefined;
 
 /** Start, Stop (a slip under a minute is dropped, with an undo) and Undo; each reloads the figures. */
@@ -41,7 +43,8 @@ function useTimerActions(loaded: { data?: Loaded | undefined; error?: string | u
   }, [loaded.error]);
   const settling = () => focusButton.current;
   const start = () =>
-    !settling() && action.run(
+    !settling() &&
+    action.run(
       async () => {
         setDropped(undefined);
         await api('POST /api/time-entries/start', { body: note.trim() ? { note: note.trim() } : {} });
@@ -53,7 +56,8 @@ function useTimerActions(loaded: { data?: Loaded | undefined; error?: string | u
       { describeFailure: overlapSentence },
     );
   const stop = () =>
-    !settling() && action.run(async () => {
+    !settling() &&
+    action.run(async () => {
       const { entry } = await api('POST /api/time-entries/stop');
       const ms = Date.parse(entry.end_at ?? entry.start_at) - Date.parse(entry.start_at);
       const slip = ms < 60_000;
@@ -67,7 +71,8 @@ function useTimerActions(loaded: { data?: Loaded | undefined; error?: string | u
       announcement.value = slip ? text.dropped : text.stopped(fmt.minutes(Math.floor(ms / 60_000)));
     });
   const undo = () =>
-    !settling() && action.run(async () => {
+    !settling() &&
+    action.run(async () => {
       if (!dropped) return;
       await api('POST /api/time-entries', { body: { start_at: dropped.start_at, end_at: dropped.end_at, note: dropped.note } });
       setDropped(undefined);
@@ -109,7 +114,9 @@ function ZoneHint(props: { onSwitched: () => Promise<void> }) {
       {browserZone && browserZone !== zone() && (
         <p class="quiet">
           {text.zoneDiffers(browserZone, zone())}{' '}
-          <button type="button" class="link" disabled={zoneAction.busy} onClick={useBrowserZone}>{text.useZone(browserZone)}</button>
+          <button type="button" class="link" disabled={zoneAction.busy} onClick={useBrowserZone}>
+            {text.useZone(browserZone)}
+          </button>
         </p>
       )}
       <Notice error={zoneAction.error} info={zoneAction.info} errorRef={zoneAction.errorRef} />
@@ -139,13 +146,7 @@ export function TodayView() {
   const text = t().today;
   const action = useAction();
   const loaded = useLoad<Loaded>(
-    async () =>
-      Promise.all([
-        getOnce('GET /api/stats/today'),
-        getOnce('GET /api/time-entries/current'),
-        getOnce('GET /api/stats/overtime'),
-        Date.now(),
-      ]),
+    async () => Promise.all([getOnce('GET /api/stats/today'), getOnce('GET /api/time-entries/current'), getOnce('GET /api/stats/overtime'), Date.now()]),
     [],
   );
   const [today, current, overtime, loadedAt] = loaded.data ?? [];
@@ -156,27 +157,41 @@ export function TodayView() {
   const todayLong = DateTime.now().setZone(zone()).setLocale(locale()).toLocaleString(DateTime.DATE_HUGE);
   return (
     <section aria-labelledby="view-title">
-      <h2 id="view-title" tabIndex={-1}>{t().tabs.today}</h2>
+      <h2 id="view-title" tabIndex={-1}>
+        {t().tabs.today}
+      </h2>
       <p class="subtitle">{text.dateAndZone(todayLong, zone())}</p>
       <ZoneHint onSwitched={loaded.reload} />
       <Notice error={action.error ?? loaded.error} info={action.info} errorRef={action.errorRef} />
       {!running && loaded.data && <AutoStopped onFixed={loaded.reload} />}
       {timer.dropped && (
         <p class="notice info">
-          {text.dropped} <button type="button" class="link" disabled={action.busy} onClick={timer.undo}>{text.undo}</button>
+          {text.dropped}{' '}
+          <button type="button" class="link" disabled={action.busy} onClick={timer.undo}>
+            {text.undo}
+          </button>
         </p>
       )}
       <div class="timer">
         {running ? (
           <>
-            <p class="elapsed" aria-label={text.runningTime}>{elapsed}</p>
-            <p class="started">{text.startedAt(fmt.dated(running.start_at))}{running.note ? ` · ${running.note}` : ''}</p>
-            <button type="button" class="big stop" disabled={action.busy} onClick={timer.stop}>{text.stop}</button>
+            <p class="elapsed" aria-label={text.runningTime}>
+              {elapsed}
+            </p>
+            <p class="started">
+              {text.startedAt(fmt.dated(running.start_at))}
+              {running.note ? ` · ${running.note}` : ''}
+            </p>
+            <button type="button" class="big stop" disabled={action.busy} onClick={timer.stop}>
+              {text.stop}
+            </button>
           </>
         ) : (
           <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), timer.start())}>
             <Field label={text.note} name="note" error={action.fieldErrors.note} value={timer.note} onInput={timer.setNote} />
-            <button type="submit" class="big start" disabled={!loaded.data || action.busy}>{text.start}</button>
+            <button type="submit" class="big start" disabled={!loaded.data || action.busy}>
+              {text.start}
+            </button>
           </form>
         )}
       </div>
@@ -217,8 +232,12 @@ function AutoStopped(props: { onFixed: () => void }) {
       <p>{text.autoStopped(fmt.dated(stopped.start_at), fmt.dated(stopped.end_at))}</p>
       <Notice error={action.error} errorRef={action.errorRef} />
       <Field label={text.realEnd} name="end_at" type="time" value={shownTime} onInput={setTime} error={action.fieldErrors.end_at} required />
-      <button type="submit" class="primary" disabled={action.busy}>{text.saveEnd}</button>{' '}
-      <button type="button" disabled={action.busy} onClick={() => void save(stopped.end_at ?? undefined)}>{text.keepEnd}</button>
+      <button type="submit" class="primary" disabled={action.busy}>
+        {text.saveEnd}
+      </button>{' '}
+      <button type="button" disabled={action.busy} onClick={() => void save(stopped.end_at ?? undefined)}>
+        {text.keepEnd}
+      </button>
     </form>
   );
 }

@@ -25,11 +25,22 @@ const FEW_CODES = 3;
 function StepHeading(props: { children: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  return <h4 tabIndex={-1} ref={heading}>{props.children}</h4>;
+  return (
+    <h4 tabIndex={-1} ref={heading}>
+      {props.children}
+    </h4>
+  );
 }
 
 /** The password and a code, for turning it off or making new recovery codes. */
-function PasswordAndCode(props: { title: string; note: string; submitLabel: string; danger?: boolean; send: (password: string, code: string) => Promise<string | void>; onCancel: () => void }) {
+function PasswordAndCode(props: {
+  title: string;
+  note: string;
+  submitLabel: string;
+  danger?: boolean;
+  send: (password: string, code: string) => Promise<string | void>;
+  onCancel: () => void;
+}) {
   const text = t().twoFactor;
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -40,11 +51,24 @@ function PasswordAndCode(props: { title: string; note: string; submitLabel: stri
       <p>{props.note}</p>
       <Notice error={action.error} errorRef={action.errorRef} />
       <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), action.run(() => props.send(password, code.replace(/\s/g, ''))))}>
-        <Field label={t().settings.currentPassword} name="password" type="password" value={password} onInput={setPassword} autocomplete="current-password" required error={action.fieldErrors.password} />
+        <Field
+          label={t().settings.currentPassword}
+          name="password"
+          type="password"
+          value={password}
+          onInput={setPassword}
+          autocomplete="current-password"
+          required
+          error={action.fieldErrors.password}
+        />
         <Field label={text.codeOrRecovery} name="code" value={code} onInput={setCode} autocomplete="one-time-code" required error={action.fieldErrors.code} />
         <p class="actions">
-          <button type="submit" class={props.danger ? 'danger' : 'primary'} disabled={action.busy}>{props.submitLabel}</button>
-          <button type="button" onClick={props.onCancel}>{text.cancel}</button>
+          <button type="submit" class={props.danger ? 'danger' : 'primary'} disabled={action.busy}>
+            {props.submitLabel}
+          </button>
+          <button type="button" onClick={props.onCancel}>
+            {text.cancel}
+          </button>
         </p>
       </form>
     </div>
@@ -65,11 +89,19 @@ function StatusPanel(props: { status: TwoFactorStatus; done: string | undefined;
       <p class="actions">
         {enabled ? (
           <>
-            <button type="button" onClick={() => open({ kind: 'regenerate' })}>{text.newCodes}</button>
-            {!status.required && <button type="button" class="danger" onClick={() => open({ kind: 'disable' })}>{text.turnOff}</button>}
+            <button type="button" onClick={() => open({ kind: 'regenerate' })}>
+              {text.newCodes}
+            </button>
+            {!status.required && (
+              <button type="button" class="danger" onClick={() => open({ kind: 'disable' })}>
+                {text.turnOff}
+              </button>
+            )}
           </>
         ) : (
-          <button type="button" class="primary" onClick={() => open({ kind: 'password' })}>{text.setUp}</button>
+          <button type="button" class="primary" onClick={() => open({ kind: 'password' })}>
+            {text.setUp}
+          </button>
         )}
       </p>
     </>
@@ -77,7 +109,13 @@ function StatusPanel(props: { status: TwoFactorStatus; done: string | undefined;
 }
 
 /** Setting it up begins with the current password; the answer is the key to scan. */
-function PasswordStep(props: { action: Action; password: string; setPassword: (password: string) => void; onSetup: (setup: SetupAnswer) => void; onCancel: () => void }) {
+function PasswordStep(props: {
+  action: Action;
+  password: string;
+  setPassword: (password: string) => void;
+  onSetup: (setup: SetupAnswer) => void;
+  onCancel: () => void;
+}) {
   const text = t().twoFactor;
   const { action: start, password } = props;
   return (
@@ -87,15 +125,25 @@ function PasswordStep(props: { action: Action; password: string; setPassword: (p
       <Notice error={start.error} errorRef={start.errorRef} />
       <form
         ref={start.formRef}
-        onSubmit={(event) => (
-          event.preventDefault(),
-          start.run(async () => props.onSetup(await api('POST /api/auth/2fa/setup', { body: { password } })))
-        )}
+        onSubmit={(event) => (event.preventDefault(), start.run(async () => props.onSetup(await api('POST /api/auth/2fa/setup', { body: { password } }))))}
       >
-        <Field label={t().settings.currentPassword} name="password" type="password" value={password} onInput={props.setPassword} autocomplete="current-password" required error={start.fieldErrors.password} />
+        <Field
+          label={t().settings.currentPassword}
+          name="password"
+          type="password"
+          value={password}
+          onInput={props.setPassword}
+          autocomplete="current-password"
+          required
+          error={start.fieldErrors.password}
+        />
         <p class="actions">
-          <button type="submit" class="primary" disabled={start.busy}>{text.continue}</button>
-          <button type="button" onClick={props.onCancel}>{text.cancel}</button>
+          <button type="submit" class="primary" disabled={start.busy}>
+            {text.continue}
+          </button>
+          <button type="button" onClick={props.onCancel}>
+            {text.cancel}
+          </button>
         </p>
       </form>
     </div>
@@ -148,11 +196,19 @@ export function TwoFactorSettings() {
 
   return (
     <section aria-labelledby="two-factor-title" class="account-section">
-      <h3 id="two-factor-title" tabIndex={-1}>{text.settingsTitle}</h3>
+      <h3 id="two-factor-title" tabIndex={-1}>
+        {text.settingsTitle}
+      </h3>
       <Notice error={status.error} />
       {status.data && step.kind === 'idle' && <StatusPanel status={status.data} done={done} open={open} />}
       {step.kind === 'password' && (
-        <PasswordStep action={start} password={password} setPassword={setPassword} onSetup={(setup) => setStep({ kind: 'scan', setup })} onCancel={() => finish()} />
+        <PasswordStep
+          action={start}
+          password={password}
+          setPassword={setPassword}
+          onSetup={(setup) => setStep({ kind: 'scan', setup })}
+          onCancel={() => finish()}
+        />
       )}
       {step.kind === 'scan' && <ScanStep setup={step.setup} email={email} onDone={() => finish(text.turnedOn)} onCancel={() => finish()} />}
       {step.kind === 'disable' && (
@@ -183,9 +239,13 @@ export function TwoFactorSettings() {
       )}
       {step.kind === 'codes' && (
         <div class="step">
-          <p role="status" class="notice info">{text.newCodesMade}</p>
+          <p role="status" class="notice info">
+            {text.newCodesMade}
+          </p>
           <RecoveryCodes codes={step.codes} email={email} level={4} />
-          <button type="button" class="primary" onClick={() => finish(text.newCodesMade)}>{text.savedCodes}</button>
+          <button type="button" class="primary" onClick={() => finish(text.newCodesMade)}>
+            {text.savedCodes}
+          </button>
         </div>
       )}
     </section>

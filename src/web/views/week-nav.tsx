@@ -8,10 +8,18 @@ export function WeekNav() {
   const monday = shownWeek.value as string;
   return (
     <div class="week-nav">
-      <button type="button" aria-label={text.previous} onClick={() => (shownWeek.value = shiftWeek(monday, -1))}>‹</button>
-      <span aria-live="polite" class="week-label">{fmt.day(monday)} – {fmt.day(addDays(monday, 6))}</span>
-      <button type="button" aria-label={text.next} onClick={() => (shownWeek.value = shiftWeek(monday, 1))}>›</button>
-      <button type="button" onClick={() => (shownWeek.value = weekStartOf(todayIn(zone())))}>{text.thisWeek}</button>
+      <button type="button" aria-label={text.previous} onClick={() => (shownWeek.value = shiftWeek(monday, -1))}>
+        ‹
+      </button>
+      <span aria-live="polite" class="week-label">
+        {fmt.day(monday)} – {fmt.day(addDays(monday, 6))}
+      </span>
+      <button type="button" aria-label={text.next} onClick={() => (shownWeek.value = shiftWeek(monday, 1))}>
+        ›
+      </button>
+      <button type="button" onClick={() => (shownWeek.value = weekStartOf(todayIn(zone())))}>
+        {text.thisWeek}
+      </button>
     </div>
   );
 }

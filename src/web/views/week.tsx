@@ -28,8 +28,12 @@ export function WeekView() {
   const total = balances.reduce<number>((sum, balance) => sum + (balance ?? 0), 0);
   return (
     <section aria-labelledby="view-title">
-      <h2 id="view-title" tabIndex={-1}>{t().tabs.week}</h2>
-      <p class="view-switch"><a href="#month">{text.monthView}</a></p>
+      <h2 id="view-title" tabIndex={-1}>
+        {t().tabs.week}
+      </h2>
+      <p class="view-switch">
+        <a href="#month">{text.monthView}</a>
+      </p>
       <WeekNav />
       <Notice error={week.error} />
       {week.data && (
@@ -38,18 +42,31 @@ export function WeekView() {
           {/* Worked, target, balance: the order of Month and the timesheet. */}
           <table class="week">
             <thead>
-              <tr><th scope="col">{text.day}</th><th scope="col">{text.worked}</th><th scope="col">{text.target}</th><th scope="col">{text.balance}</th></tr>
+              <tr>
+                <th scope="col">{text.day}</th>
+                <th scope="col">{text.worked}</th>
+                <th scope="col">{text.target}</th>
+                <th scope="col">{text.balance}</th>
+              </tr>
             </thead>
             <tbody>
               {week.data.days.map((day, index) => (
-                <tr key={day.date} class={[day.absence || day.public_holiday ? 'off' : '', day.date === today ? 'today' : '', day.date > today ? 'future' : ''].join(' ').trim() || undefined}>
+                <tr
+                  key={day.date}
+                  class={
+                    [day.absence || day.public_holiday ? 'off' : '', day.date === today ? 'today' : '', day.date > today ? 'future' : ''].join(' ').trim() ||
+                    undefined
+                  }
+                >
                   <th scope="row">
                     {fmt.day(day.date)}
                     {absenceName(day) && <span class="off-name">{absenceName(day)}</span>}
                   </th>
                   <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
                   <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
-                  <td>{balances[index] === undefined ? <span class="muted">{day.date > today ? text.notYet : '–'}</span> : fmt.balance(balances[index] as number)}</td>
+                  <td>
+                    {balances[index] === undefined ? <span class="muted">{day.date > today ? text.notYet : '–'}</span> : fmt.balance(balances[index] as number)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -94,7 +111,9 @@ function DayBars(props: { days: Day[] }) {
               {off && <rect class="bar-off" x={x} y={8} width={24} height={height - 24} />}
               {target > 0 && <rect class="bar-target" x={x} y={y(target)} width={24} height={height - 16 - y(target)} />}
               {worked > 0 && <rect class="bar-worked" x={x + 4} y={y(worked)} width={16} height={height - 16 - y(worked)} />}
-              <text class="bar-label" x={x + 12} y={height - 3}>{fmt.day(day.date).slice(0, 2)}</text>
+              <text class="bar-label" x={x + 12} y={height - 3}>
+                {fmt.day(day.date).slice(0, 2)}
+              </text>
             </g>
           );
         })}
@@ -147,10 +166,14 @@ function BalanceTrend(props: { current: WeekStats }) {
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="trend-summary">
         <line class="zero" x1={0} x2={width} y1={y(0)} y2={y(0)} />
         <polyline class="trend" points={points.map((point, index) => `${x(index)},${y(point.balance)}`).join(' ')} />
-        {points.map((point, index) => <circle key={point.monday} class="trend-point" cx={x(index)} cy={y(point.balance)} r={3} />)}
+        {points.map((point, index) => (
+          <circle key={point.monday} class="trend-point" cx={x(index)} cy={y(point.balance)} r={3} />
+        ))}
       </svg>
       <ul id="trend-summary" class="visually-hidden">
-        {points.map((point) => <li key={point.monday}>{text.trendPoint(fmt.day(point.monday), fmt.balance(point.balance))}</li>)}
+        {points.map((point) => (
+          <li key={point.monday}>{text.trendPoint(fmt.day(point.monday), fmt.balance(point.balance))}</li>
+        ))}
       </ul>
     </figure>
   );
