@@ -39,12 +39,18 @@ export default tseslint.config(
     ignores: ['src/web/i18n/**'],
     rules: {
       'max-lines': ['error', { max: 300 }],
-      'max-lines-per-function': ['error', { max: 80 }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },
   {
     // Tests read JSON answers whose shape is the assertion itself.
     files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // `Kysely<any>`: migrations, the migrator and the SQL helpers run on the schema of any moment in
+    // time, not on today's `Database` (as Kysely's own migration docs write them).
+    files: ['migrations/**/*.ts', 'src/db/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

@@ -15,7 +15,7 @@ import { createAccountAdminService, createAccountClosingService, createAccountSe
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
 import { createAuditService } from './auth/audit.js';
-import { createBackgroundTasks } from './common/background.js';
+import { createBackgroundTasks, type BackgroundTasks } from './common/background.js';
 import { systemClock, type Clock } from './common/clock.js';
 import { createEntryCsvService } from './time/entries/csv.js';
 import { createExportGate } from './time/exports.js';
@@ -62,9 +62,9 @@ export interface ContextOptions {
   passwordAlgorithm?: PasswordAlgorithm;
 }
 
-export function createServices(config: Config, database: OpenedDatabase, clock: Clock, logger: Logger, options: ContextOptions) {
+/** The services of identity: accounts, passwords, sessions, API tokens, two-factor sign-in, resets. */
+function identityServices(config: Config, database: OpenedDatabase, clock: Clock, logger: Logger, options: ContextOptions, background: BackgroundTasks) {
   const { db, bestEffort } = database;
-  const background = createBackgroundTasks(logger);
   const hasher = new PasswordHasher({ concurrency: config.hashConcurrency, queueLimit: config.hashQueueLimit, algorithm: options.passwordAlgorithm });
   const users = createUserDirectory({ db });
   // On PostgreSQL JWT_SECRET is required (src/config/): a secret file cannot be shared between machines.
@@ -77,7 +77,6 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
   });
   const sessions = createSessionService({ database, clock, options: { expirationSeconds: config.jwtExpirationSeconds, loadSecret } });
   const activity = createActivityRecorder({ bestEffort, clock, logger });
-  const apiTokens = createApiTokenService({ database, clock, activity });
   // TOTP secrets and recovery codes under keys derived from the server secret, not kept in the database.
   const twoFactor = createTwoFactorService({
     database,
@@ -89,7 +88,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     logger,
     options: { required: config.require2fa },
   });
-  const resetLinkDelivery = createResetLinkDelivery({
+  const delivery = createResetLinkDelivery({
     dev: config.dev,
     smtp: config.smtp,
     logger,
@@ -97,22 +96,48 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     terminal: options.terminal ?? process.stdout,
     retryDelaysMs: options.mailRetryDelaysMs,
   });
-  const settings = createSettingsService({ database, clock });
-  const timeEntries = createTimeEntryService({ database, clock, settings });
-  const schedules = createScheduleService({ database, clock, trackingStartOf: (trx, userId) => settings.getSettingsInTransaction(trx, userId) });
-  const absences = createAbsenceService({ database, clock, settings });
-  const bookings = createBookingService({ database, clock });
-  const vacation = createVacationService({ db, clock, settings });
-  const statistics = createStatisticsService({ db, clock, settings, absences });
-  const accounts = createAccountService({ database, clock, hasher, options: { registrationOpen: config.registrationOpen } });
-  // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
-  const exportGate = createExportGate({ database, clock });
-  const audit = createAuditService({ db, clock, logger });
-  const entriesCsv = createEntryCsvService({ database, clock, settings, timeEntries, exports: exportGate });
-  // The new-device notice: with SMTP and NEW_DEVICE_NOTICE, each sign-in is looked at off the request path.
+  return {
+    signInNotices: signInNotices(config, database, clock, logger, options, background, loadSecret),
+    hasher,
+    users,
+    lockout,
+    sessions,
+    /** When sessions were last used: noted in memory per request, written by a timer (close() writes the rest). */
+    activity,
+    apiTokens: createApiTokenService({ database, clock, activity }),
+    twoFactor,
+    /** The check of every protected request: a session token or an API token (and the note of its use). */
+    credentials: createCredentialService({ database, clock, sessions, activity, options: { requireTwoFactor: config.require2fa } }),
+    ownSessions: createOwnSessionService({ db, clock, activity }),
+    accountAdmin: createAccountAdminService({ database, clock, hasher, users, lockout }),
+    accounts: createAccountService({ database, clock, hasher, options: { registrationOpen: config.registrationOpen } }),
+    authentication: createAuthenticationService({ database, clock, hasher, lockout, sessions, bestEffort, secondStep: twoFactor.challengeAfterPassword }),
+    resets: createResetService({
+      database,
+      clock,
+      hasher,
+      users,
+      background,
+      delivery,
+      options: { ttlSeconds: config.resetTokenTtlSeconds, publicUrl: config.publicUrl },
+    }),
+    housekeeping: createHousekeeping({ database, clock, options: { lockoutDurationSeconds: config.lockoutDurationSeconds } }),
+  };
+}
+
+/** The new-device notice: with SMTP and NEW_DEVICE_NOTICE, each sign-in is looked at off the request path. */
+function signInNotices(
+  config: Config,
+  database: OpenedDatabase,
+  clock: Clock,
+  logger: Logger,
+  options: ContextOptions,
+  background: BackgroundTasks,
+  loadSecret: () => Uint8Array,
+) {
   const noticeMailer = config.newDeviceNotice ? createNoticeMailer(config.smtp, logger, options.mailRetryDelaysMs) : undefined;
   const newDevices = createNewDeviceNotices({ database, clock, loadSecret });
-  const signInNotices = {
+  return {
     noteSignIn(user: PublicUser, client: SignInClient): void {
       if (!noticeMailer) return;
       background.run('new-device notice', async () => {
@@ -125,47 +150,54 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
       });
     },
   };
+}
+
+/** The services of working time: settings, entries, absences, bookings, schedules, figures, files. */
+function timeServices(database: OpenedDatabase, clock: Clock) {
+  const { db } = database;
+  const settings = createSettingsService({ database, clock });
+  const timeEntries = createTimeEntryService({ database, clock, settings });
+  const absences = createAbsenceService({ database, clock, settings });
+  const vacation = createVacationService({ db, clock, settings });
+  const statistics = createStatisticsService({ db, clock, settings, absences });
+  // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
+  const exportGate = createExportGate({ database, clock });
   return {
-    signInNotices,
-    background,
-    /** What admin commands and security events changed: every command that changes something records it here. */
-    audit,
-    accountClosing: createAccountClosingService({ twoFactor, audit }),
-    hasher,
-    users,
-    lockout,
-    sessions,
-    /** When sessions were last used: noted in memory per request, written by a timer (close() writes the rest). */
-    activity,
-    apiTokens,
-    twoFactor,
-    /** The check of every protected request: a session token or an API token (and the note of its use). */
-    credentials: createCredentialService({ database, clock, sessions, activity, options: { requireTwoFactor: config.require2fa } }),
-    ownSessions: createOwnSessionService({ db, clock, activity }),
-    accountAdmin: createAccountAdminService({ database, clock, hasher, users, lockout }),
-    accounts,
-    authentication: createAuthenticationService({ database, clock, hasher, lockout, sessions, bestEffort, secondStep: twoFactor.challengeAfterPassword }),
-    resets: createResetService({
-      database,
-      clock,
-      hasher,
-      users,
-      background,
-      delivery: resetLinkDelivery,
-      options: { ttlSeconds: config.resetTokenTtlSeconds, publicUrl: config.publicUrl },
-    }),
-    health: createHealthService(database, clock, () => assertSchemaCurrent(db)),
-    housekeeping: createHousekeeping({ database, clock, options: { lockoutDurationSeconds: config.lockoutDurationSeconds } }),
     settings,
-    schedules,
+    schedules: createScheduleService({ database, clock, trackingStartOf: (trx, userId) => settings.getSettingsInTransaction(trx, userId) }),
     timeEntries,
     absences,
-    bookings,
+    bookings: createBookingService({ database, clock }),
     vacation,
     statistics,
     timesheet: createTimesheetService({ statistics, vacation }),
-    entriesCsv,
-    accountData: createAccountDataService({ database, clock, settings, entriesCsv, exportGate, hasher, audit }),
+    exportGate,
+    entriesCsv: createEntryCsvService({ database, clock, settings, timeEntries, exports: exportGate }),
+  };
+}
+
+export function createServices(config: Config, database: OpenedDatabase, clock: Clock, logger: Logger, options: ContextOptions) {
+  const background = createBackgroundTasks(logger);
+  const identity = identityServices(config, database, clock, logger, options, background);
+  const { exportGate, ...time } = timeServices(database, clock);
+  /** What admin commands and security events changed: every command that changes something records it here. */
+  const audit = createAuditService({ db: database.db, clock, logger });
+  return {
+    ...identity,
+    ...time,
+    background,
+    audit,
+    accountClosing: createAccountClosingService({ twoFactor: identity.twoFactor, audit }),
+    health: createHealthService(database, clock, () => assertSchemaCurrent(database.db)),
+    accountData: createAccountDataService({
+      database,
+      clock,
+      settings: time.settings,
+      entriesCsv: time.entriesCsv,
+      exportGate,
+      hasher: identity.hasher,
+      audit,
+    }),
   };
 }
 

@@ -10,7 +10,8 @@ import { assertOwnerOrForced } from './file-owner.js';
 import { printOutput } from './output.js';
 import { lockDatabaseFile } from '../db/file-lock.js';
 
-export function registerBackupCommands(program: Command): void {
+/** `timetrack backup` */
+function backupCommand(program: Command): void {
   program
     .command('backup')
     .description('write a consistent copy of the database to a new file (mode 0600), also while serve runs, then check the copy')
@@ -42,7 +43,10 @@ Example (a daily copy; keep them off the server too):
       );
       printOutput(output, global.json);
     });
+}
 
+/** `timetrack restore` */
+function restoreCommand(program: Command): void {
   program
     .command('restore')
     .description('replace the database by a backup (checked first); refused while a server runs on the database')
@@ -100,4 +104,9 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
         global.json,
       );
     });
+}
+
+export function registerBackupCommands(program: Command): void {
+  backupCommand(program);
+  restoreCommand(program);
 }

@@ -21,9 +21,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').trim();
 }
 
-export function registerTokenCommand(program: Command): void {
-  const token = program.command('token').description('list and revoke sessions and API tokens');
-
+/** `timetrack token revoke` */
+function revokeCommand(token: Command): void {
   token
     .command('revoke')
     .description('delete session records (or with --api API tokens): of one token, of one account, or all; later use of them gives 401')
@@ -81,7 +80,10 @@ Exactly one of --id, --token, --user, --all. Examples:
         return { json: { revoked }, text: [`revoked ${revoked} session(s)`] };
       });
     });
+}
 
+/** `timetrack token list` */
+function listCommand(token: Command): void {
   token
     .command('list')
     .description(
@@ -107,6 +109,12 @@ Exactly one of --id, --token, --user, --all. Examples:
         printLines(databaseLine(ctx));
       });
     });
+}
+
+export function registerTokenCommand(program: Command): void {
+  const token = program.command('token').description('list and revoke sessions and API tokens');
+  revokeCommand(token);
+  listCommand(token);
 }
 
 async function listApiTokens(global: GlobalOptions, account: string | undefined): Promise<void> {

@@ -2,11 +2,11 @@
 // day with a whole absence has target 0, a half day half its target. One absence per user and day:
 // checked in the transaction, and a unique constraint stands behind the check. A range (from/to) makes
 // one absence per day that has a target and is not a public holiday, all of them or none.
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../db/database.js';
 import type { AbsencePortion, AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
-import { weekdayOfDate } from '../db/sql.js';
-import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, startOfDay, WEEKDAYS, weekdayOf, type Weekday } from './calendar/dates.js';
+import { absenceCountsByWeekday, absencesAmong, absencesByDate } from './absence-days.js';
+import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, startOfDay, weekdayOf } from './calendar/dates.js';
 import { publicHolidays } from './calendar/holidays.js';
 import { scheduleTimeline } from './schedules.js';
 import type { Clock } from '../common/clock.js';
@@ -42,12 +42,6 @@ export interface NewAbsence {
   type: string;
   portion?: string;
   note?: string;
-}
-
-/** What statistics need of a day's absence. */
-export interface DayAbsence {
-  type: AbsenceType;
-  portion: AbsencePortion;
 }
 
 /** An absence checked and normalised, ready to be written. */
@@ -144,58 +138,6 @@ export interface AbsenceDeps {
   database: TransactionalDatabase;
   clock: Clock;
   settings: SettingsService;
-}
-
-/** Absences (date → type and portion) from `from` through `through`, for statistics. */
-async function absencesByDate(db: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, DayAbsence>> {
-  if (through < from) return new Map();
-  const rows = await db
-    .selectFrom('absences')
-    .select(['date', 'type', 'portion'])
-    .where('user_id', '=', userId)
-    .where('date', '>=', from)
-    .where('date', '<=', through)
-    .execute();
-  return new Map(rows.map((row) => [row.date, { type: row.type, portion: row.portion }]));
-}
-
-/**
- * How many whole and half absences fall on each weekday from `from` through `through`: one
- * aggregate, however many absences there are (a balance from 1970 must not read them all).
- */
-async function absenceCountsByWeekday(
-  db: Kysely<Database>,
-  userId: number,
-  from: LocalDate,
-  through: LocalDate,
-): Promise<Array<{ weekday: Weekday; portion: AbsencePortion; count: number }>> {
-  if (through < from) return [];
-  const day = weekdayOfDate(db);
-  const rows = await db
-    .selectFrom('absences')
-    .select([day.as('weekday'), 'portion', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('user_id', '=', userId)
-    .where('date', '>=', from)
-    .where('date', '<=', through)
-    .groupBy([day, 'portion'])
-    .execute();
-  // 0 = Sunday in both engines.
-  return rows.map((row) => ({ weekday: WEEKDAYS[(Number(row.weekday) + 6) % 7] as Weekday, portion: row.portion, count: Number(row.count) }));
-}
-
-/** The portion of the absence on each of `dates` that has one (a few hundred dates at a time). */
-async function absencesAmong(db: Kysely<Database>, userId: number, dates: LocalDate[]): Promise<Map<LocalDate, AbsencePortion>> {
-  const found = new Map<LocalDate, AbsencePortion>();
-  for (let first = 0; first < dates.length; first += 500) {
-    const rows = await db
-      .selectFrom('absences')
-      .select(['date', 'portion'])
-      .where('user_id', '=', userId)
-      .where('date', 'in', dates.slice(first, first + 500))
-      .execute();
-    for (const row of rows) found.set(row.date, row.portion);
-  }
-  return found;
 }
 
 /** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */

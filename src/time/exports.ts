@@ -59,7 +59,6 @@ async function takeLease({ database, clock }: ExportGateDeps, userId: number, ho
 
 export function createExportGate(deps: ExportGateDeps) {
   const { database, clock } = deps;
-  const { db } = database;
   const bestEffort: BestEffortWriter = database.bestEffort;
   let running = 0;
 

@@ -10,7 +10,7 @@ import {
   weekdayCounts,
   weekdayOf,
 } from '../../src/time/calendar/dates.js';
-import { cachedHolidayEntries, HOLIDAY_CACHE_LIMITS, holidayRegions, normalizeHolidayRegion, publicHolidays } from '../../src/time/calendar/holidays.js';
+import { cachedHolidayEntries, normalizeHolidayRegion, publicHolidays } from '../../src/time/calendar/holidays.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const MIN = 60_000;

@@ -128,32 +128,7 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> =
     },
   );
 
-  app.get(
-    '/:id',
-    {
-      schema: { tags, security, params: IdParams, response: { 200: EntryResponse, ...errorResponses(400, 401, 404) } },
-    },
-    async (request) => ({ entry: await timeEntries.getEntry(sessionOf(request).user.id, request.params.id) }),
-  );
-
-  app.patch(
-    '/:id',
-    {
-      schema: { tags, security, params: IdParams, body: EntryPatchBody, response: { 200: EntryResponse, ...errorResponses(400, 401, 404, 409) } },
-    },
-    async (request) => ({ entry: await timeEntries.updateEntry(sessionOf(request).user.id, request.params.id, request.body) }),
-  );
-
-  app.delete(
-    '/:id',
-    {
-      schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
-    },
-    async (request, reply) => {
-      await timeEntries.deleteEntry(sessionOf(request).user.id, request.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  entryByIdRoutes(app, timeEntries);
 };
 
 /** Absences (vacation, sick, holiday) and bookings on the balance, under the same prefix and hooks. */
@@ -228,6 +203,39 @@ function absenceAndBookingRoutes(app: ApiInstance, absences: Services['absences'
     },
     async (request, reply) => {
       await bookings.deleteBooking(sessionOf(request).user.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}
+
+/** One entry by its id: read, change, delete. */
+function entryByIdRoutes(app: ApiInstance, timeEntries: Services['timeEntries']): void {
+  const security = BEARER;
+  const tags = ['time-entries'];
+
+  app.get(
+    '/:id',
+    {
+      schema: { tags, security, params: IdParams, response: { 200: EntryResponse, ...errorResponses(400, 401, 404) } },
+    },
+    async (request) => ({ entry: await timeEntries.getEntry(sessionOf(request).user.id, request.params.id) }),
+  );
+
+  app.patch(
+    '/:id',
+    {
+      schema: { tags, security, params: IdParams, body: EntryPatchBody, response: { 200: EntryResponse, ...errorResponses(400, 401, 404, 409) } },
+    },
+    async (request) => ({ entry: await timeEntries.updateEntry(sessionOf(request).user.id, request.params.id, request.body) }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+    },
+    async (request, reply) => {
+      await timeEntries.deleteEntry(sessionOf(request).user.id, request.params.id);
       return reply.code(204).send(null);
     },
   );

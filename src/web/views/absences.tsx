@@ -7,7 +7,7 @@ import type { Absence } from '../../http/contract.js';
 import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { announcement, fmt, focusSoon, shownWeek, useLoad, zone } from '../state.js';
-import { Field, Notice, useAction } from '../ui.js';
+import { Field, Notice, useAction, type Action } from '../ui.js';
 import { addDays, todayIn } from '../week.js';
 import { WeekNav } from './week-nav.js';
 
@@ -93,21 +93,16 @@ function AbsenceRange(props: { group: Absence[]; busy: boolean; onRemove: () => 
   );
 }
 
-export function AbsencesView() {
+/** The add form's fields as typed, and the add itself (a day or a range). */
+function useAbsenceForm(action: Action, reload: () => Promise<void>) {
   const text = t().absences;
   const names = t().week;
-  const monday = shownWeek.value as string;
-  const absences = useLoad(
-    () => api('GET /api/time-entries/absences', { query: { from: monday, to: DateTime.fromISO(monday).plus({ years: 1 }).toISODate() as string } }),
-    [monday],
-  );
   const [mode, setMode] = useState<'single' | 'range'>('single');
   const [date, setDate] = useState(todayIn(zone()));
   const [to, setTo] = useState(todayIn(zone()));
   const [type, setType] = useState<Absence['type']>('vacation');
   const [half, setHalf] = useState(false);
   const [note, setNote] = useState('');
-  const action = useAction();
   const add = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
@@ -120,9 +115,73 @@ export function AbsencesView() {
         if ('absence' in answer) announcement.value = text.added(names[answer.absence.type], fmt.day(answer.absence.date));
       }
       setNote('');
-      await absences.reload();
+      await reload();
     });
   };
+  return { mode, setMode, date, setDate, to, setTo, type, setType, half, setHalf, note, setNote, add };
+}
+
+/** The add form: a day or a range, the type, half a day, a note. */
+function AbsenceForm(props: { action: Action; form: ReturnType<typeof useAbsenceForm> }) {
+  const text = t().absences;
+  const names = t().week;
+  const { action, form } = props;
+  const { mode, setMode } = form;
+  return (
+    <form ref={action.formRef} onSubmit={form.add}>
+      <fieldset>
+        <legend>
+          {text.single} / {text.range}
+        </legend>
+        <label>
+          <input type="radio" name="mode" checked={mode === 'single'} onChange={() => setMode('single')} /> {text.single}
+        </label>{' '}
+        <label>
+          <input type="radio" name="mode" checked={mode === 'range'} onChange={() => setMode('range')} /> {text.range}
+        </label>
+      </fieldset>
+      <Field
+        label={mode === 'range' ? text.from : text.date}
+        name={mode === 'range' ? 'from' : 'date'}
+        type="date"
+        value={form.date}
+        onInput={form.setDate}
+        error={action.fieldErrors[mode === 'range' ? 'from' : 'date']}
+        required
+      />
+      {mode === 'range' && (
+        <Field label={text.to} name="to" type="date" value={form.to} onInput={form.setTo} error={action.fieldErrors.to} hint={text.rangeHint} required />
+      )}
+      <div class="field">
+        <label for="absence-type">{text.type}</label>
+        <select id="absence-type" name="type" value={form.type} onChange={(event) => form.setType(event.currentTarget.value as Absence['type'])}>
+          <option value="vacation">{names.vacation}</option>
+          <option value="sick">{names.sick}</option>
+          <option value="holiday">{names.holiday}</option>
+        </select>
+      </div>
+      <div class="field">
+        <label>
+          <input type="checkbox" name="portion" checked={form.half} onChange={(event) => form.setHalf(event.currentTarget.checked)} /> {text.halfDay}
+        </label>
+      </div>
+      <Field label={text.note} name="note" value={form.note} onInput={form.setNote} error={action.fieldErrors.note} />
+      <button type="submit" class="primary" disabled={action.busy}>
+        {text.add}
+      </button>
+    </form>
+  );
+}
+
+export function AbsencesView() {
+  const text = t().absences;
+  const monday = shownWeek.value as string;
+  const absences = useLoad(
+    () => api('GET /api/time-entries/absences', { query: { from: monday, to: DateTime.fromISO(monday).plus({ years: 1 }).toISODate() as string } }),
+    [monday],
+  );
+  const action = useAction();
+  const form = useAbsenceForm(action, absences.reload);
   const remove = (group: Absence[]) =>
     action.run(async () => {
       // One action for the whole range: a request per day (DELETE works per day).
@@ -140,48 +199,7 @@ export function AbsencesView() {
       <VacationFigures />
       <WeekNav />
       <Notice error={action.error ?? absences.error} errorRef={action.errorRef} />
-      <form ref={action.formRef} onSubmit={add}>
-        <fieldset>
-          <legend>
-            {text.single} / {text.range}
-          </legend>
-          <label>
-            <input type="radio" name="mode" checked={mode === 'single'} onChange={() => setMode('single')} /> {text.single}
-          </label>{' '}
-          <label>
-            <input type="radio" name="mode" checked={mode === 'range'} onChange={() => setMode('range')} /> {text.range}
-          </label>
-        </fieldset>
-        <Field
-          label={mode === 'range' ? text.from : text.date}
-          name={mode === 'range' ? 'from' : 'date'}
-          type="date"
-          value={date}
-          onInput={setDate}
-          error={action.fieldErrors[mode === 'range' ? 'from' : 'date']}
-          required
-        />
-        {mode === 'range' && (
-          <Field label={text.to} name="to" type="date" value={to} onInput={setTo} error={action.fieldErrors.to} hint={text.rangeHint} required />
-        )}
-        <div class="field">
-          <label for="absence-type">{text.type}</label>
-          <select id="absence-type" name="type" value={type} onChange={(event) => setType(event.currentTarget.value as Absence['type'])}>
-            <option value="vacation">{names.vacation}</option>
-            <option value="sick">{names.sick}</option>
-            <option value="holiday">{names.holiday}</option>
-          </select>
-        </div>
-        <div class="field">
-          <label>
-            <input type="checkbox" name="portion" checked={half} onChange={(event) => setHalf(event.currentTarget.checked)} /> {text.halfDay}
-          </label>
-        </div>
-        <Field label={text.note} name="note" value={note} onInput={setNote} error={action.fieldErrors.note} />
-        <button type="submit" class="primary" disabled={action.busy}>
-          {text.add}
-        </button>
-      </form>
+      <AbsenceForm action={action} form={form} />
       <h3>{text.fromThisWeek}</h3>
       <ul class="entries">
         {groups.length === 0 && absences.data && <li>{text.none}</li>}

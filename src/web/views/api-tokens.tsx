@@ -62,6 +62,35 @@ function NewToken(props: { created: NewApiToken; onDone: () => void }) {
   );
 }
 
+/** A token of the list: its name and dates; Revoke, or the question before revoking. */
+function TokenRow(props: { token: ApiToken; confirming: boolean; busy: boolean; onRevoke: () => void; onKeep: () => void; onAsk: () => void }) {
+  const text = t().apiTokens;
+  const { token } = props;
+  return (
+    <li id={`api-token-${token.id}`}>
+      <strong>{token.name}</strong>
+      <br />
+      <small>{text.details(dateTime(token.created_at), token.last_used_at ? dateTime(token.last_used_at) : undefined, date(token.expires_at))}</small>
+      <br />
+      {props.confirming ? (
+        <span class="actions">
+          <span>{text.confirmRevoke(token.name)}</span>
+          <button type="button" class="danger" disabled={props.busy} onClick={props.onRevoke}>
+            {text.yesRevoke}
+          </button>
+          <button type="button" class="keep" onClick={props.onKeep}>
+            {text.keep}
+          </button>
+        </span>
+      ) : (
+        <button type="button" class="revoke" aria-label={text.revokeNamed(token.name)} onClick={props.onAsk}>
+          {text.revoke}
+        </button>
+      )}
+    </li>
+  );
+}
+
 export function ApiTokens() {
   const text = t().apiTokens;
   const tokens = useLoad(() => api('GET /api/auth/api-tokens'), []);
@@ -106,32 +135,15 @@ export function ApiTokens() {
       {tokens.data && list.length === 0 && <p>{text.none}</p>}
       <ul class="api-tokens">
         {list.map((token) => (
-          <li key={token.id} id={`api-token-${token.id}`}>
-            <strong>{token.name}</strong>
-            <br />
-            <small>{text.details(dateTime(token.created_at), token.last_used_at ? dateTime(token.last_used_at) : undefined, date(token.expires_at))}</small>
-            <br />
-            {confirming?.id === token.id ? (
-              <span class="actions">
-                <span>{text.confirmRevoke(token.name)}</span>
-                <button type="button" class="danger" disabled={revoke.busy} onClick={() => void confirmRevoke(token)}>
-                  {text.yesRevoke}
-                </button>
-                <button type="button" class="keep" onClick={() => (setConfirming(undefined), focusSoon(`#api-token-${token.id} .revoke`))}>
-                  {text.keep}
-                </button>
-              </span>
-            ) : (
-              <button
-                type="button"
-                class="revoke"
-                aria-label={text.revokeNamed(token.name)}
-                onClick={() => (setConfirming(token), focusSoon(`#api-token-${token.id} .keep`))}
-              >
-                {text.revoke}
-              </button>
-            )}
-          </li>
+          <TokenRow
+            key={token.id}
+            token={token}
+            confirming={confirming?.id === token.id}
+            busy={revoke.busy}
+            onRevoke={() => void confirmRevoke(token)}
+            onKeep={() => (setConfirming(undefined), focusSoon(`#api-token-${token.id} .revoke`))}
+            onAsk={() => (setConfirming(token), focusSoon(`#api-token-${token.id} .keep`))}
+          />
         ))}
       </ul>
       <h4>{text.createTitle}</h4>

@@ -8,6 +8,30 @@ import { t } from '../i18n/index.js';
 import { focusSoon, useLoad } from '../state.js';
 import { Field, Notice, useAction, useDownload } from '../ui.js';
 
+/** The tick that closing the account is meant; its sentence beside it when missing. */
+function UnderstoodCheck(props: { checked: boolean; onChange: (checked: boolean) => void; error: string | undefined }) {
+  const text = t().closeAccount;
+  return (
+    <div class={props.error ? 'field check invalid' : 'field check'}>
+      <input
+        id="close-account-understood"
+        name="understood"
+        type="checkbox"
+        checked={props.checked}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={props.error ? 'close-account-understood-error' : undefined}
+        onChange={(event) => props.onChange(event.currentTarget.checked)}
+      />
+      <label for="close-account-understood">{text.understand}</label>
+      {props.error && (
+        <p class="field-error" id="close-account-understood-error">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function CloseAccountForm(props: { onCancel: () => void }) {
   const text = t().closeAccount;
   const twoFactor = useLoad(() => api('GET /api/auth/2fa'), []);
@@ -69,23 +93,7 @@ function CloseAccountForm(props: { onCancel: () => void }) {
             error={action.fieldErrors.code}
           />
         )}
-        <div class={action.fieldErrors.understood ? 'field check invalid' : 'field check'}>
-          <input
-            id="close-account-understood"
-            name="understood"
-            type="checkbox"
-            checked={understood}
-            aria-invalid={action.fieldErrors.understood ? 'true' : undefined}
-            aria-describedby={action.fieldErrors.understood ? 'close-account-understood-error' : undefined}
-            onChange={(event) => setUnderstood(event.currentTarget.checked)}
-          />
-          <label for="close-account-understood">{text.understand}</label>
-          {action.fieldErrors.understood && (
-            <p class="field-error" id="close-account-understood-error">
-              {action.fieldErrors.understood}
-            </p>
-          )}
-        </div>
+        <UnderstoodCheck checked={understood} onChange={setUnderstood} error={action.fieldErrors.understood} />
         <p class="actions">
           <button type="submit" class="danger" disabled={action.busy || !twoFactor.data}>
             {text.confirm}

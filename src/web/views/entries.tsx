@@ -26,6 +26,14 @@ function defaultStart(date: string, entries: Entry[]): string {
   return now.set({ minute: now.minute - (now.minute % 15) }).toFormat('HH:mm');
 }
 
+/** An overlap refused by the server, as the sentence naming the entry in the way. */
+const describeOverlap = (failure: unknown) =>
+  failure instanceof ApiError && failure.failure.code === 'OVERLAP' && failure.failure.entry
+    ? t().overlapWith(
+        `${fmt.day(localDateOf(failure.failure.entry.start_at, zone()))} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`,
+      )
+    : undefined;
+
 function EntryEditor(props: { entry?: Entry; entries: Entry[]; onDone: (entry?: Entry) => void }) {
   const text = t().entries;
   const initial = props.entry ? partsOf(props.entry.start_at, zone()) : { date: todayIn(zone()), time: '' };
@@ -66,14 +74,7 @@ function EntryEditor(props: { entry?: Entry; entries: Entry[]; onDone: (entry?: 
         }
         props.onDone(entry);
       },
-      {
-        describeFailure: (failure) =>
-          failure instanceof ApiError && failure.failure.code === 'OVERLAP' && failure.failure.entry
-            ? t().overlapWith(
-                `${fmt.day(localDateOf(failure.failure.entry.start_at, zone()))} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`,
-              )
-            : undefined,
-      },
+      { describeFailure: describeOverlap },
     );
   };
   return (

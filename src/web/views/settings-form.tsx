@@ -9,7 +9,7 @@ import { formatHours, formatMinutes, parseDuration } from '../duration.js';
 import { language, t } from '../i18n/index.js';
 import { announcement, browserZone, settings, useLoad } from '../state.js';
 import { todayIn, WEEKDAYS } from '../week.js';
-import { Field, Notice, useAction } from '../ui.js';
+import { Field, Notice, useAction, type Action } from '../ui.js';
 import { BreakRules, RegionSelect, TargetsFieldset, type RuleText } from './settings-fields.js';
 
 type SettingsPatch = Routes['PATCH /api/settings']['body'];
@@ -125,6 +125,71 @@ function readSettings(fields: Fields, current: Settings, zones: string[]): Setti
   };
 }
 
+/** The time zone, typed with the zone list as suggestions. */
+function TimezoneField(props: { action: Action; fields: Fields; zones: string[] }) {
+  const text = t().settings;
+  const { action, fields, zones } = props;
+  return (
+    <>
+      <Field
+        label={text.timezone}
+        name="timezone"
+        type="search"
+        value={fields.timezone}
+        onInput={fields.setTimezone}
+        list="time-zones"
+        required
+        error={action.fieldErrors.timezone}
+        hint={fields.suggestZone ? text.timezoneSuggested : text.timezoneHint}
+      />
+      <datalist id="time-zones">
+        {zones.map((name) => (
+          <option key={name} value={name}>
+            {name.replace(/_/g, ' ')}
+          </option>
+        ))}
+      </datalist>
+    </>
+  );
+}
+
+/** Vacation days a year, the days carried over at most, and the timer limit. */
+function VacationAndTimerFields(props: { action: Action; fields: Fields }) {
+  const text = t().settings;
+  const { action, fields } = props;
+  return (
+    <>
+      <Field
+        label={text.vacationDays}
+        name="vacation_days_per_year"
+        value={fields.vacationDays}
+        inputMode="decimal"
+        onInput={fields.setVacationDays}
+        error={action.fieldErrors.vacation_days_per_year}
+        hint={text.vacationHint}
+      />
+      <Field
+        label={text.carryOver}
+        name="vacation_carry_over_max_days"
+        value={fields.carryOver}
+        inputMode="decimal"
+        onInput={fields.setCarryOver}
+        error={action.fieldErrors.vacation_carry_over_max_days}
+        hint={text.carryHint}
+      />
+      <Field
+        label={text.timerLimit}
+        name="timer_limit_minutes"
+        value={fields.timerLimit}
+        inputMode="decimal"
+        onInput={fields.setTimerLimit}
+        error={action.fieldErrors.timer_limit_minutes}
+        hint={text.timerHint}
+      />
+    </>
+  );
+}
+
 export function SettingsForm(props: { current: Settings }) {
   const text = t().settings;
   const fields = useSettingsFields(props.current);
@@ -146,24 +211,7 @@ export function SettingsForm(props: { current: Settings }) {
   return (
     <form ref={action.formRef} onSubmit={submit}>
       <Notice error={action.error} info={action.info} errorRef={action.errorRef} />
-      <Field
-        label={text.timezone}
-        name="timezone"
-        type="search"
-        value={fields.timezone}
-        onInput={fields.setTimezone}
-        list="time-zones"
-        required
-        error={action.fieldErrors.timezone}
-        hint={fields.suggestZone ? text.timezoneSuggested : text.timezoneHint}
-      />
-      <datalist id="time-zones">
-        {zones.map((name) => (
-          <option key={name} value={name}>
-            {name.replace(/_/g, ' ')}
-          </option>
-        ))}
-      </datalist>
+      <TimezoneField action={action} fields={fields} zones={zones} />
       <TargetsFieldset
         action={action}
         targets={fields.targets}
@@ -192,33 +240,7 @@ export function SettingsForm(props: { current: Settings }) {
         required
       />
       <BreakRules action={action} rules={fields.rules} setRules={fields.setRules} minBreak={fields.minBreak} setMinBreak={fields.setMinBreak} />
-      <Field
-        label={text.vacationDays}
-        name="vacation_days_per_year"
-        value={fields.vacationDays}
-        inputMode="decimal"
-        onInput={fields.setVacationDays}
-        error={action.fieldErrors.vacation_days_per_year}
-        hint={text.vacationHint}
-      />
-      <Field
-        label={text.carryOver}
-        name="vacation_carry_over_max_days"
-        value={fields.carryOver}
-        inputMode="decimal"
-        onInput={fields.setCarryOver}
-        error={action.fieldErrors.vacation_carry_over_max_days}
-        hint={text.carryHint}
-      />
-      <Field
-        label={text.timerLimit}
-        name="timer_limit_minutes"
-        value={fields.timerLimit}
-        inputMode="decimal"
-        onInput={fields.setTimerLimit}
-        error={action.fieldErrors.timer_limit_minutes}
-        hint={text.timerHint}
-      />
+      <VacationAndTimerFields action={action} fields={fields} />
       <button type="submit" class="primary" disabled={action.busy}>
         {text.save}
       </button>
