@@ -62,8 +62,19 @@ export interface ContextOptions {
   passwordAlgorithm?: PasswordAlgorithm;
 }
 
+/** What every part of the wiring below is built from: one object, as each service takes its dependencies. */
+interface Wiring {
+  config: Config;
+  database: OpenedDatabase;
+  clock: Clock;
+  logger: Logger;
+  options: ContextOptions;
+  background: BackgroundTasks;
+}
+
 /** The services of identity: accounts, passwords, sessions, API tokens, two-factor sign-in, resets. */
-function identityServices(config: Config, database: OpenedDatabase, clock: Clock, logger: Logger, options: ContextOptions, background: BackgroundTasks) {
+function identityServices(wiring: Wiring) {
+  const { config, database, clock, logger, options, background } = wiring;
   const { db, bestEffort } = database;
   const hasher = new PasswordHasher({ concurrency: config.hashConcurrency, queueLimit: config.hashQueueLimit, algorithm: options.passwordAlgorithm });
   const users = createUserDirectory({ db });
@@ -97,7 +108,7 @@ function identityServices(config: Config, database: OpenedDatabase, clock: Clock
     retryDelaysMs: options.mailRetryDelaysMs,
   });
   return {
-    signInNotices: signInNotices(config, database, clock, logger, options, background, loadSecret),
+    signInNotices: signInNotices(wiring, loadSecret),
     hasher,
     users,
     lockout,
@@ -126,15 +137,7 @@ function identityServices(config: Config, database: OpenedDatabase, clock: Clock
 }
 
 /** The new-device notice: with SMTP and NEW_DEVICE_NOTICE, each sign-in is looked at off the request path. */
-function signInNotices(
-  config: Config,
-  database: OpenedDatabase,
-  clock: Clock,
-  logger: Logger,
-  options: ContextOptions,
-  background: BackgroundTasks,
-  loadSecret: () => Uint8Array,
-) {
+function signInNotices({ config, database, clock, logger, options, background }: Wiring, loadSecret: () => Uint8Array) {
   const noticeMailer = config.newDeviceNotice ? createNoticeMailer(config.smtp, logger, options.mailRetryDelaysMs) : undefined;
   const newDevices = createNewDeviceNotices({ database, clock, loadSecret });
   return {
@@ -153,7 +156,7 @@ function signInNotices(
 }
 
 /** The services of working time: settings, entries, absences, bookings, schedules, figures, files. */
-function timeServices(database: OpenedDatabase, clock: Clock) {
+function timeServices({ database, clock }: Pick<Wiring, 'database' | 'clock'>) {
   const { db } = database;
   const settings = createSettingsService({ database, clock });
   const timeEntries = createTimeEntryService({ database, clock, settings });
@@ -177,15 +180,15 @@ function timeServices(database: OpenedDatabase, clock: Clock) {
 }
 
 export function createServices(config: Config, database: OpenedDatabase, clock: Clock, logger: Logger, options: ContextOptions) {
-  const background = createBackgroundTasks(logger);
-  const identity = identityServices(config, database, clock, logger, options, background);
-  const { exportGate, ...time } = timeServices(database, clock);
+  const wiring: Wiring = { config, database, clock, logger, options, background: createBackgroundTasks(logger) };
+  const identity = identityServices(wiring);
+  const { exportGate, ...time } = timeServices(wiring);
   /** What admin commands and security events changed: every command that changes something records it here. */
   const audit = createAuditService({ db: database.db, clock, logger });
   return {
     ...identity,
     ...time,
-    background,
+    background: wiring.background,
     audit,
     accountClosing: createAccountClosingService({ twoFactor: identity.twoFactor, audit }),
     health: createHealthService(database, clock, () => assertSchemaCurrent(database.db)),
