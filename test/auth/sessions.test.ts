@@ -1,6 +1,6 @@
 // Authentication (docs/api.md, Authentication): where the token is read, its expiry and revocation,
 // and the session routes logout, me and validate. Forged tokens: test/adversarial/sessions-forged-tokens.test.ts.
-import { createHash } from 'node:crypto';
+import { createHash, pbkdf2 } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { account, createTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
@@ -80,6 +80,26 @@ describe('the token', () => {
     } finally {
       await short.close();
     }
+  });
+});
+
+describe("the signature check runs on the request's own thread", () => {
+  // libuv's pool also runs the password hashes: a login flood keeps it busy, and a check queued there
+  // waits behind them (docs/decisions/0008-session-signatures-on-the-calling-thread.md).
+  it("answers a token's first request while every pool thread is busy", async () => {
+    const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+    const order: string[] = [];
+    const busy = Array.from(
+      { length: threads },
+      () => new Promise<void>((resolve) => pbkdf2('pool', 'busy', 150_000, 32, 'sha256', () => (order.push('pool job'), resolve()))),
+    );
+    const answer = get(t.app, '/api/auth/me', bearer(token)).then((response) => {
+      order.push('first request');
+      return response;
+    });
+    expect((await answer).statusCode).toBe(200);
+    await Promise.all(busy);
+    expect(order[0]).toBe('first request');
   });
 });
 

@@ -1,5 +1,5 @@
 // argon2id hashing with a bound on how many computations run at once. Each one takes ~45 ms of a
-// libuv thread and 19 MiB; without the bound a login flood takes every thread (starving jose and
+// libuv thread and 19 MiB; without the bound a login flood takes every thread (starving
 // the file system) and memory grows with the flood. Past the queue limit callers get BUSY.
 import { randomBytes } from 'node:crypto';
 import argon2 from 'argon2';

@@ -4,8 +4,8 @@
 //
 // The hot path of every protected request, in this one file: the record lookups are prepared here
 // (their queries and row mappers are written beside the services they belong to), and the check is
-// synchronous where it can be: SQLite answers the record at once, and a known session token's
-// signature is not verified again, so a request that needs no promise makes none
+// synchronous where it can be: SQLite answers the record at once, and a token's signature is checked
+// on this thread (once per token and process; decision 0008), so on SQLite a request makes no promise
 // (docs/performance.md). On PostgreSQL the lookup answers a promise (one round trip, shared with the
 // lookups of the same turn). This file is the only one of src/auth whose results are either.
 import type { OpenedDatabase } from '../../db/database.js';
@@ -35,7 +35,8 @@ export interface CredentialDeps {
   /** The signature checks of src/auth/sessions/signing.ts (through the session service). */
   sessions: {
     isVerified(tokenHash: string): boolean;
-    verifySignature(token: string, tokenHash: string, userId: number, now: Date): Promise<void>;
+    /** Synchronous (HMAC on this thread); throws UNAUTHORIZED. */
+    verifySignature(token: string, tokenHash: string, userId: number, now: Date): void;
   };
   activity: ActivityRecorder;
   options: {
@@ -54,10 +55,10 @@ export function createCredentialService({ database, clock, sessions, activity, o
   }
 
   /** The record, its expiry, and the signature (verified once per token and process); every failure is UNAUTHORIZED. */
-  function checkSession(token: string, tokenHash: string, found: SessionRecordRow | undefined, now: Date): Maybe<AuthenticatedSession> {
+  function checkSession(token: string, tokenHash: string, found: SessionRecordRow | undefined, now: Date): AuthenticatedSession {
     const record = liveRecord(found, now);
-    if (sessions.isVerified(tokenHash)) return sessionOfRecord(record, tokenHash);
-    return sessions.verifySignature(token, tokenHash, record.id, now).then(() => sessionOfRecord(record, tokenHash));
+    if (!sessions.isVerified(tokenHash)) sessions.verifySignature(token, tokenHash, record.id, now);
+    return sessionOfRecord(record, tokenHash);
   }
 
   function sessionToken(token: string): Maybe<AuthenticatedSession> {
