@@ -12,7 +12,7 @@ import {
   MigrationError,
 } from '../db/database.js';
 import { SecretFileError } from '../auth/secret.js';
-import { LISTEN_FAILURE, ServiceError, type ServiceErrorCode } from '../common/errors.js';
+import { LISTEN_FAILURE, ServiceError, type ListenSettings, type ServiceErrorCode } from '../common/errors.js';
 
 /** A command used the wrong way (missing --yes, no target): exit code 2, like commander's own usage errors. */
 export class UsageError extends Error {
@@ -122,19 +122,27 @@ export function describeFailure(error: unknown): Failure | undefined {
       message: 'the database file or its folder is not writable by this user (check owner and mode)',
     };
   }
-  const address = error as { address?: string; port?: number; hostname?: string; path?: string };
+  return describeSystemError(error);
+}
+
+/** A Node.js system error of a listen or a file: its own sentence, naming the setting to change. */
+function describeSystemError(error: unknown): Failure | undefined {
+  const address = error as { address?: string; port?: number; hostname?: string; path?: string; [LISTEN_FAILURE]?: ListenSettings };
+  const metrics = address[LISTEN_FAILURE] === 'METRICS_LISTEN';
   switch (systemErrorCode(error)) {
     case 'EADDRINUSE':
       return {
         exitCode: EXIT_CODES.failure,
         code: 'PORT_IN_USE',
-        message: `port ${address.port} on ${address.address} is already in use (another server running?); choose another with --port or PORT`,
+        message: metrics
+          ? `METRICS_LISTEN: port ${address.port} on ${address.address} is already in use (another server, or a second process given the same env file?); give each process its own METRICS_LISTEN`
+          : `port ${address.port} on ${address.address} is already in use (another server running?); choose another with --port or PORT`,
       };
     case 'EADDRNOTAVAIL':
       return {
         exitCode: EXIT_CODES.failure,
         code: 'ADDRESS_NOT_AVAILABLE',
-        message: `${address.address} is not an address of this machine; choose another with --host or HOST`,
+        message: `${address.address} is not an address of this machine; choose another with ${metrics ? 'METRICS_LISTEN' : '--host or HOST'}`,
       };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':

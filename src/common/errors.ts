@@ -36,11 +36,20 @@ export type ServiceErrorCode =
   | 'BUSY';
 
 /**
- * Set on an error of the server's own listen (a port in use, a HOST that does not resolve): the CLI
- * tells it from the same system codes of a database connection (a DATABASE_URL host that does not
- * resolve is the database being unavailable, not HOST).
+ * Set on an error of one of the server's own listens (a port in use, a HOST that does not resolve),
+ * to the settings that give that address: the CLI tells it from the same system codes of a database
+ * connection (a DATABASE_URL host that does not resolve is the database being unavailable, not HOST)
+ * and names the setting to change.
  */
 export const LISTEN_FAILURE = Symbol.for('timetrack.listen-failure');
+
+/** The settings of an address `serve` listens on. */
+export type ListenSettings = 'HOST and PORT' | 'METRICS_LISTEN';
+
+/** Marks a listen's error with the settings of its address (see LISTEN_FAILURE). */
+export function markListenFailure(error: unknown, settings: ListenSettings): void {
+  if (error !== null && typeof error === 'object') Object.assign(error, { [LISTEN_FAILURE]: settings });
+}
 
 export class ServiceError extends Error {
   override name = 'ServiceError';

@@ -8,6 +8,9 @@
 import { isDatabaseBusy, isDatabaseUnreachable, type OpenedDatabase } from '../db/database.js';
 import type { Clock } from './clock.js';
 
+/** The start of checkIntegrity's answer when the check could not run (no finding about the data). */
+export const NOT_CHECKED = 'not checked: ';
+
 export const WRITE_FAILURE_HOLD_SECONDS = 30;
 /** Readiness asks the schema at most this often. */
 const SCHEMA_CHECK_CACHE_MS = 5_000;
@@ -33,13 +36,15 @@ export function createHealthService(database: Pick<OpenedDatabase, 'probe' | 'qu
   }
 
   /** Runs the integrity check (quick_check on SQLite) and keeps its finding for health; returns it. */
+  /** 'ok', the problems found, or `not checked: <why>` when the check could not run. */
   async function checkIntegrity(): Promise<string> {
     let result: string;
     try {
       result = await database.quickCheck();
     } catch (error) {
-      // An outage is reported by the probe; only a finding of the check itself counts here.
-      return `not checked: ${error instanceof Error ? error.message : String(error)}`;
+      // An outage (or a database closed at shutdown) is reported by the probe, never as damage: only a
+      // finding of the check itself counts here.
+      return `${NOT_CHECKED}${error instanceof Error ? error.message : String(error)}`;
     }
     integrityProblem = result === 'ok' ? undefined : result;
     return result;

@@ -2,7 +2,7 @@
 // migrations, src/http/starting.ts), and the graceful shutdown on SIGTERM/SIGINT: answer every
 // request that reached the server, stop accepting, finish requests in flight. (The background work
 // and the database are the context's to close, after this.)
-import { LISTEN_FAILURE } from '../common/errors.js';
+import { markListenFailure } from '../common/errors.js';
 import type { App } from './app.js';
 import type { StartingListener } from './starting.js';
 
@@ -17,11 +17,30 @@ const SHUTDOWN_GRACE_MS = 8_000;
  */
 const SHUTDOWN_READ_GRACE_MS = 500;
 
-/** The first SIGTERM or SIGINT. Listened for before listening: a stop right after the start must still be graceful. */
-export function stopSignal(): Promise<NodeJS.Signals> {
+/**
+ * The longest a stop may take, from the signal to the exit: the read grace, the connections' grace,
+ * the background work and closing the database fit within it; the unit's TimeoutStopSec (15 s)
+ * is longer.
+ */
+export const SHUTDOWN_DEADLINE_MS = 12_000;
+
+/**
+ * The first SIGTERM or SIGINT. Listened for before listening: a stop right after the start must still
+ * be graceful. Whatever happens after the signal (a stuck connection, a database that does not
+ * answer, a failed start that left a handle open), the process ends within SHUTDOWN_DEADLINE_MS;
+ * `onDeadline` says so first.
+ */
+export function stopSignal(onDeadline: () => void): Promise<NodeJS.Signals> {
   return new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+    const stop = (signal: NodeJS.Signals) => {
+      setTimeout(() => {
+        onDeadline();
+        process.exit(1);
+      }, SHUTDOWN_DEADLINE_MS).unref();
+      resolve(signal);
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
   });
 }
 
@@ -48,7 +67,7 @@ export async function listen(app: App, address: { host: string; port: number }, 
     await starting?.close();
     await app.listen({ host: address.host, port: starting?.port ?? address.port });
   } catch (error) {
-    if (error !== null && typeof error === 'object') Object.assign(error, { [LISTEN_FAILURE]: true });
+    markListenFailure(error, 'HOST and PORT');
     await app.close().catch(() => undefined);
     throw error;
   }

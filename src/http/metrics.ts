@@ -3,6 +3,7 @@
 // status, a latency histogram, sign-ins by outcome, lockouts, database errors, and the process
 // figures prom-client collects (CPU, memory, event-loop lag, handles).
 import http from 'node:http';
+import { markListenFailure } from '../common/errors.js';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -71,7 +72,10 @@ export async function serveMetrics(metrics: Metrics, listen: { host: string; por
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => {
+      markListenFailure(error, 'METRICS_LISTEN');
+      reject(error);
+    });
     server.listen(listen.port, listen.host, () => {
       server.off('error', reject);
       resolve();

@@ -5,7 +5,7 @@ import type { AppContext } from '../composition-root.js';
 import { buildApp } from './app.js';
 import type { StartingListener } from './starting.js';
 import { createMetrics, serveMetrics, type Metrics } from './metrics.js';
-import { closeGracefully, drainSwitch, listen, stopSignal } from './lifecycle.js';
+import { closeGracefully, drainSwitch, listen, SHUTDOWN_DEADLINE_MS, stopSignal } from './lifecycle.js';
 import { serveJobs } from './serve-jobs.js';
 import { logStarted, runStartupChecks, warnAboutSettings } from './start-up.js';
 
@@ -16,11 +16,24 @@ export async function runServer(ctx: AppContext, about: { version: string; start
   const drain = drainSwitch();
   const app = await buildApp(ctx, { metrics, draining: drain.draining });
   warnAboutSettings(ctx);
-  const stopped = stopSignal();
-  await listen(app, { host: config.host, port: config.port }, about.starting);
+  const stopped = stopSignal(() => logger.error({ after_ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time: exiting now'));
+  // Every address is taken before the API's: a process that cannot serve all it was told to ends
+  // here (the CLI names the setting), with nothing listening and no job started.
+  let metricsServer: Awaited<ReturnType<typeof listenForMetrics>>;
+  try {
+    metricsServer = await listenForMetrics(ctx, metrics);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  try {
+    await listen(app, { host: config.host, port: config.port }, about.starting);
+  } catch (error) {
+    metricsServer?.close();
+    throw error;
+  }
   const jobs = serveJobs(ctx);
   jobs.start();
-  const metricsServer = await listenForMetrics(ctx, metrics);
   logStarted(ctx, about);
 
   const signal = await stopped;

@@ -4,7 +4,7 @@
 // The real server takes the address over once the schema is this build's (src/http/lifecycle.ts).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LISTEN_FAILURE } from '../common/errors.js';
+import { markListenFailure } from '../common/errors.js';
 
 export interface StartingListener {
   /** The port it listens on (the one asked for, or the one given for port 0). */
@@ -43,7 +43,7 @@ export async function listenWhileStarting(host: string, port: number, about: Sta
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
       // The same failure as the real server's listen: the CLI names the port or HOST (src/cli/errors.ts).
-      if (error !== null && typeof error === 'object') Object.assign(error, { [LISTEN_FAILURE]: true });
+      markListenFailure(error, 'HOST and PORT');
       reject(error);
     });
     server.listen({ host, port }, resolve);

@@ -37,3 +37,18 @@ describe('config/timetrack.service', () => {
     expect(settings.has('MemoryDenyWriteExecute')).toBe(false);
   });
 });
+
+describe('config/timetrack@.service, the template for several processes on one host', () => {
+  const template = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack@.service'), 'utf8');
+  const service = (text: string) => text.slice(text.indexOf('[Service]'));
+  it("reads the shared env file, then the instance's own", () => {
+    const files = [...template.matchAll(/^EnvironmentFile=(.*)$/gm)].map((match) => match[1]);
+    expect(files).toEqual(['/etc/timetrack/timetrack.env', '/etc/timetrack/%i.env']);
+  });
+  it('is the single unit in every other line of its service: the same user, hardening and stop', () => {
+    const withoutInstanceFile = service(template)
+      .split('\n')
+      .filter((line) => !line.includes('%i.env') && !line.startsWith('# Read after the shared file'));
+    expect(withoutInstanceFile).toEqual(service(unit).split('\n'));
+  });
+});

@@ -3,10 +3,12 @@
 // 404 (not the client's HTML) on monitoring and admin paths, and the warning when requests carry
 // X-Forwarded-For while TRUST_PROXY is off.
 import fs from 'node:fs';
+import net from 'node:net';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { runCli } from '../support/cli.js';
 import { onPostgres } from '../support/database.js';
 import { freePort, startServer } from '../support/server.js';
 
@@ -87,6 +89,40 @@ describe('monitoring a real server', () => {
       await trusted.stop();
     }
     expect(trusted.output()).not.toMatch(/X-Forwarded-For but TRUST_PROXY is off/);
+  });
+});
+
+describe('a process that cannot take every address it was given', () => {
+  // Two processes started from the same env file share METRICS_LISTEN. On PostgreSQL the first is a
+  // real serve; on SQLite the single-server lock would stop a second serve first, so a socket holds
+  // the port. The second process must end at once, say which setting, and leave the API port free.
+  it('ends non-zero naming METRICS_LISTEN, with the API port never taken', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    const metricsPort = await freePort();
+    const metricsListen = `127.0.0.1:${metricsPort}`;
+    let holder: { close(): Promise<unknown> };
+    if (onPostgres) {
+      const first = await startServer(db, { METRICS_LISTEN: metricsListen });
+      holder = { close: () => first.stop() };
+    } else {
+      const socket = net.createServer();
+      await new Promise<void>((resolve) => socket.listen(metricsPort, '127.0.0.1', resolve));
+      holder = { close: () => new Promise((resolve) => socket.close(resolve)) };
+    }
+    try {
+      const apiPort = await freePort();
+      const second = await runCli(['serve', '--db', db, '--port', String(apiPort)], { env: { METRICS_LISTEN: metricsListen } });
+      expect(second.exitCode).toBe(1);
+      expect(String(second.stderr)).toContain(`METRICS_LISTEN: port ${metricsPort} on 127.0.0.1 is already in use`);
+      const apiAnswers = await fetch(`http://127.0.0.1:${apiPort}/api/health`).then(
+        () => true,
+        () => false,
+      );
+      expect(apiAnswers).toBe(false);
+    } finally {
+      await holder.close();
+    }
   });
 });
 
