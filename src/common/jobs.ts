@@ -2,6 +2,7 @@
 // round, and stops them at shutdown. A round that fails is logged; the next round runs on time.
 // Timers never keep the process alive.
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../db/database.js';
 
 /**
  * What "once" means when several processes share one database (PostgreSQL; on SQLite one server
@@ -33,13 +34,23 @@ export interface Job<T = unknown> {
   failureMessage: string;
 }
 
-export function createJobRegistry(logger: Logger, exclusively: Exclusively) {
+/** Where a round that failed because the database is unavailable is reported instead of a line of its own (src/http/outage-log.ts). */
+export interface OutageReport {
+  failed(error: unknown): void;
+}
+
+export function createJobRegistry(logger: Logger, exclusively: Exclusively, outages?: OutageReport) {
   const jobs: Job[] = [];
   const timers: NodeJS.Timeout[] = [];
 
   function runRound<T>(job: Job<T>): Promise<void> {
     const round = job.scope === 'one process a round' ? exclusively(job.name, () => job.run()) : job.run();
-    return round.then((result) => job.done(result)).catch((error: unknown) => logger.error({ err: error }, job.failureMessage));
+    return round
+      .then((result) => job.done(result))
+      .catch((error: unknown) => {
+        if (outages && isDatabaseUnavailable(error)) outages.failed(error);
+        else logger.error({ err: error }, job.failureMessage);
+      });
   }
 
   return {

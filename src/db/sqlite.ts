@@ -53,19 +53,34 @@ export function prepareDatabaseFile(dbPath: string): { folderAccessibleToOthers:
  * Kysely's SQLite driver has one connection: never await slow work (argon2, mail) inside a transaction.
  */
 class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  readonly #sqlite: SQLite.Database;
+  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
+    super(config);
+    this.#sqlite = sqlite;
+  }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  /**
+   * SQLite ends a transaction by itself on some errors (a full disk, an I/O error, a failed COMMIT).
+   * A ROLLBACK then fails with "cannot rollback - no transaction is active", and that error would
+   * replace the one that says what happened: roll back only a transaction that is still open.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#sqlite.inTransaction) await super.rollbackTransaction(connection);
   }
 }
 
 class ImmediateTransactionSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
+  readonly #sqlite: SQLite.Database;
+  constructor(config: SqliteDialectConfig, sqlite: SQLite.Database) {
     super(config);
     this.#config = config;
+    this.#sqlite = sqlite;
   }
   override createDriver(): Driver {
-    return new ImmediateTransactionSqliteDriver(this.#config);
+    return new ImmediateTransactionSqliteDriver(this.#config, this.#sqlite);
   }
 }
 
@@ -176,7 +191,7 @@ export function openSqliteDatabase(dbPath: string): OpenedSqliteDatabase {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  const db = new Kysely<Database>({ dialect: new ImmediateTransactionSqliteDialect({ database: cachePreparedStatements(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateTransactionSqliteDialect({ database: cachePreparedStatements(sqlite) }, sqlite) });
   return {
     engine: 'sqlite',
     location: dbPath,

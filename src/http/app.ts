@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../composition-root.js';
 import { registerErrorHandling } from './error-handler.js';
+import { createOutageLog, type OutageLog } from './outage-log.js';
 import { REQUEST_LOG_MESSAGE, requestLogLine } from '../logger.js';
 import { requestLoggerFactory } from './request-logger.js';
 import { loggedPath } from './request-path.js';
@@ -34,6 +35,8 @@ export interface AppOptions {
   metrics?: Metrics | undefined;
   /** True once serve drains for shutdown: answers then close their connections. */
   draining?: () => boolean;
+  /** The process's outage log (serve shares it with its jobs); one of the app's own otherwise. */
+  outages?: OutageLog;
 }
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
@@ -72,7 +75,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
       : undefined;
   registerRequestStart(app, { onFirstForwarded, draining: options.draining });
   registerRequestLog(app, ctx, metrics);
-  registerErrorHandling(app, ctx.services.health, () => metrics?.databaseError());
+  const outages = options.outages ?? createOutageLog(ctx.logger, () => ctx.services.health.isHealthy());
+  app.addHook('onClose', async () => outages.stop());
+  registerErrorHandling(app, ctx.services.health, outages, () => metrics?.databaseError());
 
   // JSON only (any other content type is 415). An empty body with a JSON content type (a bodiless POST /logout from fetch) is "no body", not an error.
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ServiceError } from '../common/errors.js';
 import { isDatabaseUnavailable, isUnstorableText } from '../db/database.js';
 import type { HealthService } from '../common/health.js';
+import type { OutageLog } from './outage-log.js';
 import { EntryConflictError } from '../time/entries/rules.js';
 import { errorBody, STATUS_OF_CODE, type FieldProblem } from './errors.js';
 
@@ -38,7 +39,7 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply): void
   reply.code(404).type('application/json; charset=utf-8').send(`{"statusCode":404,"error":"Not Found","code":"NOT_FOUND","message":${message}}`);
 }
 
-export function registerErrorHandling(app: FastifyInstance, health: HealthService, onDatabaseError: () => void = () => {}): void {
+export function registerErrorHandling(app: FastifyInstance, health: HealthService, outages: OutageLog, onDatabaseError: () => void = () => {}): void {
   app.setErrorHandler((error: FastifyError & { retryAfterSeconds?: number }, request, reply) => {
     if (error instanceof ServiceError) {
       const status = STATUS_OF_CODE[error.code];
@@ -68,7 +69,7 @@ export function registerErrorHandling(app: FastifyInstance, health: HealthServic
       // A busy, full, read-only or failing database is an outage, not a bug: 503, and health reports it.
       health.recordUnavailable(error);
       onDatabaseError();
-      request.log.error({ err: error }, 'database unavailable');
+      outages.failed(error);
       reply.header('Retry-After', '5');
       return reply.code(503).send(errorBody(503, 'DATABASE_UNAVAILABLE', 'The database is unavailable; try again shortly'));
     }

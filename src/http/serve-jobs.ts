@@ -1,16 +1,16 @@
 // The periodic jobs of `serve` (the registry: src/common/jobs.ts), and what "once" means for each
 // when several `serve` processes share a PostgreSQL database.
 import type { AppContext } from '../composition-root.js';
-import { createJobRegistry, type JobRegistry } from '../common/jobs.js';
+import { createJobRegistry, type JobRegistry, type OutageReport } from '../common/jobs.js';
 import { NOT_CHECKED } from '../common/health.js';
 
 /** When the first integrity check runs after the start (then every INTEGRITY_CHECK_INTERVAL). */
 const FIRST_INTEGRITY_CHECK_MS = 10_000;
 
 /** The jobs of `serve`, registered and not yet started. */
-export function serveJobs(ctx: AppContext): JobRegistry {
+export function serveJobs(ctx: AppContext, outages: OutageReport): JobRegistry {
   const { config, logger, services } = ctx;
-  const jobs = createJobRegistry(logger, (name, fn) => ctx.database.exclusively(name, fn));
+  const jobs = createJobRegistry(logger, (name, fn) => ctx.database.exclusively(name, fn), outages);
 
   // Housekeeping, every HOUSEKEEPING_INTERVAL: expired sessions, tokens and challenges are deleted,
   // and forgotten timers stop at their start plus the account's limit (docs/time-model.md). Once:

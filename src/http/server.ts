@@ -7,6 +7,7 @@ import type { StartingListener } from './starting.js';
 import { createMetrics, serveMetrics, type Metrics } from './metrics.js';
 import { closeGracefully, drainSwitch, listen, SHUTDOWN_DEADLINE_MS, stopSignal } from './lifecycle.js';
 import { serveJobs } from './serve-jobs.js';
+import { createOutageLog } from './outage-log.js';
 import { logStarted, runStartupChecks, warnAboutSettings } from './start-up.js';
 
 export async function runServer(ctx: AppContext, about: { version: string; starting?: StartingListener; createdNotice?: string }): Promise<void> {
@@ -14,7 +15,8 @@ export async function runServer(ctx: AppContext, about: { version: string; start
   await runStartupChecks(ctx);
   const metrics = config.metricsListen ? createMetrics() : undefined;
   const drain = drainSwitch();
-  const app = await buildApp(ctx, { metrics, draining: drain.draining });
+  const outages = createOutageLog(logger, () => ctx.services.health.isHealthy());
+  const app = await buildApp(ctx, { metrics, draining: drain.draining, outages });
   warnAboutSettings(ctx);
   const stopped = stopSignal(() => logger.error({ after_ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time: exiting now'));
   // Every address is taken before the API's: a process that cannot serve all it was told to ends
@@ -32,7 +34,7 @@ export async function runServer(ctx: AppContext, about: { version: string; start
     metricsServer?.close();
     throw error;
   }
-  const jobs = serveJobs(ctx);
+  const jobs = serveJobs(ctx, outages);
   jobs.start();
   logStarted(ctx, about);
 
