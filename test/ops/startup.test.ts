@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { cli, tempDb } from '../support/cli-accounts.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { freePort, startServer, type RunningServer } from '../support/server.js';
 import { databaseLine, forEngineCommand, onPostgres } from '../support/database.js';
 
 async function untilLogged(server: RunningServer, text: string): Promise<void> {
@@ -47,9 +47,20 @@ describe('serve at start', () => {
     const db = tempDb();
     await cli(db, ['migrate']);
     const run = async (env: Record<string, string>) => {
-      const engine = forEngineCommand(`node '${BIN}' --db '${db}' serve --port 0 & pid=$!; sleep 2; kill $pid; wait $pid`, { LOG_LEVEL: 'info', ...env });
+      // Stopped once it is healthy (not after a fixed sleep: a loaded machine starts it slower).
+      const port = await freePort();
+      const engine = forEngineCommand(
+        `node '${BIN}' --db '${db}' serve --port ${port} & pid=$!; until node -e "fetch('http://127.0.0.1:${port}/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"; do sleep 0.2; done; kill $pid; wait $pid`,
+        { LOG_LEVEL: 'info', ...env },
+      );
       const command = engine.command;
-      const result = await execa('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(engine.env), extendEnv: false, reject: false, stdin: 'ignore' });
+      const result = await execa('script', ['-qfec', command, '/dev/null'], {
+        env: cleanEnv(engine.env),
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+        timeout: 60_000,
+      });
       return String(result.stdout);
     };
     const coloured = await run({});
