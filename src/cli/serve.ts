@@ -78,7 +78,7 @@ export function registerServeCommand(program: Command): void {
       // A new database's folder exists only now.
       if (ctx.config.database.engine === 'sqlite' && !lock) lock = await lockDatabaseFile(ctx.config.database.path, 'serve');
       try {
-        await runServer(ctx, { version: packageVersion(), starting, createdNotice });
+        await runServer(ctx, { version: packageVersion(), commit: buildCommit(), starting, createdNotice });
       } catch (error) {
         // A start that failed (a port in use, say) must not leave the process alive on the database
         // pool's open connections (PostgreSQL): close it, then report.

@@ -1,19 +1,32 @@
 // Prometheus metrics (prom-client), served on a listen address of their own (METRICS_LISTEN, off by
 // default) so that they never reach the public side of the reverse proxy: requests by route and
 // status, a latency histogram, sign-ins by outcome, lockouts, database errors, and the process
-// figures prom-client collects (CPU, memory, event-loop lag, handles).
+// figures prom-client collects (CPU, memory, event-loop lag, handles), and which build runs.
 import http from 'node:http';
 import { markListenFailure } from '../common/errors.js';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /** Sign-in answers by status: what an operator watches for (a flood of failures, lockouts). */
 const LOGIN_OUTCOMES: Record<number, string> = { 200: 'success', 401: 'failed', 403: 'disabled', 423: 'locked', 429: 'rate_limited' };
 
-export function createMetrics() {
+/** Which build answers: the version of package.json and the commit it was built from. */
+export interface BuildInfo {
+  version: string;
+  commit: string;
+}
+
+export function createMetrics(build: BuildInfo) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'timetrack_' });
+  // Always 1; the labels say which build runs (a dashboard shows a half-finished upgrade by them).
+  new Gauge({
+    name: 'timetrack_build_info',
+    help: 'The running build: version and commit (value always 1)',
+    labelNames: ['version', 'commit'],
+    registers: [registry],
+  }).set(build, 1);
   const requests = new Counter({
     name: 'timetrack_http_requests_total',
     help: 'HTTP requests answered, by method, route and status',

@@ -49,7 +49,9 @@ export function warnAboutSettings(ctx: AppContext): void {
 /** Once listening: which build, which file, which secret, which mode; then the notices of this start. */
 export function logStarted(ctx: AppContext, about: { version: string; createdNotice?: string | undefined }): void {
   const { config, logger } = ctx;
-  logger.info(
+  // At every LOG_LEVEL (an info line a child of its own level lets through): after an upgrade it is
+  // what says which build runs on which database.
+  logger.child({}, { level: 'info' }).info(
     {
       version: about.version,
       engine: ctx.database.engine,

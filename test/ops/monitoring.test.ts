@@ -57,6 +57,9 @@ describe('monitoring a real server', () => {
       expect(text).toMatch(/^timetrack_logins_total\{outcome="locked"\} 2$/m);
       expect(text).toMatch(/^timetrack_login_lockouts_total 2$/m);
       expect(text).toMatch(/^timetrack_database_errors_total 0$/m);
+      expect(text).toMatch(
+        new RegExp(`^timetrack_build_info\\{version="${manifest.version.replaceAll('.', '\\.')}",commit="([0-9a-f]{12}(\\+dirty)?|unknown)"\\} 1$`, 'm'),
+      );
       expect(text).toMatch(/^timetrack_process_resident_memory_bytes \d+/m);
       expect((await fetch(`http://127.0.0.1:${metricsPort}/`)).status).toBe(404);
 

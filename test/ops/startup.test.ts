@@ -43,6 +43,17 @@ describe('serve at start', () => {
     expect(withFile.output()).toContain(`"secret_source":"file ${db}.jwt-secret"`);
   });
 
+  it('logs that line at every LOG_LEVEL, warn and error included', async () => {
+    const db = tempDb();
+    for (const level of ['warn', 'error']) {
+      const server = await startServer(db, { JWT_SECRET: SECRET, LOG_LEVEL: level });
+      await untilLogged(server, 'timetrack started');
+      await server.stop();
+      expect(server.output()).toMatch(/"msg":"timetrack started"/);
+      expect(server.output()).not.toMatch(/"msg":"Server listening/);
+    }
+  });
+
   it.skipIf(onPostgres)('colours its lines on a terminal, and not with NO_COLOR (the engine plays no part: SQLite only)', async () => {
     const db = tempDb();
     await cli(db, ['migrate']);
