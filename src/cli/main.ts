@@ -17,7 +17,7 @@ import { registerServeCommand } from './serve.js';
 import { registerTokenCommand } from './token.js';
 import { registerUserCommand } from './user.js';
 import { versionLine } from '../version.js';
-import { terminalSafe } from './output.js';
+import { stdoutRole, terminalSafe } from './output.js';
 
 export function buildProgram(): Command {
   const program = new Command('timetrack')
@@ -92,8 +92,25 @@ function reportFailure(json: boolean, code: string, message: string): void {
   else process.stderr.write(`timetrack: ${terminalSafe(message)}\n`);
 }
 
+/**
+ * stdout's reader went away (`timetrack user list | head -1`): the rest is not wanted. The command
+ * ends quietly with success, as a pipe's writer does in a pipeline, instead of a stack or a sentence
+ * about the database (EPIPE is also a network error of a database connection). Not for `serve`,
+ * whose stdout is its log (output.ts, stdoutRole).
+ */
+function endQuietlyOnClosedPipe(): () => boolean {
+  let closed = false;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' || stdoutRole.log) throw error;
+    closed = true;
+    process.exit(EXIT_CODES.success);
+  });
+  return () => closed || process.stdout.destroyed;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const json = wantsJson(argv);
+  const stdoutClosed = endQuietlyOnClosedPipe();
   const program = buildProgram();
   // With --json, commander's own messages (unknown option, missing argument) come out as JSON below.
   if (json) {
@@ -113,6 +130,7 @@ export async function main(argv: string[]): Promise<number> {
       if (json) reportFailure(true, 'USAGE_ERROR', error.message.replace(/^error: /, ''));
       return EXIT_CODES.usage;
     }
+    if ((error as { code?: unknown } | null)?.code === 'EPIPE' && stdoutClosed()) return EXIT_CODES.success;
     const failure = describeFailure(error);
     if (failure) {
       reportFailure(json, failure.code, failure.message);

@@ -71,3 +71,6 @@ export function printOutput(output: CommandOutput, asJson: boolean | undefined):
   if (asJson) printJson(output.json);
   else printLines(...output.text);
 }
+
+/** Set by `serve`: its stdout is the log, and a log reader that goes away is a failure to restart on, not the end of wanted output. */
+export const stdoutRole = { log: false };

@@ -1,3 +1,4 @@
+import { stdoutRole } from './output.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -32,6 +33,7 @@ export function registerServeCommand(program: Command): void {
     .option('--dev', 'dev mode: reset tokens in responses and on the terminal, pretty logs; loopback only, never behind a proxy')
     .option('--no-migrate', "do not apply pending migrations: refuse to start unless the schema is this version's")
     .action(async (options: ServeOptions, command: Command) => {
+      stdoutRole.log = true;
       const global = command.optsWithGlobals<GlobalOptions>();
       // One server per SQLite file (several share a PostgreSQL database on purpose): the lock is
       // taken before the database is opened or migrated, and held until the process ends.

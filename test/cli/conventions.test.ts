@@ -80,6 +80,21 @@ describe('errors and exit codes', () => {
     }
   });
 
+  it('output into a pipe whose reader went away (| head) ends quietly with success, for listings and exports', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    for (const args of [
+      ['user', 'list'],
+      ['--json', 'user', 'list'],
+      ['user', 'export', 'ann@example.com'],
+    ]) {
+      // The reader closes its end at once, before node has started: the first write meets EPIPE.
+      const { command, env } = forEngineCommand(`node '${BIN}' --db '${db}' ${args.join(' ')} | (exec 0<&-; true); echo "exit \${PIPESTATUS[0]}"`);
+      const result = await execa('bash', ['-c', command], { env: cleanEnv(env), extendEnv: false, reject: false });
+      expect({ args, stdout: result.stdout, stderr: result.stderr }).toEqual({ args, stdout: 'exit 0', stderr: '' });
+    }
+  });
+
   it('a port in use and an unresolvable host each get their own sentence, not "unexpected error"', async () => {
     const db = tempDb();
     await cli(db, ['migrate']);
