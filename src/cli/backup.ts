@@ -51,6 +51,7 @@ function restoreCommand(program: Command): void {
     .command('restore')
     .description('replace the database by a backup (checked first); refused while a server runs on the database')
     .argument('<file>', 'a file written by `timetrack backup`')
+    .option('--no-checksum', 'restore a backup without its .sha256 beside it (one made before 0.2.0); integrity and schema are still checked')
     .addHelpText(
       'after',
       `
@@ -59,7 +60,7 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
   $ sudo -u timetrack timetrack --env-file /etc/timetrack/timetrack.env restore /var/lib/timetrack/backups/2026-11-20.db
   $ systemctl start timetrack`,
     )
-    .action(async (file: string, _options: object, command: Command) => {
+    .action(async (file: string, options: { checksum: boolean }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const { database } = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
       if (database.engine === 'postgres') {
@@ -78,7 +79,7 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
       let result;
       let audited: boolean;
       try {
-        result = await restoreDatabase(file, dbPath);
+        result = await restoreDatabase(file, dbPath, { checksum: options.checksum ? 'required' : 'if present' });
         // The restore goes into the restored database's own audit trail, while no server can start yet.
         audited = await withCommandContext(global, async (ctx) => {
           await recordAdminAction(ctx, {
@@ -94,7 +95,7 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
         lock.release();
       }
       const { bytes, checksumVerified } = result;
-      const checksum = checksumVerified ? 'checksum ok' : `no ${checksumFileOf(file)} (a backup made before 0.2.0): checksum not verified`;
+      const checksum = checksumVerified ? 'checksum ok' : `no ${checksumFileOf(file)} (--no-checksum): checksum not verified`;
       const notRecorded = 'the restore is not in the audit trail: the backup is from an older version (run `timetrack migrate`)';
       printOutput(
         {

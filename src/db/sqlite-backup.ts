@@ -195,7 +195,16 @@ export interface RestoreResult {
  * create), then moved over the target with the target's stale -wal and -shm removed first. The
  * restored file keeps the owner of the file it replaces, mode 0600. The caller holds the file's lock.
  */
-export async function restoreDatabase(source: string, target: string): Promise<RestoreResult> {
+/**
+ * `checksum: 'required'` (the default) refuses a backup without its `.sha256` (a deleted or forgotten
+ * checksum file is no proof the file is the one written); `'if present'` restores one without it
+ * (a backup made before 0.2.0), still checking integrity and schema.
+ */
+export async function restoreDatabase(
+  source: string,
+  target: string,
+  options: { checksum: 'required' | 'if present' } = { checksum: 'required' },
+): Promise<RestoreResult> {
   const from = path.resolve(source);
   let fromFd: number;
   try {
@@ -222,6 +231,11 @@ export async function restoreDatabase(source: string, target: string): Promise<R
       throw new BackupError(`${from} belongs to uid ${stat.uid}, another user, who could have changed it; refused (chown it if you trust it)`);
     }
     const expected = statedChecksum(from);
+    if (expected === undefined && options.checksum === 'required') {
+      throw new BackupError(
+        `${from} has no ${checksumFileOf(from)}: refused, nothing proves it is the file a backup wrote; restore it anyway with --no-checksum (a backup made before 0.2.0 has none)`,
+      );
+    }
     const toFd = createPrivateFile(staged);
     let copied: { sha256: string; bytes: number };
     try {

@@ -93,7 +93,8 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     );
     sqlite.close();
     expectFailure(
-      await cli(db, ['restore', planted]),
+      // Without a checksum (a planted file has none): the schema check is what refuses it.
+      await cli(db, ['restore', '--no-checksum', planted]),
       1,
       /holds a schema the migrations did not create \(trigger keep_old_password is not created by the migrations\); refused/,
     );
@@ -106,26 +107,32 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     expect(checked.stdout).toMatch(/^PROBLEM integrity: schema: view everyone is not created by the migrations$/m);
   });
 
-  it.runIf(isRoot)('restores a backup made before 0.2.0 (WAL header, no .sha256) from a read-only folder', async () => {
-    const db = tempDb();
-    await createAccountWithCli(db, 'ann@example.com');
-    const folder = makeTempDir('timetrack-backups-');
-    const old = path.join(folder, 'old.db');
-    // What the old `backup` wrote: a copy through the backup API, still in WAL mode, no checksum.
-    const source = new Database(db);
-    await source.backup(old);
-    source.close();
-    fs.chmodSync(old, 0o600);
-    for (const dir of [folder, path.dirname(db)]) fs.chownSync(dir, 65534, 65534);
-    for (const file of [old, db]) fs.chownSync(file, 65534, 65534);
-    fs.chmodSync(folder, 0o500);
-    fs.chmodSync(path.dirname(path.dirname(db)), 0o755);
-    fs.chmodSync(path.dirname(folder), 0o755);
-    const result = await runCliAsNobody(['--db', db, 'restore', old]);
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/checksum not verified; integrity check ok/);
-    expect(fs.readdirSync(folder)).toEqual(['old.db']);
-  });
+  it.runIf(isRoot)(
+    'refuses a backup without its .sha256, and with --no-checksum restores one made before 0.2.0 (WAL header) from a read-only folder',
+    async () => {
+      const db = tempDb();
+      await createAccountWithCli(db, 'ann@example.com');
+      const folder = makeTempDir('timetrack-backups-');
+      const old = path.join(folder, 'old.db');
+      // What the old `backup` wrote: a copy through the backup API, still in WAL mode, no checksum.
+      const source = new Database(db);
+      await source.backup(old);
+      source.close();
+      fs.chmodSync(old, 0o600);
+      for (const dir of [folder, path.dirname(db)]) fs.chownSync(dir, 65534, 65534);
+      for (const file of [old, db]) fs.chownSync(file, 65534, 65534);
+      fs.chmodSync(folder, 0o500);
+      fs.chmodSync(path.dirname(path.dirname(db)), 0o755);
+      fs.chmodSync(path.dirname(folder), 0o755);
+      const refused = await runCliAsNobody(['--db', db, 'restore', old]);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toMatch(/has no .*old\.db\.sha256: refused, .*--no-checksum/);
+      const result = await runCliAsNobody(['--db', db, 'restore', '--no-checksum', old]);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toMatch(/checksum not verified; integrity check ok/);
+      expect(fs.readdirSync(folder)).toEqual(['old.db']);
+    },
+  );
 
   it('user export into a file writes it 0600', async () => {
     const db = tempDb();
