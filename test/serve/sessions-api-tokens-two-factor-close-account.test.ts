@@ -148,7 +148,9 @@ describe('two-factor sign-in, against a real server', () => {
     expect((await call(server, 'GET', '/api/auth/me', { token: byRecovery.body.token })).status).toBe(200);
     const again = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
     expect((await call(server, 'POST', '/api/auth/login/2fa', { body: { challenge: again.body.challenge, code: recoveryCodes[0] } })).status).toBe(403);
-    const byCode = await call(server, 'POST', '/api/auth/login/2fa', { body: { challenge: again.body.challenge, code: totpCode(secret, Date.now() + 30_000) } });
+    const byCode = await call(server, 'POST', '/api/auth/login/2fa', {
+      body: { challenge: again.body.challenge, code: totpCode(secret, Date.now() + 30_000) },
+    });
     expect(byCode.status).toBe(200);
     const disabled = await call(server, 'POST', '/api/auth/2fa/disable', { token: session, body: { password: PASSWORD, code: recoveryCodes[1] } });
     expect(disabled.status).toBe(200);
