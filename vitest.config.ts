@@ -16,5 +16,7 @@ export default defineConfig({
     // argon2id at OWASP parameters costs ~45 ms a hash on 2 cores: lockout and reset tests need room.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // TIMETRACK_TEST_CPU_LOG=<file>: each file's wall and CPU time (docs/testing.md, "How fast").
+    setupFiles: ['test/support/cpu-per-file.ts'],
   },
 });

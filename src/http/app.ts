@@ -21,6 +21,7 @@ import { webRoutes } from './web/routes.js';
 import type { Metrics } from './metrics.js';
 import { registerApiTree } from './api-hooks.js';
 import { registerOpenApi, serveOpenApi } from './openapi.js';
+import { keptCompilers } from './schema-compilers.js';
 
 /** Small on purpose: no body of this API comes near it, and a flood of large bodies costs memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -55,6 +56,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
     // request.log makes its pino child only when a request logs a line of its own (request-logger.ts).
     childLoggerFactory: requestLoggerFactory as unknown as NonNullable<FastifyServerOptions['childLoggerFactory']>,
     ajv: { customOptions: { removeAdditional: true, allErrors: false } },
+    // Fastify's compilers, keeping what they compiled for the next app of this process (schema-compilers.ts).
+    schemaController: { compilersFactory: keptCompilers },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('session', null);

@@ -23,6 +23,13 @@ describe.runIf(!browserAvailable && browserRequired)('the browser suite, require
   });
 });
 
+/** One Chromium for the whole file, launched once (each test opens a context of its own, as a new profile). */
+let sharedBrowser: Promise<Browser> | undefined;
+const fileBrowser = () => (sharedBrowser ??= launchBrowser());
+afterAll(async () => {
+  await (await sharedBrowser)?.close();
+});
+
 let counter = 0;
 function person() {
   counter += 1;
@@ -81,11 +88,10 @@ describe.runIf(browserAvailable)('the browser client', () => {
     // Housekeeping every 2 seconds: the forgotten-timer test waits for it.
     server = await startServer(dbPath, { HOUSEKEEPING_INTERVAL: '2s' }, ['--dev']);
     baseUrl = server.baseUrl;
-    browser = await launchBrowser();
+    browser = await fileBrowser();
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
   });
 
@@ -900,10 +906,9 @@ describe.runIf(browserAvailable)('the browser client on a server that cannot sen
 
   beforeAll(async () => {
     server = await startServer(path.join(makeTempDir('timetrack-web-nomail-'), 'timetrack.db'));
-    browser = await launchBrowser();
+    browser = await fileBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
   });
 
@@ -925,10 +930,9 @@ describe.runIf(browserAvailable)('the browser client against a small sign-in rat
 
   beforeAll(async () => {
     server = await startServer(path.join(makeTempDir('timetrack-web-limit-'), 'timetrack.db'), { RATE_LIMIT_AUTH: '8' }, ['--dev']);
-    browser = await launchBrowser();
+    browser = await fileBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
   });
 

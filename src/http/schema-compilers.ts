@@ -1,0 +1,85 @@
+// Fastify's own schema compilers (Ajv for requests, fast-json-stringify for answers), keeping what they
+// compiled for the whole process: an app built again in the same process (every test builds its own)
+// reuses the functions instead of generating and compiling them again, most of the cost of an app. In
+// serve, one app per process, nothing changes but a few kilobytes of keys.
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { FastifyServerOptions } from 'fastify';
+
+type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+interface RouteSchema {
+  schema?: unknown;
+  httpPart?: string;
+}
+type Compile = (route: RouteSchema) => unknown;
+type Builder = (externalSchemas: unknown, options: unknown) => Compile;
+
+/** Far above what the routes compile (one entry per distinct schema): past it nothing more is kept. */
+const MAX_KEPT = 1000;
+
+/**
+ * The schema as JSON text, or undefined when it holds anything JSON does not carry exactly (a function,
+ * a RegExp, an undefined value). Compiled from this text (and, per context, the same external schemas
+ * and options), two schemas with the same text get the same function, and two different ones never do.
+ */
+function schemaKey(schema: unknown): string | undefined {
+  let plain = true;
+  // Each value as it is in the schema (a Date, say, before its toJSON).
+  const text = JSON.stringify(schema, function (this: Record<string, unknown>, key: string, value: unknown) {
+    const original = this[key];
+    if (original === undefined || typeof original === 'function' || typeof original === 'bigint' || typeof original === 'symbol') plain = false;
+    else if (typeof original === 'object' && original !== null && !Array.isArray(original)) {
+      const prototype = Object.getPrototypeOf(original) as unknown;
+      if (prototype !== Object.prototype && prototype !== null) plain = false;
+    }
+    return plain ? value : null;
+  });
+  return plain ? text : undefined;
+}
+
+/**
+ * Fastify lowercases the header names of a `headers` schema, but not for a compiler of one's own:
+ * refuse what it would have changed instead of matching headers differently.
+ */
+function assertLowercaseHeaders(route: RouteSchema): void {
+  if (route.httpPart !== 'headers' || typeof route.schema !== 'object' || route.schema === null) return;
+  const { properties, required } = route.schema as { properties?: object; required?: unknown };
+  const names = [...Object.keys(properties ?? {}), ...(Array.isArray(required) ? (required as string[]) : [])];
+  const upper = names.find((name) => name !== name.toLowerCase());
+  if (upper !== undefined) throw new Error(`headers schema: write the header name "${upper}" in lowercase`);
+}
+
+/**
+ * A builder whose compilers share what they compiled, per context (the external schemas and options).
+ * A schema it does not keep goes to a compiler of the app's own, as without sharing.
+ */
+function keeping(makeBuilder: () => Builder): Builder {
+  const shared = makeBuilder();
+  const contexts = new Map<string, { compile: Compile; compiled: Map<string, unknown> }>();
+  return (externalSchemas, options) => {
+    const contextKey = schemaKey([externalSchemas, options ?? null]);
+    // Plugins or callbacks in the options, or too many contexts: this app's own compiler.
+    if (contextKey === undefined || (contexts.size >= MAX_KEPT && !contexts.has(contextKey))) return makeBuilder()(externalSchemas, options);
+    let context = contexts.get(contextKey);
+    if (context === undefined) contexts.set(contextKey, (context = { compile: shared(externalSchemas, options), compiled: new Map() }));
+    const { compile, compiled } = context;
+    let own: Compile | undefined;
+    return (route) => {
+      assertLowercaseHeaders(route);
+      const key = schemaKey(route.schema);
+      const done = key === undefined ? undefined : compiled.get(key);
+      if (done !== undefined) return done;
+      if (key === undefined || compiled.size >= MAX_KEPT) return (own ??= makeBuilder()(externalSchemas, options))(route);
+      // Compiled from a copy made of the key: the function depends on nothing but the key.
+      const fresh = compile({ ...route, schema: JSON.parse(key) as unknown });
+      compiled.set(key, fresh);
+      return fresh;
+    };
+  };
+}
+
+/** For Fastify's `schemaController.compilersFactory`: one per process. */
+export const keptCompilers: CompilersFactory = {
+  buildValidator: keeping(() => AjvCompiler() as unknown as Builder) as unknown as CompilersFactory['buildValidator'],
+  buildSerializer: keeping(() => SerializerSelector() as unknown as Builder) as unknown as CompilersFactory['buildSerializer'],
+};

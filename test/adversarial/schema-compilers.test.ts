@@ -1,0 +1,48 @@
+// The schema compilers apps of one process share (src/http/schema-compilers.ts, docs/testing.md): an
+// app never gets a function compiled for another schema, whatever its routes are called.
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { keptCompilers } from '../../src/http/schema-compilers.js';
+
+const apps: ReturnType<typeof Fastify>[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+/** An app with the shared compilers and one route, POST /x, with this body and answer schema. */
+async function appWith(body: object, answer: object) {
+  const app = Fastify({ schemaController: { compilersFactory: keptCompilers }, ajv: { customOptions: { removeAdditional: true } } });
+  apps.push(app);
+  app.post('/x', { schema: { body, response: { 200: answer } } }, async (request) => ({ ...(request.body as object), secret: 's', shown: 'v' }));
+  await app.ready();
+  return app;
+}
+
+const name = (maxLength: number) => ({ type: 'object', properties: { name: { type: 'string', maxLength } }, required: ['name'] });
+const shows = (...fields: string[]) => ({ type: 'object', properties: Object.fromEntries(fields.map((field) => [field, { type: 'string' }])) });
+
+describe('compilers shared by the apps of a process', () => {
+  it('validate and serialise each app by its own schema, when two apps name the same route alike', async () => {
+    const short = await appWith(name(3), shows('name'));
+    const long = await appWith(name(6), shows('name', 'shown'));
+    const post = (app: typeof short, nameValue: string) => app.inject({ method: 'POST', url: '/x', payload: { name: nameValue } });
+
+    expect((await post(short, 'abcde')).statusCode).toBe(400);
+    expect((await post(long, 'abcde')).json()).toEqual({ name: 'abcde', shown: 'v' });
+    expect((await post(short, 'abc')).json()).toEqual({ name: 'abc' });
+  });
+
+  it('compile a schema once and hand the same function to the next app with the same schema', () => {
+    const validatorOf = (schema: object) => keptCompilers.buildValidator!({}, { customOptions: {} })({ schema, method: 'POST', url: '/x', httpPart: 'body' });
+    const first = validatorOf(name(4));
+    expect(validatorOf(name(4))).toBe(first);
+    expect(validatorOf(name(5))).not.toBe(first);
+  });
+
+  it('refuse a headers schema with capitals, which Fastify would have lowercased', async () => {
+    const app = Fastify({ schemaController: { compilersFactory: keptCompilers } });
+    apps.push(app);
+    app.get('/h', { schema: { headers: { type: 'object', properties: { 'X-Key': { type: 'string' } } } } }, async () => 'ok');
+    await expect(app.ready()).rejects.toThrow(/"X-Key" in lowercase/);
+  });
+});
