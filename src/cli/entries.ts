@@ -5,12 +5,13 @@ import { MAX_IMPORT_BYTES } from '../time/entries/csv-text.js';
 import { ServiceError } from '../common/errors.js';
 import { readInputFile } from './input-file.js';
 import { recordAdminAction, withCommandContext, type GlobalOptions } from './command-context.js';
-import { firstProblems, printJson, printLines, terminalSafe, writeExport } from './output.js';
+import { exportTo, firstProblems, printJson, printLines, terminalSafe, writeExport } from './output.js';
 
 interface ExportOptions {
   user: string;
   from?: string;
   to?: string;
+  output?: string;
 }
 
 interface ImportOptions {
@@ -28,14 +29,17 @@ export function registerEntriesCommand(program: Command): void {
     .requiredOption('--user <email>', 'the account')
     .option('--from <when>', 'entries overlapping from this instant, or this date (midnight in the user time zone)')
     .option('--to <when>', 'up to this instant or date (exclusive)')
+    .option('--output <file>', 'write to this new file, mode 0600, instead of standard output')
     .action(async (options: ExportOptions, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       await withCommandContext(global, async (ctx) => {
         const user = await ctx.services.users.requireUser(options.user);
-        const csv = await ctx.services.entriesCsv.exportCsv(user.id, { from: options.from, to: options.to });
         // On a terminal, control characters of notes are shown escaped (they would act on the screen);
         // into a file or a pipe the CSV is written exactly, so that `entries import` reads it back.
-        await writeExport(csv, process.stdout.isTTY ? terminalSafe : (text) => text);
+        const shown = options.output === undefined && process.stdout.isTTY ? terminalSafe : (text: string) => text;
+        await exportTo(options.output, async (to) =>
+          writeExport(await ctx.services.entriesCsv.exportCsv(user.id, { from: options.from, to: options.to }), shown, to),
+        );
       });
     });
 

@@ -3,6 +3,9 @@
 // OSC, CSI, C1 controls) that rewrite the screen or the window title of whoever reads the output:
 // every control character but tab and newline is written as a visible escape instead.
 import { once } from 'node:events';
+import fs from 'node:fs';
+import type { Writable } from 'node:stream';
+import { createPrivateFile, narrowRedirectedOutput } from '../common/private-file.js';
 import type { ExportStream } from '../time/exports.js';
 
 /** C0 controls but tab and newline, DEL, and the C1 controls (U+0080–U+009F; U+009B is a CSI of its own). */
@@ -20,14 +23,38 @@ export function terminalSafe(text: string): string {
  * Writes an export's pieces to standard output as the reader takes them (a slow pipe holds the next
  * piece back, so memory stays at a piece or two), then gives the export's lease back.
  */
-export async function writeExport(exported: ExportStream, shown: (text: string) => string = (text) => text): Promise<void> {
+export async function writeExport(exported: ExportStream, shown: (text: string) => string = (text) => text, to: Writable = process.stdout): Promise<void> {
   try {
     for await (const piece of exported.pieces) {
-      if (!process.stdout.write(shown(piece))) await once(process.stdout, 'drain');
+      if (!to.write(shown(piece))) await once(to, 'drain');
     }
   } finally {
     await exported.close();
   }
+}
+
+/**
+ * An export's destination: `--output <file>`, a new file made 0600 by this process (so also under
+ * `sudo -u`, where a shell's `> file` is made by the calling user before the command runs), or
+ * standard output (a redirected file of this user is narrowed to 0600 before anything is written).
+ */
+export async function exportTo(output: string | undefined, write: (to: Writable) => Promise<void>): Promise<void> {
+  if (output === undefined) {
+    narrowRedirectedOutput();
+    await write(process.stdout);
+    return;
+  }
+  const file = fs.createWriteStream('', { fd: createPrivateFile(output) });
+  const closed = () => new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  try {
+    await write(file);
+  } catch (error) {
+    // Nothing half-written stays behind under the name asked for.
+    await closed().catch(() => undefined);
+    fs.rmSync(output, { force: true });
+    throw error;
+  }
+  await closed();
 }
 
 /** Problems printed at most; the rest are counted in one more line (a 200,000-row file must not print 200,000 lines). */

@@ -4,9 +4,8 @@ import type { Command } from 'commander';
 import { AccountImportError, MAX_ACCOUNT_DOCUMENT_BYTES } from '../portability/account-document.js';
 import { jsonErrorPlace, readInputFile } from './input-file.js';
 import { runAdminCommand, withCommandContext, type GlobalOptions } from './command-context.js';
-import { narrowRedirectedOutput } from '../common/private-file.js';
 import { ServiceError } from '../common/errors.js';
-import { firstProblems, terminalSafe, writeExport } from './output.js';
+import { exportTo, firstProblems, terminalSafe, writeExport } from './output.js';
 import { operatingSystemActor } from '../auth/audit.js';
 
 /** The account document of `user import`: at most MAX_ACCOUNT_DOCUMENT_BYTES of JSON, or one line saying what is wrong and where. */
@@ -27,15 +26,15 @@ export function exportCommand(user: Command): void {
     .command('export')
     .description('print one account as a JSON document: fields (no password or token), settings, entries, absences')
     .argument('<email>', 'e-mail address of the account')
-    .addHelpText('after', '\nExample:\n  $ timetrack user export ann@example.com > ann.json')
-    .action(async (email: string, _options: object, command: Command) => {
+    .option('--output <file>', 'write to this new file, mode 0600 (the document holds personal data), instead of standard output')
+    .addHelpText('after', '\nExample:\n  $ timetrack user export ann@example.com --output ann.json')
+    .action(async (email: string, options: { output?: string }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       await withCommandContext(global, async (ctx) => {
-        const exported = await ctx.services.accountData.exportAccount((await ctx.services.users.requireUser(email)).id);
-        // `> ann.json`: the document holds personal data; the file is narrowed to 0600 before it is written.
-        narrowRedirectedOutput();
-        // Streamed as it is read (one entry a line), never the whole account in memory.
-        await writeExport(exported);
+        const user = await ctx.services.users.requireUser(email);
+        // The destination first (a refused file name takes no export), then the export, streamed as it
+        // is read (one entry a line), never the whole account in memory.
+        await exportTo(options.output, async (to) => writeExport(await ctx.services.accountData.exportAccount(user.id), undefined, to));
       });
     });
 }

@@ -148,4 +148,26 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).user.email).toBe('ann@example.com');
     void PASSWORD;
   });
+
+  it('exports through --output into a new file of mode 0600, whatever the umask; an existing file is refused', async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    const folder = makeTempDir('timetrack-export-');
+    for (const [args, name] of [
+      [['user', 'export', 'ann@example.com'], 'ann.json'],
+      [['entries', 'export', '--user', 'ann@example.com'], 'ann.csv'],
+    ] as const) {
+      const file = path.join(folder, name);
+      const result = await execa('sh', ['-c', `umask 000; node "${BIN}" --db "${db}" ${args.join(' ')} --output "${file}"`], {
+        env: cleanEnv(),
+        extendEnv: false,
+        reject: false,
+      });
+      expect(result.exitCode, String(result.stderr)).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(fs.readFileSync(file, 'utf8')).toContain(name.endsWith('.json') ? '"email":"ann@example.com"' : 'start_at');
+      expectFailure(await cli(db, [...args, '--output', file]), 1, /exists already; choose a new file name/);
+    }
+  });
 });
