@@ -109,9 +109,17 @@ export class EntryConflictError extends ServiceError {
 
 /**
  * The entry rules, inside the caller's transaction: at most one running entry, no overlap with the
- * user's other entries (`excludeId`: the entry being changed).
+ * user's other entries (`excludeId`: the entry being changed). A running entry occupies the time it
+ * has run (its start through `nowMs`), not the future: an entry planned for later does not block a
+ * start, and the stop ends the timer at that entry's start at the latest (`plannedStartAfter`).
  */
-export async function assertSpanIsFree(trx: Transaction<Database>, userId: number, span: EntrySpan, excludeId?: number): Promise<void> {
+export async function assertSpanIsFree(
+  trx: Transaction<Database>,
+  userId: number,
+  span: EntrySpan,
+  excludeId: number | undefined,
+  nowMs: number,
+): Promise<void> {
   if (span.endMs === null) {
     const running = await runningEntry(trx, userId);
     if (running && running.id !== excludeId) {
@@ -122,7 +130,7 @@ export async function assertSpanIsFree(trx: Transaction<Database>, userId: numbe
       });
     }
   }
-  const range: InstantRange = { from: toIso(span.startMs), ...(span.endMs !== null ? { to: toIso(span.endMs) } : {}) };
+  const range: InstantRange = { from: toIso(span.startMs), to: toIso(span.endMs ?? Math.max(nowMs, span.startMs + 1)) };
   const [clash] = await entriesOverlapping(trx, userId, range, { excludeId, limit: 1 });
   if (clash) {
     throw new EntryConflictError('OVERLAP', `The entry would overlap entry ${clash.id} (${clash.start_at} – ${clash.end_at ?? 'running'})`, clash.id, {
@@ -161,4 +169,17 @@ export async function insertEntry(trx: Transaction<Database>, userId: number, da
     .executeTakeFirstOrThrow();
   if (span.endMs !== null) await refreshDailyTotals(trx, userId, days.timezone, days.min_break_minutes * 60_000, [[span.startMs, span.endMs]]);
   return row;
+}
+
+/** The start of the user's first entry after `afterMs` (an entry planned for later), if any: a running timer ends there at the latest. */
+export async function plannedStartAfter(trx: Transaction<Database>, userId: number, afterMs: number): Promise<number | undefined> {
+  const next = await trx
+    .selectFrom('time_entries')
+    .select('start_at')
+    .where('user_id', '=', userId)
+    .where('start_at', '>', toIso(afterMs))
+    .orderBy('start_at')
+    .limit(1)
+    .executeTakeFirst();
+  return next ? Date.parse(next.start_at) : undefined;
 }
