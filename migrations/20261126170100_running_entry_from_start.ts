@@ -1,7 +1,7 @@
-// A running entry no longer blocks the future (docs/time-model.md, Entries): the timer may start
-// while an entry is planned for later (tomorrow's appointment), and a stop ends it at the planned
+// A running entry no longer blocks every later day (docs/time-model.md): the timer may start while
+// an entry is planned for a later day (tomorrow's appointment), and a stop ends it at the planned
 // entry's start at the latest. On PostgreSQL the exclusion constraint therefore takes a running entry
-// as its start instant only, not [start, ∞); the service checks the time it has run. SQLite has no
+// as its start instant only, not [start, ∞); the service checks the rest of the day. SQLite has no
 // such constraint. Frozen in time: uses Kysely<any>.
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './dialect.js';
