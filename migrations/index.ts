@@ -21,6 +21,9 @@ import * as apiTokens from './010b_api_tokens.js';
 import * as twoFactor from './010c_two_factor.js';
 import * as loginDevices from './010d_login_devices.js';
 import * as exportLeases from './011_export_leases.js';
+import * as absenceRequests from './20261126170000_absence_requests.js';
+import * as runningEntryFromStart from './20261126170100_running_entry_from_start.js';
+import * as timerLimitDefault from './20261126170200_timer_limit_default.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -42,4 +45,7 @@ export const migrations: Record<string, Migration> = {
   '010c_two_factor': twoFactor,
   '010d_login_devices': loginDevices,
   '011_export_leases': exportLeases,
+  '20261126170000_absence_requests': absenceRequests,
+  '20261126170100_running_entry_from_start': runningEntryFromStart,
+  '20261126170200_timer_limit_default': timerLimitDefault,
 };

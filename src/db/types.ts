@@ -154,6 +154,8 @@ export interface UserSettingsTable {
   vacation_carry_over_max_half_days: number | null;
   /** A running entry is stopped at its start plus this many minutes (null: never). */
   timer_limit_minutes: number | null;
+  /** 1: Today offers once to turn the timer limit on (accounts made before it was on by default). */
+  suggest_timer_limit: Generated<number>;
   /** Targets before schedules (migration 009): no longer read, kept as they were. */
   target_mon_minutes: Generated<number>;
   target_tue_minutes: Generated<number>;
@@ -205,6 +207,11 @@ export interface AbsencesTable {
   /** `half`: the day's target is halved (rounded down to a minute). */
   portion: Generated<AbsencePortion>;
   note: string;
+  /**
+   * The booking this day belongs to: the id of the first absence of one POST (a day, a half day or a
+   * range); a later leave request groups its days the same way.
+   */
+  request_id: Generated<number>;
   created_at: Instant;
 }
 

@@ -118,6 +118,8 @@ export interface Routes {
   /** One day answers `absence`, a range `absences`. */
   'POST /api/time-entries/absences': { body: NewAbsenceBody; response: { absence: Absence } | { absences: Absence[] } };
   'DELETE /api/time-entries/absences/:id': { params: Id; response: NoContent };
+  /** Every day of one booking (`request_id`); answers the days removed. */
+  'DELETE /api/time-entries/absences/requests/:id': { params: Id; response: { absences: Absence[] } };
   'GET /api/time-entries/bookings': { query: { from?: string; to?: string }; response: { bookings: Booking[] } };
   'POST /api/time-entries/bookings': { body: NewBookingBody; response: { booking: Booking } };
   'DELETE /api/time-entries/bookings/:id': { params: Id; response: NoContent };

@@ -163,7 +163,7 @@ function checkAbsences(problems: Problems, absencesIn: AccountDocument['absences
     const earlier = days.get(checked.date);
     if (earlier !== undefined) return problems.add(`${at}.date`, `${checked.date} is also the date of absences[${earlier}]; an account has one absence a day`);
     days.set(checked.date, index + 1);
-    absences.push(checked);
+    absences.push(absence.request_id === undefined ? checked : { ...checked, request: absence.request_id });
   });
   return absences;
 }

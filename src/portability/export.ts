@@ -100,6 +100,7 @@ export async function exportAccount({ database: { db }, clock, settings, exportG
       type: absence.type,
       portion: absence.portion,
       note: absence.note,
+      request_id: absence.request_id,
     }));
     yield '\n],\n"bookings":[';
     yield* arrayMembers(datedRows(db, 'bookings', userId), (booking) => ({

@@ -40,7 +40,15 @@ const DocumentSettings = Type.Object({
 });
 
 const DocumentEntry = Type.Object({ start_at: Text, end_at: Type.Optional(TextOrNull), note: Type.Optional(Text) });
-const DocumentAbsence = Type.Object({ date: Text, type: Text, note: Type.Optional(Text), portion: Type.Optional(Text) });
+// request_id: the absences with the same one were booked together (docs/time-model.md); a document
+// without it (written before it existed) imports each absence as a booking of its own.
+const DocumentAbsence = Type.Object({
+  date: Text,
+  type: Text,
+  note: Type.Optional(Text),
+  portion: Type.Optional(Text),
+  request_id: Type.Optional(WholeNumber),
+});
 const DocumentSchedule = Type.Object({ valid_from: Text, weekly_target_minutes: WeeklyTargets });
 const DocumentBooking = Type.Object({ date: Text, kind: Text, minutes: WholeNumber, note: Type.Optional(Text) });
 

@@ -13,6 +13,7 @@ import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import type { SettingsService } from './settings.js';
 import { normalizeNote, type RangeQuery } from './entries/rules.js';
+import { assignRequests, deleteRequest } from './absence-requests.js';
 
 export const ABSENCE_TYPES: readonly AbsenceType[] = ['vacation', 'sick', 'holiday'];
 export const ABSENCE_PORTIONS: readonly AbsencePortion[] = ['full', 'half'];
@@ -32,6 +33,8 @@ export interface Absence {
   type: AbsenceType;
   portion: AbsencePortion;
   note: string;
+  /** The booking the day belongs to (./absence-requests.ts): the days of one POST share it. */
+  request_id: number;
 }
 
 /** One day (`date`) or a range (`from` through `to`, both included). */
@@ -50,6 +53,8 @@ export interface CheckedAbsence {
   type: AbsenceType;
   portion: AbsencePortion;
   note: string;
+  /** Absences of an imported document with the same key were booked together (./absence-requests.ts). */
+  request?: number;
 }
 
 /** Type, portion (full unless given) and note of a new absence, or VALIDATION_ERROR naming the field. */
@@ -103,17 +108,26 @@ export async function insertAbsencesIn(
     else if (!options.skipExisting) throw new ServiceError('ABSENCE_EXISTS', `absences[${index + 1}]: there is already an absence on ${absence.date}`);
   }
   await assertRoomForAbsences(trx, userId, toWrite.length);
+  const groups = new Map<number, number[]>();
   for (let first = 0; first < toWrite.length; first += 500) {
-    await trx
+    const batch = toWrite.slice(first, first + 500);
+    const rows = await trx
       .insertInto('absences')
-      .values(toWrite.slice(first, first + 500).map((absence) => ({ user_id: userId, ...absence, created_at: options.now })))
+      .values(batch.map(({ request: _request, ...absence }) => ({ user_id: userId, ...absence, created_at: options.now })))
+      .returning(['id', 'date'])
       .execute();
+    const requestOf = new Map(batch.map((absence) => [absence.date, absence.request]));
+    for (const row of rows) {
+      const request = requestOf.get(row.date);
+      if (request !== undefined) groups.set(request, [...(groups.get(request) ?? []), row.id]);
+    }
   }
+  await assignRequests(trx, userId, [...groups.values()]);
   return { created: toWrite.length, skipped: absences.length - toWrite.length };
 }
 
-function publicAbsence(row: Pick<AbsenceRow, 'id' | 'date' | 'type' | 'portion' | 'note'>): Absence {
-  return { id: row.id, date: row.date, type: row.type, portion: row.portion, note: row.note };
+export function publicAbsence(row: Pick<AbsenceRow, 'id' | 'date' | 'type' | 'portion' | 'note' | 'request_id'>): Absence {
+  return { id: row.id, date: row.date, type: row.type, portion: row.portion, note: row.note, request_id: row.request_id };
 }
 
 const COLUMNS = ['id', 'date', 'type', 'portion', 'note'] as const;
@@ -145,7 +159,7 @@ async function listAbsences({ database: { db }, settings }: Pick<AbsenceDeps, 'd
   const { timezone } = await settings.getSettings(userId);
   let select = db
     .selectFrom('absences')
-    .select([...COLUMNS])
+    .select([...COLUMNS, 'request_id'])
     .where('user_id', '=', userId);
   if (query.from !== undefined) {
     select = select.where('date', '>=', localDateOf(parseInstantOrDate(query.from, timezone, 'from'), timezone));
@@ -187,7 +201,8 @@ export function createAbsenceService(deps: AbsenceDeps) {
           .values({ user_id: userId, date, ...kind, created_at: clock.now().toISOString() })
           .returning([...COLUMNS])
           .executeTakeFirstOrThrow();
-        return publicAbsence(row);
+        await assignRequests(trx, userId, []);
+        return publicAbsence({ ...row, request_id: row.id });
       }),
     );
   }
@@ -233,7 +248,10 @@ export function createAbsenceService(deps: AbsenceDeps) {
           .values(dates.map((date) => ({ user_id: userId, date, ...kind, created_at: now })))
           .returning([...COLUMNS])
           .execute();
-        return rows.map(publicAbsence).sort((a, b) => (a.date < b.date ? -1 : 1));
+        const ids = rows.map((row) => row.id);
+        await assignRequests(trx, userId, [ids]);
+        const requestId = Math.min(...ids);
+        return rows.map((row) => publicAbsence({ ...row, request_id: requestId })).sort((a, b) => (a.date < b.date ? -1 : 1));
       }),
     );
   }
@@ -249,6 +267,7 @@ export function createAbsenceService(deps: AbsenceDeps) {
     createAbsence,
     createAbsenceRange,
     deleteAbsence,
+    deleteAbsenceRequest: async (userId: number, requestId: number): Promise<Absence[]> => (await deleteRequest(db, userId, requestId)).map(publicAbsence),
     absencesByDate: (userId: number, from: LocalDate, through: LocalDate) => absencesByDate(db, userId, from, through),
     absenceCountsByWeekday: (userId: number, from: LocalDate, through: LocalDate) => absenceCountsByWeekday(db, userId, from, through),
     absencesAmong: (userId: number, dates: LocalDate[]) => absencesAmong(db, userId, dates),

@@ -44,6 +44,8 @@ export interface Settings {
   vacation_carry_over_max_days: number | null;
   /** A running entry is stopped at its start plus this many minutes; null: never (docs/time-model.md, Forgotten timer). */
   timer_limit_minutes: number | null;
+  /** Today offers once to turn the limit on (an account made before it was on by default); false once on or dismissed. */
+  suggest_timer_limit: boolean;
 }
 
 export interface SettingsPatch {
@@ -60,7 +62,12 @@ export interface SettingsPatch {
   vacation_days_per_year?: number | null;
   vacation_carry_over_max_days?: number | null;
   timer_limit_minutes?: number | null;
+  /** false: the offer on Today is dismissed. */
+  suggest_timer_limit?: boolean;
 }
+
+/** The timer limit of a new account (12 hours); accounts made before it keep theirs (docs/time-model.md). */
+export const DEFAULT_TIMER_LIMIT_MINUTES = 720;
 
 /** The longest timer limit: the longest an entry may last (31 days). */
 export const MAX_TIMER_LIMIT_MINUTES = 31 * 24 * 60;
@@ -115,6 +122,8 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
       'user_settings.vacation_half_days_per_year',
       'user_settings.vacation_carry_over_max_half_days',
       'user_settings.timer_limit_minutes',
+      'user_settings.user_id as settings_row',
+      'user_settings.suggest_timer_limit',
     ])
     .where('users.id', '=', userId)
     .executeTakeFirst();
@@ -137,7 +146,8 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
       row.vacation_half_days_per_year === null || row.vacation_half_days_per_year === undefined ? null : row.vacation_half_days_per_year / 2,
     vacation_carry_over_max_days:
       row.vacation_carry_over_max_half_days === null || row.vacation_carry_over_max_half_days === undefined ? null : row.vacation_carry_over_max_half_days / 2,
-    timer_limit_minutes: row.timer_limit_minutes ?? null,
+    timer_limit_minutes: row.settings_row === null ? DEFAULT_TIMER_LIMIT_MINUTES : (row.timer_limit_minutes ?? null),
+    suggest_timer_limit: row.suggest_timer_limit === 1,
   };
 }
 
@@ -189,7 +199,7 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
         holiday_region: null,
         vacation_half_days_per_year: null,
         vacation_carry_over_max_half_days: null,
-        timer_limit_minutes: null,
+        timer_limit_minutes: DEFAULT_TIMER_LIMIT_MINUTES,
         ...values,
         updated_at: now,
       })
@@ -225,6 +235,7 @@ export interface CheckedSettingsPatch {
     vacation_half_days_per_year?: number | null;
     vacation_carry_over_max_half_days?: number | null;
     timer_limit_minutes?: number | null;
+    suggest_timer_limit?: number;
   };
   /** The days given (checked), from `validFrom` on; without it, from today in the user's zone. */
   targets?: { patch: Partial<WeeklyTarget>; validFrom?: LocalDate };
@@ -239,6 +250,11 @@ export async function checkSettingsPatch(patch: SettingsPatch): Promise<CheckedS
       throw validationError(`timer_limit_minutes must be a whole number of minutes from 1 to ${MAX_TIMER_LIMIT_MINUTES}, or null`, 'timer_limit_minutes');
     }
     values.timer_limit_minutes = limit;
+    if (limit !== null) values.suggest_timer_limit = 0;
+  }
+  if (patch.suggest_timer_limit !== undefined) {
+    if (typeof patch.suggest_timer_limit !== 'boolean') throw validationError('suggest_timer_limit must be true or false', 'suggest_timer_limit');
+    values.suggest_timer_limit = patch.suggest_timer_limit && values.suggest_timer_limit !== 0 ? 1 : 0;
   }
   if (patch.vacation_days_per_year !== undefined) values.vacation_half_days_per_year = halfDays(patch.vacation_days_per_year, 'vacation_days_per_year');
   if (patch.vacation_carry_over_max_days !== undefined) {

@@ -5,6 +5,7 @@ import { signal } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Settings } from '../http/contract.js';
 import { describe } from './api.js';
+import { freshness } from './freshness.js';
 import { formatBalance, formatMinutes } from './duration.js';
 import { locale, t } from './i18n/index.js';
 import { datedTime, shortDate, spanLabel, timeOfDay } from './week.js';
@@ -68,6 +69,13 @@ export function useLoad<T>(load: () => Promise<T>, key: unknown[]) {
       generation.current++;
     };
   }, key);
+  // Loads again when the tab comes back or a minute passed (./freshness.ts): the newest fetchNow, so with the newest key.
+  const latest = useRef(fetchNow);
+  latest.current = fetchNow;
+  useEffect(() => {
+    let first = true;
+    return freshness.subscribe(() => (first ? (first = false) : void latest.current()));
+  }, []);
   /**
    * Loads again; resolves once the fresh data is shown (a failure is shown as the error, never thrown),
    * so an action can await it before its message: nothing is announced while the old list still shows.

@@ -7,6 +7,7 @@ import { t } from './i18n/index.js';
 import { getOnce } from './prefetch.js';
 import { announcement, focusSoon, NAV_TABS, settings, shownWeek, tab, tabOfHash, type Tab } from './state.js';
 import { Notice } from './ui.js';
+import { watchFreshness } from './freshness.js';
 import { todayIn, weekStartOf } from './week.js';
 import { AbsencesView } from './views/absences.js';
 import { EntriesView } from './views/entries.js';
@@ -43,6 +44,7 @@ export function Tracker(props: { user: User }) {
       (failure) => setError(describe(failure)),
     );
   }, []);
+  useEffect(watchFreshness, []);
   useEffect(() => {
     document.title = `${text.tabs[tab.value]} · timetrack`;
     // After a change of section, focus goes to its heading (not on the first load: the page starts at its top).

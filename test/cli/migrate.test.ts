@@ -28,6 +28,9 @@ const MIGRATIONS = [
   '010c_two_factor',
   '010d_login_devices',
   '011_export_leases',
+  '20261126170000_absence_requests',
+  '20261126170100_running_entry_from_start',
+  '20261126170200_timer_limit_default',
 ];
 
 describe('timetrack migrate', () => {

@@ -116,6 +116,39 @@ describe('user export and import', () => {
     expect(copy.absences.map((absence: { portion: string }) => absence.portion)).toEqual(['full', 'full']);
   });
 
+  it('absences booked together stay one booking; a document without request_id imports each absence as its own', async () => {
+    const range = await ann.call('POST', '/api/time-entries/absences', { from: '2026-03-16', to: '2026-03-18', type: 'vacation', note: 'trip' });
+    expect(range.statusCode).toBe(201);
+    const document = JSON.parse(String((await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
+    type Booked = { date: string; request_id?: number };
+    /** The absences' dates, grouped by booking. */
+    const bookings = (absences: Booked[]) => {
+      const groups = new Map<string, string[]>();
+      for (const absence of absences) {
+        const key = String(absence.request_id ?? absence.date);
+        groups.set(key, [...(groups.get(key) ?? []), absence.date]);
+      }
+      return [...groups.values()];
+    };
+    expect(bookings(document.absences)).toEqual([['2026-03-05'], ['2026-03-06'], ['2026-03-16', '2026-03-17', '2026-03-18']]);
+
+    const file = path.join(t.dir, 'grouped.json');
+    fs.writeFileSync(file, JSON.stringify(document));
+    const target = tempDb();
+    expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+    expect((await runCli(['--db', target, 'user', 'import', file])).exitCode).toBe(0);
+    const copy = JSON.parse(String((await runCli(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
+    expect(bookings(copy.absences)).toEqual(bookings(document.absences));
+
+    for (const absence of document.absences) delete absence.request_id;
+    fs.writeFileSync(file, JSON.stringify(document));
+    const older = tempDb();
+    expect((await runCli(['--db', older, 'migrate'])).exitCode).toBe(0);
+    expect((await runCli(['--db', older, 'user', 'import', file])).exitCode).toBe(0);
+    const oldCopy = JSON.parse(String((await runCli(['--db', older, 'user', 'export', 'ann@example.com'])).stdout));
+    expect(bookings(oldCopy.absences)).toHaveLength(5);
+  });
+
   it('names the field of a bad schedule or booking, and writes nothing', async () => {
     const document = JSON.parse(String((await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
     document.schedules[1].weekly_target_minutes.tue = 2000;

@@ -28,7 +28,9 @@ describe('half days', () => {
   it('halve the target of the day, rounded down to a minute, in the week and in the balance', async () => {
     const half = await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-06', type: 'vacation', portion: 'half' });
     expect(half.statusCode).toBe(201);
-    expect(half.json()).toEqual({ absence: { id: expect.any(Number), date: '2026-03-06', type: 'vacation', portion: 'half', note: '' } });
+    expect(half.json()).toEqual({
+      absence: { id: expect.any(Number), date: '2026-03-06', type: 'vacation', portion: 'half', note: '', request_id: half.json().absence.id },
+    });
     await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-05', type: 'sick' });
     await addEntry(ann, '2026-03-06T08:00:00Z', '2026-03-06T11:00:00Z');
     const week = (await ann.call('GET', '/api/stats/week?date=2026-03-02')).json();
@@ -84,7 +86,7 @@ describe('ranges', () => {
     expect(response.statusCode).toBe(201);
     const { absences } = response.json();
     expect(dates(absences)).toEqual(['2026-04-02', '2026-04-07', '2026-04-08', '2026-04-09', '2026-04-10', '2026-04-13', '2026-04-14']);
-    expect(absences[0]).toEqual({ id: expect.any(Number), date: '2026-04-02', type: 'vacation', portion: 'full', note: 'Easter' });
+    expect(absences[0]).toEqual({ id: expect.any(Number), date: '2026-04-02', type: 'vacation', portion: 'full', note: 'Easter', request_id: absences[0].id });
     const listed = (await ann.call('GET', '/api/time-entries/absences?from=2026-04-01&to=2026-05-01')).json();
     expect(dates(listed.absences)).toEqual(dates(absences));
   });

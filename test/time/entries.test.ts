@@ -207,7 +207,9 @@ describe('absences', () => {
   it('creates, lists by range, refuses a second absence on the same day, deletes', async () => {
     const created = await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-04', type: 'vacation', note: 'ski' });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ absence: { id: expect.any(Number), date: '2026-03-04', type: 'vacation', portion: 'full', note: 'ski' } });
+    expect(created.json()).toEqual({
+      absence: { id: expect.any(Number), date: '2026-03-04', type: 'vacation', portion: 'full', note: 'ski', request_id: created.json().absence.id },
+    });
     const sick = await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-06', type: 'sick' });
     expect(sick.json().absence).toMatchObject({ type: 'sick', note: '' });
 
@@ -268,7 +270,9 @@ describe('settings', () => {
       min_break_minutes: 15,
       vacation_days_per_year: null,
       vacation_carry_over_max_days: null,
-      timer_limit_minutes: null,
+      // A new account has the forgotten-timer limit on (docs/time-model.md).
+      timer_limit_minutes: 720,
+      suggest_timer_limit: false,
     });
     const patched = await ann.call('PATCH', '/api/settings', {
       timezone: 'europe/berlin',
@@ -290,7 +294,8 @@ describe('settings', () => {
       min_break_minutes: 15,
       vacation_days_per_year: null,
       vacation_carry_over_max_days: null,
-      timer_limit_minutes: null,
+      timer_limit_minutes: 720,
+      suggest_timer_limit: false,
     };
     expect(patched.json()).toEqual(expected);
     expect((await ann.call('GET', '/api/settings')).json()).toEqual(expected);

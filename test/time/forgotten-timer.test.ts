@@ -27,6 +27,7 @@ describe('the forgotten timer', () => {
     const started = (await ann.call('POST', '/api/time-entries/start')).json().entry;
     expect(started.auto_stopped).toBe(false);
     const bob = await signIn(t, 'bob@example.com'); // no limit: runs on
+    await bob.call('PATCH', '/api/settings', { timer_limit_minutes: null });
     await bob.call('POST', '/api/time-entries/start');
     await at('2026-03-16T19:59:00.000Z');
     expect(await t.ctx.services.timeEntries.stopForgottenTimers()).toBe(0);

@@ -700,6 +700,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
       // Today's targets stay as they were until next Monday.
       expect(await field(page, 'Monday').inputValue()).toBe('8');
       await page.getByRole('button', { name: `Remove the schedule from ${nextMonday.toISODate()}` }).click();
+      await button(page, 'Yes, remove').click();
       await expect.poll(() => page.getByText(/^From .* a week$/).count()).toBe(1);
 
       // A booking in Settings: a payout typed as hours is taken off the balance.
@@ -709,7 +710,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
       await page.getByRole('button', { name: /^Remove the booking of / }).click();
       await page.getByText('No bookings yet.').waitFor();
 
-      // Absences: a range of two weeks in one request, removed in one action; a half day; the vacation figures.
+      // Absences: a range of two weeks in one request, removed in one action after a question; a half day; the vacation figures.
       await openTab(page, 'Absences');
       await page.getByText('Allowance').waitFor();
       const first = nextMonday.plus({ weeks: 1 });
@@ -722,6 +723,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
       await rangeButton.waitFor();
       await expect.poll(async () => (await page.locator('.vacation').textContent()) ?? '').toMatch(/Planned10 days/);
       await rangeButton.click();
+      await button(page, 'Yes, remove').click();
       await expect.poll(() => page.locator('main [aria-live=polite][role=status]').textContent()).toBe('10 days removed.');
       await page.getByLabel('One day').check();
       await field(page, 'Date').fill(first.toISODate() as string);

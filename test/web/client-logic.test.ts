@@ -4,6 +4,7 @@ import { formatBalance, formatHours, formatMinutes, formatTimer, parseDuration }
 import { de } from '../../src/web/i18n/de.js';
 import { en } from '../../src/web/i18n/en.js';
 import { errorMessage as sentence, type ApiFailure } from '../../src/web/messages.js';
+import { dayDoubt, looksLikeMinutes, timeDoubt } from '../../src/web/plausibility.js';
 import { datedTime, instantOf, partsOf, shiftWeek, spanLabel, todayIn, weekDates, weekStartOf } from '../../src/web/week.js';
 
 const errorMessage = (failure: ApiFailure) => sentence(failure, en);
@@ -154,5 +155,31 @@ describe('error sentences', () => {
     expect(errorMessage({ status: 500, code: 'INTERNAL_ERROR' })).toMatch(/Try again/);
     expect(errorMessage({ status: 418, code: '' })).toMatch(/did not work/);
     expect(errorMessage({ status: 429, code: '', retryAfterSeconds: 120 })).toMatch(/in 2 minutes/);
+  });
+});
+
+describe('plausibility before saving an entry', () => {
+  const none = new Set<never>();
+  it('asks minutes or hours for a bare number that as hours is more than 12, never for 8 or 1:30', () => {
+    expect(looksLikeMinutes('45')).toBe(true);
+    expect(looksLikeMinutes('13')).toBe(true);
+    for (const typed of ['8', '12', '1:30', '45m', '1.5h', '45 min']) expect(looksLikeMinutes(typed)).toBe(false);
+    expect(timeDoubt({ start: '09:00', end: '', duration: '45', minutes: 2700 }, none)).toEqual({ kind: 'minutesOrHours', field: 'duration', typed: '45' });
+  });
+  it('asks about an end before the start, then about the length, each once', () => {
+    const entry = { start: '09:00', end: '05:00', duration: '', minutes: 20 * 60 };
+    expect(timeDoubt(entry, none)?.kind).toBe('overnight');
+    expect(timeDoubt(entry, new Set(['overnight'] as const))).toEqual({ kind: 'long', field: 'end_at', minutes: 1200 });
+    expect(timeDoubt(entry, new Set(['overnight', 'long'] as const))).toBeUndefined();
+    expect(timeDoubt({ start: '09:00', end: '17:00', duration: '', minutes: 480 }, none)).toBeUndefined();
+  });
+  it('asks about a public holiday or an absence on the day', () => {
+    expect(dayDoubt({ date: '2026-12-25', public_holiday: 'Christmas Day', absence: null }, none)).toEqual({
+      kind: 'holiday',
+      field: 'date',
+      name: 'Christmas Day',
+    });
+    expect(dayDoubt({ date: '2026-12-21', public_holiday: null, absence: 'vacation' }, none)?.kind).toBe('absence');
+    expect(dayDoubt({ date: '2026-12-22', public_holiday: null, absence: null }, none)).toBeUndefined();
   });
 });

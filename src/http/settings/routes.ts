@@ -43,6 +43,7 @@ const SettingsPatchBody = Type.Object(
     timer_limit_minutes: Type.Optional(
       nullableNumber(Type.Integer({ description: 'a running entry is stopped at its start plus this many minutes; null: off' })),
     ),
+    suggest_timer_limit: Type.Optional(Type.Boolean({ description: 'false: the offer on Today to turn the timer limit on is dismissed' })),
   },
   { additionalProperties: false },
 );

@@ -20,6 +20,7 @@ export const SettingsSchema = Type.Object({
   vacation_days_per_year: Type.Union([Type.Number(), Type.Null()]),
   vacation_carry_over_max_days: Type.Union([Type.Number(), Type.Null()]),
   timer_limit_minutes: Type.Union([Type.Integer(), Type.Null()]),
+  suggest_timer_limit: Type.Boolean({ description: 'Today offers once to turn the timer limit on (an account made before it was on by default)' }),
 });
 export const HolidayRegionsResponse = Type.Object({ regions: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) });
 export const ScheduleSchema = Type.Object({ id: Type.Integer(), valid_from: LocalDate, weekly_target_minutes: WeeklyTarget });

@@ -108,6 +108,7 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> =
   );
 
   absenceAndBookingRoutes(app, absences, bookings);
+  absenceRequestRoutes(app, absences);
 
   app.get(
     '/export',
@@ -130,6 +131,25 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> =
 
   entryByIdRoutes(app, timeEntries);
 };
+
+/** The days of one booking of absences (docs/time-model.md, Bookings of absences). */
+function absenceRequestRoutes(app: ApiInstance, absences: Services['absences']): void {
+  const security = BEARER;
+  const tags = ['time-entries'];
+  app.delete(
+    '/absences/requests/:id',
+    {
+      schema: {
+        tags,
+        security,
+        description: 'Every day of one booking (its request_id): what one POST wrote',
+        params: IdParams,
+        response: { 200: Type.Object({ absences: Type.Array(AbsenceSchema) }), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => ({ absences: await absences.deleteAbsenceRequest(sessionOf(request).user.id, request.params.id) }),
+  );
+}
 
 /** Absences (vacation, sick, holiday) and bookings on the balance, under the same prefix and hooks. */
 function absenceAndBookingRoutes(app: ApiInstance, absences: Services['absences'], bookings: Services['bookings']): void {

@@ -21,7 +21,14 @@ export const EntrySchema = Type.Object({
 });
 export const EntryResponse = Type.Object({ entry: EntrySchema });
 
-export const AbsenceSchema = Type.Object({ id: Type.Integer(), date: LocalDate, type: AbsenceType, portion: AbsencePortion, note: Type.String() });
+export const AbsenceSchema = Type.Object({
+  id: Type.Integer(),
+  date: LocalDate,
+  type: AbsenceType,
+  portion: AbsencePortion,
+  note: Type.String(),
+  request_id: Type.Integer({ description: 'the booking the day belongs to: the days of one POST (a day, a half day or a range) share it' }),
+});
 export const AbsenceResponse = Type.Object({ absence: AbsenceSchema });
 
 export const BookingSchema = Type.Object({

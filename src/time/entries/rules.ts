@@ -4,7 +4,7 @@
 // of one account, even from two processes, cannot both pass the overlap or the single-running check.
 import type { Transaction } from 'kysely';
 import type { Database, TimeEntryRow } from '../../db/types.js';
-import { toIso } from '../calendar/dates.js';
+import { addDays, localDateOf, startOfDay, toIso } from '../calendar/dates.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './store.js';
 import { ServiceError, validationError } from '../../common/errors.js';
 import type { Settings } from '../settings.js';
@@ -108,10 +108,27 @@ export class EntryConflictError extends ServiceError {
 }
 
 /**
- * The entry rules, inside the caller's transaction: at most one running entry, no overlap with the
- * user's other entries (`excludeId`: the entry being changed).
+ * The time a running entry occupies for the overlap rule: from its start through the end of today in
+ * the user's zone (the day's work would run into an entry planned later today), not later days: an
+ * entry planned for tomorrow does not block a start, and the stop ends the timer at that entry's start
+ * at the latest (`plannedStartAfter`).
  */
-export async function assertSpanIsFree(trx: Transaction<Database>, userId: number, span: EntrySpan, excludeId?: number): Promise<void> {
+export function runningUntil(startMs: number, nowMs: number, timezone: string): number {
+  const today = localDateOf(Math.max(nowMs, startMs), timezone);
+  return Math.max(nowMs, startMs + 1, startOfDay(addDays(today, 1), timezone));
+}
+
+/**
+ * The entry rules, inside the caller's transaction: at most one running entry, no overlap with the
+ * user's other entries (`excludeId`: the entry being changed; a running entry up to `runningUntil`).
+ */
+export async function assertSpanIsFree(
+  trx: Transaction<Database>,
+  userId: number,
+  span: EntrySpan,
+  excludeId: number | undefined,
+  now: { nowMs: number; timezone: string },
+): Promise<void> {
   if (span.endMs === null) {
     const running = await runningEntry(trx, userId);
     if (running && running.id !== excludeId) {
@@ -122,7 +139,7 @@ export async function assertSpanIsFree(trx: Transaction<Database>, userId: numbe
       });
     }
   }
-  const range: InstantRange = { from: toIso(span.startMs), ...(span.endMs !== null ? { to: toIso(span.endMs) } : {}) };
+  const range: InstantRange = { from: toIso(span.startMs), to: toIso(span.endMs ?? runningUntil(span.startMs, now.nowMs, now.timezone)) };
   const [clash] = await entriesOverlapping(trx, userId, range, { excludeId, limit: 1 });
   if (clash) {
     throw new EntryConflictError('OVERLAP', `The entry would overlap entry ${clash.id} (${clash.start_at} – ${clash.end_at ?? 'running'})`, clash.id, {
@@ -161,4 +178,17 @@ export async function insertEntry(trx: Transaction<Database>, userId: number, da
     .executeTakeFirstOrThrow();
   if (span.endMs !== null) await refreshDailyTotals(trx, userId, days.timezone, days.min_break_minutes * 60_000, [[span.startMs, span.endMs]]);
   return row;
+}
+
+/** The start of the user's first entry after `afterMs` (an entry planned for later), if any: a running timer ends there at the latest. */
+export async function plannedStartAfter(trx: Transaction<Database>, userId: number, afterMs: number): Promise<number | undefined> {
+  const next = await trx
+    .selectFrom('time_entries')
+    .select('start_at')
+    .where('user_id', '=', userId)
+    .where('start_at', '>', toIso(afterMs))
+    .orderBy('start_at')
+    .limit(1)
+    .executeTakeFirst();
+  return next ? Date.parse(next.start_at) : undefined;
 }

@@ -10,10 +10,11 @@ import { parseInstant, parseInstantOrDate, toIso } from '../calendar/dates.js';
 import type { Clock } from '../../common/clock.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './store.js';
 import { ServiceError, validationError } from '../../common/errors.js';
-import type { SettingsService } from '../settings.js';
+import { DEFAULT_TIMER_LIMIT_MINUTES, type SettingsService } from '../settings.js';
 import {
   assertRoomForEntries,
   assertSpanIsFree,
+  plannedStartAfter,
   checkSpan,
   insertEntry,
   MAX_LISTED_ENTRIES,
@@ -81,7 +82,7 @@ async function updateEntry({ database, clock, settings }: TimeEntryDeps, userId:
       note: patch.note !== undefined ? normalizeNote(patch.note) : row.note,
     };
     checkSpan(span, now.getTime());
-    await assertSpanIsFree(trx, userId, span, id);
+    await assertSpanIsFree(trx, userId, span, id, { nowMs: now.getTime(), timezone });
     const updated = await trx
       .updateTable('time_entries')
       .set({
@@ -110,8 +111,10 @@ async function stopTimer({ database, clock, settings }: TimeEntryDeps, userId: n
     const running = await runningEntry(trx, userId);
     if (!running) throw new ServiceError('NOT_RUNNING', 'No time entry is running');
     const startMs = Date.parse(running.start_at);
-    // A timer stopped within the millisecond it started still ends after its start.
-    const endMs = Math.max(now.getTime(), startMs + 1);
+    // A timer stopped within the millisecond it started still ends after its start; one that ran into
+    // an entry planned for later ends where that entry starts.
+    const planned = await plannedStartAfter(trx, userId, startMs);
+    const endMs = Math.min(Math.max(now.getTime(), startMs + 1), planned ?? Infinity);
     checkSpan({ startMs, endMs, note: running.note }, now.getTime());
     const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
     const stopped = await trx
@@ -135,10 +138,16 @@ async function stopForgottenTimers({ database, clock, settings }: TimeEntryDeps,
   const nowMs = clock.now().getTime();
   const candidates = await db
     .selectFrom('time_entries')
-    .innerJoin('user_settings', 'user_settings.user_id', 'time_entries.user_id')
-    .select(['time_entries.id as id', 'time_entries.user_id as user_id', 'time_entries.start_at as start_at', 'user_settings.timer_limit_minutes as limit'])
+    // An account without a settings row has the default limit (settings.ts).
+    .leftJoin('user_settings', 'user_settings.user_id', 'time_entries.user_id')
+    .select((eb) => [
+      'time_entries.id as id',
+      'time_entries.user_id as user_id',
+      'time_entries.start_at as start_at',
+      eb.fn.coalesce('user_settings.timer_limit_minutes', eb.val(DEFAULT_TIMER_LIMIT_MINUTES)).as('limit'),
+    ])
     .where('time_entries.end_at', 'is', null)
-    .where('user_settings.timer_limit_minutes', 'is not', null)
+    .where((eb) => eb.or([eb('user_settings.user_id', 'is', null), eb('user_settings.timer_limit_minutes', 'is not', null)]))
     .orderBy('time_entries.start_at')
     .limit(batch)
     .execute();
@@ -150,8 +159,9 @@ async function stopForgottenTimers({ database, clock, settings }: TimeEntryDeps,
       const rules = await settings.getSettingsInTransaction(trx, candidate.user_id);
       if (!running || running.id !== candidate.id || rules.timer_limit_minutes === null) return false;
       const startMs = Date.parse(running.start_at);
-      const endMs = startMs + rules.timer_limit_minutes * 60_000;
-      if (endMs > nowMs) return false;
+      const limitMs = startMs + rules.timer_limit_minutes * 60_000;
+      if (limitMs > nowMs) return false;
+      const endMs = Math.min(limitMs, (await plannedStartAfter(trx, candidate.user_id, startMs)) ?? Infinity);
       await trx
         .updateTable('time_entries')
         .set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) })
@@ -201,7 +211,7 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
     checkSpan(span, now.getTime());
     return writeEntries(database, userId, async (trx) => {
       const rules = await settings.getSettingsInTransaction(trx, userId);
-      await assertSpanIsFree(trx, userId, span);
+      await assertSpanIsFree(trx, userId, span, undefined, { nowMs: now.getTime(), timezone: rules.timezone });
       await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, rules, span, now.toISOString()));
     });
@@ -222,7 +232,7 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
     const span: EntrySpan = { startMs: clock.now().getTime(), endMs: null, note: normalizeNote(note) };
     return writeEntries(database, userId, async (trx) => {
       const rules = await settings.getSettingsInTransaction(trx, userId);
-      await assertSpanIsFree(trx, userId, span);
+      await assertSpanIsFree(trx, userId, span, undefined, { nowMs: span.startMs, timezone: rules.timezone });
       await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, rules, span, toIso(span.startMs)));
     });

@@ -1,27 +1,16 @@
 // Absences: the vacation figures of the year; add one day or a range (days without a target are left
-// out by the server), whole or half; remove a day, or a range in one action. Lists those from the shown
-// week on, consecutive days of the same kind (skipping days off) as one range.
+// out by the server), whole or half. Lists those from the shown week on, one row per booking, each
+// removed as it was booked (./absence-list.tsx).
 import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
 import type { Absence } from '../../http/contract.js';
 import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
-import { announcement, fmt, focusSoon, shownWeek, useLoad, zone } from '../state.js';
+import { announcement, fmt, shownWeek, useLoad, zone } from '../state.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
-import { addDays, todayIn } from '../week.js';
+import { todayIn } from '../week.js';
 import { WeekNav } from './week-nav.js';
-
-/** Absences in date order grouped into ranges: the same type, portion and note, at most 4 days apart (a weekend, a holiday). */
-export function groupRanges(absences: Absence[]): Absence[][] {
-  const groups: Absence[][] = [];
-  for (const absence of absences) {
-    const last = groups.at(-1)?.at(-1);
-    const joins = last && last.type === absence.type && last.portion === absence.portion && last.note === absence.note && addDays(last.date, 4) >= absence.date;
-    if (joins) groups.at(-1)!.push(absence);
-    else groups.push([absence]);
-  }
-  return groups;
-}
+import { AbsenceList } from './absence-list.js';
 
 function VacationFigures() {
   const text = t().absences;
@@ -63,33 +52,6 @@ function VacationFigures() {
       </dl>
       {v.allowance_days === null && <p class="quiet">{text.notTracked}</p>}
     </>
-  );
-}
-
-/** A day or a range of the list, with its remove button. */
-function AbsenceRange(props: { group: Absence[]; busy: boolean; onRemove: () => void }) {
-  const text = t().absences;
-  const names = t().week;
-  const kind = (absence: Absence) => `${names[absence.type]}${absence.portion === 'half' ? ` (${t().month.half})` : ''}`;
-  const first = props.group[0]!;
-  const last = props.group.at(-1)!;
-  const single = props.group.length === 1;
-  return (
-    <li>
-      <span class="entry-text">
-        {fmt.day(first.date)} {DateTime.fromISO(first.date).year}
-        {!single && ` – ${fmt.day(last.date)} (${text.days(props.group.length)})`} · {kind(first)}
-        {first.note && ` · ${first.note}`}
-      </span>
-      <button
-        type="button"
-        disabled={props.busy}
-        aria-label={single ? text.removeNamed(names[first.type], first.date) : text.removeRange(names[first.type], first.date, last.date)}
-        onClick={props.onRemove}
-      >
-        {text.remove}
-      </button>
-    </li>
   );
 }
 
@@ -174,7 +136,6 @@ function AbsenceForm(props: { action: Action; form: ReturnType<typeof useAbsence
 }
 
 export function AbsencesView() {
-  const text = t().absences;
   const monday = shownWeek.value as string;
   const absences = useLoad(
     () => api('GET /api/time-entries/absences', { query: { from: monday, to: DateTime.fromISO(monday).plus({ years: 1 }).toISODate() as string } }),
@@ -182,15 +143,6 @@ export function AbsencesView() {
   );
   const action = useAction();
   const form = useAbsenceForm(action, absences.reload);
-  const remove = (group: Absence[]) =>
-    action.run(async () => {
-      // One action for the whole range: a request per day (DELETE works per day).
-      for (const absence of group) await api('DELETE /api/time-entries/absences/:id', { params: { id: absence.id } });
-      await absences.reload();
-      announcement.value = group.length === 1 ? text.removed : text.removedRange(group.length);
-      focusSoon('#view-title');
-    });
-  const groups = groupRanges(absences.data?.absences ?? []);
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>
@@ -200,13 +152,7 @@ export function AbsencesView() {
       <WeekNav />
       <Notice error={action.error ?? absences.error} errorRef={action.errorRef} />
       <AbsenceForm action={action} form={form} />
-      <h3>{text.fromThisWeek}</h3>
-      <ul class="entries">
-        {groups.length === 0 && absences.data && <li>{text.none}</li>}
-        {groups.map((group) => (
-          <AbsenceRange key={group[0]!.id} group={group} busy={action.busy} onRemove={() => remove(group)} />
-        ))}
-      </ul>
+      <AbsenceList absences={absences.data?.absences} action={action} reload={absences.reload} />
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { t } from '../i18n/index.js';
 import { announcement, fmt, useLoad, zone } from '../state.js';
 import { todayIn } from '../week.js';
 import { Field, Notice, useAction } from '../ui.js';
+import { UndoBar, useUndo } from '../guard.js';
 
 /** Bookings on the balance: payouts and corrections, by date. */
 export function Bookings() {
@@ -32,11 +33,17 @@ export function Bookings() {
       return text.bookingAdded;
     });
   };
+  const undo = useUndo();
+  // Removed at once, with an undo for 10 seconds (../guard.tsx): the booking is added again as it was.
   const remove = (booking: Booking) =>
     action.run(async () => {
       await api('DELETE /api/time-entries/bookings/:id', { params: { id: booking.id } });
       await list.reload();
-      announcement.value = text.bookingRemoved;
+      const { date, minutes, kind, note } = booking;
+      undo.offerUndo(text.bookingRemoved, async () => {
+        await api('POST /api/time-entries/bookings', { body: { date, minutes, kind, note } });
+        await list.reload();
+      });
     });
   return (
     <>
@@ -58,6 +65,7 @@ export function Bookings() {
           {text.addBooking}
         </button>
       </form>
+      <UndoBar undo={undo} action={action} />
       <ul class="entries">
         {list.data?.bookings.length === 0 && <li>{text.noBookings}</li>}
         {list.data?.bookings.map((booking) => (

@@ -1,116 +1,19 @@
 // Entries of the shown week, grouped by day with day totals: add by hand (date, start, end or a typed
-// duration), edit in place, delete after a confirmation. Escape closes what is open.
-import { DateTime } from 'luxon';
+// duration; ./entry-editor.tsx), edit in place, delete after a confirmation. Escape closes what is open.
+// An entry changed or deleted on another device meanwhile is said in words, and the list reloads.
 import { useState } from 'preact/hooks';
 import type { Entry } from '../../http/contract.js';
 import { api, ApiError } from '../api.js';
-import { parseDuration } from '../duration.js';
 import { t } from '../i18n/index.js';
 import { announcement, fmt, focusSoon, shownWeek, useLoad, zone } from '../state.js';
-import { Field, Notice, useAction, useEscape } from '../ui.js';
-import { addDays, instantOf, localDateOf, partsOf, shiftWeek, todayIn, weekStartOf } from '../week.js';
+import { Notice, useAction, useEscape } from '../ui.js';
+import { localDateOf, shiftWeek, weekStartOf } from '../week.js';
 import { WeekNav } from './week-nav.js';
+import { EntryEditor } from './entry-editor.js';
+
+const isGone = (failure: unknown) => failure instanceof ApiError && failure.failure.code === 'NOT_FOUND';
 
 const minutesOf = (entry: Entry, nowMs: number) => Math.floor(((entry.end_at ? Date.parse(entry.end_at) : nowMs) - Date.parse(entry.start_at)) / 60_000);
-
-/** A sensible start for a new entry on `date`: the end of that day's last entry, else now (to the quarter hour) on today, else 09:00. */
-function defaultStart(date: string, entries: Entry[]): string {
-  const ends = entries
-    .filter((entry) => entry.end_at && localDateOf(entry.end_at, zone()) === date)
-    .map((entry) => entry.end_at as string)
-    .sort();
-  const last = ends[ends.length - 1];
-  if (last) return partsOf(last, zone()).time;
-  if (date !== todayIn(zone())) return '09:00';
-  const now = DateTime.now().setZone(zone());
-  return now.set({ minute: now.minute - (now.minute % 15) }).toFormat('HH:mm');
-}
-
-/** An overlap refused by the server, as the sentence naming the entry in the way. */
-const describeOverlap = (failure: unknown) =>
-  failure instanceof ApiError && failure.failure.code === 'OVERLAP' && failure.failure.entry
-    ? t().overlapWith(
-        `${fmt.day(localDateOf(failure.failure.entry.start_at, zone()))} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`,
-      )
-    : undefined;
-
-function EntryEditor(props: { entry?: Entry; entries: Entry[]; onDone: (entry?: Entry) => void }) {
-  const text = t().entries;
-  const initial = props.entry ? partsOf(props.entry.start_at, zone()) : { date: todayIn(zone()), time: '' };
-  const [date, setDate] = useState(initial.date);
-  const [start, setStart] = useState(props.entry ? initial.time : () => defaultStart(initial.date, props.entries));
-  const [end, setEnd] = useState(props.entry?.end_at ? partsOf(props.entry.end_at, zone()).time : '');
-  const [duration, setDuration] = useState('');
-  const [note, setNote] = useState(props.entry?.note ?? '');
-  const action = useAction();
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const startAt = instantOf(date, start, zone());
-    if (!startAt) return action.fail(text.needStart, date ? 'start_at' : 'date');
-    let endAt: string | null = null;
-    if (end) {
-      // An end before the start is on the next day (a night shift).
-      const sameDay = instantOf(date, end, zone());
-      if (!sameDay) return action.fail(t().fields.end_at, 'end_at');
-      endAt = sameDay > startAt ? sameDay : (instantOf(addDays(date, 1), end, zone()) as string);
-    } else if (duration.trim()) {
-      const minutes = parseDuration(duration);
-      if (minutes === undefined || minutes <= 0) return action.fail(text.badDuration, 'duration');
-      endAt = DateTime.fromISO(startAt).plus({ minutes }).toUTC().toISO() as string;
-    }
-    const body = { start_at: startAt, end_at: endAt, note };
-    void action.run(
-      async () => {
-        const { entry } = props.entry
-          ? await api('PATCH /api/time-entries/:id', { params: { id: props.entry.id }, body })
-          : await api('POST /api/time-entries', { body });
-        const span = fmt.span(entry.start_at, entry.end_at);
-        announcement.value = props.entry ? text.saved(span) : text.added(span);
-        if (!props.entry) {
-          setEnd('');
-          setDuration('');
-          setNote('');
-          setStart(defaultStart(date, [...props.entries, entry]));
-        }
-        props.onDone(entry);
-      },
-      { describeFailure: describeOverlap },
-    );
-  };
-  return (
-    <form
-      class="entry-form"
-      ref={action.formRef}
-      onSubmit={submit}
-      onKeyDown={(event) => props.entry && event.key === 'Escape' && (event.preventDefault(), props.onDone())}
-    >
-      <Notice error={action.error} errorRef={action.errorRef} />
-      <Field label={text.date} name="date" type="date" value={date} onInput={setDate} error={action.fieldErrors.date} required />
-      <Field label={text.startTime} name="start_at" type="time" value={start} onInput={setStart} error={action.fieldErrors.start_at} required />
-      <Field label={text.endTime} name="end_at" type="time" value={end} onInput={setEnd} error={action.fieldErrors.end_at} hint={text.endHint} />
-      <Field
-        label={text.duration}
-        name="duration"
-        value={duration}
-        onInput={setDuration}
-        error={action.fieldErrors.duration}
-        hint={text.durationHint}
-        inputMode="text"
-      />
-      <Field label={text.noteField} name="note" value={note} onInput={setNote} error={action.fieldErrors.note} />
-      <div class="actions">
-        <button type="submit" class="primary" disabled={action.busy}>
-          {props.entry ? text.saveEntry : text.addEntry}
-        </button>
-        {props.entry && (
-          <button type="button" onClick={() => props.onDone()}>
-            {text.cancel}
-          </button>
-        )}
-      </div>
-    </form>
-  );
-}
 
 /** An entry of the list: its span, duration and note; Edit and Delete, or the question before deleting. */
 function EntryLine(props: {
@@ -156,23 +59,38 @@ function EntryLine(props: {
   );
 }
 
+/** Which entry is edited or asked about, and its deletion; an entry gone elsewhere closes both and reloads. */
+function useEntryActions(reload: () => Promise<void>) {
+  const text = t().entries;
+  const [editing, setEditing] = useState<number>();
+  const [confirming, setConfirming] = useState<number>();
+  const action = useAction();
+  useEscape(confirming !== undefined, () => (setConfirming(undefined), focusSoon(`#entry-${confirming} .delete`)));
+  const gone = () => {
+    setEditing(undefined);
+    setConfirming(undefined);
+    void reload();
+  };
+  const remove = (id: number) =>
+    action.run(
+      async () => {
+        await api('DELETE /api/time-entries/:id', { params: { id } });
+        setConfirming(undefined);
+        await reload();
+        announcement.value = text.deleted;
+        focusSoon('#view-title');
+      },
+      { describeFailure: (failure) => (isGone(failure) ? (gone(), t().guard.entryGoneElsewhere) : undefined) },
+    );
+  return { editing, setEditing, confirming, setConfirming, action, gone, remove };
+}
+
 export function EntriesView() {
   const text = t().entries;
   const monday = shownWeek.value as string;
   const entries = useLoad(() => api('GET /api/time-entries', { query: { from: monday, to: shiftWeek(monday, 1) } }), [monday]);
-  const [editing, setEditing] = useState<number>();
-  const [confirming, setConfirming] = useState<number>();
-  const action = useAction();
+  const { editing, setEditing, confirming, setConfirming, action, gone, remove } = useEntryActions(entries.reload);
   const nowMs = Date.now();
-  useEscape(confirming !== undefined, () => (setConfirming(undefined), focusSoon(`#entry-${confirming} .delete`)));
-  const remove = (id: number) =>
-    action.run(async () => {
-      await api('DELETE /api/time-entries/:id', { params: { id } });
-      setConfirming(undefined);
-      await entries.reload();
-      announcement.value = text.deleted;
-      focusSoon('#view-title');
-    });
   const list = entries.data?.entries ?? [];
   const days = new Map<string, Entry[]>();
   for (const entry of list) {
@@ -200,6 +118,7 @@ export function EntriesView() {
                     entry={entry}
                     entries={list}
                     onDone={(saved) => (setEditing(undefined), saved && void entries.reload(), focusSoon(`#entry-${entry.id}`))}
+                    onGone={() => (gone(), action.fail(t().guard.entryGoneElsewhere))}
                   />
                 ) : (
                   <EntryLine

@@ -10,6 +10,7 @@ import { getOnce, recentEntriesQuery } from '../prefetch.js';
 import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
 import { addDays, instantOf, partsOf } from '../week.js';
+import { forgottenFor, LimitSuggestion, RunningLong } from './today-guards.js';
 
 type Loaded = [TodayStats, { entry: Entry | null }, OvertimeStats, number];
 
@@ -20,6 +21,24 @@ const overlapSentence = (failure: unknown) =>
         `${fmt.day(DateTime.fromISO(failure.failure.entry.start_at, { zone: zone() }).toISODate() as string)} ${fmt.span(failure.failure.entry.start_at, failure.failure.entry.end_at)}`,
       )
     : undefined;
+
+/** A start or stop refused because another device started or stopped the timer: its sentence (the page reloads first). */
+const elsewhereSentence = (failure: unknown) =>
+  failure instanceof ApiError && failure.failure.code === 'NOT_RUNNING'
+    ? t().guard.timerStoppedElsewhere
+    : failure instanceof ApiError && failure.failure.code === 'ALREADY_RUNNING'
+      ? t().guard.timerStartedElsewhere
+      : undefined;
+
+/** Runs a timer request; when the timer changed elsewhere meanwhile, shows what is current before failing. */
+async function orReload<T>(request: Promise<T>, reload: () => Promise<void>): Promise<T> {
+  try {
+    return await request;
+  } catch (failure) {
+    if (elsewhereSentence(failure)) await reload();
+    throw failure;
+  }
+}
 
 /** Start, Stop (a slip under a minute is dropped, with an undo) and Undo; each reloads the figures. */
 function useTimerActions(loaded: { data?: Loaded | undefined; error?: string | undefined; reload: () => Promise<void> }, action: Action) {
@@ -47,29 +66,32 @@ function useTimerActions(loaded: { data?: Loaded | undefined; error?: string | u
     action.run(
       async () => {
         setDropped(undefined);
-        await api('POST /api/time-entries/start', { body: note.trim() ? { note: note.trim() } : {} });
+        await orReload(api('POST /api/time-entries/start', { body: note.trim() ? { note: note.trim() } : {} }), loaded.reload);
         setNote('');
         focusButton.current = true;
         await loaded.reload();
         announcement.value = text.started;
       },
-      { describeFailure: overlapSentence },
+      { describeFailure: (failure) => overlapSentence(failure) ?? elsewhereSentence(failure) },
     );
   const stop = () =>
     !settling() &&
-    action.run(async () => {
-      const { entry } = await api('POST /api/time-entries/stop');
-      const ms = Date.parse(entry.end_at ?? entry.start_at) - Date.parse(entry.start_at);
-      const slip = ms < 60_000;
-      if (slip) {
-        // A Start and Stop within a minute is a slip, not work: dropped, with an undo.
-        await api('DELETE /api/time-entries/:id', { params: { id: entry.id } });
-        setDropped(entry);
-      }
-      focusButton.current = true;
-      await loaded.reload();
-      announcement.value = slip ? text.dropped : text.stopped(fmt.minutes(Math.floor(ms / 60_000)));
-    });
+    action.run(
+      async () => {
+        const { entry } = await orReload(api('POST /api/time-entries/stop'), loaded.reload);
+        const ms = Date.parse(entry.end_at ?? entry.start_at) - Date.parse(entry.start_at);
+        const slip = ms < 60_000;
+        if (slip) {
+          // A Start and Stop within a minute is a slip, not work: dropped, with an undo.
+          await api('DELETE /api/time-entries/:id', { params: { id: entry.id } });
+          setDropped(entry);
+        }
+        focusButton.current = true;
+        await loaded.reload();
+        announcement.value = slip ? text.dropped : text.stopped(fmt.minutes(Math.floor(ms / 60_000)));
+      },
+      { describeFailure: elsewhereSentence },
+    );
   const undo = () =>
     !settling() &&
     action.run(async () => {
@@ -84,7 +106,7 @@ function useTimerActions(loaded: { data?: Loaded | undefined; error?: string | u
 }
 
 /** The clock while an entry runs (every second), and the running time in the page title. */
-function useRunningTime(running: Entry | null) {
+function useRunningTime(running: Entry | null, targetMinutes: number | undefined) {
   const text = t().today;
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
@@ -93,10 +115,12 @@ function useRunningTime(running: Entry | null) {
     return () => clearInterval(timer);
   }, [running]);
   const elapsed = running ? formatTimer(now - Date.parse(running.start_at)) : undefined;
+  const forgotten = forgottenFor(running, targetMinutes, now);
   useEffect(() => {
-    document.title = elapsed ? `${text.runningTitle(elapsed)} · ${t().tabs.today} · timetrack` : `${t().tabs.today} · timetrack`;
-  }, [elapsed, text]);
-  return { now, elapsed };
+    const warning = forgotten === undefined ? '' : `⚠ ${t().guard.runningLongTitle} `;
+    document.title = elapsed ? `${warning}${text.runningTitle(elapsed)} · ${t().tabs.today} · timetrack` : `${t().tabs.today} · timetrack`;
+  }, [elapsed, text, forgotten === undefined]);
+  return { now, elapsed, forgotten };
 }
 
 /** The browser is in another zone than the account: one click makes it the account's. */
@@ -152,7 +176,7 @@ export function TodayView() {
   const [today, current, overtime, loadedAt] = loaded.data ?? [];
   const timer = useTimerActions(loaded, action);
   const running = current?.entry ?? null;
-  const { now, elapsed } = useRunningTime(running);
+  const { now, elapsed, forgotten } = useRunningTime(running, today?.target_minutes);
   const sinceLoad = running && loadedAt ? Math.max(0, Math.floor((now - loadedAt) / 60_000)) : 0;
   const todayLong = DateTime.now().setZone(zone()).setLocale(locale()).toLocaleString(DateTime.DATE_HUGE);
   return (
@@ -164,6 +188,7 @@ export function TodayView() {
       <ZoneHint onSwitched={loaded.reload} />
       <Notice error={action.error ?? loaded.error} info={action.info} errorRef={action.errorRef} />
       {!running && loaded.data && <AutoStopped onFixed={loaded.reload} />}
+      {loaded.data && <LimitSuggestion />}
       {timer.dropped && (
         <p class="notice info">
           {text.dropped}{' '}
@@ -182,6 +207,7 @@ export function TodayView() {
               {text.startedAt(fmt.dated(running.start_at))}
               {running.note ? ` · ${running.note}` : ''}
             </p>
+            <RunningLong minutes={forgotten} />
             <button type="button" class="big stop" disabled={action.busy} onClick={timer.stop}>
               {text.stop}
             </button>
