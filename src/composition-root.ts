@@ -162,7 +162,7 @@ function timeServices({ database, clock }: Pick<Wiring, 'database' | 'clock'>) {
   const timeEntries = createTimeEntryService({ database, clock, settings });
   const absences = createAbsenceService({ database, clock, settings });
   const vacation = createVacationService({ db, clock, settings });
-  const statistics = createStatisticsService({ db, clock, settings, absences });
+  const statistics = createStatisticsService({ db, clock });
   // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
   const exportGate = createExportGate({ database, clock });
   return {
