@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config, type ConfigOverrides, type Env } from './config/index.js';
-import { databaseFileOf, type OpenedDatabase } from './db/database.js';
+import { connectionsOf, databaseFileOf, type OpenedDatabase } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
@@ -156,13 +156,13 @@ function signInNotices({ config, database, clock, logger, options, background }:
 }
 
 /** The services of working time: settings, entries, absences, bookings, schedules, figures, files. */
-function timeServices({ database, clock }: Pick<Wiring, 'database' | 'clock'>) {
+function timeServices({ config, database, clock }: Pick<Wiring, 'config' | 'database' | 'clock'>) {
   const { db } = database;
   const settings = createSettingsService({ database, clock });
   const timeEntries = createTimeEntryService({ database, clock, settings });
   const absences = createAbsenceService({ database, clock, settings });
   const vacation = createVacationService({ db, clock, settings });
-  const statistics = createStatisticsService({ db, clock, settings, absences });
+  const statistics = createStatisticsService({ db, clock, connections: connectionsOf(config.database) });
   // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
   const exportGate = createExportGate({ database, clock });
   return {

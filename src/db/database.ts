@@ -26,6 +26,15 @@ export function databaseFileOf(target: DatabaseTarget): string | undefined {
   return target.engine === 'sqlite' ? target.path : undefined;
 }
 
+/**
+ * How many statements of one process can wait on the database at once: the pool's connections on
+ * PostgreSQL, where a statement is a round trip; undefined on SQLite, whose statements run
+ * synchronously in the process (the statistics' lane is sized by it: docs/performance.md).
+ */
+export function connectionsOf(target: DatabaseTarget): number | undefined {
+  return target.engine === 'postgres' ? target.pool.max : undefined;
+}
+
 export interface PostgresPoolSettings {
   /** Connections per process. */
   max: number;

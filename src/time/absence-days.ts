@@ -1,6 +1,6 @@
-// The absences of a span of days as the figures read them (src/time/statistics/): by date, counted by
-// weekday for a balance over years (one aggregate), or among a list of dates.
-import type { Kysely } from 'kysely';
+// The absences of a span of days as the figures read them (src/time/statistics/): by date, or counted
+// by weekday for a balance over years with those on holidays apart (one aggregate).
+import { sql, type Kysely } from 'kysely';
 import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../db/types.js';
 import { weekdayOfDate } from '../db/sql.js';
 import { WEEKDAYS, type Weekday } from './calendar/dates.js';
@@ -24,41 +24,65 @@ export async function absencesByDate(db: Kysely<Database>, userId: number, from:
   return new Map(rows.map((row) => [row.date, { type: row.type, portion: row.portion }]));
 }
 
+/** Absences of a balance's range: counted per stretch of one schedule, weekday and portion, and those on holidays apart. */
+export interface RangeAbsences {
+  /** How many whole and half absences fall on each weekday of each stretch (0: the first). */
+  counts: Array<{ stretch: number; weekday: Weekday; portion: AbsencePortion; count: number }>;
+  /** The portion of the absence on each holiday that has one. */
+  onHolidays: Map<LocalDate, AbsencePortion>;
+}
+
 /**
- * How many whole and half absences fall on each weekday from `from` through `through`: one
- * aggregate, however many absences there are (a balance from 1970 must not read them all).
+ * The absences from `from` through `through` as a balance over years needs them, in one aggregate
+ * however many there are (a balance from 1970 must not read them all): how many whole and half
+ * absences fall on each weekday of each stretch of one schedule (`stretchStarts`: the first day of
+ * each stretch after the first), and each absence on one of `holidays` (a few hundred) with its date.
  */
-export async function absenceCountsByWeekday(
+export async function absencesInRange(
   db: Kysely<Database>,
   userId: number,
   from: LocalDate,
   through: LocalDate,
-): Promise<Array<{ weekday: Weekday; portion: AbsencePortion; count: number }>> {
-  if (through < from) return [];
-  const day = weekdayOfDate(db);
+  stretchStarts: readonly LocalDate[],
+  holidays: readonly LocalDate[],
+): Promise<RangeAbsences> {
+  const found: RangeAbsences = { counts: [], onHolidays: new Map() };
+  if (through < from) return found;
+  let stretch = sql<number>`0`;
+  for (const start of stretchStarts) stretch = sql<number>`${stretch} + (case when date >= ${start} then 1 else 0 end)`;
+  // The list padded to a power of two (a date twice is the same condition): a few statement texts
+  // per process, however many holidays the accounts' ranges hold.
+  const listed = holidays.length === 0 ? [] : [...holidays, ...Array<LocalDate>(paddedLength(holidays.length) - holidays.length).fill(holidays[0]!)];
+  const holiday = listed.length === 0 ? sql<LocalDate | null>`null` : sql<LocalDate | null>`case when date in (${sql.join(listed)}) then date end`;
   const rows = await db
-    .selectFrom('absences')
-    .select([day.as('weekday'), 'portion', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('user_id', '=', userId)
-    .where('date', '>=', from)
-    .where('date', '<=', through)
-    .groupBy([day, 'portion'])
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('absences')
+        .select([weekdayOfDate(db).as('weekday'), 'portion', stretch.as('stretch'), holiday.as('holiday')])
+        .where('user_id', '=', userId)
+        .where('date', '>=', from)
+        .where('date', '<=', through)
+        .as('a'),
+    )
+    .select(['a.weekday', 'a.portion', 'a.stretch', 'a.holiday', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy(['a.weekday', 'a.portion', 'a.stretch', 'a.holiday'])
     .execute();
-  // 0 = Sunday in both engines.
-  return rows.map((row) => ({ weekday: WEEKDAYS[(Number(row.weekday) + 6) % 7] as Weekday, portion: row.portion, count: Number(row.count) }));
-}
-
-/** The portion of the absence on each of `dates` that has one (a few hundred dates at a time). */
-export async function absencesAmong(db: Kysely<Database>, userId: number, dates: LocalDate[]): Promise<Map<LocalDate, AbsencePortion>> {
-  const found = new Map<LocalDate, AbsencePortion>();
-  for (let first = 0; first < dates.length; first += 500) {
-    const rows = await db
-      .selectFrom('absences')
-      .select(['date', 'portion'])
-      .where('user_id', '=', userId)
-      .where('date', 'in', dates.slice(first, first + 500))
-      .execute();
-    for (const row of rows) found.set(row.date, row.portion);
+  for (const row of rows) {
+    // 0 = Sunday in both engines.
+    found.counts.push({
+      stretch: Number(row.stretch),
+      weekday: WEEKDAYS[(Number(row.weekday) + 6) % 7] as Weekday,
+      portion: row.portion,
+      count: Number(row.count),
+    });
+    if (row.holiday !== null) found.onHolidays.set(row.holiday, row.portion);
   }
   return found;
+}
+
+/** The power of two at or above `length` (at least 16). */
+function paddedLength(length: number): number {
+  let padded = 16;
+  while (padded < length) padded *= 2;
+  return padded;
 }

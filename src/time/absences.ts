@@ -5,7 +5,6 @@
 import type { Transaction } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../db/database.js';
 import type { AbsencePortion, AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
-import { absenceCountsByWeekday, absencesAmong, absencesByDate } from './absence-days.js';
 import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, startOfDay, weekdayOf } from './calendar/dates.js';
 import { publicHolidays } from './calendar/holidays.js';
 import { scheduleTimeline } from './schedules.js';
@@ -268,10 +267,5 @@ export function createAbsenceService(deps: AbsenceDeps) {
     createAbsenceRange,
     deleteAbsence,
     deleteAbsenceRequest: async (userId: number, requestId: number): Promise<Absence[]> => (await deleteRequest(db, userId, requestId)).map(publicAbsence),
-    absencesByDate: (userId: number, from: LocalDate, through: LocalDate) => absencesByDate(db, userId, from, through),
-    absenceCountsByWeekday: (userId: number, from: LocalDate, through: LocalDate) => absenceCountsByWeekday(db, userId, from, through),
-    absencesAmong: (userId: number, dates: LocalDate[]) => absencesAmong(db, userId, dates),
   };
 }
-
-export type AbsenceService = ReturnType<typeof createAbsenceService>;

@@ -120,15 +120,15 @@ export async function bookedByDate(executor: Kysely<Database>, userId: number, f
   return booked;
 }
 
-/** The sum of the bookings from `from` through `through`: one aggregate, however many. */
-export async function bookedInRange(executor: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<number> {
-  if (through < from) return 0;
-  const { minutes } = await executor
+/**
+ * The sum of the bookings from `from` through `through` as a scalar subquery, for the balance's
+ * aggregate to select beside its own sums: one statement instead of two.
+ */
+export function bookedSum(executor: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate) {
+  return executor
     .selectFrom('bookings')
     .select(sql<number>`coalesce(sum(minutes), 0)`.as('minutes'))
     .where('user_id', '=', userId)
     .where('date', '>=', from)
-    .where('date', '<=', through)
-    .executeTakeFirstOrThrow();
-  return Number(minutes);
+    .where('date', '<=', through);
 }

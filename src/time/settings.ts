@@ -9,7 +9,7 @@ import { normalizeHolidayRegion } from './calendar/holidays.js';
 import type { Clock } from '../common/clock.js';
 import { prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries/store.js';
 import { ServiceError, validationError } from '../common/errors.js';
-import { checkWeeklyTarget, DEFAULT_TARGET, ScheduleTimeline, storedSchedules, writeSchedule, type WeeklyTarget } from './schedules.js';
+import { checkWeeklyTarget, DEFAULT_TARGET, ScheduleTimeline, storedSchedules, writeSchedule, type Schedule, type WeeklyTarget } from './schedules.js';
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_MIN_BREAK_MINUTES = 15;
@@ -108,6 +108,14 @@ export interface SettingsDeps {
 
 /** The settings of a user as stored (defaults where nothing is), with the schedule in force on `clock`'s today. */
 async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: number): Promise<Settings> {
+  return (await settingsAndSchedules(clock, executor, userId)).settings;
+}
+
+/**
+ * The settings of a user and the stored schedules they were read with (oldest first): what the
+ * statistics need of an account, read once per request (src/time/statistics/context.ts).
+ */
+export async function settingsAndSchedules(clock: Clock, executor: Kysely<Database>, userId: number): Promise<{ settings: Settings; schedules: Schedule[] }> {
   const row = await executor
     .selectFrom('users')
     .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
@@ -133,7 +141,7 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
   const schedules = await storedSchedules(executor, userId);
   const today = localDateOf(clock.now().getTime(), timezone);
   const inForce = schedules.filter((schedule) => schedule.valid_from <= today).at(-1) ?? schedules[0];
-  return {
+  const settings: Settings = {
     timezone,
     weekly_target_minutes: inForce?.weekly_target_minutes ?? new ScheduleTimeline([]).on(today),
     targets_valid_from: inForce?.valid_from ?? trackingStart,
@@ -149,6 +157,7 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
     timer_limit_minutes: row.settings_row === null ? DEFAULT_TIMER_LIMIT_MINUTES : (row.timer_limit_minutes ?? null),
     suggest_timer_limit: row.suggest_timer_limit === 1,
   };
+  return { settings, schedules };
 }
 
 export function createSettingsService({ database, clock }: SettingsDeps) {

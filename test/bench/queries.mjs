@@ -1,5 +1,7 @@
 // Counts the statements each statistics request sends to the database, and times the requests, on
-// SQLite and (with TIMETRACK_BENCH_DATABASE_URL) PostgreSQL: what a request costs in round trips.
+// SQLite and (with TIMETRACK_BENCH_DATABASE_URL) PostgreSQL: what a request costs in round trips, and
+// in CPU: this process's per request and, with BENCH_PG_DATA=<the cluster's data folder>, the
+// PostgreSQL server's (its postmaster's children). Exits 1 when a count differs from EXPECTED below.
 // Run after `npm run bench` has compiled dist-bench: `node test/bench/queries.mjs [--sql] [--explain]`.
 // --sql prints each statement of a request; --explain runs EXPLAIN ANALYZE on PostgreSQL for each.
 import { randomBytes } from 'node:crypto';
@@ -32,6 +34,28 @@ pg.Client.prototype.query = function (config, values, callback) {
   if (log && text) log.push({ text, values: typeof config === 'string' ? values : (config.values ?? values) });
   return originalQuery.call(this, config, values, callback);
 };
+
+/** Statements per request (docs/performance.md), the same on both engines: an account without a running entry. */
+const EXPECTED = { 'stats/overtime': 5, 'stats/today': 9, 'stats/week': 6, 'stats/month': 9 };
+let differs = false;
+
+const CLOCK_TICKS = 100;
+/** CPU seconds (user + system) of the PostgreSQL server's processes: the children of the postmaster of BENCH_PG_DATA. */
+function serverCpuSeconds() {
+  const data = process.env.BENCH_PG_DATA;
+  if (!data) return undefined;
+  const postmaster = fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0];
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (fields[1] === postmaster || pid === postmaster) total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
 
 const YEARS = 5;
 const targets = process.argv.includes('--postgres-only')
@@ -67,13 +91,32 @@ for (const target of targets) {
     const statements = log;
     log = null;
     const times = [];
-    for (let i = 0; i < 50; i++) {
+    const runs = 200;
+    const cpuBefore = process.cpuUsage();
+    const serverBefore = serverCpuSeconds();
+    for (let i = 0; i < runs; i++) {
       const started = performance.now();
       await run();
       times.push(performance.now() - started);
     }
+    const cpu = process.cpuUsage(cpuBefore);
+    const serverAfter = serverCpuSeconds();
     times.sort((a, b) => a - b);
-    console.log(`${target.name.padEnd(10)} ${name.padEnd(15)} ${String(statements.length).padStart(2)} statements, median ${times[25].toFixed(2)} ms`);
+    const cpuUs = (cpu.user + cpu.system) / runs;
+    const serverUs = serverBefore === undefined ? '' : `, server CPU ${(((serverAfter - serverBefore) * 1e6) / runs).toFixed(0)} µs`;
+    // 32 at once, through the statistics lane: answers a second in this process.
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        for (let i = 0; i < 10; i++) await run();
+      }),
+    );
+    const perSecond = 320 / ((performance.now() - started) / 1000);
+    const mark = EXPECTED[name] === statements.length ? '' : ` (expected ${EXPECTED[name]})`;
+    if (mark) differs = true;
+    console.log(
+      `${target.name.padEnd(10)} ${name.padEnd(15)} ${String(statements.length).padStart(2)} statements${mark}, median ${times[runs / 2].toFixed(2)} ms, CPU ${cpuUs.toFixed(0)} µs${serverUs}; 32 at once ${perSecond.toFixed(0)}/s`,
+    );
     if (showSql) for (const s of statements) console.log(`    ${s.text.replace(/\s+/g, ' ').slice(0, 160)}  ${JSON.stringify(s.values).slice(0, 80)}`);
     if (explain && target.name === 'PostgreSQL') {
       for (const s of statements) {
@@ -87,3 +130,4 @@ for (const target of targets) {
   }
   await ctx.close();
 }
+if (differs) process.exitCode = 1;

@@ -9,6 +9,12 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, LocalDate, TimeEntryRow } from '../../db/types.js';
 import { addDays, splitByLocalDay, startOfDay } from '../calendar/dates.js';
 
+/**
+ * Every column of an entry, named: the reads below become named statements on PostgreSQL, which
+ * prepares no `select *` (src/db/postgres.ts, docs/decisions/0005-postgres-named-statements.md).
+ */
+const ENTRY_COLUMNS = ['id', 'user_id', 'start_at', 'end_at', 'note', 'created_at', 'updated_at', 'auto_stopped'] as const;
+
 export interface InstantRange {
   /** ISO instants; undefined means unbounded. */
   from?: string;
@@ -21,7 +27,7 @@ export async function entriesOverlapping(
   range: InstantRange,
   options: { excludeId?: number; limit?: number; after?: Pick<TimeEntryRow, 'start_at' | 'id'> } = {},
 ): Promise<TimeEntryRow[]> {
-  let query = executor.selectFrom('time_entries').selectAll().where('user_id', '=', userId);
+  let query = executor.selectFrom('time_entries').select(ENTRY_COLUMNS).where('user_id', '=', userId);
   const { from, to } = range;
   if (from !== undefined) {
     const lastStartedBefore = sql<string>`coalesce((select max(start_at) from time_entries where user_id = ${userId} and start_at <= ${from}), ${from})`;
@@ -61,7 +67,7 @@ export async function* entryBatchesOverlapping(
 }
 
 export async function runningEntry(executor: Kysely<Database>, userId: number): Promise<TimeEntryRow | undefined> {
-  return executor.selectFrom('time_entries').selectAll().where('user_id', '=', userId).where('end_at', 'is', null).executeTakeFirst();
+  return executor.selectFrom('time_entries').select(ENTRY_COLUMNS).where('user_id', '=', userId).where('end_at', 'is', null).executeTakeFirst();
 }
 
 /** A local day's worked time and the breaks taken in it, of finished entries (docs/time-model.md, Break rules). */

@@ -8,144 +8,132 @@ import { validationError } from '../../common/errors.js';
 import { targetOfDay } from '../day-rules.js';
 import { addDays, localDateOf, weekdayCounts, weekdayOf } from '../calendar/dates.js';
 import { publicHolidays } from '../calendar/holidays.js';
-import { runningEntry } from '../entries/store.js';
 import type { Settings } from '../settings.js';
-import { scheduleTimeline, type ScheduleTimeline } from '../schedules.js';
-import { bookedInRange } from '../bookings.js';
-import { liveTotals, MINUTE_MS, workedOf } from './days.js';
+import { absencesInRange } from '../absence-days.js';
+import { bookedSum } from '../bookings.js';
+import { accountContext, type AccountContext } from './context.js';
+import { liveTotals, MINUTE_MS, runningDays, workedOf } from './days.js';
 import type { MonthlyBalances, OvertimeBalance, PeriodFigures, StatisticsDeps } from './types.js';
 
 /**
- * Worked minutes from `from` through `through`: each day's whole minutes less its break deduction,
- * summed in the database over the stored days (one aggregate; the deduction is a CASE over the
- * user's few rules), and the days the running entry touches worked out here with it.
+ * Worked and booked minutes from `from` through `through`, in one statement: each day's whole minutes
+ * less its break deduction, summed in the database over the stored days (the deduction is a CASE
+ * over the user's few rules), and the bookings' sum beside it; the days the running entry touches
+ * are worked out here with it.
  */
-async function workedMinutesInRange(
+async function workedAndBooked(
   db: Kysely<Database>,
-  userId: number,
-  settings: Settings,
+  context: AccountContext,
   from: LocalDate,
   through: LocalDate,
-  nowMs: number,
-): Promise<number> {
-  const running = await runningEntry(db, userId);
-  const live = running ? await liveTotals(db, userId, settings, from, through, nowMs) : undefined;
-  const runningDays = live?.running ?? [];
+): Promise<{ worked: number; booked: number }> {
+  const { settings, userId } = context;
+  const touched = runningDays(context, from, through);
+  const live = touched.length > 0 ? await liveTotals(db, context, touched[0]!, touched[touched.length - 1]!) : undefined;
   // Integer division per day row (the literal is an integer on both engines): the same rounding as
   // the per-day figures; a real division would carry the seconds of every day into the balance.
   const minutes = sql<number>`(worked_ms / 60000)`;
+  const sums = await db
+    .selectFrom('daily_totals')
+    .where('user_id', '=', userId)
+    .where('date', '>=', from)
+    .where('date', '<=', through)
+    .$if(touched.length > 0, (query) => query.where('date', 'not in', touched))
+    .select([
+      sql<number>`coalesce(sum(${minutes}), 0)`.as('minutes'),
+      deductedSum(settings, minutes).as('deducted'),
+      bookedSum(db, userId, from, through).as('booked'),
+    ])
+    .executeTakeFirstOrThrow();
+  let worked = Number(sums.minutes) - Number(sums.deducted);
+  for (const date of touched) {
+    const day = workedOf(live?.days.get(date), settings.break_rules);
+    worked += day.raw - day.deducted;
+  }
+  return { worked, booked: Number(sums.booked ?? 0) };
+}
+
+/**
+ * The sum of the break rules' deductions over the rows (`minutes`: a row's whole worked minutes).
+ * Only days above the lowest threshold with less than the longest break can lose minutes: plain
+ * comparisons on the row pick those before the rules' expression is evaluated.
+ */
+function deductedSum(settings: Settings, minutes: ReturnType<typeof sql<number>>) {
+  const rules = settings.break_rules;
+  if (rules.length === 0) return sql<number>`0`;
   const taken = sql<number>`(break_ms / 60000)`;
   let deduction = sql<number>`0`;
-  for (const rule of settings.break_rules) {
+  for (const rule of rules) {
     // Bound, and cast: a bound JavaScript number reaches SQLite as a real.
     const over = sql<number>`cast(${rule.worked_over_minutes} as integer)`;
     const needed = sql<number>`cast(${rule.break_minutes} as integer)`;
     const shortfall = sql`(${needed} - ${taken})`;
     deduction = sql<number>`case when ${minutes} > ${over} then (case when ${shortfall} <= 0 then 0 when ${shortfall} < ${minutes} - ${over} then ${shortfall} else ${minutes} - ${over} end) else ${deduction} end`;
   }
-  // One scan for both sums. Only days above the lowest threshold with less than the longest break can
-  // lose minutes: plain comparisons on the row pick those before the rules' expression is evaluated.
-  const rules = settings.break_rules;
-  let deducted = sql<number>`0`;
-  if (rules.length > 0) {
-    const lowest = Math.min(...rules.map((rule) => rule.worked_over_minutes));
-    const longest = Math.max(...rules.map((rule) => rule.break_minutes));
-    deducted = sql<number>`coalesce(sum(case when worked_ms >= cast(${(lowest + 1) * MINUTE_MS} as integer) and break_ms < cast(${longest * MINUTE_MS} as integer) then ${deduction} else 0 end), 0)`;
-  }
-  const sums = await db
-    .selectFrom('daily_totals')
-    .where('user_id', '=', userId)
-    .where('date', '>=', from)
-    .where('date', '<=', through)
-    .$if(runningDays.length > 0, (query) => query.where('date', 'not in', runningDays))
-    .select([sql<number>`coalesce(sum(${minutes}), 0)`.as('minutes'), deducted.as('deducted')])
-    .executeTakeFirstOrThrow();
-  let total = Number(sums.minutes) - Number(sums.deducted);
-  for (const date of runningDays) {
-    const worked = workedOf(live?.days.get(date), settings.break_rules);
-    total += worked.raw - worked.deducted;
-  }
-  return total;
+  const lowest = Math.min(...rules.map((rule) => rule.worked_over_minutes));
+  const longest = Math.max(...rules.map((rule) => rule.break_minutes));
+  return sql<number>`coalesce(sum(case when worked_ms >= cast(${(lowest + 1) * MINUTE_MS} as integer) and break_ms < cast(${longest * MINUTE_MS} as integer) then ${deduction} else 0 end), 0)`;
 }
 
 /**
  * The target of every day from `from` through `through`: weekday targets of the schedule in force,
  * counted by arithmetic per stretch of one schedule, less absences and holidays (a day that is both
- * counts once). Absences are counted per weekday and portion by the database, and only those on a
- * holiday are read: the work is bounded by the schedules and holidays of the range, not by the
- * account's absences.
+ * counts once). The absences are counted per stretch, weekday and portion by the database, those on
+ * a holiday apart, in one statement: the work is bounded by the schedules and holidays of the range,
+ * not by the account's absences.
  */
-async function targetMinutesInRange(
-  absenceService: StatisticsDeps['absences'],
-  userId: number,
-  settings: Settings,
-  timeline: ScheduleTimeline,
-  from: LocalDate,
-  through: LocalDate,
-): Promise<number> {
-  let target = 0;
-  for (const segment of timeline.segments(from, through)) {
-    for (const [weekday, count] of weekdayCounts(segment.from, segment.through)) target += count * segment.weekly[weekday];
-    for (const { weekday, portion, count } of await absenceService.absenceCountsByWeekday(userId, segment.from, segment.through)) {
-      const scheduled = segment.weekly[weekday];
-      target -= count * (scheduled - targetOfDay(scheduled, true, false, portion));
-    }
-  }
+async function targetMinutesInRange(db: Kysely<Database>, context: AccountContext, from: LocalDate, through: LocalDate): Promise<number> {
+  const { settings, timeline, userId } = context;
+  const segments = timeline.segments(from, through);
   const holidays = [...(await publicHolidays(settings.holiday_region, from, through)).keys()];
-  const absent = await absenceService.absencesAmong(userId, holidays);
+  const starts = segments.slice(1).map((segment) => segment.from);
+  const absences = await absencesInRange(db, userId, from, through, starts, holidays);
+  let target = 0;
+  for (const segment of segments) {
+    for (const [weekday, count] of weekdayCounts(segment.from, segment.through)) target += count * segment.weekly[weekday];
+  }
+  for (const { stretch, weekday, portion, count } of absences.counts) {
+    const scheduled = segments[stretch]!.weekly[weekday];
+    target -= count * (scheduled - targetOfDay(scheduled, true, false, portion));
+  }
   for (const date of holidays) {
     // What the absence left of the day's target goes too: a holiday's target is 0.
     const scheduled = timeline.targetOn(date, weekdayOf(date));
-    target -= targetOfDay(scheduled, true, false, absent.get(date) ?? null);
+    target -= targetOfDay(scheduled, true, false, absences.onHolidays.get(date) ?? null);
   }
   return target;
 }
 
 /**
  * The figures of the complete days from `from` through `through` (clamped to tracking_start and
- * yesterday by the callers), from aggregates: one sum over the per-day totals, the absences and
- * holidays of the range, the bookings, and the weekdays counted by arithmetic per schedule, so five
- * years cost about what a week does.
+ * yesterday by the callers), from aggregates: two statements (the per-day totals' sums with the
+ * bookings', the absences) and the weekdays counted by arithmetic per schedule, so five years cost
+ * about what a week does.
  */
-export async function periodFigures(
-  { db, absences }: Pick<StatisticsDeps, 'db' | 'absences'>,
-  userId: number,
-  settings: Settings,
-  timeline: ScheduleTimeline,
-  from: LocalDate,
-  through: LocalDate,
-  nowMs: number,
-): Promise<PeriodFigures> {
+export async function periodFigures(db: Kysely<Database>, context: AccountContext, from: LocalDate, through: LocalDate): Promise<PeriodFigures> {
   if (through < from) return { target_minutes: 0, worked_minutes: 0, booked_minutes: 0, balance_minutes: 0 };
   // The aggregates over every day since tracking_start are the heavy part of a statistics request
   // (synchronous on SQLite): each gets a macrotask of its own, so that other requests are answered
   // between them, however many accounts ask at once.
   await nextMacrotask();
-  const worked = await workedMinutesInRange(db, userId, settings, from, through, nowMs);
+  const { worked, booked } = await workedAndBooked(db, context, from, through);
   await nextMacrotask();
-  const target = await targetMinutesInRange(absences, userId, settings, timeline, from, through);
-  const booked = await bookedInRange(db, userId, from, through);
+  const target = await targetMinutesInRange(db, context, from, through);
   return { target_minutes: target, worked_minutes: worked, booked_minutes: booked, balance_minutes: worked - target + booked };
 }
 
 /** offset + worked − target + booked over every complete day from tracking_start through yesterday. */
-export async function balanceThroughYesterday(
-  deps: Pick<StatisticsDeps, 'db' | 'absences'>,
-  userId: number,
-  settings: Settings,
-  nowMs: number,
-): Promise<OvertimeBalance> {
-  const through = addDays(localDateOf(nowMs, settings.timezone), -1);
+export async function balanceThroughYesterday(db: Kysely<Database>, context: AccountContext): Promise<OvertimeBalance> {
+  const { settings } = context;
+  const through = addDays(localDateOf(context.nowMs, settings.timezone), -1);
   const since = settings.tracking_start;
-  const timeline = await scheduleTimeline(deps.db, userId);
-  const period = await periodFigures(deps, userId, settings, timeline, since, through, nowMs);
+  const period = await periodFigures(db, context, since, through);
   return { balance_minutes: settings.overtime_offset_minutes + period.balance_minutes, offset_minutes: settings.overtime_offset_minutes, since, through };
 }
 
 /** offset + worked − target over every complete day from tracking_start through yesterday. */
 export async function overtime(deps: StatisticsDeps, userId: number): Promise<OvertimeBalance> {
-  const settings = await deps.settings.getSettings(userId);
-  return balanceThroughYesterday(deps, userId, settings, deps.clock.now().getTime());
+  return balanceThroughYesterday(deps.db, await accountContext(deps, userId));
 }
 
 /**
@@ -153,23 +141,21 @@ export async function overtime(deps: StatisticsDeps, userId: number): Promise<Ov
  * complete days (from tracking_start through yesterday) and the balance at its end, offset included.
  */
 export async function monthlyBalances(deps: StatisticsDeps, userId: number, year?: number): Promise<MonthlyBalances> {
-  const settings = await deps.settings.getSettings(userId);
-  const nowMs = deps.clock.now().getTime();
+  const context = await accountContext(deps, userId);
+  const { settings, nowMs } = context;
   const yesterday = addDays(localDateOf(nowMs, settings.timezone), -1);
   const shownYear = year ?? Number(localDateOf(nowMs, settings.timezone).slice(0, 4));
   if (!Number.isInteger(shownYear) || shownYear < 1970 || shownYear > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
-  const timeline = await scheduleTimeline(deps.db, userId);
   const since = settings.tracking_start;
   const clamp = (date: LocalDate) => (date > yesterday ? yesterday : date);
   const start = `${shownYear}-01-01`;
-  let balance =
-    settings.overtime_offset_minutes + (await periodFigures(deps, userId, settings, timeline, since, clamp(addDays(start, -1)), nowMs)).balance_minutes;
+  let balance = settings.overtime_offset_minutes + (await periodFigures(deps.db, context, since, clamp(addDays(start, -1)))).balance_minutes;
   const balanceBefore = balance;
   const months: MonthlyBalances['months'] = [];
   for (let month = 1; month <= 12; month++) {
     const first = `${shownYear}-${String(month).padStart(2, '0')}-01`;
     const last = addDays(month === 12 ? `${shownYear + 1}-01-01` : `${shownYear}-${String(month + 1).padStart(2, '0')}-01`, -1);
-    const figures = await periodFigures(deps, userId, settings, timeline, first < since ? since : first, clamp(last), nowMs);
+    const figures = await periodFigures(deps.db, context, first < since ? since : first, clamp(last));
     balance += figures.balance_minutes;
     months.push({ month: first.slice(0, 7), ...figures, balance_end_minutes: balance });
   }

@@ -5,13 +5,28 @@ import type { Database, LocalDate } from '../../db/types.js';
 import { breakDeduction, targetOfDay } from '../day-rules.js';
 import { datesFromThrough, localDateOf, splitByLocalDay, startOfDay, weekdayOf } from '../calendar/dates.js';
 import { publicHolidays } from '../calendar/holidays.js';
-import { dailyTotals, runningEntry, type DayTotal } from '../entries/store.js';
-import type { BreakRule, Settings } from '../settings.js';
-import { scheduleTimeline } from '../schedules.js';
+import { dailyTotals, type DayTotal } from '../entries/store.js';
+import type { BreakRule } from '../settings.js';
+import { absencesByDate } from '../absence-days.js';
 import { bookedByDate } from '../bookings.js';
-import type { DayFigures, StatisticsDeps, Totals } from './types.js';
+import type { AccountContext } from './context.js';
+import type { DayFigures, Totals } from './types.js';
 
 export const MINUTE_MS = 60_000;
+
+/** The running entry's span up to now (or to its start plus the limit, where housekeeping stops it), split at the local days. */
+function runningSpan(context: AccountContext): { startMs: number; pieces: Array<{ date: LocalDate; ms: number }> } | undefined {
+  const { running: entry, settings, nowMs } = context;
+  if (!entry) return undefined;
+  const startMs = Date.parse(entry.start_at);
+  const endMs = settings.timer_limit_minutes === null ? nowMs : Math.min(nowMs, startMs + settings.timer_limit_minutes * MINUTE_MS);
+  return { startMs, pieces: splitByLocalDay(startMs, endMs, settings.timezone) };
+}
+
+/** The days from `from` through `through` that the running entry touches (none: no statement needed). */
+export function runningDays(context: AccountContext, from: LocalDate, through: LocalDate): LocalDate[] {
+  return (runningSpan(context)?.pieces ?? []).map((piece) => piece.date).filter((date) => date >= from && date <= through);
+}
 
 /**
  * Worked and break ms per local day from `from` through `through`: the stored totals plus the
@@ -20,32 +35,20 @@ export const MINUTE_MS = 60_000;
  */
 export async function liveTotals(
   db: Kysely<Database>,
-  userId: number,
-  settings: Settings,
+  context: AccountContext,
   from: LocalDate,
   through: LocalDate,
-  nowMs: number,
 ): Promise<{ days: Map<LocalDate, DayTotal>; running: LocalDate[] }> {
-  const days = await dailyTotals(db, userId, from, through);
-  const entry = await runningEntry(db, userId);
+  const { settings } = context;
+  const days = await dailyTotals(db, context.userId, from, through);
+  const span = runningSpan(context);
   const running: LocalDate[] = [];
-  if (entry) {
+  if (span) {
     const zone = settings.timezone;
-    const startMs = Date.parse(entry.start_at);
-    // A timer with a limit counts up to its start plus the limit, where housekeeping stops it.
-    const endMs = settings.timer_limit_minutes === null ? nowMs : Math.min(nowMs, startMs + settings.timer_limit_minutes * MINUTE_MS);
-    const pieces = splitByLocalDay(startMs, endMs, zone);
+    const { startMs, pieces } = span;
     const startDate = pieces[0]?.date ?? localDateOf(startMs, zone);
     if (startDate >= from && startDate <= through) {
-      const [previous] = await db
-        .selectFrom('time_entries')
-        .select('end_at')
-        .where('user_id', '=', userId)
-        .where('start_at', '<', entry.start_at)
-        .orderBy('start_at', 'desc')
-        .limit(1)
-        .execute();
-      const previousEnd = previous?.end_at ? Date.parse(previous.end_at) : undefined;
+      const previousEnd = await context.previousEnd();
       if (previousEnd !== undefined && previousEnd > startOfDay(startDate, zone) && startMs - previousEnd >= settings.min_break_minutes * MINUTE_MS) {
         const day = days.get(startDate) ?? { workedMs: 0, breakMs: 0 };
         days.set(startDate, { ...day, breakMs: day.breakMs + startMs - previousEnd });
@@ -68,21 +71,20 @@ export function workedOf(day: DayTotal | undefined, rules: readonly BreakRule[])
   return { raw, taken, deducted: breakDeduction(raw, taken, rules) };
 }
 
+/** The day rows from `from` through `through`, and the live totals they were worked out from. */
 export async function dayFigures(
-  { db, absences: absenceService }: Pick<StatisticsDeps, 'db' | 'absences'>,
-  userId: number,
-  settings: Settings,
+  db: Kysely<Database>,
+  context: AccountContext,
   from: LocalDate,
   through: LocalDate,
-  nowMs: number,
-): Promise<DayFigures[]> {
-  if (through < from) return [];
-  const timeline = await scheduleTimeline(db, userId);
-  const { days } = await liveTotals(db, userId, settings, from, through, nowMs);
-  const absences = await absenceService.absencesByDate(userId, from, through);
+): Promise<{ rows: DayFigures[]; totals: Map<LocalDate, DayTotal> }> {
+  if (through < from) return { rows: [], totals: new Map() };
+  const { settings, timeline, userId } = context;
+  const { days } = await liveTotals(db, context, from, through);
+  const absences = await absencesByDate(db, userId, from, through);
   const holidays = await publicHolidays(settings.holiday_region, from, through);
   const booked = await bookedByDate(db, userId, from, through);
-  return datesFromThrough(from, through).map((date) => {
+  const rows = datesFromThrough(from, through).map((date) => {
     const weekday = weekdayOf(date);
     const absence = absences.get(date) ?? null;
     const publicHoliday = holidays.get(date) ?? null;
@@ -104,6 +106,7 @@ export async function dayFigures(
       balance_minutes: workedMinutes - targetMinutes + bookedMinutes,
     };
   });
+  return { rows, totals: days };
 }
 
 export function sumOf(days: DayFigures[]): Totals<number> {

@@ -22,9 +22,15 @@ export type { StatisticsDeps } from './types.js';
 /** Statistics computed at once in a process, and waiting at most (then 503 BUSY). */
 export const STATISTICS_LANE = { concurrency: 2, queueLimit: 500 } as const;
 
-export function createStatisticsService(deps: StatisticsDeps) {
+/**
+ * `connections`: how many statements of the process can wait on the database at once (the pool's
+ * size on PostgreSQL; undefined on SQLite). There a request mostly waits on its round trips, not on
+ * the event loop, so as many requests go at once as the pool has connections (docs/performance.md).
+ */
+export function createStatisticsService(deps: StatisticsDeps & { connections?: number | undefined }) {
   // Statistics of accounts take turns (src/common/work-lane.ts): a few at once per process.
-  const lane = createWorkLane({ ...STATISTICS_LANE, name: 'statistics requests' });
+  const concurrency = Math.max(STATISTICS_LANE.concurrency, deps.connections ?? 0);
+  const lane = createWorkLane({ ...STATISTICS_LANE, concurrency, name: 'statistics requests' });
   return {
     weekOverview: (userId: number, date?: string) => lane.run(() => weekOverview(deps, userId, date)),
     anonymousWeekOverview: (date?: string, region?: string) => lane.run(() => anonymousWeekOverview(deps, date, region)),

@@ -4,8 +4,8 @@ import type { LocalDate } from '../../db/types.js';
 import { validationError } from '../../common/errors.js';
 import { addDays, localDateOf, parseDate, splitByLocalDay, startOfDay, toIso } from '../calendar/dates.js';
 import { entriesOverlapping } from '../entries/store.js';
-import { scheduleTimeline } from '../schedules.js';
 import { periodFigures } from './balance.js';
+import { accountContext } from './context.js';
 import { dayFigures, MINUTE_MS, sumOf } from './days.js';
 import type { MonthFigures, StatisticsDeps } from './types.js';
 
@@ -14,8 +14,8 @@ import type { MonthFigures, StatisticsDeps } from './types.js';
  * start and last end, the totals, and the balance carried in and out.
  */
 export async function monthFigures(deps: StatisticsDeps, userId: number, month?: string): Promise<MonthFigures> {
-  const settings = await deps.settings.getSettings(userId);
-  const nowMs = deps.clock.now().getTime();
+  const context = await accountContext(deps, userId);
+  const { settings, nowMs } = context;
   const today = localDateOf(nowMs, settings.timezone);
   const shown = month ?? today.slice(0, 7);
   if (!/^\d{4}-\d{2}$/.test(shown)) throw validationError('month must be YYYY-MM', 'month');
@@ -26,7 +26,7 @@ export async function monthFigures(deps: StatisticsDeps, userId: number, month?:
       : `${shown.slice(0, 5)}${String(Number(shown.slice(5, 7)) + 1).padStart(2, '0')}-01`,
     -1,
   );
-  const days = await dayFigures(deps, userId, settings, first, last, nowMs);
+  const { rows: days } = await dayFigures(deps.db, context, first, last);
   // First start and last end of each day, from the month's entries (their pieces of each day).
   const spans = new Map<LocalDate, { first: number; last: number | null }>();
   const zone = settings.timezone;
@@ -46,9 +46,7 @@ export async function monthFigures(deps: StatisticsDeps, userId: number, month?:
   }
   const yesterday = addDays(today, -1);
   const before = addDays(first, -1) < yesterday ? addDays(first, -1) : yesterday;
-  const timeline = await scheduleTimeline(deps.db, userId);
-  const carried =
-    settings.overtime_offset_minutes + (await periodFigures(deps, userId, settings, timeline, settings.tracking_start, before, nowMs)).balance_minutes;
+  const carried = settings.overtime_offset_minutes + (await periodFigures(deps.db, context, settings.tracking_start, before)).balance_minutes;
   const counted = days.filter((day) => day.date >= settings.tracking_start && day.date <= yesterday).reduce((sum, day) => sum + day.balance_minutes, 0);
   return {
     month: shown,

@@ -1,9 +1,10 @@
 // Today's figures: what is worked and still to work, and when the day's target is met.
 import { localDateOf, startOfDay, toIso } from '../calendar/dates.js';
 import { workNeededFor } from '../day-rules.js';
-import { entriesOverlapping, runningEntry } from '../entries/store.js';
+import { entriesOverlapping } from '../entries/store.js';
 import { balanceThroughYesterday } from './balance.js';
-import { dayFigures, liveTotals, MINUTE_MS } from './days.js';
+import { accountContext } from './context.js';
+import { dayFigures, MINUTE_MS } from './days.js';
 import type { StatisticsDeps, TodayFigures } from './types.js';
 
 /**
@@ -13,14 +14,15 @@ import type { StatisticsDeps, TodayFigures } from './types.js';
  * (today's bookings included), so that leaving then brings the balance to zero.
  */
 export async function todayFigures(deps: StatisticsDeps, userId: number): Promise<TodayFigures> {
-  const settings = await deps.settings.getSettings(userId);
-  const nowMs = deps.clock.now().getTime();
+  const context = await accountContext(deps, userId);
+  const { settings, nowMs, running: current } = context;
   const date = localDateOf(nowMs, settings.timezone);
-  const [day] = await dayFigures(deps, userId, settings, date, date, nowMs);
-  const { days } = await liveTotals(deps.db, userId, settings, date, date, nowMs);
-  const current = await runningEntry(deps.db, userId);
-  const workedMs = days.get(date)?.workedMs ?? 0;
-  let breakMs = days.get(date)?.breakMs ?? 0;
+  const {
+    rows: [day],
+    totals,
+  } = await dayFigures(deps.db, context, date, date);
+  const workedMs = totals.get(date)?.workedMs ?? 0;
+  let breakMs = totals.get(date)?.breakMs ?? 0;
   if (!current) {
     // Work that starts now leaves a gap after today's last entry: a break, if it is long enough.
     const dayStart = startOfDay(date, settings.timezone);
@@ -28,7 +30,7 @@ export async function todayFigures(deps: StatisticsDeps, userId: number): Promis
     const lastEnd = Math.max(...entries.map((entry) => (entry.end_at === null ? -Infinity : Date.parse(entry.end_at))).filter((end) => end <= nowMs));
     if (Number.isFinite(lastEnd) && lastEnd > dayStart && nowMs - lastEnd >= settings.min_break_minutes * MINUTE_MS) breakMs += nowMs - lastEnd;
   }
-  const balance = await balanceThroughYesterday(deps, userId, settings, nowMs);
+  const balance = await balanceThroughYesterday(deps.db, context);
   const targetMinutes = day?.target_minutes ?? 0;
   const needed = workNeededFor(targetMinutes, Math.floor(breakMs / MINUTE_MS), settings.break_rules);
   const endOfWork = nowMs + needed * MINUTE_MS - workedMs;

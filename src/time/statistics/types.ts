@@ -3,9 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
 import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../../db/types.js';
-import type { AbsenceService } from '../absences.js';
 import type { Weekday } from '../calendar/dates.js';
-import type { SettingsService } from '../settings.js';
 
 export interface DayFigures {
   date: LocalDate;
@@ -116,10 +114,11 @@ export interface TodayFigures {
   adjusted_end_of_work: string;
 }
 
-/** What the statistics read: the database, the clock, the user's settings and absences. */
+/**
+ * What the statistics read: the database and the clock (each request reads the account's settings,
+ * schedules and running entry once: ./context.ts).
+ */
 export interface StatisticsDeps {
   db: Kysely<Database>;
   clock: Clock;
-  settings: Pick<SettingsService, 'getSettings'>;
-  absences: Pick<AbsenceService, 'absencesByDate' | 'absenceCountsByWeekday' | 'absencesAmong'>;
 }

@@ -1,16 +1,16 @@
 // The week overview: a user's days Monday to Sunday, or without a user the calendar and holidays.
 import { addDays, datesFromThrough, localDateOf, mondayOf, parseDate, weekdayOf } from '../calendar/dates.js';
 import { normalizeHolidayRegion, publicHolidays } from '../calendar/holidays.js';
+import { accountContext } from './context.js';
 import { dayFigures, sumOf } from './days.js';
 import type { AnonymousWeekOverview, StatisticsDeps, WeekOverview } from './types.js';
 
 /** The week (Monday to Sunday) containing `date` (default: today in the user's zone). */
 export async function weekOverview(deps: StatisticsDeps, userId: number, date?: string): Promise<WeekOverview> {
-  const settings = await deps.settings.getSettings(userId);
-  const now = deps.clock.now().getTime();
-  const weekStart = mondayOf(date !== undefined ? parseDate(date, 'date') : localDateOf(now, settings.timezone));
+  const context = await accountContext(deps, userId);
+  const weekStart = mondayOf(date !== undefined ? parseDate(date, 'date') : localDateOf(context.nowMs, context.settings.timezone));
   const weekEnd = addDays(weekStart, 6);
-  const days = await dayFigures(deps, userId, settings, weekStart, weekEnd, now);
+  const { rows: days } = await dayFigures(deps.db, context, weekStart, weekEnd);
   return { week_start: weekStart, week_end: weekEnd, days, totals: sumOf(days) };
 }
 

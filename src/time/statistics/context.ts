@@ -1,0 +1,48 @@
+// What every statistics request of an account reads first, once (docs/performance.md): the settings,
+// the schedules and the running entry, and the instant the figures are worked out for. The figures
+// below take this context instead of reading them again, so a request sends each statement once.
+import type { Kysely } from 'kysely';
+import type { Database, TimeEntryRow } from '../../db/types.js';
+import { runningEntry } from '../entries/store.js';
+import { settingsAndSchedules, type Settings } from '../settings.js';
+import { ScheduleTimeline } from '../schedules.js';
+import type { StatisticsDeps } from './types.js';
+
+export interface AccountContext {
+  userId: number;
+  settings: Settings;
+  timeline: ScheduleTimeline;
+  /** The entry without an end, if one runs. */
+  running: TimeEntryRow | undefined;
+  /** The end of the entry before the running one, read on first use (the break before it). */
+  previousEnd(): Promise<number | undefined>;
+  nowMs: number;
+}
+
+/** Reads an account's context: three statements (the settings, the schedules, the running entry). */
+export async function accountContext({ db, clock }: Pick<StatisticsDeps, 'db' | 'clock'>, userId: number): Promise<AccountContext> {
+  const { settings, schedules } = await settingsAndSchedules(clock, db, userId);
+  const running = await runningEntry(db, userId);
+  let previous: Promise<number | undefined> | undefined;
+  return {
+    userId,
+    settings,
+    timeline: new ScheduleTimeline(schedules),
+    running,
+    previousEnd: () => (previous ??= running ? endBefore(db, userId, running.start_at) : Promise.resolve(undefined)),
+    nowMs: clock.now().getTime(),
+  };
+}
+
+/** The end of the user's last entry that started before `startAt`, if any. */
+async function endBefore(db: Kysely<Database>, userId: number, startAt: string): Promise<number | undefined> {
+  const [previous] = await db
+    .selectFrom('time_entries')
+    .select('end_at')
+    .where('user_id', '=', userId)
+    .where('start_at', '<', startAt)
+    .orderBy('start_at', 'desc')
+    .limit(1)
+    .execute();
+  return previous?.end_at ? Date.parse(previous.end_at) : undefined;
+}
