@@ -552,7 +552,8 @@ describe.runIf(browserAvailable)('the browser client', () => {
     await page.reload();
     await openTab(page, 'Week');
     await button(page, 'Previous week').click();
-    await page.locator('tbody tr').first().waitFor();
+    await page.locator('tbody tr th').first().getByText(shortDay(monday)).waitFor();
+    await page.waitForLoadState('networkidle');
     const weekRows = page.locator('tbody tr');
     const weekWorked = await Promise.all(
       days.map((day) =>
