@@ -17,7 +17,7 @@ export function DayBalance(props: { day: Day; today: string }) {
 }
 
 /** The last complete day of the rows, if any. */
-export function lastCompleteDay(days: readonly Day[]): string | undefined {
+function lastCompleteDay(days: readonly Day[]): string | undefined {
   return days.filter((day) => day.complete).at(-1)?.date;
 }
 
