@@ -75,7 +75,8 @@ export function timesheetCsv(sheet: MonthSheet): string {
     day.absence ?? '',
     day.absence_portion ?? '',
     day.public_holiday ?? '',
-    day.balance_minutes,
+    // Empty on a day that is not complete: a balance counts complete days only.
+    day.balance_minutes ?? '',
   ]);
   const { totals } = sheet;
   rows.push([
@@ -112,12 +113,15 @@ const LABELS = {
     total: 'Total',
     carriedIn: 'Balance carried in',
     carriedOut: 'Balance carried out',
+    // The words of the browser client (src/web/i18n/en.ts, balance): the same on every screen and file.
+    notYet: 'not yet',
+    rule: 'A day counts in the balance once it is over; today and later days: not yet.',
     vacation: (year: number) => `Vacation ${year} (days)`,
     vacationFigures: ['allowance', 'carried over', 'taken', 'planned', 'remaining'],
     notTracked: 'not tracked',
     employee: 'Employee: date, signature',
     employer: 'Employer: date, signature',
-    note: 'Times in h:mm. Balance through yesterday; breaks are gaps between entries; deducted: break owed under the break rules.',
+    note: 'Times in h:mm; breaks are gaps between entries; deducted: break owed under the break rules.',
   },
   de: {
     title: (month: string) => `Stundenzettel ${month}`,
@@ -130,12 +134,14 @@ const LABELS = {
     total: 'Summe',
     carriedIn: 'Übertrag vom Vormonat',
     carriedOut: 'Übertrag in den Folgemonat',
+    notYet: 'noch offen',
+    rule: 'Ein Tag zählt im Saldo, sobald er vorbei ist; heute und spätere Tage: noch offen.',
     vacation: (year: number) => `Urlaub ${year} (Tage)`,
     vacationFigures: ['Anspruch', 'übertragen', 'genommen', 'geplant', 'Rest'],
     notTracked: 'nicht erfasst',
     employee: 'Mitarbeiter/in: Datum, Unterschrift',
     employer: 'Arbeitgeber/in: Datum, Unterschrift',
-    note: 'Zeiten in h:mm. Saldo bis gestern; Pausen sind Lücken zwischen Einträgen; Abzug: nach den Pausenregeln fehlende Pause.',
+    note: 'Zeiten in h:mm; Pausen sind Lücken zwischen Einträgen; Abzug: nach den Pausenregeln fehlende Pause.',
   },
 } as const;
 
@@ -215,7 +221,7 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
         hoursAndMinutes(day.worked_minutes),
         hoursAndMinutes(day.target_minutes),
         signedHours(day.booked_minutes),
-        signedHours(day.balance_minutes),
+        day.balance_minutes !== null ? signedHours(day.balance_minutes) : day.date > sheet.balance_through ? text.notYet : '',
       ],
       note,
     );
@@ -254,7 +260,7 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
     { lineBreak: false },
   );
   y += 14;
-  doc.fontSize(7).fillColor('#444444').text(text.note, left, y, { width, lineBreak: false, ellipsis: true }).fillColor('#000000');
+  doc.fontSize(7).fillColor('#444444').text(`${text.rule} ${text.note}`, left, y, { width }).fillColor('#000000');
 
   // Two signature lines at the foot of the page.
   const lineY = doc.page.height - 70;

@@ -151,6 +151,8 @@ function refDay(user: RefUser, date: string, now: number) {
   const taken = Math.floor(refBreakMs(user, date, now) / MINUTE);
   const deducted = refDeduction(user, raw, taken);
   const booked = user.bookings.filter((booking) => booking.date === date).reduce((sum, booking) => sum + booking.minutes, 0);
+  // A balance counts complete days only: over (before today in the zone) and tracked.
+  const complete = date < refDateOf(now, user.zone) && date >= user.trackingStart;
   return {
     date,
     weekday: weekdayKey(date),
@@ -162,14 +164,19 @@ function refDay(user: RefUser, date: string, now: number) {
     absence_portion: absence?.portion ?? null,
     public_holiday: null,
     booked_minutes: booked,
-    balance_minutes: raw - deducted - target + booked,
+    complete,
+    balance_minutes: complete ? raw - deducted - target + booked : null,
   };
 }
 
 type RefDay = ReturnType<typeof refDay>;
 const TOTAL_KEYS = ['target_minutes', 'worked_minutes', 'break_minutes', 'break_deducted_minutes', 'booked_minutes', 'balance_minutes'] as const;
 function refTotals(days: RefDay[]) {
-  return Object.fromEntries(TOTAL_KEYS.map((key) => [key, days.reduce((total, day) => total + day[key], 0)]));
+  const complete = days.filter((day) => day.complete);
+  return {
+    ...Object.fromEntries(TOTAL_KEYS.map((key) => [key, complete.reduce((total, day) => total + (day[key] ?? 0), 0)])),
+    target_period_minutes: days.reduce((total, day) => total + day.target_minutes, 0),
+  };
 }
 
 function refWeek(user: RefUser, monday: string, now: number) {
@@ -179,7 +186,7 @@ function refWeek(user: RefUser, monday: string, now: number) {
 
 function refBalanceThrough(user: RefUser, through: string, now: number): number {
   let balance = user.offset;
-  for (let date = user.trackingStart; date <= through; date = plusDays(date, 1)) balance += refDay(user, date, now).balance_minutes;
+  for (let date = user.trackingStart; date <= through; date = plusDays(date, 1)) balance += refDay(user, date, now).balance_minutes ?? 0;
   return balance;
 }
 
@@ -236,8 +243,17 @@ function refMonth(user: RefUser, month: string, now: number) {
   const yesterday = plusDays(refDateOf(now, user.zone), -1);
   const beforeThrough = plusDays(first, -1) < yesterday ? plusDays(first, -1) : yesterday;
   const before = refBalanceThrough(user, beforeThrough, now);
-  const counted = days.filter((day) => day.date >= user.trackingStart && day.date <= yesterday).reduce((sum, day) => sum + day.balance_minutes, 0);
-  return { month, timezone: user.zone, days, totals: refTotals(days), balance_before_minutes: before, balance_after_minutes: before + counted };
+  const counted = days.filter((day) => day.date >= user.trackingStart && day.date <= yesterday).reduce((sum, day) => sum + (day.balance_minutes ?? 0), 0);
+  const last = days[days.length - 1]!.date;
+  return {
+    month,
+    timezone: user.zone,
+    days,
+    totals: refTotals(days),
+    balance_before_minutes: before,
+    balance_after_minutes: before + counted,
+    balance_through: last < yesterday ? last : yesterday,
+  };
 }
 
 function refVacation(user: RefUser, year: number, now: number) {

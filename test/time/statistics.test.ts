@@ -65,6 +65,7 @@ describe('week overview', () => {
       absence_portion: null,
       public_holiday: 'Epiphany',
       booked_minutes: 0,
+      complete: true,
       balance_minutes: 60,
     });
     expect(week.days[2]).toMatchObject({ date: '2026-01-07', absence: 'vacation', target_minutes: 0, public_holiday: null });
@@ -81,6 +82,7 @@ describe('week overview', () => {
       break_deducted_minutes: 0,
       booked_minutes: 0,
       balance_minutes: 30,
+      target_period_minutes: 1440,
     });
   });
 
@@ -115,7 +117,8 @@ describe('week overview', () => {
     await addEntry(ann, '2026-10-25T00:00:00+02:00', '2026-10-26T00:00:00+01:00');
     const autumn = (await ann.call('GET', '/api/stats/week?date=2026-10-20')).json();
     expect(pick(autumn.days, 'worked_minutes')).toEqual([0, 0, 0, 0, 0, 0, 1500]);
-    expect(autumn.totals.worked_minutes).toBe(1500);
+    // That week is still to come (the clock is in January): its totals count complete days only, none yet.
+    expect(autumn.totals).toMatchObject({ worked_minutes: 0, balance_minutes: 0 });
   });
 
   it("defaults to this week in the user's zone and counts the running entry up to now", async () => {
@@ -225,6 +228,7 @@ describe('anonymous statistics', () => {
         absence_portion: null,
         public_holiday: 'Epiphany',
         booked_minutes: null,
+        complete: false,
         balance_minutes: null,
       });
       expect(pick(week.days, 'public_holiday').filter(Boolean)).toEqual(['Epiphany']);
@@ -235,6 +239,7 @@ describe('anonymous statistics', () => {
         break_deducted_minutes: null,
         booked_minutes: null,
         balance_minutes: null,
+        target_period_minutes: null,
       });
     }
     const withoutRegion = (await t.app.inject({ method: 'GET', url: '/api/stats/week?date=2026-01-07' })).json();

@@ -58,6 +58,7 @@ describe('GET /api/stats/month', () => {
       absence: null,
       absence_portion: null,
       public_holiday: null,
+      complete: true,
       balance_minutes: 15,
     });
     expect(sheet.days[2]).toMatchObject({ worked_minutes: 390, break_deducted_minutes: 30, balance_minutes: -90 });
@@ -83,6 +84,7 @@ describe('GET /api/stats/month', () => {
       break_deducted_minutes: sum('break_deducted_minutes'),
       booked_minutes: -60,
       balance_minutes: sum('balance_minutes'),
+      target_period_minutes: sum('target_minutes'),
     });
     // Carried in: the offset and February; carried out: that and every day of March (all over by 15 April).
     const february = (await ann.call('GET', '/api/stats/month?month=2026-02')).json();

@@ -71,6 +71,21 @@ async function openTab(page: Page, name: string) {
   await page.getByRole('heading', { name, exact: true, level: 2 }).waitFor();
 }
 
+/** Calls the API from the page with its session's token; answers the JSON. */
+function apiCall(page: Page, method: string, url: string, body?: unknown): Promise<any> {
+  return page.evaluate<any>(
+    `fetch(${JSON.stringify(url)}, { method: ${JSON.stringify(method)}, headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + localStorage.getItem('timetrack.token') }, body: ${
+      body === undefined ? 'undefined' : JSON.stringify(JSON.stringify(body))
+    } }).then(async (response) => { if (!response.ok) throw new Error(response.status + ' ' + (await response.text())); return response.json(); })`,
+  );
+}
+
+/** A day as the client writes it in English: "Wed 25 Nov". */
+const shortDay = (day: DateTime) => day.setLocale('en-GB').toLocaleString({ weekday: 'short', day: 'numeric', month: 'short' });
+/** A balance as the client writes it: "+1:15", "-0:30", "0:00". */
+const signedHours = (minutes: number) =>
+  `${minutes > 0 ? '+' : minutes < 0 ? '-' : ''}${Math.floor(Math.abs(minutes) / 60)}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+
 function expectSameOrigin(requests: string[], baseUrl: string) {
   const elsewhere = requests.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith('blob:') && !url.startsWith('data:'));
   expect(elsewhere).toEqual([]);
@@ -473,35 +488,99 @@ describe.runIf(browserAvailable)('the browser client', () => {
     },
   );
 
-  it('a week with future days: they show their target but no deficit, and the totals count through today', { timeout: FLOW_TIMEOUT }, async () => {
+  it(
+    'this month: today "today, so far", a later day "not yet", never a deficit; Today, Week and Month show one balance through yesterday',
+    { timeout: FLOW_TIMEOUT },
+    async () => {
+      const who = person();
+      const { context } = await recordedContext(browser);
+      const page = await context.newPage();
+      await register(page, baseUrl, who);
+      const today = DateTime.now().setZone('Europe/Berlin').startOf('day');
+      const yesterday = today.minus({ days: 1 });
+      // Tracked from ten days ago, with an offset and a morning's work three days ago.
+      await apiCall(page, 'PATCH', '/api/settings', { tracking_start: today.minus({ days: 10 }).toISODate(), overtime_offset_minutes: 75 });
+      const worked = today.minus({ days: 3 }).set({ hour: 9 });
+      await apiCall(page, 'POST', '/api/time-entries', { start_at: worked.toUTC().toISO(), end_at: worked.plus({ hours: 4 }).toUTC().toISO() });
+      const overtime = await apiCall(page, 'GET', '/api/stats/overtime');
+      const sheet = await apiCall(page, 'GET', `/api/stats/month?month=${today.toFormat('yyyy-MM')}`);
+      expect(sheet.balance_after_minutes).toBe(overtime.balance_minutes);
+      const through = `Balance through ${shortDay(yesterday)}`;
+      const expected = `${through}: ${signedHours(overtime.balance_minutes)}`;
+
+      await page.goto(`${baseUrl}/#month`);
+      await page.reload();
+      await page.locator('.running-balance').waitFor();
+      expect(await page.locator('.running-balance').textContent()).toBe(expected);
+      const balanceOf = (row: ReturnType<Page['locator']>) => row.locator('td').last().textContent();
+      expect(await balanceOf(page.locator('tbody tr.today'))).toBe('today, so far');
+      // A later day of this month (there is none on its last day).
+      if (today.plus({ days: 1 }).month === today.month) {
+        const later = page.locator('tbody tr.future');
+        for (let index = 0; index < (await later.count()); index++) expect(await balanceOf(later.nth(index))).toBe('not yet');
+      }
+      // The total sums the complete days and says through which day.
+      if (today.day > 1) {
+        expect(await page.locator('tfoot .total-balance').textContent()).toBe(signedHours(sheet.totals.balance_minutes));
+        await page.locator('tfoot').getByText(through, { exact: true }).waitFor();
+      }
+      await page.getByText('A day counts in the balance once it is over; today and later days: not yet.').waitFor();
+
+      await page.goto(`${baseUrl}/#week`);
+      await page.locator('.running-balance').waitFor();
+      expect(await page.locator('.running-balance').textContent()).toBe(expected);
+      expect(await balanceOf(page.locator('tbody tr.today'))).toBe('today, so far');
+      for (const cell of await page.locator('tbody tr.future td:last-child').allTextContents()) expect(cell).toBe('not yet');
+
+      await openTab(page, 'Today');
+      expect(await page.locator('.figures div', { hasText: through }).locator('dd.value').textContent()).toBe(signedHours(overtime.balance_minutes));
+      await context.close();
+    },
+  );
+
+  it("Entries: an entry across midnight counts on both days, a break deduction shows, and each day's total is Week's", { timeout: FLOW_TIMEOUT }, async () => {
     const who = person();
     const { context } = await recordedContext(browser);
     const page = await context.newPage();
     await register(page, baseUrl, who);
-    await page.goto(`${baseUrl}/#week`);
-    await page.locator('tfoot').waitFor();
-    const today = DateTime.now().setZone('Europe/Berlin').toISODate() as string;
-    const dates = DateTime.fromISO(today).startOf('week');
-    const rows = page.locator('tbody tr');
-    for (let index = 0; index < 7; index++) {
-      const date = dates.plus({ days: index }).toISODate() as string;
-      const balance = (await rows.nth(index).locator('td').nth(2).textContent()) ?? '';
-      if (date > today) expect(balance).toBe('not yet');
-      // Before the tracking start (registration today) nothing is owed either.
-      if (date < today) expect(balance).toBe('–');
-    }
-    await page.locator('tfoot').getByText('Balance through today').waitFor();
-    const todayTarget =
-      (await rows
-        .nth(DateTime.fromISO(today).weekday - 1)
-        .locator('td')
-        .nth(1)
-        .textContent()) ?? '';
-    const expected = todayTarget === '0:00' ? '0:00' : `-${todayTarget}`;
-    expect(await page.locator('tfoot .total-balance').textContent()).toBe(expected);
-    // Today's balance agrees with the week's: through now, today counted.
-    await openTab(page, 'Today');
-    expect(await page.locator('.figures div', { hasText: 'Balance through now' }).locator('dd.value').textContent()).toBe(expected);
+    const monday = DateTime.now().setZone('Europe/Berlin').startOf('week').minus({ weeks: 1 });
+    await apiCall(page, 'PATCH', '/api/settings', {
+      tracking_start: monday.toISODate(),
+      break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }],
+    });
+    const add = (start: DateTime, minutes: number) =>
+      apiCall(page, 'POST', '/api/time-entries', { start_at: start.toUTC().toISO(), end_at: start.plus({ minutes }).toUTC().toISO() });
+    // Last week: Tuesday 22:00 to Wednesday 02:30, and Thursday 08:00–15:30 without a break (30 minutes deducted).
+    await add(monday.plus({ days: 1 }).set({ hour: 22 }), 270);
+    await add(monday.plus({ days: 3 }).set({ hour: 8 }), 450);
+    const days = [1, 2, 3].map((offset) => monday.plus({ days: offset }));
+
+    await page.reload();
+    await openTab(page, 'Week');
+    await button(page, 'Previous week').click();
+    await page.locator('tbody tr th').first().getByText(shortDay(monday)).waitFor();
+    await page.waitForLoadState('networkidle');
+    const weekRows = page.locator('tbody tr');
+    const weekWorked = await Promise.all(
+      days.map((day) =>
+        weekRows
+          .nth(day.weekday - 1)
+          .locator('td')
+          .first()
+          .textContent(),
+      ),
+    );
+    expect(weekWorked).toEqual(['2:00', '2:30', '7:00']);
+
+    await openTab(page, 'Entries');
+    await page.locator(`#day-${days[0]!.toISODate()}`).waitFor();
+    const totals = await Promise.all(days.map((day) => page.locator(`#day-${day.toISODate()} .day-total`).textContent()));
+    expect(totals).toEqual([`${weekWorked[0]} worked`, `${weekWorked[1]} worked`, `${weekWorked[2]} worked · 0:30 break deducted`]);
+    // The night's entry shows on Wednesday too, as its continuation.
+    await page
+      .locator('section.day', { has: page.locator(`#day-${days[1]!.toISODate()}`) })
+      .getByText('continued from the day before')
+      .waitFor();
     await context.close();
   });
 
@@ -660,7 +739,8 @@ describe.runIf(browserAvailable)('the browser client', () => {
       .setLocale('de-DE')
       .toLocaleString({ weekday: 'short', day: 'numeric', month: 'short' });
     await page.locator('.week-label').getByText(monday, { exact: false }).waitFor();
-    await page.getByText('Saldo bis heute').waitFor();
+    // Today's balance is not counted yet: "today, so far" in German.
+    await page.locator('tbody tr.today').getByText('heute, bisher').waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'week-de-1280x800.png'), fullPage: true });
     await page.getByRole('link', { name: 'Konto', exact: true }).click();
     await page.getByLabel('Sprache').selectOption('en');
@@ -749,8 +829,9 @@ describe.runIf(browserAvailable)('the browser client', () => {
       await expect.poll(() => page.locator('table.month tbody tr.future').count()).toBeGreaterThanOrEqual(28);
       expect(await page.locator('table.month tbody td').filter({ hasText: /^-/ }).count()).toBe(0);
       expect(await page.locator('table.month tbody td').filter({ hasText: 'not yet' }).count()).toBe(await page.locator('table.month tbody tr').count());
-      expect(await page.locator('table.month tfoot .total-balance').textContent()).toBe('0:00');
-      await page.getByText('Days after today show their target but count in no balance until they come.').waitFor();
+      // No complete day: the total has no balance yet either.
+      expect(await page.locator('table.month tfoot td').last().textContent()).toBe('not yet');
+      await page.getByText('A day counts in the balance once it is over; today and later days: not yet.').waitFor();
 
       // A timer forgotten since 14 hours ago: the server stops it at 12 hours; Today says so and fixes the end in one click.
       const started = DateTime.now().minus({ hours: 14 }).startOf('minute');

@@ -17,16 +17,26 @@ const DayRow = {
   absence_portion: orNull(AbsencePortion),
   public_holiday: orNull(Type.String()),
   booked_minutes: Minutes,
-  balance_minutes: Minutes,
+  complete: Type.Boolean({
+    description: "the day is over in the account's zone (before today) and on or after tracking_start: only complete days count in a balance",
+  }),
+  balance_minutes: orNull(
+    Type.Integer({ description: 'worked − target + booked; null on a day that is not complete (today, later days, before tracking_start)' }),
+  ),
 };
-const TotalsSchema = Type.Object({
-  target_minutes: Minutes,
-  worked_minutes: Minutes,
-  break_minutes: Minutes,
-  break_deducted_minutes: Minutes,
-  booked_minutes: Minutes,
-  balance_minutes: Minutes,
-});
+/** The sums of the complete days only (worked − target + booked = balance), and the whole period's target apart. */
+const TotalsSchema = Type.Object(
+  {
+    target_minutes: Minutes,
+    worked_minutes: Minutes,
+    break_minutes: Minutes,
+    break_deducted_minutes: Minutes,
+    booked_minutes: Minutes,
+    balance_minutes: Minutes,
+    target_period_minutes: orNull(Type.Integer({ description: 'the target of every day of the period, complete or not; in no balance' })),
+  },
+  { description: 'sums of the complete days only' },
+);
 
 export const WeekResponse = Type.Object({
   week_start: LocalDate,
@@ -68,6 +78,7 @@ export const MonthResponse = Type.Object({
   ),
   totals: TotalsSchema,
   balance_before_minutes: Type.Integer(),
-  balance_after_minutes: Type.Integer(),
+  balance_after_minutes: Type.Integer({ description: 'balance_before_minutes + totals.balance_minutes: the balance through balance_through' }),
+  balance_through: Type.String({ maxLength: 10, description: "YYYY-MM-DD: the last day counted, the month's last day or yesterday if that is earlier" }),
   vacation: VacationResponse,
 });

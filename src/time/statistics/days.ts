@@ -84,6 +84,7 @@ export async function dayFigures(
   const absences = await absencesByDate(db, userId, from, through);
   const holidays = await publicHolidays(settings.holiday_region, from, through);
   const booked = await bookedByDate(db, userId, from, through);
+  const today = localDateOf(context.nowMs, settings.timezone);
   const rows = datesFromThrough(from, through).map((date) => {
     const weekday = weekdayOf(date);
     const absence = absences.get(date) ?? null;
@@ -92,6 +93,8 @@ export async function dayFigures(
     const worked = workedOf(days.get(date), settings.break_rules);
     const workedMinutes = worked.raw - worked.deducted;
     const bookedMinutes = booked.get(date) ?? 0;
+    // A balance counts complete days only (docs/time-model.md): over, and tracked.
+    const complete = date < today && date >= settings.tracking_start;
     return {
       date,
       weekday,
@@ -103,21 +106,26 @@ export async function dayFigures(
       absence_portion: absence?.portion ?? null,
       public_holiday: publicHoliday,
       booked_minutes: bookedMinutes,
-      balance_minutes: workedMinutes - targetMinutes + bookedMinutes,
+      complete,
+      balance_minutes: complete ? workedMinutes - targetMinutes + bookedMinutes : null,
     };
   });
   return { rows, totals: days };
 }
 
+/** The sums of the complete days (worked − target + booked = balance), and the whole period's target. */
 export function sumOf(days: DayFigures[]): Totals<number> {
   const totals = { target_minutes: 0, worked_minutes: 0, break_minutes: 0, break_deducted_minutes: 0, booked_minutes: 0, balance_minutes: 0 };
+  let targetPeriod = 0;
   for (const day of days) {
+    targetPeriod += day.target_minutes;
+    if (!day.complete) continue;
     totals.target_minutes += day.target_minutes;
     totals.worked_minutes += day.worked_minutes;
     totals.break_minutes += day.break_minutes;
     totals.break_deducted_minutes += day.break_deducted_minutes;
     totals.booked_minutes += day.booked_minutes;
-    totals.balance_minutes += day.balance_minutes;
+    totals.balance_minutes += day.balance_minutes ?? 0;
   }
-  return totals;
+  return { ...totals, target_period_minutes: targetPeriod };
 }

@@ -47,7 +47,8 @@ export async function monthFigures(deps: StatisticsDeps, userId: number, month?:
   const yesterday = addDays(today, -1);
   const before = addDays(first, -1) < yesterday ? addDays(first, -1) : yesterday;
   const carried = settings.overtime_offset_minutes + (await periodFigures(deps.db, context, settings.tracking_start, before)).balance_minutes;
-  const counted = days.filter((day) => day.date >= settings.tracking_start && day.date <= yesterday).reduce((sum, day) => sum + day.balance_minutes, 0);
+  // The month's complete days: carried in + their balance = the balance at the month's end (or through yesterday).
+  const totals = sumOf(days);
   return {
     month: shown,
     timezone: zone,
@@ -55,8 +56,9 @@ export async function monthFigures(deps: StatisticsDeps, userId: number, month?:
       const span = spans.get(day.date);
       return { ...day, first_start: span ? toIso(span.first) : null, last_end: span && span.last !== null ? toIso(span.last) : null };
     }),
-    totals: sumOf(days),
+    totals,
     balance_before_minutes: carried,
-    balance_after_minutes: carried + counted,
+    balance_after_minutes: carried + totals.balance_minutes,
+    balance_through: last < yesterday ? last : yesterday,
   };
 }

@@ -19,7 +19,10 @@ export interface DayFigures {
   public_holiday: string | null;
   /** Bookings dated that day (docs/time-model.md, Bookings): part of the balance. */
   booked_minutes: number;
-  balance_minutes: number;
+  /** The day is over in the account's zone (before today) and on or after tracking_start: it counts in a balance. */
+  complete: boolean;
+  /** worked − target + booked on a complete day; null on a day that is not complete (today, later days, before tracking_start). */
+  balance_minutes: number | null;
 }
 
 /** A day of the week overview without a user: only the calendar and the holidays of ?region=. */
@@ -34,9 +37,11 @@ export interface AnonymousDay {
   absence_portion: null;
   public_holiday: string | null;
   booked_minutes: null;
+  complete: false;
   balance_minutes: null;
 }
 
+/** The sums of the period's complete days only, so that worked − target + booked = balance. */
 export interface Totals<T extends number | null> {
   target_minutes: T;
   worked_minutes: T;
@@ -44,6 +49,8 @@ export interface Totals<T extends number | null> {
   break_deducted_minutes: T;
   booked_minutes: T;
   balance_minutes: T;
+  /** The target of every day of the period, complete or not (the plan); in no balance. */
+  target_period_minutes: T;
 }
 
 export interface WeekOverview {
@@ -80,8 +87,10 @@ export interface MonthFigures {
   totals: Totals<number>;
   /** The balance through the day before the month (offset included; complete days only). */
   balance_before_minutes: number;
-  /** That plus the balances of the month's days from tracking_start through yesterday. */
+  /** That plus totals.balance_minutes: the balance at the month's end, or through yesterday in this month. */
   balance_after_minutes: number;
+  /** The last day balance_after_minutes counts: the month's last day, or yesterday if that is earlier. */
+  balance_through: LocalDate;
 }
 
 export interface PeriodFigures {

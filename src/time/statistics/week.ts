@@ -30,12 +30,21 @@ export async function anonymousWeekOverview({ clock }: Pick<StatisticsDeps, 'clo
     absence_portion: null,
     public_holiday: holidays.get(day) ?? null,
     booked_minutes: null,
+    complete: false as const,
     balance_minutes: null,
   }));
   return {
     week_start: weekStart,
     week_end: weekEnd,
     days,
-    totals: { target_minutes: null, worked_minutes: null, break_minutes: null, break_deducted_minutes: null, booked_minutes: null, balance_minutes: null },
+    totals: {
+      target_minutes: null,
+      worked_minutes: null,
+      break_minutes: null,
+      break_deducted_minutes: null,
+      booked_minutes: null,
+      balance_minutes: null,
+      target_period_minutes: null,
+    },
   };
 }

@@ -260,6 +260,15 @@ export const en = {
     signedOutOthers: (n: number) => (n === 1 ? '1 other device is signed out.' : `${n} other devices are signed out.`),
   },
 
+  // The balance counts complete days only (docs/time-model.md): the same words on Today, Week, Month,
+  // the 12-week line and the timesheet PDF (src/time/timesheet.ts repeats them; a test compares).
+  balance: {
+    through: (date: string) => `Balance through ${date}`,
+    notYet: 'not yet',
+    todaySoFar: 'today, so far',
+    rule: 'A day counts in the balance once it is over; today and later days: not yet.',
+  },
+
   today: {
     dateAndZone: (date: string, zone: string) => `${date} · times in ${zone}`,
     zoneDiffers: (browser: string, account: string) => `This device is in ${browser}; your account counts days in ${account}.`,
@@ -286,8 +295,7 @@ export const en = {
     endOfWorkHelp: 'When today’s target is met if you work on without a break.',
     adjustedEnd: 'Adjusted end of work',
     adjustedEndHelp: 'When you could leave with a balance of exactly zero: earlier by your overtime, later by a deficit.',
-    balance: 'Balance through now',
-    balanceHelp: 'Your overtime from the tracking start through now, today’s full target counted.',
+    balanceHelp: 'Your overtime from the tracking start through yesterday, the last day that is over; today counts once it is over.',
     reachedAt: (time: string) => `reached at ${time}`,
     runningTitle: (elapsed: string) => `${elapsed} running`,
     autoStopped: (start: string, end: string) => `Your timer ran from ${start} until its limit and was stopped at ${end}. When did you really stop?`,
@@ -306,13 +314,9 @@ export const en = {
     worked: 'Worked',
     balance: 'Balance',
     total: 'Total',
-    notYet: 'not yet',
-    balanceThroughToday: 'Balance through today',
-    futureNote: 'Days after today show their target but count in no balance until they come.',
     chartTitle: 'Worked time against the target, per day',
     chartSummary: (day: string, worked: string, target: string) => `${day}: ${worked} of ${target}`,
     trendTitle: 'Balance at the end of each of the last 12 weeks',
-    trendPoint: (week: string, balance: string) => `Week of ${week}: ${balance}`,
     trendLoading: 'Loading the last 12 weeks…',
     vacation: 'Vacation',
     sick: 'Sick',
@@ -331,7 +335,6 @@ export const en = {
     deducted: 'Deducted',
     booked: 'Booked',
     carriedIn: (balance: string) => `Carried in: ${balance}`,
-    carriedOut: (balance: string) => `Carried out: ${balance}`,
     downloadPdf: 'Download PDF',
     downloadCsv: 'Download CSV',
     half: 'half day',
@@ -340,6 +343,8 @@ export const en = {
   entries: {
     none: 'No entries in this week.',
     dayTotal: (total: string) => `${total} worked`,
+    dayDeducted: (minutes: string) => `${minutes} break deducted`,
+    continued: 'continued from the day before',
     running: 'running',
     edit: (span: string) => `Edit entry ${span}`,
     editShort: 'Edit',

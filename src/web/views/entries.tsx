@@ -1,5 +1,7 @@
-// Entries of the shown week, grouped by day with day totals: add by hand (date, start, end or a typed
-// duration; ./entry-editor.tsx), edit in place, delete after a confirmation. Escape closes what is open.
+// Entries of the shown week, grouped by local day (an entry across midnight shows on both days) with the
+// day totals of the week's figures (worked after the break deduction, as Week shows them): add by hand
+// (date, start, end or a typed duration; ./entry-editor.tsx), edit in place, delete after a
+// confirmation. Escape closes what is open.
 // An entry changed or deleted on another device meanwhile is said in words, and the list reloads.
 import { useState } from 'preact/hooks';
 import type { Entry } from '../../http/contract.js';
@@ -8,17 +10,40 @@ import { t } from '../i18n/index.js';
 import { announcement, fmt, focusSoon, shownWeek, useLoad, zone } from '../state.js';
 import { Notice, useAction, useEscape } from '../ui.js';
 import { localDateOf, shiftWeek, weekStartOf } from '../week.js';
+import { piecesByDay, type EntryPiece } from './entry-days.js';
 import { WeekNav } from './week-nav.js';
 import { EntryEditor } from './entry-editor.js';
 
 const isGone = (failure: unknown) => failure instanceof ApiError && failure.failure.code === 'NOT_FOUND';
 
-const minutesOf = (entry: Entry, nowMs: number) => Math.floor(((entry.end_at ? Date.parse(entry.end_at) : nowMs) - Date.parse(entry.start_at)) / 60_000);
+/** A day's total: the week's worked minutes of the day (after the break deduction), and the deduction. */
+function DayTotal(props: { worked: number | null | undefined; deducted: number | null | undefined }) {
+  const text = t().entries;
+  if (props.worked === undefined || props.worked === null) return null;
+  return (
+    <span class="day-total">
+      {text.dayTotal(fmt.minutes(props.worked))}
+      {(props.deducted ?? 0) > 0 && ` · ${text.dayDeducted(fmt.minutes(props.deducted ?? 0))}`}
+    </span>
+  );
+}
 
-/** An entry of the list: its span, duration and note; Edit and Delete, or the question before deleting. */
+/** The piece of an entry begun the day before: its span and its minutes on this day; edited on its first day. */
+function ContinuedLine(props: { entry: EntryPiece['entry']; minutes: number }) {
+  const text = t().entries;
+  return (
+    <span class="entry-text">
+      <span class="span">{fmt.span(props.entry.start_at, props.entry.end_at)}</span> <span class="duration">({fmt.minutes(props.minutes)})</span>{' '}
+      <span class="note muted">{text.continued}</span>
+    </span>
+  );
+}
+
+/** An entry of the list: its span, duration (its piece of the day) and note; Edit and Delete, or the question before deleting. */
+
 function EntryLine(props: {
   entry: Entry;
-  nowMs: number;
+  minutes: number;
   confirming: boolean;
   busy: boolean;
   remove: () => void;
@@ -32,7 +57,7 @@ function EntryLine(props: {
   return (
     <>
       <span class="entry-text">
-        <span class="span">{span}</span> <span class="duration">({fmt.minutes(minutesOf(entry, props.nowMs))})</span>
+        <span class="span">{span}</span> <span class="duration">({fmt.minutes(props.minutes)})</span>
         {entry.note && <span class="note"> {entry.note}</span>}
       </span>
       {props.confirming ? (
@@ -85,18 +110,26 @@ function useEntryActions(reload: () => Promise<void>) {
   return { editing, setEditing, confirming, setConfirming, action, gone, remove };
 }
 
+/** The week's entries, and its day rows: they carry each day's worked minutes and break deduction, the totals shown here. */
+function useWeekEntries(monday: string) {
+  return useLoad(async () => {
+    const [found, week] = await Promise.all([
+      api('GET /api/time-entries', { query: { from: monday, to: shiftWeek(monday, 1) } }),
+      api('GET /api/stats/week', { query: { date: monday } }),
+    ]);
+    return { ...found, week };
+  }, [monday]);
+}
+
 export function EntriesView() {
   const text = t().entries;
   const monday = shownWeek.value as string;
-  const entries = useLoad(() => api('GET /api/time-entries', { query: { from: monday, to: shiftWeek(monday, 1) } }), [monday]);
+  const entries = useWeekEntries(monday);
   const { editing, setEditing, confirming, setConfirming, action, gone, remove } = useEntryActions(entries.reload);
   const nowMs = Date.now();
   const list = entries.data?.entries ?? [];
-  const days = new Map<string, Entry[]>();
-  for (const entry of list) {
-    const date = localDateOf(entry.start_at, zone());
-    days.set(date, [...(days.get(date) ?? []), entry]);
-  }
+  const days = piecesByDay(list, zone(), monday, shiftWeek(monday, 1), nowMs);
+  const figures = new Map(entries.data?.week.days.map((day) => [day.date, day]));
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>
@@ -105,15 +138,17 @@ export function EntriesView() {
       <WeekNav />
       <Notice error={action.error ?? entries.error} errorRef={action.errorRef} />
       {entries.data && list.length === 0 && <p>{text.none}</p>}
-      {[...days].map(([date, dayEntries]) => (
+      {[...days].map(([date, pieces]) => (
         <section key={date} class="day" aria-labelledby={`day-${date}`}>
           <h3 id={`day-${date}`}>
-            {fmt.day(date)} <span class="day-total">{text.dayTotal(fmt.minutes(dayEntries.reduce((sum, entry) => sum + minutesOf(entry, nowMs), 0)))}</span>
+            {fmt.day(date)} <DayTotal worked={figures.get(date)?.worked_minutes} deducted={figures.get(date)?.break_deducted_minutes} />
           </h3>
           <ul class="entries">
-            {dayEntries.map((entry) => (
-              <li key={entry.id} id={`entry-${entry.id}`} tabIndex={-1}>
-                {editing === entry.id ? (
+            {pieces.map(({ entry, minutes, continued }) => (
+              <li key={entry.id} id={continued ? undefined : `entry-${entry.id}`} tabIndex={-1}>
+                {continued ? (
+                  <ContinuedLine entry={entry} minutes={minutes} />
+                ) : editing === entry.id ? (
                   <EntryEditor
                     entry={entry}
                     entries={list}
@@ -123,7 +158,7 @@ export function EntriesView() {
                 ) : (
                   <EntryLine
                     entry={entry}
-                    nowMs={nowMs}
+                    minutes={minutes}
                     confirming={confirming === entry.id}
                     busy={action.busy}
                     remove={() => remove(entry.id)}

@@ -6,10 +6,10 @@ import { useState } from 'preact/hooks';
 import { api, describe, downloadFile, saveFile } from '../api.js';
 import type { Answer } from '../routes.js';
 import { language, locale, t } from '../i18n/index.js';
-import { fmt, settings, shownMonth, shownWeek, useLoad, zone } from '../state.js';
+import { fmt, shownMonth, shownWeek, useLoad, zone } from '../state.js';
 import { Notice } from '../ui.js';
 import { todayIn } from '../week.js';
-import { countedBalance } from './week.js';
+import { balanceThrough, DayBalance, TotalBalance } from './balance.js';
 
 type Sheet = Answer<'GET /api/stats/month'>;
 type Day = Sheet['days'][number];
@@ -18,7 +18,7 @@ const time = (instant: string | null) => (instant === null ? '' : fmt.time(insta
 const shift = (month: string, months: number) => DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).plus({ months }).toFormat('yyyy-MM');
 
 /** A day of the sheet; on a phone its start, end and breaks show under the day. */
-function MonthDayRow(props: { day: Day; balance: number | undefined; today: string }) {
+function MonthDayRow(props: { day: Day; today: string }) {
   const text = t().month;
   const names = t().week;
   const { day, today } = props;
@@ -59,13 +59,15 @@ function MonthDayRow(props: { day: Day; balance: number | undefined; today: stri
       </td>
       <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
       <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
-      <td>{props.balance === undefined ? <span class="muted">{day.date > today ? names.notYet : '–'}</span> : fmt.balance(props.balance)}</td>
+      <td>
+        <DayBalance day={day} today={today} />
+      </td>
     </tr>
   );
 }
 
-/** The sheet as a table: a row a day, and the totals with the balance through today. */
-function MonthTable(props: { sheet: Sheet; balances: Array<number | undefined>; total: number; today: string; title: string }) {
+/** The sheet as a table: a row a day, and the totals of the complete days. */
+function MonthTable(props: { sheet: Sheet; today: string; title: string }) {
   const text = t().month;
   const names = t().week;
   return (
@@ -89,8 +91,8 @@ function MonthTable(props: { sheet: Sheet; balances: Array<number | undefined>; 
           </tr>
         </thead>
         <tbody>
-          {props.sheet.days.map((day, index) => (
-            <MonthDayRow key={day.date} day={day} balance={props.balances[index]} today={props.today} />
+          {props.sheet.days.map((day) => (
+            <MonthDayRow key={day.date} day={day} today={props.today} />
           ))}
         </tbody>
         <tfoot>
@@ -109,8 +111,7 @@ function MonthTable(props: { sheet: Sheet; balances: Array<number | undefined>; 
             <td>{fmt.minutes(props.sheet.totals.worked_minutes ?? 0)}</td>
             <td>{fmt.minutes(props.sheet.totals.target_minutes ?? 0)}</td>
             <td>
-              <span class="total-balance">{fmt.balance(props.total)}</span>
-              <span class="off-name">{names.balanceThroughToday}</span>
+              <TotalBalance days={props.sheet.days} balance={props.sheet.totals.balance_minutes} />
             </td>
           </tr>
         </tfoot>
@@ -143,11 +144,8 @@ export function MonthView() {
       setBusy(false);
     }
   };
-  // As in Week: days after today show their target but no deficit; the total balance runs through today.
+  // As in Week: a balance counts complete days only; today and later days show their target, no deficit.
   const today = todayIn(zone());
-  const trackingStart = settings.value?.tracking_start ?? '1970-01-01';
-  const balances = sheet.data?.days.map((day) => countedBalance(day, today, trackingStart)) ?? [];
-  const total = balances.reduce<number>((sum, balance) => sum + (balance ?? 0), 0);
   const title = DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).setLocale(locale()).toLocaleString({ month: 'long', year: 'numeric' });
   return (
     <section aria-labelledby="view-title">
@@ -183,10 +181,11 @@ export function MonthView() {
       {sheet.data && (
         <>
           <p>
-            {text.carriedIn(fmt.balance(sheet.data.balance_before_minutes))} · {text.carriedOut(fmt.balance(sheet.data.balance_after_minutes))}
+            {text.carriedIn(fmt.balance(sheet.data.balance_before_minutes))} ·{' '}
+            <span class="running-balance">{balanceThrough(sheet.data.balance_through, sheet.data.balance_after_minutes)}</span>
           </p>
-          <MonthTable sheet={sheet.data} balances={balances} total={total} today={today} title={title} />
-          {sheet.data.days.some((day) => day.date > today) && <p class="quiet">{names.futureNote}</p>}
+          <MonthTable sheet={sheet.data} today={today} title={title} />
+          {sheet.data.days.some((day) => !day.complete && day.date >= today) && <p class="quiet">{t().balance.rule}</p>}
         </>
       )}
     </section>

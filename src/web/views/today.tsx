@@ -1,5 +1,5 @@
 // Today: the date and the account's zone, Start/Stop with the running time, and today's figures, each
-// with a line saying what it means. The balance runs through now (today so far included).
+// with a line saying what it means. The balance counts complete days: through yesterday (docs/time-model.md).
 import { DateTime } from 'luxon';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Entry, OvertimeStats, TodayStats } from '../../http/contract.js';
@@ -161,7 +161,7 @@ function TodayFigures(props: { today: TodayStats; overtime: OvertimeStats; since
       <Figure label={text.remaining} value={fmt.minutes(Math.max(0, today.remaining_minutes - sinceLoad))} help={text.remainingHelp} />
       <Figure label={text.endOfWork} value={endLabel(today.end_of_work)} help={text.endOfWorkHelp} />
       <Figure label={text.adjustedEnd} value={endLabel(today.adjusted_end_of_work)} help={text.adjustedEndHelp} />
-      <Figure label={text.balance} value={fmt.balance(overtime.balance_minutes + worked - today.target_minutes)} help={text.balanceHelp} />
+      <Figure label={t().balance.through(fmt.day(overtime.through))} value={fmt.balance(overtime.balance_minutes)} help={text.balanceHelp} />
     </dl>
   );
 }

@@ -1,31 +1,23 @@
 // Week: Monday to Sunday with target, worked and balance per day, a bar per day (worked against its
 // target), the totals, and the balance at the end of each of the last 12 weeks as a small line chart.
-// Days after today show their target but no deficit: balances count through today only.
+// A balance counts complete days only (./balance.tsx): today and later days show their target, no deficit.
 import type { WeekStats } from '../../http/contract.js';
 import { api } from '../api.js';
 import { t } from '../i18n/index.js';
-import { fmt, settings, shownWeek, useLoad, zone } from '../state.js';
+import { fmt, shownWeek, useLoad, zone } from '../state.js';
 import { Notice } from '../ui.js';
-import { shiftWeek, todayIn, weekStartOf } from '../week.js';
+import { addDays, shiftWeek, todayIn, weekStartOf } from '../week.js';
+import { balanceThrough, DayBalance, TotalBalance } from './balance.js';
 import { WeekNav } from './week-nav.js';
 
 type Day = WeekStats['days'][number];
-
-/** A day's balance as the client counts it: none after today, none before the tracking start. */
-export function countedBalance(day: Pick<Day, 'date' | 'balance_minutes'>, today: string, trackingStart: string): number | undefined {
-  if (day.date > today || day.date < trackingStart) return undefined;
-  return day.balance_minutes ?? 0;
-}
 
 export function WeekView() {
   const text = t().week;
   const monday = shownWeek.value as string;
   const week = useLoad(() => api('GET /api/stats/week', { query: { date: monday } }), [monday]);
   const today = todayIn(zone());
-  const trackingStart = settings.value?.tracking_start ?? '1970-01-01';
   const absenceName = (day: Day) => [day.absence ? text[day.absence] : '', day.public_holiday ?? ''].filter(Boolean).join(' · ');
-  const balances = week.data?.days.map((day) => countedBalance(day, today, trackingStart)) ?? [];
-  const total = balances.reduce<number>((sum, balance) => sum + (balance ?? 0), 0);
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>
@@ -50,7 +42,7 @@ export function WeekView() {
               </tr>
             </thead>
             <tbody>
-              {week.data.days.map((day, index) => (
+              {week.data.days.map((day) => (
                 <tr
                   key={day.date}
                   class={
@@ -65,7 +57,7 @@ export function WeekView() {
                   <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
                   <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
                   <td>
-                    {balances[index] === undefined ? <span class="muted">{day.date > today ? text.notYet : '–'}</span> : fmt.balance(balances[index] as number)}
+                    <DayBalance day={day} today={today} />
                   </td>
                 </tr>
               ))}
@@ -76,13 +68,12 @@ export function WeekView() {
                 <td>{fmt.minutes(week.data.totals.worked_minutes ?? 0)}</td>
                 <td>{fmt.minutes(week.data.totals.target_minutes ?? 0)}</td>
                 <td>
-                  <span class="total-balance">{fmt.balance(total)}</span>
-                  <span class="off-name">{text.balanceThroughToday}</span>
+                  <TotalBalance days={week.data.days} balance={week.data.totals.balance_minutes} />
                 </td>
               </tr>
             </tfoot>
           </table>
-          {week.data.days.some((day) => day.date > today) && <p class="quiet">{text.futureNote}</p>}
+          {week.data.days.some((day) => !day.complete && day.date >= today) && <p class="quiet">{t().balance.rule}</p>}
           <BalanceTrend current={week.data} />
         </>
       )}
@@ -127,12 +118,14 @@ function DayBars(props: { days: Day[] }) {
   );
 }
 
-/** The balance at the end of each of the last 12 weeks (this week: through today), worked back from the balance through yesterday. */
+/**
+ * The balance at the end of each of the last 12 weeks, worked back from the balance through yesterday:
+ * this week's point is that balance, each earlier week's is the later one less the later week's total
+ * (the sum of its complete days). Every point names the last day it counts.
+ */
 function BalanceTrend(props: { current: WeekStats }) {
   const text = t().week;
-  const today = todayIn(zone());
-  const trackingStart = settings.value?.tracking_start ?? '1970-01-01';
-  const thisWeek = weekStartOf(today);
+  const thisWeek = weekStartOf(todayIn(zone()));
   const shown = props.current.week_start === thisWeek ? props.current : undefined;
   const trend = useLoad(async () => {
     const mondays = Array.from({ length: 12 }, (_, back) => shiftWeek(thisWeek, -back));
@@ -141,18 +134,18 @@ function BalanceTrend(props: { current: WeekStats }) {
       api('GET /api/stats/overtime'),
       ...mondays.map((monday, index) => (index === 0 && shown ? Promise.resolve(shown) : api('GET /api/stats/week', { query: { date: monday } }))),
     ]);
-    const sums = weeks.map((week) => week.days.reduce((sum, day) => sum + (countedBalance(day, today, trackingStart) ?? 0), 0));
-    const todays = weeks[0]?.days.find((day) => day.date === today);
-    let balance = overtime.balance_minutes + (todays ? (countedBalance(todays, today, trackingStart) ?? 0) : 0);
-    const points: { monday: string; balance: number }[] = [];
+    let balance = overtime.balance_minutes;
+    const points: { through: string; balance: number }[] = [];
     mondays.forEach((monday, index) => {
-      points.push({ monday, balance });
-      balance -= sums[index] ?? 0;
+      const sunday = addDays(monday, 6);
+      points.push({ through: sunday < overtime.through ? sunday : overtime.through, balance });
+      balance -= weeks[index]?.totals.balance_minutes ?? 0;
     });
     return points.reverse();
   }, [thisWeek]);
   if (!trend.data) return <p class="quiet">{trend.error ?? text.trendLoading}</p>;
   const points = trend.data;
+  const last = points.at(-1);
   const values = points.map((point) => point.balance);
   const low = Math.min(0, ...values);
   const high = Math.max(0, ...values, 60);
@@ -167,14 +160,15 @@ function BalanceTrend(props: { current: WeekStats }) {
         <line class="zero" x1={0} x2={width} y1={y(0)} y2={y(0)} />
         <polyline class="trend" points={points.map((point, index) => `${x(index)},${y(point.balance)}`).join(' ')} />
         {points.map((point, index) => (
-          <circle key={point.monday} class="trend-point" cx={x(index)} cy={y(point.balance)} r={3} />
+          <circle key={`${index}-${point.through}`} class="trend-point" cx={x(index)} cy={y(point.balance)} r={3} />
         ))}
       </svg>
       <ul id="trend-summary" class="visually-hidden">
-        {points.map((point) => (
-          <li key={point.monday}>{text.trendPoint(fmt.day(point.monday), fmt.balance(point.balance))}</li>
+        {points.map((point, index) => (
+          <li key={`${index}-${point.through}`}>{balanceThrough(point.through, point.balance)}</li>
         ))}
       </ul>
+      {last && <p class="running-balance">{balanceThrough(last.through, last.balance)}</p>}
     </figure>
   );
 }
