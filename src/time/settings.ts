@@ -1,13 +1,15 @@
 // Per-user time-tracking settings (docs/time-model.md). A user without a stored row has the defaults;
-// the first PATCH stores one. Changing the time zone moves every day boundary: the new per-day totals
-// are worked out before the transaction and written in the one that stores the zone.
+// the first PATCH stores one. Changing the time zone from a date moves the day boundaries from that
+// date on (./zone-history.ts): the new per-day totals of those days are worked out before the
+// transaction and written in the one that stores the zone.
 import type { Kysely, Transaction } from 'kysely';
 import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, LocalDate } from '../db/types.js';
-import { localDateOf, normalizeTimezone, parseDate } from './calendar/dates.js';
+import { localDateOf, parseDate, type ZoneEntry } from './calendar/dates.js';
 import { normalizeHolidayRegion } from './calendar/holidays.js';
 import type { Clock } from '../common/clock.js';
-import { prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries/store.js';
+import { preparedFor, prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries/store.js';
+import { changeZones, checkZoneChange, storedZones, writeZones, type ZoneChange } from './zone-history.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import { checkWeeklyTarget, DEFAULT_TARGET, ScheduleTimeline, storedSchedules, writeSchedule, type WeeklyTarget } from './schedules.js';
 
@@ -27,7 +29,10 @@ export const MAX_BREAK_RULES = 10;
 export const MAX_MIN_BREAK_MINUTES = 240;
 
 export interface Settings {
+  /** The zone in force today. */
   timezone: string;
+  /** Every zone with its first day, oldest first (docs/time-model.md, Time zone history). */
+  zones: ZoneEntry[];
   /** The schedule in force today (docs/time-model.md, Target schedules). */
   weekly_target_minutes: WeeklyTarget;
   /** The first day of that schedule. */
@@ -47,7 +52,9 @@ export interface Settings {
 }
 
 export interface SettingsPatch {
+  /** From `timezone_valid_from` on, or from today (in that zone). */
   timezone?: string;
+  timezone_valid_from?: string;
   /** From `targets_valid_from` on, or from today (in the user's zone). */
   weekly_target_minutes?: Partial<WeeklyTarget>;
   targets_valid_from?: string;
@@ -106,7 +113,6 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
     .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
     .select([
       'users.created_at',
-      'user_settings.timezone',
       'user_settings.holiday_region',
       'user_settings.overtime_offset_minutes',
       'user_settings.tracking_start',
@@ -119,13 +125,15 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
     .where('users.id', '=', userId)
     .executeTakeFirst();
   if (!row) throw new ServiceError('NOT_FOUND', 'No such account');
-  const timezone = row.timezone ?? 'UTC';
-  const trackingStart = row.tracking_start ?? localDateOf(Date.parse(row.created_at), timezone);
+  const stored = await storedZones(executor, userId);
+  const trackingStart = row.tracking_start ?? localDateOf(Date.parse(row.created_at), stored.length > 0 ? stored : 'UTC');
+  const zones = stored.length > 0 ? stored : [{ valid_from: trackingStart, timezone: 'UTC' }];
   const schedules = await storedSchedules(executor, userId);
-  const today = localDateOf(clock.now().getTime(), timezone);
+  const today = localDateOf(clock.now().getTime(), zones);
   const inForce = schedules.filter((schedule) => schedule.valid_from <= today).at(-1) ?? schedules[0];
   return {
-    timezone,
+    timezone: zones.filter((entry) => entry.valid_from <= today).at(-1)?.timezone ?? zones[0]!.timezone,
+    zones,
     weekly_target_minutes: inForce?.weekly_target_minutes ?? new ScheduleTimeline([]).on(today),
     targets_valid_from: inForce?.valid_from ?? trackingStart,
     holiday_region: row.holiday_region ?? null,
@@ -160,10 +168,10 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
     // happens before the write lock is taken (docs/time-model.md).
     let prepared: PreparedTotals | undefined;
     const current = await getSettings(userId);
-    const zone = checked.values.timezone ?? current.timezone;
     const minBreak = checked.values.min_break_minutes ?? current.min_break_minutes;
-    if (zone !== current.timezone || minBreak !== current.min_break_minutes) {
-      prepared = await prepareDailyTotals(db, userId, zone, minBreak * MINUTE_MS);
+    const zones = checked.zone && changeZones({ ...current, tracking_start: checked.values.tracking_start ?? current.tracking_start }, checked.zone, clock.now().getTime());
+    if (zones !== undefined || minBreak !== current.min_break_minutes) {
+      prepared = await prepareDailyTotals(db, userId, zones?.zones ?? current.zones, minBreak * MINUTE_MS, minBreak === current.min_break_minutes ? zones?.from : undefined);
     }
     return database.transact(async (trx) => {
       await database.lockUser(trx, userId);
@@ -196,16 +204,23 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
       .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ ...values, updated_at: now }))
       .execute();
     let after = await getSettingsInTransaction(trx, userId);
+    // A new zone from a date (or, from a document, a whole history) changes the days from that date on.
+    const zones = checked.zones ? { zones: checked.zones, from: undefined } : checked.zone && changeZones(after, checked.zone, clock.now().getTime());
+    if (zones !== undefined) {
+      await writeZones(trx, userId, zones.zones, now);
+      after = await getSettingsInTransaction(trx, userId);
+    }
     if (targets !== undefined) {
       // From today in the (new) zone, unless the request names the first day.
-      const validFrom = targets.validFrom ?? localDateOf(clock.now().getTime(), after.timezone);
+      const validFrom = targets.validFrom ?? localDateOf(clock.now().getTime(), after.zones);
       await writeSchedule(trx, userId, { validFrom, patch: targets.patch, replace: true, trackingStart: after.tracking_start, now });
       after = await getSettingsInTransaction(trx, userId);
     }
-    if (after.timezone !== before.timezone || after.min_break_minutes !== before.min_break_minutes) {
+    if (zones !== undefined || after.min_break_minutes !== before.min_break_minutes) {
       const minBreakMs = after.min_break_minutes * MINUTE_MS;
-      const usable = prepared?.zone === after.timezone && prepared.minBreakMs === minBreakMs;
-      await replaceDailyTotals(trx, userId, usable && prepared ? prepared : { zone: after.timezone, minBreakMs, entries: [], totals: new Map() });
+      const from = after.min_break_minutes === before.min_break_minutes ? zones?.from : undefined;
+      const usable = preparedFor(prepared, after.zones, minBreakMs, from);
+      await replaceDailyTotals(trx, userId, usable ? prepared : { zone: after.zones, minBreakMs, from, entries: [], totals: new Map() });
     }
     return after;
   }
@@ -216,7 +231,6 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
 /** A settings patch checked and normalised: the columns it sets, and the weekly targets it changes. */
 export interface CheckedSettingsPatch {
   values: {
-    timezone?: string;
     holiday_region?: string | null;
     overtime_offset_minutes?: number;
     tracking_start?: string | null;
@@ -228,6 +242,10 @@ export interface CheckedSettingsPatch {
   };
   /** The days given (checked), from `validFrom` on; without it, from today in the user's zone. */
   targets?: { patch: Partial<WeeklyTarget>; validFrom?: LocalDate };
+  /** A new zone from a date on (default: today in that zone). */
+  zone?: ZoneChange;
+  /** A whole zone history replacing the stored one (an account document). */
+  zones?: ZoneEntry[];
 }
 
 /** Checks a patch (VALIDATION_ERROR naming the field at fault) and answers what it sets. */
@@ -252,7 +270,7 @@ export async function checkSettingsPatch(patch: SettingsPatch): Promise<CheckedS
     }
     values.min_break_minutes = minutes;
   }
-  if (patch.timezone !== undefined) values.timezone = normalizeTimezone(patch.timezone);
+  const zone = checkZoneChange(patch);
   if (patch.holiday_region !== undefined) {
     values.holiday_region = patch.holiday_region === null || patch.holiday_region.trim() === '' ? null : await normalizeHolidayRegion(patch.holiday_region);
   }
@@ -269,13 +287,13 @@ export async function checkSettingsPatch(patch: SettingsPatch): Promise<CheckedS
   if (patch.targets_valid_from !== undefined && patch.weekly_target_minutes === undefined) {
     throw validationError('targets_valid_from goes with weekly_target_minutes (the targets that start that day)', 'targets_valid_from');
   }
-  if (patch.weekly_target_minutes === undefined) return { values };
+  if (patch.weekly_target_minutes === undefined) return { values, ...zone };
   // The days given, checked here (each problem names its day); the rest come from the schedule in force that day.
   const given = Object.fromEntries(Object.entries(patch.weekly_target_minutes).filter(([, minutes]) => minutes !== undefined));
   const checkedDays = checkWeeklyTarget(given, DEFAULT_TARGET);
   const targetPatch = Object.fromEntries(Object.keys(given).map((day) => [day, checkedDays[day as keyof WeeklyTarget]])) as Partial<WeeklyTarget>;
   const validFrom = patch.targets_valid_from === undefined ? undefined : parseDate(patch.targets_valid_from, 'targets_valid_from');
-  return { values, targets: { patch: targetPatch, ...(validFrom === undefined ? {} : { validFrom }) } };
+  return { values, ...zone, targets: { patch: targetPatch, ...(validFrom === undefined ? {} : { validFrom }) } };
 }
 
 export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -29,7 +29,7 @@ export const MAX_ENTRIES_PER_USER = 50_000;
 export const MAX_LISTED_ENTRIES = 2000;
 
 /** What the per-day totals of a write depend on: the user's zone and shortest break. */
-export type DayRules = Pick<Settings, 'timezone' | 'min_break_minutes'>;
+export type DayRules = Pick<Settings, 'zones' | 'min_break_minutes'>;
 
 export interface TimeEntry {
   id: number;
@@ -159,6 +159,6 @@ export async function insertEntry(trx: Transaction<Database>, userId: number, da
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (span.endMs !== null) await refreshDailyTotals(trx, userId, days.timezone, days.min_break_minutes * 60_000, [[span.startMs, span.endMs]]);
+  if (span.endMs !== null) await refreshDailyTotals(trx, userId, days.zones, days.min_break_minutes * 60_000, [[span.startMs, span.endMs]]);
   return row;
 }

@@ -135,7 +135,7 @@ export async function balanceThroughYesterday(
   settings: Settings,
   nowMs: number,
 ): Promise<OvertimeBalance> {
-  const through = addDays(localDateOf(nowMs, settings.timezone), -1);
+  const through = addDays(localDateOf(nowMs, settings.zones), -1);
   const since = settings.tracking_start;
   const timeline = await scheduleTimeline(deps.db, userId);
   const period = await periodFigures(deps, userId, settings, timeline, since, through, nowMs);
@@ -155,8 +155,8 @@ export async function overtime(deps: StatisticsDeps, userId: number): Promise<Ov
 export async function monthlyBalances(deps: StatisticsDeps, userId: number, year?: number): Promise<MonthlyBalances> {
   const settings = await deps.settings.getSettings(userId);
   const nowMs = deps.clock.now().getTime();
-  const yesterday = addDays(localDateOf(nowMs, settings.timezone), -1);
-  const shownYear = year ?? Number(localDateOf(nowMs, settings.timezone).slice(0, 4));
+  const yesterday = addDays(localDateOf(nowMs, settings.zones), -1);
+  const shownYear = year ?? Number(localDateOf(nowMs, settings.zones).slice(0, 4));
   if (!Number.isInteger(shownYear) || shownYear < 1970 || shownYear > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
   const timeline = await scheduleTimeline(deps.db, userId);
   const since = settings.tracking_start;

@@ -30,7 +30,7 @@ export async function liveTotals(
   const entry = await runningEntry(db, userId);
   const running: LocalDate[] = [];
   if (entry) {
-    const zone = settings.timezone;
+    const zone = settings.zones;
     const startMs = Date.parse(entry.start_at);
     // A timer with a limit counts up to its start plus the limit, where housekeeping stops it.
     const endMs = settings.timer_limit_minutes === null ? nowMs : Math.min(nowMs, startMs + settings.timer_limit_minutes * MINUTE_MS);

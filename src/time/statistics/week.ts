@@ -8,7 +8,7 @@ import type { AnonymousWeekOverview, StatisticsDeps, WeekOverview } from './type
 export async function weekOverview(deps: StatisticsDeps, userId: number, date?: string): Promise<WeekOverview> {
   const settings = await deps.settings.getSettings(userId);
   const now = deps.clock.now().getTime();
-  const weekStart = mondayOf(date !== undefined ? parseDate(date, 'date') : localDateOf(now, settings.timezone));
+  const weekStart = mondayOf(date !== undefined ? parseDate(date, 'date') : localDateOf(now, settings.zones));
   const weekEnd = addDays(weekStart, 6);
   const days = await dayFigures(deps, userId, settings, weekStart, weekEnd, now);
   return { week_start: weekStart, week_end: weekEnd, days, totals: sumOf(days) };
