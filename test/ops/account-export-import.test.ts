@@ -16,7 +16,12 @@ beforeEach(async () => {
   t = await createTestApp();
   t.clock.set('2026-03-10T12:00:00.000Z');
   ann = await signIn(t, 'ann@example.com');
-  await ann.call('PATCH', '/api/settings', { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', weekly_target_minutes: { fri: 300 } });
+  await ann.call('PATCH', '/api/settings', {
+    timezone: 'Europe/Berlin',
+    timezone_valid_from: '1970-01-01',
+    holiday_region: 'DE-BY',
+    weekly_target_minutes: { fri: 300 },
+  });
   await addEntry(ann, '2026-03-02T08:00:00Z', '2026-03-02T12:00:00Z', 'first');
   await addEntry(ann, '2026-03-03T08:00:00Z', '2026-03-03T09:30:00Z', 'second');
   expect((await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-05', type: 'vacation', note: 'away' })).statusCode).toBeLessThan(300);
