@@ -12,7 +12,14 @@ import type { ImportProblem, ParsedRow } from '../time/entries/csv-text.js';
 import { checkSpan, MAX_ENTRIES_PER_USER, normalizeNote, type EntrySpan } from '../time/entries/rules.js';
 import { checkWeeklyTarget, DEFAULT_TARGET, MAX_SCHEDULES, type WeeklyTarget } from '../time/schedules.js';
 import { checkSettingsPatch, type SettingsPatch } from '../time/settings.js';
-import { ACCOUNT_DOCUMENT_FORMAT, ACCOUNT_DOCUMENT_VERSION, READABLE_DOCUMENT_VERSIONS, REQUIRED_PARTS, shapeProblems, type AccountDocument } from './schema.js';
+import {
+  ACCOUNT_DOCUMENT_FORMAT,
+  ACCOUNT_DOCUMENT_VERSION,
+  READABLE_DOCUMENT_VERSIONS,
+  REQUIRED_PARTS,
+  shapeProblems,
+  type AccountDocument,
+} from './schema.js';
 
 /** Every problem of a document, each naming its field; nothing was written. */
 export class AccountImportError extends ServiceError {

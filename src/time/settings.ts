@@ -169,9 +169,16 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
     let prepared: PreparedTotals | undefined;
     const current = await getSettings(userId);
     const minBreak = checked.values.min_break_minutes ?? current.min_break_minutes;
-    const zones = checked.zone && changeZones({ ...current, tracking_start: checked.values.tracking_start ?? current.tracking_start }, checked.zone, clock.now().getTime());
+    const zones =
+      checked.zone && changeZones({ ...current, tracking_start: checked.values.tracking_start ?? current.tracking_start }, checked.zone, clock.now().getTime());
     if (zones !== undefined || minBreak !== current.min_break_minutes) {
-      prepared = await prepareDailyTotals(db, userId, zones?.zones ?? current.zones, minBreak * MINUTE_MS, minBreak === current.min_break_minutes ? zones?.from : undefined);
+      prepared = await prepareDailyTotals(
+        db,
+        userId,
+        zones?.zones ?? current.zones,
+        minBreak * MINUTE_MS,
+        minBreak === current.min_break_minutes ? zones?.from : undefined,
+      );
     }
     return database.transact(async (trx) => {
       await database.lockUser(trx, userId);

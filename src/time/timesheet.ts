@@ -169,7 +169,10 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   const left = 36;
   const width = doc.page.width - 72;
   doc.font('bold').fontSize(15).text(text.title(sheet.month), left, 36);
-  doc.font('regular').fontSize(9).text(`${text.name}: ${person.name} <${person.email}>    ${text.zone}: ${sheet.zones.map((entry) => entry.timezone).join(' → ')}`, left, 58);
+  doc
+    .font('regular')
+    .fontSize(9)
+    .text(`${text.name}: ${person.name} <${person.email}>    ${text.zone}: ${sheet.zones.map((entry) => entry.timezone).join(' → ')}`, left, 58);
 
   // Columns: x offsets and widths; figures right-aligned.
   const widths = [52, 24, 32, 32, 34, 40, 44, 40, 40, 42];

@@ -38,7 +38,10 @@ export function changeZones(current: { zones: readonly ZoneEntry[]; tracking_sta
   const today = localDateIn(nowMs, change.timezone);
   const validFrom = change.validFrom ?? today;
   if (validFrom > today) {
-    throw validationError(`timezone_valid_from must be today (${today} in ${change.timezone}) or earlier: a zone applies to days already begun`, 'timezone_valid_from');
+    throw validationError(
+      `timezone_valid_from must be today (${today} in ${change.timezone}) or earlier: a zone applies to days already begun`,
+      'timezone_valid_from',
+    );
   }
   const allDays = validFrom <= current.tracking_start;
   const zones = allDays

@@ -159,7 +159,6 @@ describe('migration 009_target_schedules', () => {
       .values({
         user_id: 1,
         timezone: 'Asia/Tokyo',
-        timezone_valid_from: '1970-01-01',
         tracking_start: '2026-01-05',
         updated_at: created,
         target_mon_minutes: 420,

@@ -80,7 +80,6 @@ export function localDateTimeOf(ms: number, zone: DayZones): string {
   return DateTime.fromMillis(ms, { zone: zoneOn(localDateOf(ms, zone), zone) }).toFormat('yyyy-MM-dd HH:mm:ss');
 }
 
-
 export function weekdayOf(date: LocalDate): Weekday {
   // getUTCDay: 0 = Sunday.
   return WEEKDAYS[(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7] as Weekday;

@@ -48,7 +48,6 @@ export function localDateIn(ms: number, zone: string): LocalDate {
   return DateTime.fromMillis(ms, { zone }).toISODate() as LocalDate;
 }
 
-
 export function addDays(date: LocalDate, days: number): LocalDate {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }

@@ -165,7 +165,8 @@ export interface PreparedTotals {
 const entryKey = (entry: Pick<TimeEntryRow, 'id' | 'start_at' | 'end_at'>) => `${entry.id} ${entry.start_at} ${entry.end_at}`;
 
 /** The entries a rebuild from `from` reads: those overlapping that day's start and later (all without `from`). */
-const rebuildRange = (zone: DayZones, from: LocalDate | undefined): InstantRange => (from === undefined ? {} : { from: new Date(startOfDay(from, zone)).toISOString() });
+const rebuildRange = (zone: DayZones, from: LocalDate | undefined): InstantRange =>
+  from === undefined ? {} : { from: new Date(startOfDay(from, zone)).toISOString() };
 
 /** The totals of the days from `from` on (all without `from`). */
 function daysFrom(totals: Map<LocalDate, DayTotal>, from: LocalDate | undefined): Map<LocalDate, DayTotal> {
