@@ -5,7 +5,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, LocalDate } from '../db/types.js';
-import { localDateOf, parseDate, type ZoneEntry } from './calendar/dates.js';
+import { localDateOf, parseDate, zoneOn, type ZoneEntry } from './calendar/dates.js';
 import { normalizeHolidayRegion } from './calendar/holidays.js';
 import type { Clock } from '../common/clock.js';
 import { preparedFor, prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries/store.js';
@@ -132,7 +132,7 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
   const today = localDateOf(clock.now().getTime(), zones);
   const inForce = schedules.filter((schedule) => schedule.valid_from <= today).at(-1) ?? schedules[0];
   return {
-    timezone: zones.filter((entry) => entry.valid_from <= today).at(-1)?.timezone ?? zones[0]!.timezone,
+    timezone: zoneOn(today, zones),
     zones,
     weekly_target_minutes: inForce?.weekly_target_minutes ?? new ScheduleTimeline([]).on(today),
     targets_valid_from: inForce?.valid_from ?? trackingStart,
@@ -169,17 +169,11 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
     let prepared: PreparedTotals | undefined;
     const current = await getSettings(userId);
     const minBreak = checked.values.min_break_minutes ?? current.min_break_minutes;
-    const zones =
-      checked.zone && changeZones({ ...current, tracking_start: checked.values.tracking_start ?? current.tracking_start }, checked.zone, clock.now().getTime());
-    if (zones !== undefined || minBreak !== current.min_break_minutes) {
-      prepared = await prepareDailyTotals(
-        db,
-        userId,
-        zones?.zones ?? current.zones,
-        minBreak * MINUTE_MS,
-        minBreak === current.min_break_minutes ? zones?.from : undefined,
-      );
-    }
+    const trackingStart = checked.values.tracking_start ?? current.tracking_start;
+    const zones = checked.zone && changeZones({ ...current, tracking_start: trackingStart }, checked.zone, clock.now().getTime());
+    const from = minBreak === current.min_break_minutes ? zones?.from : undefined;
+    if (zones !== undefined || minBreak !== current.min_break_minutes)
+      prepared = await prepareDailyTotals(db, userId, zones?.zones ?? current.zones, minBreak * MINUTE_MS, from);
     return database.transact(async (trx) => {
       await database.lockUser(trx, userId);
       return writeSettingsIn(trx, userId, checked, prepared);

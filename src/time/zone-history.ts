@@ -44,9 +44,12 @@ export function changeZones(current: { zones: readonly ZoneEntry[]; tracking_sta
     );
   }
   const allDays = validFrom <= current.tracking_start;
+  // The days before the change keep their zones; when they all had the earliest one, it now starts at the tracking start.
+  const kept = current.zones.filter((entry) => entry.valid_from < validFrom);
+  const before = kept.length > 0 ? kept : current.zones.slice(0, 1).map((entry) => ({ valid_from: current.tracking_start, timezone: entry.timezone }));
   const zones = allDays
     ? [{ valid_from: current.tracking_start, timezone: change.timezone }]
-    : normalizeZones([...current.zones.filter((entry) => entry.valid_from < validFrom), { valid_from: validFrom, timezone: change.timezone }]);
+    : normalizeZones([...before, { valid_from: validFrom, timezone: change.timezone }]);
   if (zones.length > MAX_ZONES) throw validationError(`an account keeps at most ${MAX_ZONES} time zones`, 'timezone');
   if (sameZones(zones, normalizeZones(current.zones))) return undefined;
   return { zones, from: allDays ? undefined : validFrom };

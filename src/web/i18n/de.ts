@@ -235,7 +235,9 @@ export const de: Catalog = {
     dateAndZone: (date, zone) => `${date} · Zeiten in ${zone}`,
     zoneDiffers: (browser, account) => `Dieses Gerät ist in ${browser}; Ihr Konto zählt Tage in ${account}.`,
     useZone: (zone) => `${zone} verwenden`,
-    zoneSwitched: (zone) => `Ihr Konto zählt Tage jetzt in ${zone}.`,
+    zoneSwitched: (zone) => `Ihr Konto zählt Tage ab heute in ${zone}; jeder vergangene Tag behält seine Zahlen.`,
+    zoneSwitchedAll: (zone) => `Ihr Konto zählt jetzt jeden Tag in ${zone}.`,
+    keepZone: 'Meine Zone behalten',
     note: 'Notiz (optional)',
     start: 'Start',
     stop: 'Stopp',
@@ -365,6 +367,15 @@ export const de: Catalog = {
     planned: 'Geplant',
     remaining: 'Rest',
     notTracked: 'Tragen Sie im Konto Ihre Urlaubstage pro Jahr ein, um den Rest zu sehen.',
+  },
+
+  zoneFrom: {
+    legend: 'Ab wann?',
+    today: 'Ab heute',
+    all: 'Alle meine Tage',
+    allRecounts:
+      'Ab heute lässt jeden vergangenen Tag, wie er war. Alle meine Tage zählt jeden vergangenen Tag neu in der neuen Zone: vergangene Wochen und Ihr Saldo können sich ändern.',
+    saved: (zone) => `Zeitzone ${zone} gespeichert.`,
   },
 
   settings: {

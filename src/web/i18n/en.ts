@@ -264,7 +264,9 @@ export const en = {
     dateAndZone: (date: string, zone: string) => `${date} · times in ${zone}`,
     zoneDiffers: (browser: string, account: string) => `This device is in ${browser}; your account counts days in ${account}.`,
     useZone: (zone: string) => `Use ${zone}`,
-    zoneSwitched: (zone: string) => `Your account now counts days in ${zone}.`,
+    zoneSwitched: (zone: string) => `Your account counts days in ${zone} from today on; every past day keeps its figures.`,
+    zoneSwitchedAll: (zone: string) => `Your account now counts every day in ${zone}.`,
+    keepZone: 'Keep my zone',
     note: 'Note (optional)',
     start: 'Start',
     stop: 'Stop',
@@ -394,6 +396,14 @@ export const en = {
     planned: 'Planned',
     remaining: 'Remaining',
     notTracked: 'Set your vacation days per year in Settings to see what remains.',
+  },
+
+  zoneFrom: {
+    legend: 'From when?',
+    today: 'From today',
+    all: 'All my days',
+    allRecounts: 'From today keeps every past day as it was. All my days counts every past day again in the new zone: past weeks and your balance can change.',
+    saved: (zone: string) => `Time zone ${zone} saved.`,
   },
 
   settings: {
