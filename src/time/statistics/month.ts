@@ -54,7 +54,7 @@ export async function monthFigures(deps: StatisticsDeps, userId: number, month?:
     month: shown,
     timezone: zoneOn(first, zone),
     // The zones of the month's days, each from its first day in the month.
-    zones: [{ valid_from: first, timezone: zoneOn(first, zone) }, ...zone.filter((entry) => entry.valid_from > first && entry.valid_from <= last)],
+    zones: [{ valid_from: first, timezone: zoneOn(first, zone) }, ...zone.slice(1).filter((entry) => entry.valid_from > first && entry.valid_from <= last)],
     days: days.map((day) => {
       const span = spans.get(day.date);
       return { ...day, first_start: span ? toIso(span.first) : null, last_end: span && span.last !== null ? toIso(span.last) : null };
