@@ -90,6 +90,7 @@ export const de: Catalog = {
     vacation_carry_over_max_days: 'Geben Sie Tage wie 5 oder 2,5 ein, oder lassen Sie das Feld leer.',
     timer_limit_minutes: 'Geben Sie Stunden wie 12 ein (höchstens 31 Tage), oder lassen Sie das Feld leer.',
     targets_valid_from: 'Geben Sie ein Datum zwischen 1970 und 2099 ein.',
+    timezone_valid_from: 'Eine neue Zeitzone gilt spätestens ab heute.',
     valid_from: 'Geben Sie ein Datum zwischen 1970 und 2099 ein.',
     name: 'Geben Sie einen Namen mit 1 bis 100 Zeichen ein.',
     expires_in_days: 'Wählen Sie, wie lange das Token gilt (1 Tag bis 1 Jahr).',

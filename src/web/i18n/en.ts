@@ -28,6 +28,7 @@ export type FieldName =
   | 'vacation_carry_over_max_days'
   | 'timer_limit_minutes'
   | 'targets_valid_from'
+  | 'timezone_valid_from'
   | 'valid_from'
   | 'name'
   | 'expires_in_days'
@@ -120,6 +121,7 @@ export const en = {
     vacation_carry_over_max_days: 'Enter days such as 5 or 2.5, or leave it empty.',
     timer_limit_minutes: 'Enter hours such as 12 (at most 31 days), or leave it empty.',
     targets_valid_from: 'Enter a date between 1970 and 2099.',
+    timezone_valid_from: 'A new time zone counts from today at the latest.',
     valid_from: 'Enter a date between 1970 and 2099.',
     name: 'Enter a name of 1 to 100 characters.',
     expires_in_days: 'Choose how long the token stays valid (1 day to 1 year).',
