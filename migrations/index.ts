@@ -24,6 +24,7 @@ import * as exportLeases from './011_export_leases.js';
 import * as absenceRequests from './20261126170000_absence_requests.js';
 import * as runningEntryFromStart from './20261126170100_running_entry_from_start.js';
 import * as timerLimitDefault from './20261126170200_timer_limit_default.js';
+import * as zoneHistory from './20261126170500_zone_history.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '20261126170000_absence_requests': absenceRequests,
   '20261126170100_running_entry_from_start': runningEntryFromStart,
   '20261126170200_timer_limit_default': timerLimitDefault,
+  '20261126170500_zone_history': zoneHistory,
 };

@@ -23,6 +23,7 @@ const HOW_TO_COPY: Record<TableName, { key: string[]; identity: boolean }> = {
   audit_events: { key: ['id'], identity: true },
   user_settings: { key: ['user_id'], identity: false },
   target_schedules: { key: ['id'], identity: true },
+  zone_history: { key: ['user_id', 'valid_from'], identity: false },
   time_entries: { key: ['id'], identity: true },
   absences: { key: ['id'], identity: true },
   bookings: { key: ['id'], identity: true },

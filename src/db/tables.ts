@@ -29,6 +29,7 @@ export const TABLES = everyTable([
   'audit_events',
   'user_settings',
   'target_schedules',
+  'zone_history',
   'time_entries',
   'absences',
   'bookings',

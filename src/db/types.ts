@@ -138,7 +138,7 @@ export type LocalDate = string;
 
 export interface UserSettingsTable {
   user_id: number;
-  /** IANA zone name. */
+  /** The zone before zone histories (the migration 20261126170500_zone_history): no longer read, kept as it was. */
   timezone: Generated<string>;
   /** "DE" or "DE-BY": a country, or a country and a region, of date-holidays. */
   holiday_region: string | null;
@@ -192,6 +192,15 @@ export interface TargetSchedulesTable {
   target_fri_minutes: number;
   target_sat_minutes: number;
   target_sun_minutes: number;
+  created_at: Instant;
+}
+
+/** A time zone in force from a date on (docs/time-model.md, Time zone history). */
+export interface ZoneHistoryTable {
+  user_id: number;
+  valid_from: LocalDate;
+  /** IANA zone name. */
+  timezone: string;
   created_at: Instant;
 }
 
@@ -264,6 +273,7 @@ export interface Database {
   daily_totals: DailyTotalsTable;
   export_leases: ExportLeasesTable;
   target_schedules: TargetSchedulesTable;
+  zone_history: ZoneHistoryTable;
   bookings: BookingsTable;
 }
 

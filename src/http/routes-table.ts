@@ -60,7 +60,8 @@ type NewAbsenceBody = { date?: string; from?: string; to?: string; type: Absence
 /** time-entries/routes.ts: NewBookingBody. */
 type NewBookingBody = { date: string; minutes: number; kind: Booking['kind']; note?: string };
 /** settings/routes.ts: SettingsPatchBody. */
-type SettingsPatchBody = Partial<Omit<Settings, 'weekly_target_minutes' | 'tracking_start' | 'break_rules'>> & {
+type SettingsPatchBody = Partial<Omit<Settings, 'weekly_target_minutes' | 'tracking_start' | 'break_rules' | 'zones'>> & {
+  timezone_valid_from?: string;
   weekly_target_minutes?: Partial<Record<Weekday, number>>;
   tracking_start?: string | null;
   break_rules?: Array<{ worked_over_minutes: number; break_minutes: number }>;

@@ -6,12 +6,20 @@ import { normalizeEmail, normalizeFullName, normalizeUsername } from '../auth/ac
 import { ServiceError } from '../common/errors.js';
 import { checkAbsence, MAX_ABSENCES_PER_USER, type CheckedAbsence } from '../time/absences.js';
 import { checkBooking, MAX_BOOKINGS_PER_USER, type Booking } from '../time/bookings.js';
-import { parseDate, parseInstant } from '../time/calendar/dates.js';
+import { normalizeTimezone, parseDate, parseInstant, type ZoneEntry } from '../time/calendar/dates.js';
+import { MAX_ZONES } from '../time/zone-history.js';
 import type { ImportProblem, ParsedRow } from '../time/entries/csv-text.js';
 import { checkSpan, MAX_ENTRIES_PER_USER, normalizeNote, type EntrySpan } from '../time/entries/rules.js';
 import { checkWeeklyTarget, DEFAULT_TARGET, MAX_SCHEDULES, type WeeklyTarget } from '../time/schedules.js';
 import { checkSettingsPatch, type SettingsPatch } from '../time/settings.js';
-import { ACCOUNT_DOCUMENT_FORMAT, ACCOUNT_DOCUMENT_VERSION, REQUIRED_PARTS, shapeProblems, type AccountDocument } from './schema.js';
+import {
+  ACCOUNT_DOCUMENT_FORMAT,
+  ACCOUNT_DOCUMENT_VERSION,
+  READABLE_DOCUMENT_VERSIONS,
+  REQUIRED_PARTS,
+  shapeProblems,
+  type AccountDocument,
+} from './schema.js';
 
 /** Every problem of a document, each naming its field; nothing was written. */
 export class AccountImportError extends ServiceError {
@@ -28,6 +36,8 @@ interface CheckedDocument {
   /** Absent in a document from before schedules: the settings' weekly targets stand for them. */
   schedules?: Array<{ valid_from: string; weekly: WeeklyTarget }>;
   bookings: Array<Omit<Booking, 'id'>>;
+  /** Absent in a document from before zone histories: the settings' timezone counts from the tracking start. */
+  zones?: ZoneEntry[];
 }
 
 /** JSON text of a value, with DEL and the C1 controls as \u escapes (still the same JSON; safe on a terminal). */
@@ -79,10 +89,10 @@ function checkHeader(document: unknown): void {
   if (!isObject(document) || document.format !== ACCOUNT_DOCUMENT_FORMAT) {
     throw new ServiceError('VALIDATION_ERROR', `not an account document (its "format" must be "${ACCOUNT_DOCUMENT_FORMAT}")`);
   }
-  if (document.version !== ACCOUNT_DOCUMENT_VERSION) {
+  if (!READABLE_DOCUMENT_VERSIONS.includes(document.version as number)) {
     throw new ServiceError(
       'VALIDATION_ERROR',
-      `account document version ${json(document.version)} is not supported (this version reads ${ACCOUNT_DOCUMENT_VERSION})`,
+      `account document version ${json(document.version)} is not supported (this version reads ${READABLE_DOCUMENT_VERSIONS.join(' and ')}; it writes ${ACCOUNT_DOCUMENT_VERSION})`,
     );
   }
 }
@@ -205,6 +215,25 @@ function checkBookings(problems: Problems, bookingsIn: NonNullable<AccountDocume
   return bookings;
 }
 
+/** Zones (optional: documents from before zone histories have none): a known zone, one per first day. */
+function checkZones(problems: Problems, zonesIn: NonNullable<AccountDocument['zones']>): ZoneEntry[] {
+  if (zonesIn.length > MAX_ZONES) problems.add('zones', `${zonesIn.length} zones, and an account keeps at most ${MAX_ZONES}`);
+  const zones: ZoneEntry[] = [];
+  const firstDays = new Map<string, number>();
+  zonesIn.forEach((zone, index) => {
+    const at = `zones[${index + 1}]`;
+    if (!problems.clean(at)) return;
+    const validFrom = problems.check(`${at}.valid_from`, () => parseDate(zone.valid_from, 'valid_from'));
+    const timezone = problems.check(`${at}.timezone`, () => normalizeTimezone(zone.timezone));
+    if (validFrom === undefined || timezone === undefined) return;
+    const earlier = firstDays.get(validFrom);
+    if (earlier !== undefined) return problems.add(`${at}.valid_from`, `${validFrom} is also the first day of zones[${earlier}]`);
+    firstDays.set(validFrom, index + 1);
+    zones.push({ valid_from: validFrom, timezone });
+  });
+  return zones;
+}
+
 /**
  * The document's shape by the schema, then every value by the rules of the API: an
  * AccountImportError with every problem found (each naming its field), or the document's content,
@@ -227,9 +256,19 @@ export async function checkDocument(document: unknown, nowMs: number): Promise<C
   const schedules = schedulesIn === undefined || problems.failed('schedules') ? undefined : checkSchedules(problems, schedulesIn);
   const bookingsIn = checkedDocument.bookings;
   const bookings = bookingsIn === undefined || problems.failed('bookings') ? [] : checkBookings(problems, bookingsIn);
+  const zonesIn = checkedDocument.zones;
+  const zones = zonesIn === undefined || problems.failed('zones') ? undefined : checkZones(problems, zonesIn);
 
   if (problems.list.length > 0 || email === undefined || fullName === undefined || username === undefined || settings === undefined) {
     throw new AccountImportError(problems.list);
   }
-  return { account: { email, full_name: fullName, username }, settings, entries, absences, ...(schedules === undefined ? {} : { schedules }), bookings };
+  return {
+    account: { email, full_name: fullName, username },
+    settings,
+    entries,
+    absences,
+    ...(schedules === undefined ? {} : { schedules }),
+    bookings,
+    ...(zones === undefined ? {} : { zones }),
+  };
 }

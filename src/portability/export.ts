@@ -76,7 +76,7 @@ async function* datedRows(db: Kysely<Database>, table: 'absences' | 'bookings', 
 export async function exportAccount({ database: { db }, clock, settings, exportGate }: ExportDeps, userId: number): Promise<ExportStream> {
   const user = await db.selectFrom('users').select(['email', 'full_name', 'username', 'created_at']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw new ServiceError('USER_NOT_FOUND', 'no such account');
-  const userSettings = await settings.getSettings(userId);
+  const { zones, ...userSettings } = await settings.getSettings(userId);
   // At most MAX_SCHEDULES: part of the head.
   const schedules = (await storedSchedules(db, userId)).map(({ valid_from, weekly_target_minutes }) => ({ valid_from, weekly_target_minutes }));
   const head = {
@@ -86,6 +86,7 @@ export async function exportAccount({ database: { db }, clock, settings, exportG
     user,
     settings: userSettings,
     schedules,
+    zones,
   };
   return exportGate.open(userId, async function* () {
     yield `${json(head).slice(0, -1)},\n"entries":[`;

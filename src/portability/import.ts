@@ -111,7 +111,9 @@ export async function importAccount(deps: ImportDeps, document: unknown, options
       }
       await database.lockUser(trx, user.id);
       const { targets, values } = checked.settings;
-      const written = await deps.settings.writeSettingsIn(trx, user.id, { values });
+      // The document's zones replace the account's; a document from before them has one zone, for every day.
+      const zone = checked.settings.zone && { timezone: checked.settings.zone.timezone, validFrom: '1970-01-01' };
+      const written = await deps.settings.writeSettingsIn(trx, user.id, { values, ...(checked.zones ? { zones: checked.zones } : zone ? { zone } : {}) });
       if (checked.schedules !== undefined) {
         // The document's schedules replace the account's.
         await writeSchedules(trx, user.id, checked.schedules, now);

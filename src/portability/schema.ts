@@ -1,14 +1,17 @@
 // The shape of an account document (./account-document.ts) as a TypeBox schema: which fields it has
 // and the JSON type of each. The schema answers whether every field is of its type, with the field's
 // path; the values themselves (dates in range, a known zone, overlaps, quotas) are checked by the rules
-// of the API in ./check.ts. Unknown fields are allowed and ignored; schedules and bookings are optional
-// (documents written before them have none).
+// of the API in ./check.ts. Unknown fields are allowed and ignored; schedules, bookings and zones are
+// optional (documents written before them have none). Version 2 added `zones` (the time zone history);
+// a version 1 document is read as before: its settings' timezone counts from the tracking start.
 import { Type, type Static, type TSchema } from 'typebox';
 import { Settings } from 'typebox/system';
 import { Value } from 'typebox/value';
 
 export const ACCOUNT_DOCUMENT_FORMAT = 'timetrack-account';
-export const ACCOUNT_DOCUMENT_VERSION = 1;
+export const ACCOUNT_DOCUMENT_VERSION = 2;
+/** The versions this build reads: 1 (before zone histories) and 2. */
+export const READABLE_DOCUMENT_VERSIONS: readonly number[] = [1, 2];
 /**
  * The largest document `user import` reads. Every account fits: 50,000 entries with 1,000-character
  * notes are about 55 MB in a Latin script and 155 MB at three bytes a character.
@@ -50,6 +53,7 @@ const DocumentAbsence = Type.Object({
   request_id: Type.Optional(WholeNumber),
 });
 const DocumentSchedule = Type.Object({ valid_from: Text, weekly_target_minutes: WeeklyTargets });
+const DocumentZone = Type.Object({ valid_from: Text, timezone: Text });
 const DocumentBooking = Type.Object({ date: Text, kind: Text, minutes: WholeNumber, note: Type.Optional(Text) });
 
 /** The document's top-level parts without which nothing else is read. */
@@ -62,6 +66,7 @@ export const AccountDocument = Type.Object({
   absences: Type.Array(DocumentAbsence),
   schedules: Type.Optional(Type.Array(DocumentSchedule)),
   bookings: Type.Optional(Type.Array(DocumentBooking)),
+  zones: Type.Optional(Type.Array(DocumentZone)),
 });
 
 export type AccountDocument = Static<typeof AccountDocument>;

@@ -155,7 +155,7 @@ export interface AbsenceDeps {
 
 /** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */
 async function listAbsences({ database: { db }, settings }: Pick<AbsenceDeps, 'database' | 'settings'>, userId: number, query: RangeQuery): Promise<Absence[]> {
-  const { timezone } = await settings.getSettings(userId);
+  const { zones: timezone } = await settings.getSettings(userId);
   let select = db
     .selectFrom('absences')
     .select([...COLUMNS, 'request_id'])

@@ -185,7 +185,7 @@ export interface ScheduleDeps {
   database: TransactionalDatabase;
   clock: Clock;
   /** The user's tracking start and zone, read inside the write's transaction (the settings service). */
-  trackingStartOf: (trx: Transaction<Database>, userId: number) => Promise<{ tracking_start: LocalDate; timezone: string }>;
+  trackingStartOf: (trx: Transaction<Database>, userId: number) => Promise<{ tracking_start: LocalDate }>;
 }
 
 export function createScheduleService({ database, clock, trackingStartOf }: ScheduleDeps) {

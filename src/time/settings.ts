@@ -1,33 +1,38 @@
 // Per-user time-tracking settings (docs/time-model.md). A user without a stored row has the defaults;
-// the first PATCH stores one. Changing the time zone moves every day boundary: the new per-day totals
-// are worked out before the transaction and written in the one that stores the zone.
+// the first PATCH stores one. Changing the time zone from a date moves the day boundaries from that
+// date on (./zone-history.ts): the new per-day totals of those days are worked out before the
+// transaction and written in the one that stores the zone.
 import type { Kysely, Transaction } from 'kysely';
 import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, LocalDate } from '../db/types.js';
-import { localDateOf, normalizeTimezone, parseDate } from './calendar/dates.js';
-import { normalizeHolidayRegion } from './calendar/holidays.js';
+import { localDateOf, zoneOn, type ZoneEntry } from './calendar/dates.js';
 import type { Clock } from '../common/clock.js';
-import { prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries/store.js';
-import { ServiceError, validationError } from '../common/errors.js';
-import { checkWeeklyTarget, DEFAULT_TARGET, ScheduleTimeline, storedSchedules, writeSchedule, type Schedule, type WeeklyTarget } from './schedules.js';
+import { preparedFor, prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries/store.js';
+import { changeZones, storedZones, writeZones } from './zone-history.js';
+import { checkSettingsPatch, type BreakRule, type CheckedSettingsPatch, type SettingsPatch } from './settings-patch.js';
+
+export {
+  checkBreakRules,
+  checkSettingsPatch,
+  MAX_BREAK_RULES,
+  MAX_MIN_BREAK_MINUTES,
+  MAX_OFFSET_MINUTES,
+  MAX_TIMER_LIMIT_MINUTES,
+  type BreakRule,
+  type CheckedSettingsPatch,
+  type SettingsPatch,
+} from './settings-patch.js';
+import { ServiceError } from '../common/errors.js';
+import { ScheduleTimeline, storedSchedules, writeSchedule, type Schedule, type WeeklyTarget } from './schedules.js';
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_MIN_BREAK_MINUTES = 15;
 
-/** Ten years of full-time overtime: anything beyond is a typo. */
-export const MAX_OFFSET_MINUTES = 10 * 365 * 24 * 60;
-
-export interface BreakRule {
-  worked_over_minutes: number;
-  break_minutes: number;
-}
-
-/** At most this many break rules (the German law has two). */
-export const MAX_BREAK_RULES = 10;
-export const MAX_MIN_BREAK_MINUTES = 240;
-
 export interface Settings {
+  /** The zone in force today. */
   timezone: string;
+  /** Every zone with its first day, oldest first (docs/time-model.md, Time zone history). */
+  zones: ZoneEntry[];
   /** The schedule in force today (docs/time-model.md, Target schedules). */
   weekly_target_minutes: WeeklyTarget;
   /** The first day of that schedule. */
@@ -48,58 +53,8 @@ export interface Settings {
   suggest_timer_limit: boolean;
 }
 
-export interface SettingsPatch {
-  timezone?: string;
-  /** From `targets_valid_from` on, or from today (in the user's zone). */
-  weekly_target_minutes?: Partial<WeeklyTarget>;
-  targets_valid_from?: string;
-  holiday_region?: string | null;
-  overtime_offset_minutes?: number;
-  /** null: back to the default (the day the account was made). */
-  tracking_start?: string | null;
-  break_rules?: BreakRule[];
-  min_break_minutes?: number;
-  vacation_days_per_year?: number | null;
-  vacation_carry_over_max_days?: number | null;
-  timer_limit_minutes?: number | null;
-  /** false: the offer on Today is dismissed. */
-  suggest_timer_limit?: boolean;
-}
-
 /** The timer limit of a new account (12 hours); accounts made before it keep theirs (docs/time-model.md). */
 export const DEFAULT_TIMER_LIMIT_MINUTES = 720;
-
-/** The longest timer limit: the longest an entry may last (31 days). */
-export const MAX_TIMER_LIMIT_MINUTES = 31 * 24 * 60;
-
-/** Days in half steps from 0 to 366 (as half days), or null; else VALIDATION_ERROR naming the field. */
-function halfDays(value: number | null, field: string): number | null {
-  if (value === null) return null;
-  if (typeof value !== 'number' || !Number.isInteger(value * 2) || value < 0 || value > 366) {
-    throw validationError(`${field} must be a number of days from 0 to 366 in steps of a half day, or null`, field);
-  }
-  return value * 2;
-}
-
-/** Break rules of the request: whole minutes, distinct thresholds, sorted by threshold; else VALIDATION_ERROR naming the field. */
-export function checkBreakRules(rules: unknown): BreakRule[] {
-  if (!Array.isArray(rules) || rules.length > MAX_BREAK_RULES)
-    throw validationError(`break_rules must be a list of at most ${MAX_BREAK_RULES} rules`, 'break_rules');
-  const checked = rules.map((rule: Partial<BreakRule> | null, index) => {
-    const over = rule?.worked_over_minutes;
-    const minutes = rule?.break_minutes;
-    if (!Number.isInteger(over) || (over as number) < 0 || (over as number) > 1440) {
-      throw validationError('worked_over_minutes must be a whole number of minutes from 0 to 1440', `break_rules.${index}.worked_over_minutes`);
-    }
-    if (!Number.isInteger(minutes) || (minutes as number) < 1 || (minutes as number) > 720) {
-      throw validationError('break_minutes must be a whole number of minutes from 1 to 720', `break_rules.${index}.break_minutes`);
-    }
-    return { worked_over_minutes: over as number, break_minutes: minutes as number };
-  });
-  if (new Set(checked.map((rule) => rule.worked_over_minutes)).size !== checked.length)
-    throw validationError('two break rules have the same worked_over_minutes', 'break_rules');
-  return checked.sort((a, b) => a.worked_over_minutes - b.worked_over_minutes);
-}
 
 export interface SettingsDeps {
   database: TransactionalDatabase;
@@ -121,7 +76,6 @@ export async function settingsAndSchedules(clock: Clock, executor: Kysely<Databa
     .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
     .select([
       'users.created_at',
-      'user_settings.timezone',
       'user_settings.holiday_region',
       'user_settings.overtime_offset_minutes',
       'user_settings.tracking_start',
@@ -136,13 +90,15 @@ export async function settingsAndSchedules(clock: Clock, executor: Kysely<Databa
     .where('users.id', '=', userId)
     .executeTakeFirst();
   if (!row) throw new ServiceError('NOT_FOUND', 'No such account');
-  const timezone = row.timezone ?? 'UTC';
-  const trackingStart = row.tracking_start ?? localDateOf(Date.parse(row.created_at), timezone);
+  const stored = await storedZones(executor, userId);
+  const trackingStart = row.tracking_start ?? localDateOf(Date.parse(row.created_at), stored.length > 0 ? stored : 'UTC');
+  const zones = stored.length > 0 ? stored : [{ valid_from: trackingStart, timezone: 'UTC' }];
   const schedules = await storedSchedules(executor, userId);
-  const today = localDateOf(clock.now().getTime(), timezone);
+  const today = localDateOf(clock.now().getTime(), zones);
   const inForce = schedules.filter((schedule) => schedule.valid_from <= today).at(-1) ?? schedules[0];
   const settings: Settings = {
-    timezone,
+    timezone: zoneOn(today, zones),
+    zones,
     weekly_target_minutes: inForce?.weekly_target_minutes ?? new ScheduleTimeline([]).on(today),
     targets_valid_from: inForce?.valid_from ?? trackingStart,
     holiday_region: row.holiday_region ?? null,
@@ -179,11 +135,12 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
     // happens before the write lock is taken (docs/time-model.md).
     let prepared: PreparedTotals | undefined;
     const current = await getSettings(userId);
-    const zone = checked.values.timezone ?? current.timezone;
     const minBreak = checked.values.min_break_minutes ?? current.min_break_minutes;
-    if (zone !== current.timezone || minBreak !== current.min_break_minutes) {
-      prepared = await prepareDailyTotals(db, userId, zone, minBreak * MINUTE_MS);
-    }
+    const trackingStart = checked.values.tracking_start ?? current.tracking_start;
+    const zones = checked.zone && changeZones({ ...current, tracking_start: trackingStart }, checked.zone, clock.now().getTime());
+    const from = minBreak === current.min_break_minutes ? zones?.from : undefined;
+    if (zones !== undefined || minBreak !== current.min_break_minutes)
+      prepared = await prepareDailyTotals(db, userId, zones?.zones ?? current.zones, minBreak * MINUTE_MS, from);
     return database.transact(async (trx) => {
       await database.lockUser(trx, userId);
       return writeSettingsIn(trx, userId, checked, prepared);
@@ -215,92 +172,28 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
       .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ ...values, updated_at: now }))
       .execute();
     let after = await getSettingsInTransaction(trx, userId);
+    // A new zone from a date (or, from a document, a whole history) changes the days from that date on.
+    const zones = checked.zones ? { zones: checked.zones, from: undefined } : checked.zone && changeZones(after, checked.zone, clock.now().getTime());
+    if (zones !== undefined) {
+      await writeZones(trx, userId, zones.zones, now);
+      after = await getSettingsInTransaction(trx, userId);
+    }
     if (targets !== undefined) {
       // From today in the (new) zone, unless the request names the first day.
-      const validFrom = targets.validFrom ?? localDateOf(clock.now().getTime(), after.timezone);
+      const validFrom = targets.validFrom ?? localDateOf(clock.now().getTime(), after.zones);
       await writeSchedule(trx, userId, { validFrom, patch: targets.patch, replace: true, trackingStart: after.tracking_start, now });
       after = await getSettingsInTransaction(trx, userId);
     }
-    if (after.timezone !== before.timezone || after.min_break_minutes !== before.min_break_minutes) {
+    if (zones !== undefined || after.min_break_minutes !== before.min_break_minutes) {
       const minBreakMs = after.min_break_minutes * MINUTE_MS;
-      const usable = prepared?.zone === after.timezone && prepared.minBreakMs === minBreakMs;
-      await replaceDailyTotals(trx, userId, usable && prepared ? prepared : { zone: after.timezone, minBreakMs, entries: [], totals: new Map() });
+      const from = after.min_break_minutes === before.min_break_minutes ? zones?.from : undefined;
+      const usable = preparedFor(prepared, after.zones, minBreakMs, from);
+      await replaceDailyTotals(trx, userId, usable ? prepared : { zone: after.zones, minBreakMs, from, entries: [], totals: new Map() });
     }
     return after;
   }
 
   return { getSettings, getSettingsInTransaction, updateSettings, writeSettingsIn };
-}
-
-/** A settings patch checked and normalised: the columns it sets, and the weekly targets it changes. */
-export interface CheckedSettingsPatch {
-  values: {
-    timezone?: string;
-    holiday_region?: string | null;
-    overtime_offset_minutes?: number;
-    tracking_start?: string | null;
-    break_rules?: string;
-    min_break_minutes?: number;
-    vacation_half_days_per_year?: number | null;
-    vacation_carry_over_max_half_days?: number | null;
-    timer_limit_minutes?: number | null;
-    suggest_timer_limit?: number;
-  };
-  /** The days given (checked), from `validFrom` on; without it, from today in the user's zone. */
-  targets?: { patch: Partial<WeeklyTarget>; validFrom?: LocalDate };
-}
-
-/** Checks a patch (VALIDATION_ERROR naming the field at fault) and answers what it sets. */
-export async function checkSettingsPatch(patch: SettingsPatch): Promise<CheckedSettingsPatch> {
-  const values: CheckedSettingsPatch['values'] = {};
-  if (patch.timer_limit_minutes !== undefined) {
-    const limit = patch.timer_limit_minutes;
-    if (limit !== null && (!Number.isInteger(limit) || limit < 1 || limit > MAX_TIMER_LIMIT_MINUTES)) {
-      throw validationError(`timer_limit_minutes must be a whole number of minutes from 1 to ${MAX_TIMER_LIMIT_MINUTES}, or null`, 'timer_limit_minutes');
-    }
-    values.timer_limit_minutes = limit;
-    if (limit !== null) values.suggest_timer_limit = 0;
-  }
-  if (patch.suggest_timer_limit !== undefined) {
-    if (typeof patch.suggest_timer_limit !== 'boolean') throw validationError('suggest_timer_limit must be true or false', 'suggest_timer_limit');
-    values.suggest_timer_limit = patch.suggest_timer_limit && values.suggest_timer_limit !== 0 ? 1 : 0;
-  }
-  if (patch.vacation_days_per_year !== undefined) values.vacation_half_days_per_year = halfDays(patch.vacation_days_per_year, 'vacation_days_per_year');
-  if (patch.vacation_carry_over_max_days !== undefined) {
-    values.vacation_carry_over_max_half_days = halfDays(patch.vacation_carry_over_max_days, 'vacation_carry_over_max_days');
-  }
-  if (patch.break_rules !== undefined) values.break_rules = JSON.stringify(checkBreakRules(patch.break_rules));
-  if (patch.min_break_minutes !== undefined) {
-    const minutes = patch.min_break_minutes;
-    if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_MIN_BREAK_MINUTES) {
-      throw validationError(`min_break_minutes must be a whole number of minutes from 1 to ${MAX_MIN_BREAK_MINUTES}`, 'min_break_minutes');
-    }
-    values.min_break_minutes = minutes;
-  }
-  if (patch.timezone !== undefined) values.timezone = normalizeTimezone(patch.timezone);
-  if (patch.holiday_region !== undefined) {
-    values.holiday_region = patch.holiday_region === null || patch.holiday_region.trim() === '' ? null : await normalizeHolidayRegion(patch.holiday_region);
-  }
-  if (patch.overtime_offset_minutes !== undefined) {
-    const offset = patch.overtime_offset_minutes;
-    if (!Number.isInteger(offset) || Math.abs(offset) > MAX_OFFSET_MINUTES) {
-      throw validationError(`overtime_offset_minutes must be a whole number from -${MAX_OFFSET_MINUTES} to ${MAX_OFFSET_MINUTES}`, 'overtime_offset_minutes');
-    }
-    values.overtime_offset_minutes = offset;
-  }
-  if (patch.tracking_start !== undefined) {
-    values.tracking_start = patch.tracking_start === null ? null : parseDate(patch.tracking_start, 'tracking_start');
-  }
-  if (patch.targets_valid_from !== undefined && patch.weekly_target_minutes === undefined) {
-    throw validationError('targets_valid_from goes with weekly_target_minutes (the targets that start that day)', 'targets_valid_from');
-  }
-  if (patch.weekly_target_minutes === undefined) return { values };
-  // The days given, checked here (each problem names its day); the rest come from the schedule in force that day.
-  const given = Object.fromEntries(Object.entries(patch.weekly_target_minutes).filter(([, minutes]) => minutes !== undefined));
-  const checkedDays = checkWeeklyTarget(given, DEFAULT_TARGET);
-  const targetPatch = Object.fromEntries(Object.keys(given).map((day) => [day, checkedDays[day as keyof WeeklyTarget]])) as Partial<WeeklyTarget>;
-  const validFrom = patch.targets_valid_from === undefined ? undefined : parseDate(patch.targets_valid_from, 'targets_valid_from');
-  return { values, targets: { patch: targetPatch, ...(validFrom === undefined ? {} : { validFrom }) } };
 }
 
 export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import { stringify } from 'csv-stringify/sync';
 import { DateTime } from 'luxon';
+import { zoneOn } from './calendar/dates.js';
 import type { MonthFigures } from './statistics/types.js';
 import type { VacationYear } from './vacation.js';
 
@@ -57,7 +58,7 @@ export const SHEET_CSV_COLUMNS = [
 ] as const;
 
 /**
- * The sheet as CSV: one row per day (first_start and last_end as local HH:mm in the sheet's zone,
+ * The sheet as CSV: one row per day (first_start and last_end as local HH:mm in the zone of the day,
  * figures in minutes), then a `total` row, and `balance_before` and `balance_after` rows whose figure
  * is in balance_minutes.
  */
@@ -65,8 +66,8 @@ export function timesheetCsv(sheet: MonthSheet): string {
   const rows: Array<Array<string | number>> = sheet.days.map((day) => [
     day.date,
     day.weekday,
-    clock(day.first_start, sheet.timezone),
-    clock(day.last_end, sheet.timezone),
+    clock(day.first_start, zoneOn(day.date, sheet.zones)),
+    clock(day.last_end, zoneOn(day.date, sheet.zones)),
     day.break_minutes,
     day.break_deducted_minutes,
     day.worked_minutes,
@@ -174,7 +175,10 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   const left = 36;
   const width = doc.page.width - 72;
   doc.font('bold').fontSize(15).text(text.title(sheet.month), left, 36);
-  doc.font('regular').fontSize(9).text(`${text.name}: ${person.name} <${person.email}>    ${text.zone}: ${sheet.timezone}`, left, 58);
+  doc
+    .font('regular')
+    .fontSize(9)
+    .text(`${text.name}: ${person.name} <${person.email}>    ${text.zone}: ${sheet.zones.map((entry) => entry.timezone).join(' → ')}`, left, 58);
 
   // Columns: x offsets and widths; figures right-aligned.
   const widths = [52, 24, 32, 32, 34, 40, 44, 40, 40, 42];
@@ -214,8 +218,8 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
       [
         day.date,
         text.weekdays[day.weekday],
-        clock(day.first_start, sheet.timezone),
-        clock(day.last_end, sheet.timezone),
+        clock(day.first_start, zoneOn(day.date, sheet.zones)),
+        clock(day.last_end, zoneOn(day.date, sheet.zones)),
         hoursAndMinutes(day.break_minutes),
         hoursAndMinutes(day.break_deducted_minutes),
         hoursAndMinutes(day.worked_minutes),

@@ -67,7 +67,7 @@ export function createVacationService({ db, clock, settings: settingsService }: 
   /** The vacation figures of `year` (default: this year in the user's zone). */
   async function vacationYear(userId: number, year?: number): Promise<VacationYear> {
     const settings = await settingsService.getSettings(userId);
-    const today = localDateOf(clock.now().getTime(), settings.timezone);
+    const today = localDateOf(clock.now().getTime(), settings.zones);
     const shown = year ?? Number(today.slice(0, 4));
     if (!Number.isInteger(shown) || shown < 1970 || shown > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
     const timeline = await scheduleTimeline(db, userId);

@@ -49,7 +49,9 @@ async function counts(email: string) {
   if (!user) return undefined;
   const [entries] = await queryRows<{ n: number }>(db, 'select count(*) as n from time_entries where user_id = ?', [user.id]);
   const [absences] = await queryRows<{ n: number }>(db, 'select count(*) as n from absences where user_id = ?', [user.id]);
-  const [settings] = await queryRows<{ timezone: string | null }>(db, 'select timezone from user_settings where user_id = ?', [user.id]);
+  const [settings] = await queryRows<{ timezone: string | null }>(db, 'select timezone from zone_history where user_id = ? order by valid_from desc', [
+    user.id,
+  ]);
   return { full_name: user.full_name, entries: Number(entries!.n), absences: Number(absences!.n), timezone: settings?.timezone ?? null };
 }
 

@@ -16,7 +16,12 @@ beforeEach(async () => {
   t = await createTestApp();
   t.clock.set('2026-03-10T12:00:00.000Z');
   ann = await signIn(t, 'ann@example.com');
-  await ann.call('PATCH', '/api/settings', { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', weekly_target_minutes: { fri: 300 } });
+  await ann.call('PATCH', '/api/settings', {
+    timezone: 'Europe/Berlin',
+    timezone_valid_from: '1970-01-01',
+    holiday_region: 'DE-BY',
+    weekly_target_minutes: { fri: 300 },
+  });
   await addEntry(ann, '2026-03-02T08:00:00Z', '2026-03-02T12:00:00Z', 'first');
   await addEntry(ann, '2026-03-03T08:00:00Z', '2026-03-03T09:30:00Z', 'second');
   expect((await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-05', type: 'vacation', note: 'away' })).statusCode).toBeLessThan(300);
@@ -44,7 +49,7 @@ describe('user export and import', () => {
     const document = JSON.parse(String(exported.stdout));
     expect(document).toMatchObject({
       format: 'timetrack-account',
-      version: 1,
+      version: 2,
       user: { email: 'ann@example.com', full_name: expect.any(String) },
       settings: { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', weekly_target_minutes: expect.objectContaining({ fri: 300 }) },
       entries: [
@@ -147,6 +152,37 @@ describe('user export and import', () => {
     expect((await runCli(['--db', older, 'user', 'import', file])).exitCode).toBe(0);
     const oldCopy = JSON.parse(String((await runCli(['--db', older, 'user', 'export', 'ann@example.com'])).stdout));
     expect(bookings(oldCopy.absences)).toHaveLength(5);
+  });
+
+  it('zones: a version 2 document carries the history; a version 1 document counts its timezone on every day', async () => {
+    expect(
+      (await ann.call('PATCH', '/api/settings', { tracking_start: '2026-03-01', timezone: 'Asia/Tokyo', timezone_valid_from: '2026-03-04' })).statusCode,
+    ).toBe(200);
+    const document = JSON.parse(String((await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
+    const start = document.settings.tracking_start as string;
+    expect(document.zones).toEqual([
+      { valid_from: start, timezone: 'Europe/Berlin' },
+      { valid_from: '2026-03-04', timezone: 'Asia/Tokyo' },
+    ]);
+    expect(document.settings.zones).toBeUndefined();
+    const importInto = async (content: unknown) => {
+      const file = path.join(t.dir, `zones-${Math.random()}.json`);
+      fs.writeFileSync(file, JSON.stringify(content));
+      const target = tempDb();
+      expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+      expect((await runCli(['--db', target, '--json', 'user', 'import', file])).stderr).toBe('');
+      return JSON.parse(String((await runCli(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
+    };
+    expect((await importInto(document)).zones).toEqual(document.zones);
+    const old = { ...document, version: 1, zones: undefined };
+    expect((await importInto(old)).zones).toEqual([{ valid_from: start, timezone: 'Asia/Tokyo' }]);
+    const badFile = path.join(t.dir, 'bad-zone.json');
+    fs.writeFileSync(badFile, JSON.stringify({ ...document, zones: [document.zones[0], { valid_from: '2026-03-04', timezone: 'Mars/Base' }] }));
+    const target = tempDb();
+    expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+    const bad = await runCli(['--db', target, 'user', 'import', badFile]);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toMatch(/zones\[2\]\.timezone: timezone must be an IANA time zone/);
   });
 
   it('names the field of a bad schedule or booking, and writes nothing', async () => {

@@ -68,7 +68,7 @@ describe.skipIf(!onPostgres)('db copy from SQLite to PostgreSQL', () => {
         await call(
           'PATCH',
           '/api/settings',
-          { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: '2026-02-02', overtime_offset_minutes: 90 },
+          { timezone: 'Europe/Berlin', timezone_valid_from: '1970-01-01', holiday_region: 'DE-BY', tracking_start: '2026-02-02', overtime_offset_minutes: 90 },
           token,
         )
       ).statusCode,

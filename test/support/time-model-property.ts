@@ -68,10 +68,27 @@ function refDayStart(date: string, zone: string): number {
   return t;
 }
 
-function refDateOf(ms: number, zone: string): string {
-  let date = shownDate(ms, zone);
-  while (refDayStart(date, zone) > ms) date = plusDays(date, -1);
-  while (refDayStart(plusDays(date, 1), zone) <= ms) date = plusDays(date, 1);
+/** The zone a user's day counts in: the latest change on or before it, the earliest before them all. */
+function refZoneOn(user: RefUser, date: string): string {
+  let zone = user.zones[0]!.zone;
+  for (const change of user.zones) if (change.from <= date) zone = change.zone;
+  return zone;
+}
+
+/**
+ * Where a user's day starts: where the day before ends, at the next midnight of the day before's zone;
+ * after a day whose zone differs from the one before it (a change), never before that day started.
+ */
+function refStart(user: RefUser, date: string): number {
+  const before = plusDays(date, -1);
+  const start = refDayStart(date, refZoneOn(user, before));
+  return refZoneOn(user, before) === refZoneOn(user, plusDays(before, -1)) ? start : Math.max(start, refStart(user, before));
+}
+
+function refDateOf(ms: number, user: RefUser): string {
+  let date = shownDate(ms, 'UTC');
+  while (refStart(user, date) > ms) date = plusDays(date, -1);
+  while (refStart(user, plusDays(date, 1)) <= ms) date = plusDays(date, 1);
   return date;
 }
 
@@ -83,7 +100,8 @@ interface RefEntry {
 type Targets = Record<(typeof WEEKDAY_KEYS)[number], number>;
 
 interface RefUser {
-  zone: string;
+  /** Zones by first day, oldest first: the latest on or before a day is its zone, the earliest before them all. */
+  zones: Array<{ from: string; zone: string }>;
   /** Schedules by valid_from, oldest first: the latest on or before a day is in force, the earliest before them all. */
   schedules: Array<{ from: string; targets: Targets }>;
   trackingStart: string;
@@ -113,8 +131,8 @@ function refEnd(user: RefUser, entry: RefEntry, now: number): number {
 
 /** The pieces of entries inside a local day, in order. */
 function refPieces(user: RefUser, date: string, now: number): Array<[number, number]> {
-  const from = refDayStart(date, user.zone);
-  const to = refDayStart(plusDays(date, 1), user.zone);
+  const from = refStart(user, date);
+  const to = refStart(user, plusDays(date, 1));
   return user.entries
     .map((entry) => [Math.max(entry.start, from), Math.min(refEnd(user, entry, now), to)] as [number, number])
     .filter(([start, end]) => end > start)
@@ -152,7 +170,7 @@ function refDay(user: RefUser, date: string, now: number) {
   const deducted = refDeduction(user, raw, taken);
   const booked = user.bookings.filter((booking) => booking.date === date).reduce((sum, booking) => sum + booking.minutes, 0);
   // A balance counts complete days only: over (before today in the zone) and tracked.
-  const complete = date < refDateOf(now, user.zone) && date >= user.trackingStart;
+  const complete = date < refDateOf(now, user) && date >= user.trackingStart;
   return {
     date,
     weekday: weekdayKey(date),
@@ -191,12 +209,12 @@ function refBalanceThrough(user: RefUser, through: string, now: number): number 
 }
 
 function refOvertime(user: RefUser, now: number) {
-  const through = plusDays(refDateOf(now, user.zone), -1);
+  const through = plusDays(refDateOf(now, user), -1);
   return { balance_minutes: refBalanceThrough(user, through, now), offset_minutes: user.offset, since: user.trackingStart, through };
 }
 
 function refToday(user: RefUser, now: number) {
-  const date = refDateOf(now, user.zone);
+  const date = refDateOf(now, user);
   const day = refDay(user, date, now);
   const running = user.entries.some((entry) => entry.end === null);
   // The break taken so far, and, without a running timer, the gap from the day's last end to now.
@@ -240,14 +258,13 @@ function refMonth(user: RefUser, month: string, now: number) {
       last_end: pieces.length > 0 && !openEnded ? new Date(Math.max(...pieces.map(([, end]) => end))).toISOString() : null,
     });
   }
-  const yesterday = plusDays(refDateOf(now, user.zone), -1);
+  const yesterday = plusDays(refDateOf(now, user), -1);
   const beforeThrough = plusDays(first, -1) < yesterday ? plusDays(first, -1) : yesterday;
   const before = refBalanceThrough(user, beforeThrough, now);
   const counted = days.filter((day) => day.date >= user.trackingStart && day.date <= yesterday).reduce((sum, day) => sum + (day.balance_minutes ?? 0), 0);
   const last = days[days.length - 1]!.date;
   return {
     month,
-    timezone: user.zone,
     days,
     totals: refTotals(days),
     balance_before_minutes: before,
@@ -257,7 +274,7 @@ function refMonth(user: RefUser, month: string, now: number) {
 }
 
 function refVacation(user: RefUser, year: number, now: number) {
-  const today = refDateOf(now, user.zone);
+  const today = refDateOf(now, user);
   const halves = (y: number, when: (date: string) => boolean) =>
     [...user.absences]
       .filter(
@@ -334,7 +351,12 @@ const editArb = fc.oneof(
     shift: fc.integer({ min: -3 * HOUR, max: 3 * HOUR }),
     stretch: fc.integer({ min: -2 * HOUR, max: 2 * HOUR }),
   }),
-  fc.record({ kind: fc.constant('zone' as const), zone: fc.constantFrom(...ZONES) }),
+  // A change of zone from today (undefined), from a day around the first entry (across its DST change), or of every day.
+  fc.record({
+    kind: fc.constant('zone' as const),
+    zone: fc.constantFrom(...ZONES),
+    day: fc.option(fc.oneof(fc.integer({ min: -3, max: 4 }), fc.constant(-400)), { nil: undefined }),
+  }),
 );
 
 const scenarioArb = fc.record({
@@ -412,7 +434,7 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
   const user = await services.accounts.createAccount({ email, password: 'correct horse battery staple', full_name: 'Property' });
   const asTargets = (minutes: readonly number[]) => Object.fromEntries(WEEKDAY_KEYS.map((key, i) => [key, minutes[i]!])) as Targets;
   const ref: RefUser = {
-    zone: scenario.zone,
+    zones: [],
     schedules: [],
     trackingStart: plusDays(anchorDate, scenario.trackingShift),
     offset: scenario.offset,
@@ -426,8 +448,10 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
     entries: [],
   };
   ref.schedules.push({ from: ref.trackingStart, targets: asTargets(scenario.targets) });
+  ref.zones.push({ from: ref.trackingStart, zone: scenario.zone });
   await services.settings.updateSettings(user.id, {
-    timezone: ref.zone,
+    timezone: scenario.zone,
+    timezone_valid_from: '1970-01-01',
     weekly_target_minutes: asTargets(scenario.targets),
     targets_valid_from: ref.trackingStart,
     tracking_start: ref.trackingStart,
@@ -476,8 +500,7 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
 
   for (const edit of scenario.edits) {
     if (edit.kind === 'zone') {
-      await services.settings.updateSettings(user.id, { timezone: edit.zone });
-      ref.zone = edit.zone;
+      await changeZone(ref, edit, anchorDate, now, (patch) => services.settings.updateSettings(user.id, patch));
       continue;
     }
     if (ref.entries.length === 0) continue;
@@ -512,8 +535,8 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
     expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
     return response.json();
   };
-  const firstDate = refDateOf(Math.min(anchor, ...ref.entries.map((entry) => entry.start)), ref.zone);
-  const today = refDateOf(now, ref.zone);
+  const firstDate = refDateOf(Math.min(anchor, ...ref.entries.map((entry) => entry.start)), ref);
+  const today = refDateOf(now, ref);
   const mondayOf = (date: string) => plusDays(date, -WEEKDAY_KEYS.indexOf(weekdayKey(date)));
   for (let monday = mondayOf(plusDays(firstDate, -1)); monday <= today; monday = plusDays(monday, 7)) {
     expect(await read(`/api/stats/week?date=${monday}`), `week of ${monday}`).toEqual(refWeek(ref, monday, now));
@@ -523,17 +546,61 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
   expect(await read('/api/stats/today'), 'today').toEqual(refToday(ref, now));
   for (let month = firstDate.slice(0, 7); month <= today.slice(0, 7); month = plusDays(`${month}-28`, 7).slice(0, 7)) {
     const sheet = await read(`/api/stats/month?month=${month}`);
-    const { vacation, ...figures } = sheet;
-    // The zone as the settings name it (the canonical IANA name, e.g. Asia/Katmandu for Asia/Kathmandu).
-    expect(figures, `month ${month}`).toEqual({ ...refMonth(ref, month, now), timezone: (await services.settings.getSettings(user.id)).timezone });
+    const { vacation, timezone, zones, ...figures } = sheet;
+    expect(figures, `month ${month}`).toEqual(refMonth(ref, month, now));
+    // The zones of the month's days by their first days (the server names a zone canonically, e.g. Asia/Katmandu).
+    expect(
+      zones.map((zone: { valid_from: string }) => zone.valid_from),
+      `zones of ${month}`,
+    ).toEqual(refMonthZoneDays(ref, month));
+    expect(typeof timezone).toBe('string');
     expect(vacation, `vacation of ${month}`).toEqual(refVacation(ref, Number(month.slice(0, 4)), now));
     // The PDF is written from that JSON: for a few users, its text layer shows every figure.
     if (pdfChecks > 0) {
       pdfChecks -= 1;
       const pdf = await t.app.inject({ method: 'GET', url: `/api/stats/month.pdf?month=${month}`, headers: { authorization: `Bearer ${token}` } });
-      expectPdfShowsSheet(pdf.rawPayload, sheet, (instant) => DateTime.fromISO(instant, { zone: ref.zone }).toFormat('HH:mm'));
+      // Local times in the zone of the row's day.
+      expectPdfShowsSheet(pdf.rawPayload, sheet, (instant, date) => DateTime.fromISO(instant, { zone: refZoneOn(ref, date) }).toFormat('HH:mm'));
     }
   }
+}
+
+/** The first days of a month on which its days' zone changes: its first day, then each change inside it. */
+function refMonthZoneDays(user: RefUser, month: string): string[] {
+  const days = [`${month}-01`];
+  for (let date = plusDays(`${month}-01`, 1); date.startsWith(month); date = plusDays(date, 1)) {
+    if (refZoneOn(user, date) !== refZoneOn(user, plusDays(date, -1))) days.push(date);
+  }
+  return days;
+}
+
+/**
+ * A change of zone through the settings, and in the model: from today in the new zone (no day), from a
+ * day after the anchor, or of every day (a day on or before the tracking start). A first day after today
+ * in the new zone is refused. The days before it keep their zones.
+ */
+async function changeZone(
+  ref: RefUser,
+  edit: { zone: string; day: number | undefined },
+  anchorDate: string,
+  now: number,
+  update: (patch: { timezone: string; timezone_valid_from?: string }) => Promise<unknown>,
+): Promise<void> {
+  const todayThere = shownDate(now, edit.zone);
+  const from = edit.day === undefined ? todayThere : plusDays(anchorDate, edit.day);
+  const accepted = from <= todayThere;
+  const done = await update({ timezone: edit.zone, ...(edit.day === undefined ? {} : { timezone_valid_from: from }) }).then(
+    () => true,
+    () => false,
+  );
+  expect(done, `zone ${edit.zone} from ${from}`).toBe(accepted);
+  if (!done) return;
+  if (from <= ref.trackingStart) {
+    ref.zones = [{ from: ref.trackingStart, zone: edit.zone }];
+    return;
+  }
+  const kept = ref.zones.filter((change) => change.from < from);
+  ref.zones = [...(kept.length > 0 ? kept : [{ from: ref.trackingStart, zone: ref.zones[0]!.zone }]), { from, zone: edit.zone }];
 }
 
 /** How many more month sheets of this process are also read as PDF (pdftotext costs tens of milliseconds). */

@@ -32,7 +32,7 @@ interface Sheet {
 }
 
 /** Every day row, the totals, the balance carried in and out and the vacation of the JSON are in the PDF's text. */
-export function expectPdfShowsSheet(pdf: Buffer, sheet: Sheet, localTime: (instant: string) => string): void {
+export function expectPdfShowsSheet(pdf: Buffer, sheet: Sheet, localTime: (instant: string, date: string) => string): void {
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
   const text = pdfText(pdf);
   // One page.
@@ -42,8 +42,8 @@ export function expectPdfShowsSheet(pdf: Buffer, sheet: Sheet, localTime: (insta
     const line = lines.find((candidate) => candidate.trimStart().startsWith(day.date));
     expect(line, `the row of ${day.date}`).toBeDefined();
     const expected = [
-      ...(day.first_start ? [localTime(day.first_start)] : []),
-      ...(day.last_end ? [localTime(day.last_end)] : []),
+      ...(day.first_start ? [localTime(day.first_start, day.date)] : []),
+      ...(day.last_end ? [localTime(day.last_end, day.date)] : []),
       hm(day.break_minutes),
       hm(day.break_deducted_minutes),
       hm(day.worked_minutes),

@@ -83,7 +83,7 @@ describe('entries', () => {
     expect(await ids('?from=2026-03-02T00:30:00Z')).toEqual([lateSunday, tuesday]);
     expect(await ids('?to=2026-03-01T22:00:00Z')).toEqual([monday]);
     // Dates are midnight in the user's zone: in Tokyo, 2026-03-02 starts at 2026-03-01T15:00Z.
-    await ann.call('PATCH', '/api/settings', { timezone: 'Asia/Tokyo' });
+    await ann.call('PATCH', '/api/settings', { timezone: 'Asia/Tokyo', timezone_valid_from: '1970-01-01' });
     expect(await ids('?from=2026-03-03&to=2026-03-04')).toEqual([tuesday]);
     expect(await ids('?from=2026-03-02&to=2026-03-03')).toEqual([lateSunday]);
 
@@ -261,6 +261,7 @@ describe('settings', () => {
     expect(defaults.statusCode).toBe(200);
     expect(defaults.json()).toEqual({
       timezone: 'UTC',
+      zones: [{ valid_from: '2026-03-02', timezone: 'UTC' }],
       weekly_target_minutes: { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 },
       targets_valid_from: '2026-03-02',
       holiday_region: null,
@@ -276,6 +277,7 @@ describe('settings', () => {
     });
     const patched = await ann.call('PATCH', '/api/settings', {
       timezone: 'europe/berlin',
+      timezone_valid_from: '1970-01-01',
       weekly_target_minutes: { fri: 240 },
       holiday_region: 'de-by',
       overtime_offset_minutes: -90,
@@ -284,6 +286,8 @@ describe('settings', () => {
     expect(patched.statusCode).toBe(200);
     const expected = {
       timezone: 'Europe/Berlin',
+      // From a day on or before the tracking start: every day counts in the new zone.
+      zones: [{ valid_from: '2026-01-01', timezone: 'Europe/Berlin' }],
       weekly_target_minutes: { mon: 480, tue: 480, wed: 480, thu: 480, fri: 240, sat: 0, sun: 0 },
       // The new targets apply from today on (in the new zone); the days before keep the defaults.
       targets_valid_from: '2026-03-02',

@@ -19,7 +19,7 @@ beforeEach(async () => {
   t.clock.set('2026-03-10T12:00:00.000Z');
   ann = await signIn(t, 'ann@example.com');
   bob = await signIn(t, 'bob@example.com');
-  await ann.call('PATCH', '/api/settings', { timezone: 'Europe/Berlin' });
+  await ann.call('PATCH', '/api/settings', { timezone: 'Europe/Berlin', timezone_valid_from: '1970-01-01' });
   await addEntry(ann, '2026-03-02T08:00:00Z', '2026-03-02T12:00:00Z', NOTES[0]);
   await addEntry(ann, '2026-03-02T22:30:00Z', '2026-03-03T01:15:30.250Z', NOTES[1]);
   await addEntry(ann, '2026-03-04T07:00:00Z', '2026-03-04T15:00:00Z', NOTES[2]);

@@ -25,7 +25,7 @@ beforeEach(async () => {
   t = await createTestApp();
   t.clock.set(NOW);
   ann = await signIn(t);
-  await ann.call('PATCH', '/api/settings', { timezone: ZONE });
+  await ann.call('PATCH', '/api/settings', { timezone: ZONE, timezone_valid_from: '1970-01-01' });
   const base = Date.parse('2020-01-01T00:00:00Z');
   const rows = Array.from({ length: COUNT }, (_, i) => ({
     user_id: ann.userId,

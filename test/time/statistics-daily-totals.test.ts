@@ -55,12 +55,12 @@ it('keeps the per-day totals equal to the entries through creates, moves, stops,
   expect(afterStop['2026-03-10']).toBe(3_600_000);
   expect(afterStop['2026-03-04']).toBeUndefined();
 
-  await ann.call('PATCH', '/api/settings', { timezone: 'America/New_York' });
+  await ann.call('PATCH', '/api/settings', { timezone: 'America/New_York', timezone_valid_from: '1970-01-01' });
   expect(await storedTotals(ann.userId)).toEqual(await totalsFromEntries(ann.userId, 'America/New_York'));
 });
 
 it("deleting a user deletes the user's settings, entries, absences and totals", async () => {
-  await ann.call('PATCH', '/api/settings', { timezone: 'Asia/Tokyo' });
+  await ann.call('PATCH', '/api/settings', { timezone: 'Asia/Tokyo', timezone_valid_from: '1970-01-01' });
   await addEntry(ann, '2026-03-02T08:00:00Z', '2026-03-02T09:00:00Z');
   await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-03', type: 'sick' });
   await t.ctx.db.deleteFrom('users').where('id', '=', ann.userId).execute();

@@ -87,7 +87,12 @@ describe('week overview', () => {
   });
 
   it('splits the same week by the days of Asia/Tokyo (UTC+9)', async () => {
-    await ann.call('PATCH', '/api/settings', { holiday_region: 'DE-BY', tracking_start: '2026-01-01', timezone: 'Asia/Tokyo' });
+    await ann.call('PATCH', '/api/settings', {
+      holiday_region: 'DE-BY',
+      tracking_start: '2026-01-01',
+      timezone: 'Asia/Tokyo',
+      timezone_valid_from: '1970-01-01',
+    });
     await recordWeek(ann);
     const week = (await ann.call('GET', '/api/stats/week?date=2026-01-05')).json();
     // Mon 17:00–01:30 JST → Mon 420, Tue 90; Tue 18:00–19:00 → 60; Thu 18:00–02:00 → Thu 360, Fri 120;
@@ -101,13 +106,13 @@ describe('week overview', () => {
     await recordWeek(ann);
     const utc = (await ann.call('GET', '/api/stats/week?date=2026-01-05')).json();
     expect(pick(utc.days, 'worked_minutes')).toEqual([510, 60, 0, 480, 300, 120, 0]);
-    await ann.call('PATCH', '/api/settings', { timezone: 'Asia/Tokyo' });
+    await ann.call('PATCH', '/api/settings', { timezone: 'Asia/Tokyo', timezone_valid_from: '1970-01-01' });
     const tokyo = (await ann.call('GET', '/api/stats/week?date=2026-01-05')).json();
     expect(pick(tokyo.days, 'worked_minutes')).toEqual([420, 150, 0, 360, 300, 240, 0]);
   });
 
   it('counts the right minutes in weeks with a DST change in Europe/Berlin', async () => {
-    await ann.call('PATCH', '/api/settings', { timezone: 'Europe/Berlin', tracking_start: '2026-01-01' });
+    await ann.call('PATCH', '/api/settings', { timezone: 'Europe/Berlin', timezone_valid_from: '1970-01-01', tracking_start: '2026-01-01' });
     // Spring: Saturday 22:00 CET to Sunday 06:00 CEST is 7 real hours (2 on Saturday, 5 on Sunday).
     await addEntry(ann, '2026-03-28T22:00:00+01:00', '2026-03-29T06:00:00+02:00');
     const spring = (await ann.call('GET', '/api/stats/week?date=2026-03-29')).json();
@@ -122,7 +127,7 @@ describe('week overview', () => {
   });
 
   it("defaults to this week in the user's zone and counts the running entry up to now", async () => {
-    await ann.call('PATCH', '/api/settings', { timezone: 'Asia/Tokyo' });
+    await ann.call('PATCH', '/api/settings', { timezone: 'Asia/Tokyo', timezone_valid_from: '1970-01-01' });
     t.clock.set('2026-01-18T20:00:00Z'); // Monday 19 January, 05:00 in Tokyo
     await ann.call('POST', '/api/time-entries/start');
     t.clock.advance(45 * 60);

@@ -151,6 +151,7 @@ describe('local days where the clock changes at midnight', () => {
       await at('2026-12-15T12:00:00Z');
       await ann.call('PATCH', '/api/settings', {
         timezone: example.zone,
+        timezone_valid_from: '1970-01-01',
         tracking_start: '2026-01-01',
         weekly_target_minutes: NO_TARGET,
         targets_valid_from: '2026-01-01',
@@ -166,6 +167,7 @@ describe('local days where the clock changes at midnight', () => {
     await at('2026-11-10T12:00:00Z');
     await ann.call('PATCH', '/api/settings', {
       timezone: 'America/Havana',
+      timezone_valid_from: '1970-01-01',
       tracking_start: '2026-10-01',
       weekly_target_minutes: NO_TARGET,
       targets_valid_from: '2026-10-01',
@@ -203,6 +205,7 @@ describe('the clock just before and after local midnight', () => {
     await at('2026-09-01T12:00:00Z');
     await ann.call('PATCH', '/api/settings', {
       timezone: 'America/Santiago',
+      timezone_valid_from: '1970-01-01',
       tracking_start: '2026-09-01',
       weekly_target_minutes: NO_TARGET,
       targets_valid_from: '2026-09-01',
@@ -232,6 +235,7 @@ describe('the clock just before and after local midnight', () => {
     await at('2026-10-20T12:00:00Z');
     await ann.call('PATCH', '/api/settings', {
       timezone: 'America/Havana',
+      timezone_valid_from: '1970-01-01',
       tracking_start: '2026-10-01',
       weekly_target_minutes: NO_TARGET,
       targets_valid_from: '2026-10-01',
@@ -250,6 +254,7 @@ describe('the clock just before and after local midnight', () => {
     await at('2026-04-10T12:00:00Z');
     await ann.call('PATCH', '/api/settings', {
       timezone: 'Australia/Lord_Howe',
+      timezone_valid_from: '1970-01-01',
       tracking_start: '2026-04-01',
       weekly_target_minutes: NO_TARGET,
       targets_valid_from: '2026-04-01',
@@ -257,7 +262,7 @@ describe('the clock just before and after local midnight', () => {
     // Sunday 5 April: 02:00 (+11:00) becomes 01:30 (+10:30), a 24.5-hour day.
     await addEntry(ann, '2026-04-04T13:00:00Z', '2026-04-05T13:30:00Z');
     expect(await workedByDate(ann, ['2026-04-05', '2026-04-06'])).toEqual({ '2026-04-05': 1470, '2026-04-06': 0 });
-    await ann.call('PATCH', '/api/settings', { timezone: 'Asia/Kathmandu' });
+    await ann.call('PATCH', '/api/settings', { timezone: 'Asia/Kathmandu', timezone_valid_from: '1970-01-01' });
     // Local midnight of 5 April is 18:15 UTC on the 4th.
     expect(await workedByDate(ann, ['2026-04-04', '2026-04-05', '2026-04-06'])).toEqual({ '2026-04-04': 315, '2026-04-05': 1155, '2026-04-06': 0 });
   });

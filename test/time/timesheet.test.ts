@@ -16,6 +16,7 @@ beforeEach(async () => {
   ann = await signIn(t);
   await ann.call('PATCH', '/api/settings', {
     timezone: 'Europe/Berlin',
+    timezone_valid_from: '1970-01-01',
     holiday_region: 'DE-BY',
     tracking_start: '2026-02-02',
     overtime_offset_minutes: 90,

@@ -75,7 +75,9 @@ function watchedSettings() {
 it('answers other requests while the new totals are worked out', async () => {
   const { settings, batchRead } = watchedSettings();
   const finished: string[] = [];
-  const change = settings.updateSettings(ann.userId, { timezone: 'Pacific/Auckland' }).then(() => finished.push('zone change'));
+  const change = settings
+    .updateSettings(ann.userId, { timezone: 'Pacific/Auckland', timezone_valid_from: '1970-01-01' })
+    .then(() => finished.push('zone change'));
   await batchRead;
   const other = ann.call('GET', '/api/time-entries/current').then((response) => {
     finished.push('other request');
@@ -90,7 +92,7 @@ it('answers other requests while the new totals are worked out', async () => {
 
 it('an entry written while the totals are worked out is in the totals the change stores', async () => {
   const { settings, batchRead } = watchedSettings();
-  const change = settings.updateSettings(ann.userId, { timezone: 'Pacific/Auckland' });
+  const change = settings.updateSettings(ann.userId, { timezone: 'Pacific/Auckland', timezone_valid_from: '1970-01-01' });
   await batchRead;
   // Before every entry the change has read: only the check inside its transaction can see it.
   const early = await ann.call('POST', '/api/time-entries', { start_at: '1999-06-01T20:00:00Z', end_at: '1999-06-01T23:00:00Z' });

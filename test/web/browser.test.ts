@@ -481,9 +481,16 @@ describe.runIf(browserAvailable)('the browser client', () => {
       await other.goto(`${baseUrl}/login`);
       await signIn(other, who.email);
       await other.getByText('This device is in Europe/Berlin; your account counts days in America/Los_Angeles.').waitFor();
+      // It asks from when (test/web/zone-history-statistics.test.ts); from today, the default, here.
       await button(other, 'Use Europe/Berlin').click();
-      await other.getByText('Your account now counts days in Europe/Berlin.').waitFor();
-      await other.getByText('times in Europe/Berlin', { exact: false }).waitFor();
+      await button(other, 'Use Europe/Berlin').click();
+      await other.getByText('Your account counts days in Europe/Berlin from today on; every past day keeps its figures.').waitFor();
+      // From Berlin's today, which starts at the next midnight in Los Angeles when Berlin's date is a day ahead.
+      const zoneNow =
+        DateTime.now().setZone('Europe/Berlin').toISODate() === DateTime.now().setZone('America/Los_Angeles').toISODate()
+          ? 'Europe/Berlin'
+          : 'America/Los_Angeles';
+      await other.getByText(`times in ${zoneNow}`, { exact: false }).waitFor();
       await berlin.context.close();
     },
   );

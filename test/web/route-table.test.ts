@@ -43,6 +43,7 @@ const BODIES: { [K in BodyRoute]: { required: readonly string[]; optional: reado
     [],
     [
       'timezone',
+      'timezone_valid_from',
       'weekly_target_minutes',
       'targets_valid_from',
       'holiday_region',

@@ -27,6 +27,7 @@ const day = (date: string, complete: boolean) => ({
 const sheet: MonthSheet = {
   month: '2026-11',
   timezone: 'UTC',
+  zones: [{ valid_from: '2026-11-01', timezone: 'UTC' }],
   days: [day('2026-11-25', true), day('2026-11-26', false), day('2026-11-27', false)],
   totals: {
     target_minutes: 480,

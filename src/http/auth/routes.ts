@@ -91,7 +91,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
       const zone = timezone === undefined ? undefined : normalizeTimezone(timezone);
       const user = await accounts.registerAccount(account);
       // The account starts in the zone; its tracking start is the registration date there.
-      if (zone !== undefined && zone !== 'UTC') await settings.updateSettings(user.id, { timezone: zone });
+      if (zone !== undefined && zone !== 'UTC') await settings.updateSettings(user.id, { timezone: zone, timezone_valid_from: '1970-01-01' });
       return reply.code(201).send({ user });
     },
   );

@@ -26,7 +26,14 @@ const NewScheduleBody = Type.Object(
 );
 const SettingsPatchBody = Type.Object(
   {
-    timezone: Type.Optional(Type.String({ maxLength: 64 })),
+    timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA zone, from timezone_valid_from on (docs/time-model.md, Time zone history)' })),
+    timezone_valid_from: Type.Optional(
+      Type.String({
+        maxLength: 10,
+        description:
+          'YYYY-MM-DD: the first day of timezone (default: today in that zone; on or before tracking_start: every day, the one change that recounts past days; after today: 400)',
+      }),
+    ),
     weekly_target_minutes: Type.Optional(WeeklyTargetPatch),
     targets_valid_from: Type.Optional(
       Type.String({ maxLength: 10, description: 'YYYY-MM-DD: the first day of weekly_target_minutes (default: today in the user time zone)' }),

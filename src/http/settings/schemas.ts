@@ -8,8 +8,10 @@ export const BreakRule = Type.Object({
   worked_over_minutes: Type.Integer({ description: 'the rule applies to a day with more worked minutes than this' }),
   break_minutes: Type.Integer({ description: 'the break such a day needs' }),
 });
+export const ZoneEntrySchema = Type.Object({ valid_from: LocalDate, timezone: Type.String() });
 export const SettingsSchema = Type.Object({
-  timezone: Type.String(),
+  timezone: Type.String({ description: 'the zone in force today' }),
+  zones: Type.Array(ZoneEntrySchema, { description: 'every zone with its first day, oldest first (docs/time-model.md, Time zone history)' }),
   weekly_target_minutes: WeeklyTarget,
   targets_valid_from: LocalDate,
   holiday_region: Type.Union([Type.String(), Type.Null()]),

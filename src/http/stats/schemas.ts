@@ -68,7 +68,10 @@ export const VacationResponse = Type.Object({
 });
 export const MonthResponse = Type.Object({
   month: Type.String({ description: 'YYYY-MM' }),
-  timezone: Type.String(),
+  timezone: Type.String({ description: "the zone of the month's first day" }),
+  zones: Type.Array(Type.Object({ valid_from: Type.String({ format: 'date' }), timezone: Type.String() }), {
+    description: "the zone of every day of the month, each from its first day (the first from the month's first day)",
+  }),
   days: Type.Array(
     Type.Object({
       ...DayRow,

@@ -1,9 +1,16 @@
 // Calendar days in a user's time zone (public holidays: ./holidays.ts). Instants become days only
 // through luxon (a day in Europe/Berlin has 23, 24 or 25 hours); dates (YYYY-MM-DD) are counted as
-// plain calendar dates, which no time zone can change.
+// plain calendar dates, which no time zone can change. A user's zone is a history (./zones.ts): every
+// function that maps instants to days takes one zone, or such a history.
 import { DateTime, IANAZone } from 'luxon';
 import type { LocalDate } from '../../db/types.js';
 import { validationError } from '../../common/errors.js';
+import { zoneTimeline, type DayZones } from './zones.js';
+import { addDays, localDateIn, startOfDayIn } from './day-starts.js';
+
+export { addDays, localDateIn, startOfDayIn } from './day-starts.js';
+
+export type { DayZones, ZoneEntry } from './zones.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -36,7 +43,7 @@ export function parseInstant(value: string, field: string): number {
 }
 
 /** A range bound of a query: an instant, or a date meaning midnight at the start of that day in `zone`. */
-export function parseInstantOrDate(value: string, zone: string, field: string): number {
+export function parseInstantOrDate(value: string, zone: DayZones, field: string): number {
   if (DATE_PATTERN.test(value)) return startOfDay(parseDate(value, field), zone);
   return parseInstant(value, field);
 }
@@ -51,56 +58,26 @@ export function normalizeTimezone(value: string): string {
   return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
 }
 
-// A local day starts at the first instant whose local date is that date, whatever the zone does at
-// midnight (docs/time-model.md): where midnight is skipped the day starts when the clock jumps, where
-// it is repeated it starts at the first pass. luxon resolves a local time that occurs twice by a guess
-// that depends on the current date, and one that never occurs by shifting it: so its midnight is only
-// the starting point of a search, and the answer is the instant at which luxon's own zone rules turn
-// the local date over. Day starts are cached: every split of an entry asks for them.
-const DAY_START_CACHE_LIMIT = 50_000;
-const dayStarts = new Map<string, number>();
-/** Local clocks move by at most this much at once (DST, or a zone changing its offset). */
-const LARGEST_CLOCK_CHANGE_MS = 26 * 3_600_000;
-
-/** The first instant of `date` in `zone` (see above), in ms. */
-export function startOfDay(date: LocalDate, zone: string): number {
-  const key = `${zone} ${date}`;
-  let start = dayStarts.get(key);
-  if (start === undefined) {
-    start = firstInstantOfDate(date, zone);
-    if (dayStarts.size >= DAY_START_CACHE_LIMIT) dayStarts.clear();
-    dayStarts.set(key, start);
-  }
-  return start;
+/** The first instant of `date` in `zone` (see above), in ms; with a zone history, where the day before ends (./zones.ts). */
+export function startOfDay(date: LocalDate, zone: DayZones): number {
+  if (typeof zone !== 'string') return zoneTimeline(zone).startOf(date);
+  return startOfDayIn(date, zone);
 }
 
-function firstInstantOfDate(date: LocalDate, zone: string): number {
-  const reached = (ms: number) => localDateOf(ms, zone) >= date;
-  const guess = DateTime.fromISO(date, { zone }).toMillis();
-  if (reached(guess) && !reached(guess - 1)) return guess;
-  // Binary search between an instant before the date and one on or after it.
-  let before = guess - LARGEST_CLOCK_CHANGE_MS;
-  let after = guess + LARGEST_CLOCK_CHANGE_MS;
-  while (after - before > 1) {
-    const middle = Math.floor((before + after) / 2);
-    if (reached(middle)) after = middle;
-    else before = middle;
-  }
-  return after;
+/** The local day of an instant in `zone` (with a zone history: the day whose span holds it). */
+export function localDateOf(ms: number, zone: DayZones): LocalDate {
+  if (typeof zone !== 'string') return zoneTimeline(zone).dateOf(ms);
+  return localDateIn(ms, zone);
 }
 
-/** The calendar day of an instant in `zone`. */
-export function localDateOf(ms: number, zone: string): LocalDate {
-  return DateTime.fromMillis(ms, { zone }).toISODate() as LocalDate;
+/** The zone of `date`: the zone itself, or the one in force that day in a history. */
+export function zoneOn(date: LocalDate, zone: DayZones): string {
+  return typeof zone === 'string' ? zone : zoneTimeline(zone).zoneOn(date);
 }
 
-/** Local wall-clock time of an instant in `zone`, as spreadsheets read it (e.g. 2026-03-02 09:30:00). */
-export function localDateTimeOf(ms: number, zone: string): string {
-  return DateTime.fromMillis(ms, { zone }).toFormat('yyyy-MM-dd HH:mm:ss');
-}
-
-export function addDays(date: LocalDate, days: number): LocalDate {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+/** Local wall-clock time of an instant, as spreadsheets read it (e.g. 2026-03-02 09:30:00), in the zone of the day it falls on. */
+export function localDateTimeOf(ms: number, zone: DayZones): string {
+  return DateTime.fromMillis(ms, { zone: zoneOn(localDateOf(ms, zone), zone) }).toFormat('yyyy-MM-dd HH:mm:ss');
 }
 
 export function weekdayOf(date: LocalDate): Weekday {
@@ -134,7 +111,7 @@ export interface DayPiece {
 }
 
 /** Splits [startMs, endMs) at every local day start of `zone`: an entry crossing midnight counts on both days. */
-export function splitByLocalDay(startMs: number, endMs: number, zone: string): DayPiece[] {
+export function splitByLocalDay(startMs: number, endMs: number, zone: DayZones): DayPiece[] {
   const pieces: DayPiece[] = [];
   let cursor = startMs;
   while (cursor < endMs) {

@@ -148,7 +148,7 @@ export interface EntryCsvDeps {
  * a second export of the account while one runs (EXPORT_RUNNING), are refused before the first piece.
  */
 async function exportCsv({ database: { db }, settings, timeEntries, exports }: EntryCsvDeps, userId: number, query: RangeQuery): Promise<ExportStream> {
-  const { timezone } = await settings.getSettings(userId);
+  const { zones: timezone } = await settings.getSettings(userId);
   const range = await timeEntries.resolveRange(userId, query);
   const local = (iso: string | null) => (iso === null ? '' : localDateTimeOf(Date.parse(iso), timezone));
   const csvOf = (rows: TimeEntryRow[], header: boolean) =>
@@ -254,12 +254,12 @@ export function createEntryCsvService(deps: EntryCsvDeps) {
     const stored = await settings.getSettingsInTransaction(trx, userId);
     const minBreakMs = stored.min_break_minutes * 60_000;
     const finished = checked.rows.flatMap(({ span }) => (span.endMs === null ? [] : [[span.startMs, span.endMs] as [number, number]]));
-    const days = totalsOfSpans(finished, stored.timezone, minBreakMs);
+    const days = totalsOfSpans(finished, stored.zones, minBreakMs);
     // Days that already had entries are worked out again from all their entries (the breaks between
     // old and new entries); the others take the totals of the new entries alone.
     const shared = await daysWithTotals(trx, userId, [...days.keys()]);
     await insertDailyTotals(trx, userId, new Map([...days].filter(([date]) => !shared.has(date))));
-    await refreshDays(trx, userId, stored.timezone, minBreakMs, [...shared]);
+    await refreshDays(trx, userId, stored.zones, minBreakMs, [...shared]);
     return [];
   }
 

@@ -4,7 +4,7 @@
 // of one account, even from two processes, cannot both pass the overlap or the single-running check.
 import type { Transaction } from 'kysely';
 import type { Database, TimeEntryRow } from '../../db/types.js';
-import { addDays, localDateOf, startOfDay, toIso } from '../calendar/dates.js';
+import { addDays, localDateOf, startOfDay, toIso, type DayZones } from '../calendar/dates.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './store.js';
 import { ServiceError, validationError } from '../../common/errors.js';
 import type { Settings } from '../settings.js';
@@ -29,7 +29,7 @@ export const MAX_ENTRIES_PER_USER = 50_000;
 export const MAX_LISTED_ENTRIES = 2000;
 
 /** What the per-day totals of a write depend on: the user's zone and shortest break. */
-export type DayRules = Pick<Settings, 'timezone' | 'min_break_minutes'>;
+export type DayRules = Pick<Settings, 'zones' | 'min_break_minutes'>;
 
 export interface TimeEntry {
   id: number;
@@ -113,7 +113,7 @@ export class EntryConflictError extends ServiceError {
  * entry planned for tomorrow does not block a start, and the stop ends the timer at that entry's start
  * at the latest (`plannedStartAfter`).
  */
-export function runningUntil(startMs: number, nowMs: number, timezone: string): number {
+export function runningUntil(startMs: number, nowMs: number, timezone: DayZones): number {
   const today = localDateOf(Math.max(nowMs, startMs), timezone);
   return Math.max(nowMs, startMs + 1, startOfDay(addDays(today, 1), timezone));
 }
@@ -127,7 +127,7 @@ export async function assertSpanIsFree(
   userId: number,
   span: EntrySpan,
   excludeId: number | undefined,
-  now: { nowMs: number; timezone: string },
+  now: { nowMs: number; timezone: DayZones },
 ): Promise<void> {
   if (span.endMs === null) {
     const running = await runningEntry(trx, userId);
@@ -176,7 +176,7 @@ export async function insertEntry(trx: Transaction<Database>, userId: number, da
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (span.endMs !== null) await refreshDailyTotals(trx, userId, days.timezone, days.min_break_minutes * 60_000, [[span.startMs, span.endMs]]);
+  if (span.endMs !== null) await refreshDailyTotals(trx, userId, days.zones, days.min_break_minutes * 60_000, [[span.startMs, span.endMs]]);
   return row;
 }
 

@@ -74,7 +74,7 @@ async function updateEntry({ database, clock, settings }: TimeEntryDeps, userId:
   const now = clock.now();
   return writeEntries(database, userId, async (trx) => {
     const row = await findOwnRow(trx, userId, id);
-    const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
+    const { zones: timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
     const oldSpan: EntrySpan = { startMs: Date.parse(row.start_at), endMs: row.end_at === null ? null : Date.parse(row.end_at), note: row.note };
     const span: EntrySpan = {
       startMs: patch.start_at !== undefined ? parseInstant(patch.start_at, 'start_at') : oldSpan.startMs,
@@ -116,7 +116,7 @@ async function stopTimer({ database, clock, settings }: TimeEntryDeps, userId: n
     const planned = await plannedStartAfter(trx, userId, startMs);
     const endMs = Math.min(Math.max(now.getTime(), startMs + 1), planned ?? Infinity);
     checkSpan({ startMs, endMs, note: running.note }, now.getTime());
-    const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
+    const { zones: timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
     const stopped = await trx
       .updateTable('time_entries')
       .set({ end_at: toIso(endMs), updated_at: now.toISOString() })
@@ -167,7 +167,7 @@ async function stopForgottenTimers({ database, clock, settings }: TimeEntryDeps,
         .set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) })
         .where('id', '=', running.id)
         .execute();
-      await refreshDailyTotals(trx, candidate.user_id, rules.timezone, rules.min_break_minutes * 60_000, [[startMs, endMs]]);
+      await refreshDailyTotals(trx, candidate.user_id, rules.zones, rules.min_break_minutes * 60_000, [[startMs, endMs]]);
       return true;
     });
     if (done) stopped += 1;
@@ -180,7 +180,7 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
   const { db } = database;
   /** Parses from/to of a query into an instant range in the user's zone. */
   async function resolveRange(userId: number, query: RangeQuery): Promise<InstantRange> {
-    const { timezone } = await settings.getSettings(userId);
+    const { zones: timezone } = await settings.getSettings(userId);
     const range: InstantRange = {};
     if (query.from !== undefined) range.from = toIso(parseInstantOrDate(query.from, timezone, 'from'));
     if (query.to !== undefined) range.to = toIso(parseInstantOrDate(query.to, timezone, 'to'));
@@ -211,7 +211,7 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
     checkSpan(span, now.getTime());
     return writeEntries(database, userId, async (trx) => {
       const rules = await settings.getSettingsInTransaction(trx, userId);
-      await assertSpanIsFree(trx, userId, span, undefined, { nowMs: now.getTime(), timezone: rules.timezone });
+      await assertSpanIsFree(trx, userId, span, undefined, { nowMs: now.getTime(), timezone: rules.zones });
       await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, rules, span, now.toISOString()));
     });
@@ -220,7 +220,7 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
   async function deleteEntry(userId: number, id: number): Promise<void> {
     await writeEntries(database, userId, async (trx) => {
       const row = await findOwnRow(trx, userId, id);
-      const { timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
+      const { zones: timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
       await trx.deleteFrom('time_entries').where('id', '=', id).execute();
       if (row.end_at !== null)
         await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, [[Date.parse(row.start_at), Date.parse(row.end_at)]]);
@@ -232,7 +232,7 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
     const span: EntrySpan = { startMs: clock.now().getTime(), endMs: null, note: normalizeNote(note) };
     return writeEntries(database, userId, async (trx) => {
       const rules = await settings.getSettingsInTransaction(trx, userId);
-      await assertSpanIsFree(trx, userId, span, undefined, { nowMs: span.startMs, timezone: rules.timezone });
+      await assertSpanIsFree(trx, userId, span, undefined, { nowMs: span.startMs, timezone: rules.zones });
       await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, rules, span, toIso(span.startMs)));
     });

@@ -7,7 +7,8 @@
 // years of entries lie before or after.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, LocalDate, TimeEntryRow } from '../../db/types.js';
-import { addDays, splitByLocalDay, startOfDay } from '../calendar/dates.js';
+import { addDays, splitByLocalDay, startOfDay, type DayZones } from '../calendar/dates.js';
+import { sameZones } from '../calendar/zones.js';
 
 /**
  * Every column of an entry, named: the reads below become named statements on PostgreSQL, which
@@ -86,7 +87,7 @@ export class DayTotalsBuilder {
   readonly totals = new Map<LocalDate, DayTotal>();
   private readonly lastEnd = new Map<LocalDate, number>();
   constructor(
-    readonly zone: string,
+    readonly zone: DayZones,
     readonly minBreakMs: number,
   ) {}
 
@@ -127,7 +128,7 @@ async function writeTotals(executor: Transaction<Database>, userId: number, tota
 export async function refreshDailyTotals(
   executor: Transaction<Database>,
   userId: number,
-  zone: string,
+  zone: DayZones,
   minBreakMs: number,
   spans: Array<[number, number]>,
 ): Promise<void> {
@@ -139,7 +140,7 @@ export async function refreshDailyTotals(
 }
 
 /** Recomputes the totals of these local days from the entries that overlap them (one range read). */
-export async function refreshDays(executor: Transaction<Database>, userId: number, zone: string, minBreakMs: number, days: LocalDate[]): Promise<void> {
+export async function refreshDays(executor: Transaction<Database>, userId: number, zone: DayZones, minBreakMs: number, days: LocalDate[]): Promise<void> {
   if (days.length === 0) return;
   const dates = [...days].sort();
   const from = new Date(startOfDay(dates[0] as LocalDate, zone)).toISOString();
@@ -154,10 +155,14 @@ export async function refreshDays(executor: Transaction<Database>, userId: numbe
 /** Entries read per batch while new totals are worked out before a change of time zone. */
 const REBUILD_BATCH_ROWS = 1000;
 
-/** New per-day totals of a user for another zone (or break minimum), and the entries they were worked out from. */
+/**
+ * New per-day totals of a user for another zone history (or break minimum), from the day `from` on
+ * (undefined: every day), and the entries they were worked out from.
+ */
 export interface PreparedTotals {
-  zone: string;
+  zone: DayZones;
   minBreakMs: number;
+  from: LocalDate | undefined;
   /** Every entry read, as "id start end" in (start_at, id) order: what the totals stand for. */
   entries: string[];
   totals: Map<LocalDate, DayTotal>;
@@ -165,41 +170,65 @@ export interface PreparedTotals {
 
 const entryKey = (entry: Pick<TimeEntryRow, 'id' | 'start_at' | 'end_at'>) => `${entry.id} ${entry.start_at} ${entry.end_at}`;
 
+/** The entries a rebuild from `from` reads: those overlapping that day's start and later (all without `from`). */
+const rebuildRange = (zone: DayZones, from: LocalDate | undefined): InstantRange =>
+  from === undefined ? {} : { from: new Date(startOfDay(from, zone)).toISOString() };
+
+/** The totals of the days from `from` on (all without `from`). */
+function daysFrom(totals: Map<LocalDate, DayTotal>, from: LocalDate | undefined): Map<LocalDate, DayTotal> {
+  return from === undefined ? totals : new Map([...totals].filter(([date]) => date >= from));
+}
+
 /**
- * Works out every per-day total of a user in `zone` outside any transaction: entries read a batch at
- * a time, the event loop free between batches, so the server keeps answering during the slow part
- * (splitting each entry at the new day boundaries).
+ * Works out the per-day totals of a user in `zone` from the day `from` on (every day without it),
+ * outside any transaction: entries read a batch at a time, the event loop free between batches, so the
+ * server keeps answering during the slow part (splitting each entry at the new day boundaries).
  */
-export async function prepareDailyTotals(executor: Kysely<Database>, userId: number, zone: string, minBreakMs: number): Promise<PreparedTotals> {
+export async function prepareDailyTotals(
+  executor: Kysely<Database>,
+  userId: number,
+  zone: DayZones,
+  minBreakMs: number,
+  from?: LocalDate,
+): Promise<PreparedTotals> {
   const builder = new DayTotalsBuilder(zone, minBreakMs);
-  const prepared: PreparedTotals = { zone, minBreakMs, entries: [], totals: builder.totals };
-  for await (const batch of entryBatchesOverlapping(executor, userId, {}, REBUILD_BATCH_ROWS)) {
+  const prepared: PreparedTotals = { zone, minBreakMs, from, entries: [], totals: builder.totals };
+  for await (const batch of entryBatchesOverlapping(executor, userId, rebuildRange(zone, from), REBUILD_BATCH_ROWS)) {
     for (const entry of batch) {
       prepared.entries.push(entryKey(entry));
       if (entry.end_at !== null) builder.add(Date.parse(entry.start_at), Date.parse(entry.end_at));
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
+  prepared.totals = daysFrom(builder.totals, from);
   return prepared;
 }
 
+/** Whether prepared totals stand for this zone history, break minimum and first day. */
+export function preparedFor(prepared: PreparedTotals | undefined, zone: DayZones, minBreakMs: number, from: LocalDate | undefined): prepared is PreparedTotals {
+  if (prepared === undefined || prepared.minBreakMs !== minBreakMs || prepared.from !== from) return false;
+  if (typeof zone === 'string' || typeof prepared.zone === 'string') return zone === prepared.zone;
+  return sameZones(zone, prepared.zone);
+}
+
 /**
- * Replaces every total of a user by totals in the new zone, inside the transaction that stores the
- * zone, so a reader sees all old or all new day boundaries, never a mix. The prepared totals are used
- * only if the entries are still exactly those they were worked out from (one indexed read and a
- * comparison, no time-zone arithmetic); an entry written in between makes this recompute them here.
+ * Replaces the totals of a user from the day `prepared.from` on (every total without it) by totals in
+ * the new zone history, inside the transaction that stores it, so a reader sees all old or all new day
+ * boundaries, never a mix. The prepared totals are used only if the entries are still exactly those
+ * they were worked out from (one indexed read and a comparison, no time-zone arithmetic); an entry
+ * written in between makes this recompute them here.
  */
 export async function replaceDailyTotals(trx: Transaction<Database>, userId: number, prepared: PreparedTotals): Promise<void> {
-  const entries = await trx
-    .selectFrom('time_entries')
-    .select(['id', 'start_at', 'end_at'])
-    .where('user_id', '=', userId)
-    .orderBy('start_at')
-    .orderBy('id')
-    .execute();
+  const { zone, from } = prepared;
+  const range = rebuildRange(zone, from);
+  const entries = await entriesOverlapping(trx, userId, range);
   const unchanged = entries.length === prepared.entries.length && entries.every((entry, index) => entryKey(entry) === prepared.entries[index]);
-  await trx.deleteFrom('daily_totals').where('user_id', '=', userId).execute();
-  await insertDailyTotals(trx, userId, unchanged ? prepared.totals : totalsOfSpans(finishedSpans(entries), prepared.zone, prepared.minBreakMs));
+  await trx
+    .deleteFrom('daily_totals')
+    .where('user_id', '=', userId)
+    .$if(from !== undefined, (query) => query.where('date', '>=', from as LocalDate))
+    .execute();
+  await insertDailyTotals(trx, userId, unchanged ? prepared.totals : daysFrom(totalsOfSpans(finishedSpans(entries), zone, prepared.minBreakMs), from));
 }
 
 /** The [start, end) spans in ms of the finished entries (a running one has no end yet). */
@@ -208,7 +237,7 @@ function finishedSpans(entries: Array<Pick<TimeEntryRow, 'start_at' | 'end_at'>>
 }
 
 /** Worked and break ms per local day of finished spans, in memory (no database). */
-export function totalsOfSpans(spans: Array<[number, number]>, zone: string, minBreakMs: number): Map<LocalDate, DayTotal> {
+export function totalsOfSpans(spans: Array<[number, number]>, zone: DayZones, minBreakMs: number): Map<LocalDate, DayTotal> {
   const builder = new DayTotalsBuilder(zone, minBreakMs);
   for (const [startMs, endMs] of [...spans].sort((a, b) => a[0] - b[0])) builder.add(startMs, endMs);
   return builder.totals;

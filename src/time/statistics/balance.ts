@@ -125,7 +125,7 @@ export async function periodFigures(db: Kysely<Database>, context: AccountContex
 /** offset + worked − target + booked over every complete day from tracking_start through yesterday. */
 export async function balanceThroughYesterday(db: Kysely<Database>, context: AccountContext): Promise<OvertimeBalance> {
   const { settings } = context;
-  const through = addDays(localDateOf(context.nowMs, settings.timezone), -1);
+  const through = addDays(localDateOf(context.nowMs, settings.zones), -1);
   const since = settings.tracking_start;
   const period = await periodFigures(db, context, since, through);
   return { balance_minutes: settings.overtime_offset_minutes + period.balance_minutes, offset_minutes: settings.overtime_offset_minutes, since, through };
@@ -143,8 +143,8 @@ export async function overtime(deps: StatisticsDeps, userId: number): Promise<Ov
 export async function monthlyBalances(deps: StatisticsDeps, userId: number, year?: number): Promise<MonthlyBalances> {
   const context = await accountContext(deps, userId);
   const { settings, nowMs } = context;
-  const yesterday = addDays(localDateOf(nowMs, settings.timezone), -1);
-  const shownYear = year ?? Number(localDateOf(nowMs, settings.timezone).slice(0, 4));
+  const yesterday = addDays(localDateOf(nowMs, settings.zones), -1);
+  const shownYear = year ?? Number(localDateOf(nowMs, settings.zones).slice(0, 4));
   if (!Number.isInteger(shownYear) || shownYear < 1970 || shownYear > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
   const since = settings.tracking_start;
   const clamp = (date: LocalDate) => (date > yesterday ? yesterday : date);

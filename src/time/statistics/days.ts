@@ -20,7 +20,7 @@ function runningSpan(context: AccountContext): { startMs: number; pieces: Array<
   if (!entry) return undefined;
   const startMs = Date.parse(entry.start_at);
   const endMs = settings.timer_limit_minutes === null ? nowMs : Math.min(nowMs, startMs + settings.timer_limit_minutes * MINUTE_MS);
-  return { startMs, pieces: splitByLocalDay(startMs, endMs, settings.timezone) };
+  return { startMs, pieces: splitByLocalDay(startMs, endMs, settings.zones) };
 }
 
 /** The days from `from` through `through` that the running entry touches (none: no statement needed). */
@@ -44,7 +44,7 @@ export async function liveTotals(
   const span = runningSpan(context);
   const running: LocalDate[] = [];
   if (span) {
-    const zone = settings.timezone;
+    const zone = settings.zones;
     const { startMs, pieces } = span;
     const startDate = pieces[0]?.date ?? localDateOf(startMs, zone);
     if (startDate >= from && startDate <= through) {
@@ -84,7 +84,7 @@ export async function dayFigures(
   const absences = await absencesByDate(db, userId, from, through);
   const holidays = await publicHolidays(settings.holiday_region, from, through);
   const booked = await bookedByDate(db, userId, from, through);
-  const today = localDateOf(context.nowMs, settings.timezone);
+  const today = localDateOf(context.nowMs, settings.zones);
   const rows = datesFromThrough(from, through).map((date) => {
     const weekday = weekdayOf(date);
     const absence = absences.get(date) ?? null;

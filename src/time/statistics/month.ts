@@ -2,7 +2,7 @@
 // in and out.
 import type { LocalDate } from '../../db/types.js';
 import { validationError } from '../../common/errors.js';
-import { addDays, localDateOf, parseDate, splitByLocalDay, startOfDay, toIso } from '../calendar/dates.js';
+import { addDays, localDateOf, parseDate, splitByLocalDay, startOfDay, toIso, zoneOn } from '../calendar/dates.js';
 import { entriesOverlapping } from '../entries/store.js';
 import { periodFigures } from './balance.js';
 import { accountContext } from './context.js';
@@ -16,7 +16,7 @@ import type { MonthFigures, StatisticsDeps } from './types.js';
 export async function monthFigures(deps: StatisticsDeps, userId: number, month?: string): Promise<MonthFigures> {
   const context = await accountContext(deps, userId);
   const { settings, nowMs } = context;
-  const today = localDateOf(nowMs, settings.timezone);
+  const today = localDateOf(nowMs, settings.zones);
   const shown = month ?? today.slice(0, 7);
   if (!/^\d{4}-\d{2}$/.test(shown)) throw validationError('month must be YYYY-MM', 'month');
   const first = parseDate(`${shown}-01`, 'month');
@@ -29,7 +29,7 @@ export async function monthFigures(deps: StatisticsDeps, userId: number, month?:
   const { rows: days } = await dayFigures(deps.db, context, first, last);
   // First start and last end of each day, from the month's entries (their pieces of each day).
   const spans = new Map<LocalDate, { first: number; last: number | null }>();
-  const zone = settings.timezone;
+  const zone = settings.zones;
   for (const entry of await entriesOverlapping(deps.db, userId, { from: toIso(startOfDay(first, zone)), to: toIso(startOfDay(addDays(last, 1), zone)) })) {
     const startMs = Date.parse(entry.start_at);
     const limitMs = settings.timer_limit_minutes === null ? Infinity : startMs + settings.timer_limit_minutes * MINUTE_MS;
@@ -51,7 +51,9 @@ export async function monthFigures(deps: StatisticsDeps, userId: number, month?:
   const totals = sumOf(days);
   return {
     month: shown,
-    timezone: zone,
+    timezone: zoneOn(first, zone),
+    // The zones of the month's days, each from its first day in the month.
+    zones: [{ valid_from: first, timezone: zoneOn(first, zone) }, ...zone.slice(1).filter((entry) => entry.valid_from > first && entry.valid_from <= last)],
     days: days.map((day) => {
       const span = spans.get(day.date);
       return { ...day, first_start: span ? toIso(span.first) : null, last_end: span && span.last !== null ? toIso(span.last) : null };

@@ -16,7 +16,7 @@ import type { StatisticsDeps, TodayFigures } from './types.js';
 export async function todayFigures(deps: StatisticsDeps, userId: number): Promise<TodayFigures> {
   const context = await accountContext(deps, userId);
   const { settings, nowMs, running: current } = context;
-  const date = localDateOf(nowMs, settings.timezone);
+  const date = localDateOf(nowMs, settings.zones);
   const {
     rows: [day],
     totals,
@@ -25,7 +25,7 @@ export async function todayFigures(deps: StatisticsDeps, userId: number): Promis
   let breakMs = totals.get(date)?.breakMs ?? 0;
   if (!current) {
     // Work that starts now leaves a gap after today's last entry: a break, if it is long enough.
-    const dayStart = startOfDay(date, settings.timezone);
+    const dayStart = startOfDay(date, settings.zones);
     const entries = await entriesOverlapping(deps.db, userId, { from: toIso(dayStart), to: toIso(nowMs) });
     const lastEnd = Math.max(...entries.map((entry) => (entry.end_at === null ? -Infinity : Date.parse(entry.end_at))).filter((end) => end <= nowMs));
     if (Number.isFinite(lastEnd) && lastEnd > dayStart && nowMs - lastEnd >= settings.min_break_minutes * MINUTE_MS) breakMs += nowMs - lastEnd;

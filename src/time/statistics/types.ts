@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../common/clock.js';
 import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../../db/types.js';
-import type { Weekday } from '../calendar/dates.js';
+import type { Weekday, ZoneEntry } from '../calendar/dates.js';
 
 export interface DayFigures {
   date: LocalDate;
@@ -82,7 +82,10 @@ export interface MonthDay extends DayFigures {
 
 export interface MonthFigures {
   month: string;
+  /** The zone of the month's first day. */
   timezone: string;
+  /** The zone of every day of the month, each from its first day (the first from the month's first day; docs/time-model.md, Time zone history). */
+  zones: ZoneEntry[];
   days: MonthDay[];
   totals: Totals<number>;
   /** The balance through the day before the month (offset included; complete days only). */

@@ -8,7 +8,7 @@ import type { AnonymousWeekOverview, StatisticsDeps, WeekOverview } from './type
 /** The week (Monday to Sunday) containing `date` (default: today in the user's zone). */
 export async function weekOverview(deps: StatisticsDeps, userId: number, date?: string): Promise<WeekOverview> {
   const context = await accountContext(deps, userId);
-  const weekStart = mondayOf(date !== undefined ? parseDate(date, 'date') : localDateOf(context.nowMs, context.settings.timezone));
+  const weekStart = mondayOf(date !== undefined ? parseDate(date, 'date') : localDateOf(context.nowMs, context.settings.zones));
   const weekEnd = addDays(weekStart, 6);
   const { rows: days } = await dayFigures(deps.db, context, weekStart, weekEnd);
   return { week_start: weekStart, week_end: weekEnd, days, totals: sumOf(days) };

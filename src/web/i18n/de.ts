@@ -90,6 +90,7 @@ export const de: Catalog = {
     vacation_carry_over_max_days: 'Geben Sie Tage wie 5 oder 2,5 ein, oder lassen Sie das Feld leer.',
     timer_limit_minutes: 'Geben Sie Stunden wie 12 ein (höchstens 31 Tage), oder lassen Sie das Feld leer.',
     targets_valid_from: 'Geben Sie ein Datum zwischen 1970 und 2099 ein.',
+    timezone_valid_from: 'Eine neue Zeitzone gilt spätestens ab heute.',
     valid_from: 'Geben Sie ein Datum zwischen 1970 und 2099 ein.',
     name: 'Geben Sie einen Namen mit 1 bis 100 Zeichen ein.',
     expires_in_days: 'Wählen Sie, wie lange das Token gilt (1 Tag bis 1 Jahr).',
@@ -242,7 +243,9 @@ export const de: Catalog = {
     dateAndZone: (date, zone) => `${date} · Zeiten in ${zone}`,
     zoneDiffers: (browser, account) => `Dieses Gerät ist in ${browser}; Ihr Konto zählt Tage in ${account}.`,
     useZone: (zone) => `${zone} verwenden`,
-    zoneSwitched: (zone) => `Ihr Konto zählt Tage jetzt in ${zone}.`,
+    zoneSwitched: (zone) => `Ihr Konto zählt Tage ab heute in ${zone}; jeder vergangene Tag behält seine Zahlen.`,
+    zoneSwitchedAll: (zone) => `Ihr Konto zählt jetzt jeden Tag in ${zone}.`,
+    keepZone: 'Meine Zone behalten',
     note: 'Notiz (optional)',
     start: 'Start',
     stop: 'Stopp',
@@ -368,6 +371,15 @@ export const de: Catalog = {
     planned: 'Geplant',
     remaining: 'Rest',
     notTracked: 'Tragen Sie im Konto Ihre Urlaubstage pro Jahr ein, um den Rest zu sehen.',
+  },
+
+  zoneFrom: {
+    legend: 'Ab wann?',
+    today: 'Ab heute',
+    all: 'Alle meine Tage',
+    allRecounts:
+      'Ab heute lässt jeden vergangenen Tag, wie er war. Alle meine Tage zählt jeden vergangenen Tag neu in der neuen Zone: vergangene Wochen und Ihr Saldo können sich ändern.',
+    saved: (zone) => `Zeitzone ${zone} gespeichert.`,
   },
 
   settings: {

@@ -28,6 +28,7 @@ export type FieldName =
   | 'vacation_carry_over_max_days'
   | 'timer_limit_minutes'
   | 'targets_valid_from'
+  | 'timezone_valid_from'
   | 'valid_from'
   | 'name'
   | 'expires_in_days'
@@ -120,6 +121,7 @@ export const en = {
     vacation_carry_over_max_days: 'Enter days such as 5 or 2.5, or leave it empty.',
     timer_limit_minutes: 'Enter hours such as 12 (at most 31 days), or leave it empty.',
     targets_valid_from: 'Enter a date between 1970 and 2099.',
+    timezone_valid_from: 'A new time zone counts from today at the latest.',
     valid_from: 'Enter a date between 1970 and 2099.',
     name: 'Enter a name of 1 to 100 characters.',
     expires_in_days: 'Choose how long the token stays valid (1 day to 1 year).',
@@ -273,7 +275,9 @@ export const en = {
     dateAndZone: (date: string, zone: string) => `${date} · times in ${zone}`,
     zoneDiffers: (browser: string, account: string) => `This device is in ${browser}; your account counts days in ${account}.`,
     useZone: (zone: string) => `Use ${zone}`,
-    zoneSwitched: (zone: string) => `Your account now counts days in ${zone}.`,
+    zoneSwitched: (zone: string) => `Your account counts days in ${zone} from today on; every past day keeps its figures.`,
+    zoneSwitchedAll: (zone: string) => `Your account now counts every day in ${zone}.`,
+    keepZone: 'Keep my zone',
     note: 'Note (optional)',
     start: 'Start',
     stop: 'Stop',
@@ -399,6 +403,14 @@ export const en = {
     planned: 'Planned',
     remaining: 'Remaining',
     notTracked: 'Set your vacation days per year in Settings to see what remains.',
+  },
+
+  zoneFrom: {
+    legend: 'From when?',
+    today: 'From today',
+    all: 'All my days',
+    allRecounts: 'From today keeps every past day as it was. All my days counts every past day again in the new zone: past weeks and your balance can change.',
+    saved: (zone: string) => `Time zone ${zone} saved.`,
   },
 
   settings: {

@@ -11,6 +11,7 @@ import { announcement, browserZone, settings, useLoad } from '../state.js';
 import { todayIn, WEEKDAYS } from '../week.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
 import { BreakRules, RegionSelect, TargetsFieldset, type RuleText } from './settings-fields.js';
+import { zoneChange, ZoneConfirmation, ZoneFromChoice, type ZoneFrom } from './zone-choice.js';
 
 type SettingsPatch = Routes['PATCH /api/settings']['body'];
 /** A field's sentence and name, for the first value that cannot be sent. */
@@ -26,6 +27,7 @@ function useSettingsFields(current: Settings) {
   const separator = language.value === 'de' ? ',' : '.';
   const suggestZone = current.timezone === 'UTC' && browserZone && browserZone !== 'UTC';
   const [timezone, setTimezone] = useState(suggestZone ? browserZone : current.timezone);
+  const [zoneFrom, setZoneFrom] = useState<ZoneFrom>('today');
   const [targets, setTargets] = useState(() => Object.fromEntries(WEEKDAYS.map((d) => [d, formatHours(current.weekly_target_minutes[d], separator)])));
   const [region, setRegion] = useState(current.holiday_region ?? '');
   const [offset, setOffset] = useState(formatMinutes(current.overtime_offset_minutes));
@@ -42,6 +44,8 @@ function useSettingsFields(current: Settings) {
     suggestZone,
     timezone,
     setTimezone,
+    zoneFrom,
+    setZoneFrom,
     targets,
     setTargets,
     region,
@@ -112,7 +116,7 @@ function readSettings(fields: Fields, current: Settings, zones: string[]): Setti
   // Targets are sent only when they change: they then start at the chosen date (a new schedule).
   const targetsChanged = WEEKDAYS.some((d) => weekly[d] !== current.weekly_target_minutes[d]);
   return {
-    timezone,
+    ...zoneChange(timezone, fields.zoneFrom, fields.trackingStart),
     ...(targetsChanged ? { weekly_target_minutes: weekly, targets_valid_from: fields.targetsFrom } : {}),
     holiday_region: fields.region || null,
     overtime_offset_minutes: offsetMinutes,
@@ -125,8 +129,11 @@ function readSettings(fields: Fields, current: Settings, zones: string[]): Setti
   };
 }
 
-/** The time zone, typed with the zone list as suggestions. */
-function TimezoneField(props: { action: Action; fields: Fields; zones: string[] }) {
+/** The zone the account has from its latest change on (a change from today may start at the next midnight). */
+const zoneOf = (current: Settings) => current.zones.at(-1)?.timezone ?? current.timezone;
+
+/** The time zone, typed with the zone list as suggestions; a new one asks from when. */
+function TimezoneField(props: { action: Action; fields: Fields; zones: string[]; current: Settings }) {
   const text = t().settings;
   const { action, fields, zones } = props;
   return (
@@ -142,6 +149,7 @@ function TimezoneField(props: { action: Action; fields: Fields; zones: string[] 
         error={action.fieldErrors.timezone}
         hint={fields.suggestZone ? text.timezoneSuggested : text.timezoneHint}
       />
+      {fields.timezone !== zoneOf(props.current) && <ZoneFromChoice name="timezone_from" value={fields.zoneFrom} onChange={fields.setZoneFrom} />}
       <datalist id="time-zones">
         {zones.map((name) => (
           <option key={name} value={name}>
@@ -197,12 +205,16 @@ export function SettingsForm(props: { current: Settings }) {
   const zones = useMemo(() => Intl.supportedValuesOf('timeZone'), []);
   const regions = useLoad(() => api('GET /api/settings/holiday-regions', { query: { lang: language.value } }), [language.value]);
   const action = useAction();
+  const [zoneSaved, setZoneSaved] = useState<string>();
   const submit = (event: Event) => {
     event.preventDefault();
     const body = readSettings(fields, props.current, zones);
     if (isFault(body)) return action.fail(body.message, body.field);
+    setZoneSaved(undefined);
     void action.run(async () => {
+      const zoneChanged = fields.timezone !== zoneOf(props.current);
       settings.value = await api('PATCH /api/settings', { body });
+      if (zoneChanged) setZoneSaved(t().zoneFrom.saved(fields.timezone));
       await schedules.reload();
       announcement.value = text.saved;
       return text.saved;
@@ -211,7 +223,8 @@ export function SettingsForm(props: { current: Settings }) {
   return (
     <form ref={action.formRef} onSubmit={submit}>
       <Notice error={action.error} info={action.info} errorRef={action.errorRef} />
-      <TimezoneField action={action} fields={fields} zones={zones} />
+      <TimezoneField action={action} fields={fields} zones={zones} current={props.current} />
+      <ZoneConfirmation message={zoneSaved} />
       <TargetsFieldset
         action={action}
         targets={fields.targets}

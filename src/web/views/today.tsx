@@ -7,10 +7,11 @@ import { api, ApiError } from '../api.js';
 import { formatTimer } from '../duration.js';
 import { locale, t } from '../i18n/index.js';
 import { getOnce, recentEntriesQuery } from '../prefetch.js';
-import { announcement, browserZone, fmt, settings, useLoad, zone } from '../state.js';
+import { announcement, fmt, useLoad, zone } from '../state.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
 import { addDays, instantOf, partsOf } from '../week.js';
 import { forgottenFor, LimitSuggestion, RunningLong } from './today-guards.js';
+import { ZoneHint } from './zone-hint.js';
 
 type Loaded = [TodayStats, { entry: Entry | null }, OvertimeStats, number];
 
@@ -121,31 +122,6 @@ function useRunningTime(running: Entry | null, targetMinutes: number | undefined
     document.title = elapsed ? `${warning}${text.runningTitle(elapsed)} · ${t().tabs.today} · timetrack` : `${t().tabs.today} · timetrack`;
   }, [elapsed, text, forgotten === undefined]);
   return { now, elapsed, forgotten };
-}
-
-/** The browser is in another zone than the account: one click makes it the account's. */
-function ZoneHint(props: { onSwitched: () => Promise<void> }) {
-  const text = t().today;
-  const zoneAction = useAction();
-  const useBrowserZone = () =>
-    zoneAction.run(async () => {
-      settings.value = await api('PATCH /api/settings', { body: { timezone: browserZone } });
-      await props.onSwitched();
-      return text.zoneSwitched(browserZone);
-    });
-  return (
-    <>
-      {browserZone && browserZone !== zone() && (
-        <p class="quiet">
-          {text.zoneDiffers(browserZone, zone())}{' '}
-          <button type="button" class="link" disabled={zoneAction.busy} onClick={useBrowserZone}>
-            {text.useZone(browserZone)}
-          </button>
-        </p>
-      )}
-      <Notice error={zoneAction.error} info={zoneAction.info} errorRef={zoneAction.errorRef} />
-    </>
-  );
 }
 
 /** Today's figures; the worked minutes run on while an entry runs (minutes since the figures were loaded). */
