@@ -53,7 +53,10 @@ export async function absencesInRange(
   // The list padded to a power of two (a date twice is the same condition): a few statement texts
   // per process, however many holidays the accounts' ranges hold.
   const listed = holidays.length === 0 ? [] : [...holidays, ...Array<LocalDate>(paddedLength(holidays.length) - holidays.length).fill(holidays[0]!)];
-  const holiday = listed.length === 0 ? sql<LocalDate | null>`null` : sql<LocalDate | null>`case when date in (${sql.join(listed)}) then date end`;
+  // Each date a bound value (no SQL is built from text here).
+  let values = sql``;
+  listed.forEach((date, index) => (values = index === 0 ? sql`${date}` : sql`${values}, ${date}`));
+  const holiday = listed.length === 0 ? sql<LocalDate | null>`null` : sql<LocalDate | null>`case when date in (${values}) then date end`;
   const rows = await db
     .selectFrom((eb) =>
       eb

@@ -62,7 +62,15 @@ const targets = process.argv.includes('--postgres-only')
   ? []
   : [{ name: 'SQLite', env: { TIMETRACK_DB: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'timetrack-queries-')), 'q.db') } }];
 if (process.env.TIMETRACK_BENCH_DATABASE_URL)
-  targets.push({ name: 'PostgreSQL', env: { DATABASE_URL: process.env.TIMETRACK_BENCH_DATABASE_URL, JWT_SECRET: randomBytes(32).toString('base64url') } });
+  targets.push({
+    name: 'PostgreSQL',
+    env: {
+      DATABASE_URL: process.env.TIMETRACK_BENCH_DATABASE_URL,
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+      // The pool's size sizes the statistics lane on PostgreSQL (docs/decisions/0009-statistics-lane-by-engine.md).
+      ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
+    },
+  });
 
 for (const target of targets) {
   const ctx = await createContext({ env: { ...target.env, LOG_LEVEL: 'warn' }, migrate: true, logDestination: process.stderr });
