@@ -173,7 +173,7 @@ function timeServices({ database, clock }: Pick<Wiring, 'database' | 'clock'>) {
     bookings: createBookingService({ database, clock }),
     vacation,
     statistics,
-    timesheet: createTimesheetService({ statistics, vacation }),
+    timesheet: createTimesheetService({ statistics, vacation, settings }),
     exportGate,
     entriesCsv: createEntryCsvService({ database, clock, settings, timeEntries, exports: exportGate }),
   };
