@@ -35,7 +35,10 @@ export const SHEET_WORDS = {
     notTracked: 'not tracked',
     employee: 'Employee: date, signature',
     employer: 'Employer: date, signature',
-    note: 'Times in h:mm; an entry ending at midnight ends at 24:00. Break: gaps between entries (a gap over 3 hours splits the shift and is no break). Deducted: break owed under the break rules.',
+    note: [
+      'Times in h:mm; an entry ending at midnight ends at 24:00. Balance: worked − target + booked.',
+      'Break: the gaps between entries (a gap of more than 3 hours splits the shift and is no break). Deducted: the break still owed under the break rules.',
+    ],
   },
   de: {
     title: 'Stundenzettel',
@@ -54,7 +57,10 @@ export const SHEET_WORDS = {
     notTracked: 'nicht erfasst',
     employee: 'Mitarbeiter/in: Datum, Unterschrift',
     employer: 'Arbeitgeber/in: Datum, Unterschrift',
-    note: 'Zeiten in h:mm; ein Eintrag bis Mitternacht endet um 24:00. Pause: Lücken zwischen Einträgen (eine Lücke über 3 Stunden teilt die Schicht und ist keine Pause). Abzug: nach den Pausenregeln fehlende Pause.',
+    note: [
+      'Zeiten in h:mm; ein Eintrag bis Mitternacht endet um 24:00. Saldo: Ist − Soll + Gebucht.',
+      'Pause: die Lücken zwischen Einträgen (eine Lücke von mehr als 3 Stunden teilt die Schicht und ist keine Pause). Abzug: nach den Pausenregeln noch fehlende Pause.',
+    ],
   },
 } as const;
 

@@ -84,7 +84,8 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
     const fitted = fitLabel(doc, value, space, size);
     doc.fontSize(fitted.size);
     const drawnAt = align === 'right' ? x + space - doc.widthOfString(fitted.text) : x;
-    doc.text(fitted.text, drawnAt, y, { lineBreak: false });
+    // A shrunk label keeps the baseline of its row (pdfkit places text by its top).
+    doc.text(fitted.text, drawnAt, y + (size - fitted.size) * 0.76, { lineBreak: false });
   };
   doc.font('bold');
   line(title, left, 36, width, 15);
@@ -92,14 +93,14 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   line(`${text.name}: ${person.name} <${person.email}>    ${text.zone}: ${sheet.timezone}`, left, 58, width, 9);
 
   // Columns: x offsets and widths; figures right-aligned.
-  const widths = [50, 22, 30, 30, 34, 38, 40, 40, 40, 46];
+  const widths = [46, 20, 28, 28, 28, 32, 32, 32, 36, 38];
   const xs: number[] = [];
   let x = left;
   for (const w of widths) {
     xs.push(x);
-    x += w + 4;
+    x += w + 3;
   }
-  const labelX = x;
+  const labelX = x + 4;
   const labelWidth = left + width - labelX;
   const rowHeight = 14.5;
   let y = 80;
@@ -171,7 +172,10 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   );
   y += 14;
   doc.fillColor('#444444');
-  line(text.note, left, y, width, 7);
+  for (const sentence of text.note) {
+    line(sentence, left, y, width, 7);
+    y += 9;
+  }
   doc.fillColor('#000000');
 
   // Two signature lines at the foot of the page.
