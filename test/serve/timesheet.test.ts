@@ -160,8 +160,11 @@ describe('the timesheet in the language of the document', () => {
 });
 
 describe('long labels stay on their row', () => {
-  /** Every word of the label is drawn inside the band of its date's row, and none on the next day's. */
-  function expectLabelOnItsRow(pdf: Buffer, date: string, nextDate: string, label: string[]): void {
+  /** The right margin of the A4 page (595.28 points wide, margins of 36). */
+  const RIGHT_MARGIN = 595.28 - 36;
+
+  /** Every word of the label is drawn inside the band of its date's row, and none on the next day's, nor past the margin. */
+  function expectLabelOnItsRow(pdf: Buffer, date: string, nextDate: string, label: string[], whole: string): void {
     const words = pdfWords(pdf);
     const first = date.split(' ')[0]!;
     const row = words.find((word) => word.text === first && words.some((other) => other.top === word.top && other.text === date.split(' ').at(-1)));
@@ -176,6 +179,16 @@ describe('long labels stay on their row', () => {
         expect(word.top, `"${part}" on the row of ${date}`).toBeGreaterThanOrEqual(row!.top - 2);
         expect(word.bottom, `"${part}" above the row of ${nextDate}`).toBeLessThanOrEqual(next!.top + 1);
       }
+    }
+    // No word of the whole label (those cut off included) is drawn anywhere but on its row.
+    const vocabulary = new Set(whole.split(' ').filter((word) => word.length >= 4));
+    for (const word of words.filter((candidate) => vocabulary.has(candidate.text.replace(/…$/, '')))) {
+      expect(word.top, `"${word.text}" on the row of ${date}`).toBeGreaterThanOrEqual(row!.top - 2);
+      expect(word.bottom, `"${word.text}" above the row of ${nextDate}`).toBeLessThanOrEqual(next!.top + 1);
+    }
+    // The whole row stays inside the page's margin: a label is cut, not run off the page.
+    for (const word of words.filter((candidate) => candidate.top >= row!.top - 2 && candidate.bottom <= next!.top + 1)) {
+      expect(word.right, `"${word.text}" inside the margin`).toBeLessThanOrEqual(RIGHT_MARGIN + 0.5);
     }
   }
 
@@ -195,7 +208,13 @@ describe('long labels stay on their row', () => {
       // The next day's row holds its own figures and no word of the label.
       const next = rowOf(text, sheetDate('2024-01-16', language));
       expect(next).not.toMatch(/Lee|Birthdays|King/);
-      expectLabelOnItsRow(pdf, sheetDate('2024-01-15', language), sheetDate('2024-01-16', language), ['Dr.', 'Martin', 'Luther', 'King']);
+      expectLabelOnItsRow(
+        pdf,
+        sheetDate('2024-01-15', language),
+        sheetDate('2024-01-16', language),
+        ['Dr.', 'Martin', 'Luther', 'King'],
+        sheet.days[14].public_holiday,
+      );
     }
   });
 
@@ -208,6 +227,6 @@ describe('long labels stay on their row', () => {
     const text = pdfText(pdf);
     expect(rowOf(text, '17.06.2028')).toContain('Krank · 75-jähriges Jubiläum');
     expect(rowOf(text, '18.06.2028')).not.toMatch(/DDR|Volksaufstand/);
-    expectLabelOnItsRow(pdf, '17.06.2028', '18.06.2028', ['Krank', '75-jähriges', 'Jubiläum']);
+    expectLabelOnItsRow(pdf, '17.06.2028', '18.06.2028', ['Krank', '75-jähriges', 'Jubiläum'], '75-jähriges Jubiläum des Volksaufstands in der DDR');
   });
 });

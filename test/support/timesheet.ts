@@ -23,7 +23,7 @@ export function pdfText(pdf: Buffer): string {
 }
 
 /** Every word of a PDF with its box (pdftotext -bbox), top to bottom as drawn. */
-export function pdfWords(pdf: Buffer): Array<{ text: string; x: number; top: number; bottom: number }> {
+export function pdfWords(pdf: Buffer): Array<{ text: string; x: number; right: number; top: number; bottom: number }> {
   const html = execFileSync('pdftotext', ['-bbox', pdfFile(pdf), '-'], { encoding: 'utf8' });
   const unescape = (text: string) =>
     text
@@ -32,11 +32,12 @@ export function pdfWords(pdf: Buffer): Array<{ text: string; x: number; top: num
       .replace(/&gt;/g, '>')
       .replace(/&quot;/g, '"')
       .replace(/&#39;/g, "'");
-  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((match) => ({
-    text: unescape(match[4]!),
+  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((match) => ({
+    text: unescape(match[5]!),
     x: Number(match[1]),
+    right: Number(match[3]),
     top: Number(match[2]),
-    bottom: Number(match[3]),
+    bottom: Number(match[4]),
   }));
 }
 
