@@ -20,7 +20,9 @@ function loadHolidays(): Promise<typeof HolidaysClass> {
 // and never again. The regions are those date-holidays knows (normalizeHolidayRegion refuses any
 // other) and the years 1970 to 2099, so the summaries are bounded by what can be asked for: at most
 // HOLIDAY_CACHE_LIMITS.regionYears of them (docs/security.md states the memory, a test measures it).
-// Past that bound (a newer calendar with more regions) a year is worked out and not kept.
+// Past that bound (a newer calendar with more regions) a year is worked out and not kept. Names in
+// German (the timesheet's `lang=de`) are summaries of their own, keyed "DE-BY@de", under the same bound
+// and the same pacing; the English ones keep the region itself as their key.
 //
 // Working a year out costs date-holidays 1 to 20 ms of the event loop, and a balance from 1970 needs
 // 56 of them: so one process works out at most one year at a time, each in a macrotask of its own,
