@@ -173,7 +173,7 @@ function timeServices({ config, database, clock }: Pick<Wiring, 'config' | 'data
     bookings: createBookingService({ database, clock }),
     vacation,
     statistics,
-    timesheet: createTimesheetService({ statistics, vacation }),
+    timesheet: createTimesheetService({ statistics, vacation, settings }),
     exportGate,
     entriesCsv: createEntryCsvService({ database, clock, settings, timeEntries, exports: exportGate }),
   };

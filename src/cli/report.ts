@@ -27,7 +27,7 @@ export function registerReportCommand(program: Command): void {
     .option('--month <YYYY-MM>', 'the month (default: this month in the account time zone)')
     .option('--format <format>', 'pdf, csv or json', 'pdf')
     .option('--output <file>', 'write to this file (mode 0600) instead of standard output; a PDF needs it on a terminal')
-    .option('--lang <language>', 'language of the PDF: en or de', 'en')
+    .option('--lang <language>', 'language of the public holiday names, and of the PDF: en or de', 'en')
     .addHelpText(
       'after',
       '\nExamples:\n  $ timetrack report month ann@example.com --month 2026-03 --output ann-2026-03.pdf\n  $ timetrack report month ann@example.com --month 2026-03 --format csv > ann-2026-03.csv',
@@ -43,7 +43,7 @@ export function registerReportCommand(program: Command): void {
       }
       const content = await withCommandContext(global, async (ctx) => {
         const user = await ctx.services.users.requireUser(account);
-        const sheet = await ctx.services.timesheet.monthSheet(user.id, options.month);
+        const sheet = await ctx.services.timesheet.monthSheet(user.id, options.month, options.lang as SheetLanguage);
         if (options.format === 'json') return sheet;
         if (options.format === 'csv') return timesheetCsv(sheet);
         return timesheetPdf(sheet, { name: user.full_name, email: user.email }, options.lang as SheetLanguage);

@@ -11,6 +11,17 @@ export function targetOfDay(scheduled: number, counted: boolean, holiday: boolea
   return absence === 'half' ? Math.floor(scheduled / 2) : scheduled;
 }
 
+/**
+ * The longest break (docs/time-model.md, Break rules): a gap between a day's entries longer than this
+ * splits the shift (work in the morning and again in the evening) and is no break.
+ */
+export const MAX_BREAK_MINUTES = 180;
+
+/** Whether a gap between two of a day's entries counts as a break: at least the shortest break, at most the longest. */
+export function isBreak(gapMs: number, minBreakMinutes: number): boolean {
+  return gapMs >= minBreakMinutes * 60_000 && gapMs <= MAX_BREAK_MINUTES * 60_000;
+}
+
 export interface BreakRuleOf {
   worked_over_minutes: number;
   break_minutes: number;

@@ -5,7 +5,7 @@ import { timesheetPdf, type MonthSheet } from '../../src/time/timesheet.js';
 import { de } from '../../src/web/i18n/de.js';
 import { en } from '../../src/web/i18n/en.js';
 import { piecesByDay } from '../../src/web/views/entry-days.js';
-import { pdfText } from '../support/timesheet.js';
+import { pdfText, sheetDate } from '../support/timesheet.js';
 
 const day = (date: string, complete: boolean) => ({
   date,
@@ -52,8 +52,8 @@ describe('the balance words', () => {
     it(`the ${language} PDF: the client's "not yet" on days after the last complete one, and its footnote`, async () => {
       const text = pdfText(await timesheetPdf(sheet, { name: 'A', email: 'a@example.com' }, language));
       const lines = text.split('\n');
-      for (const date of ['2026-11-26', '2026-11-27']) expect(lines.find((line) => line.includes(date))).toContain(catalog.balance.notYet);
-      expect(lines.find((line) => line.includes('2026-11-25'))).not.toContain(catalog.balance.notYet);
+      for (const date of ['2026-11-26', '2026-11-27']) expect(lines.find((line) => line.includes(sheetDate(date, language)))).toContain(catalog.balance.notYet);
+      expect(lines.find((line) => line.includes(sheetDate('2026-11-25', language)))).not.toContain(catalog.balance.notYet);
       expect(text.replace(/\s+/g, ' ')).toContain(catalog.balance.rule);
     });
   }

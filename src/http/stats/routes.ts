@@ -16,7 +16,11 @@ import { unauthorized } from '../../auth/sessions/index.js';
 const MonthQuery = Type.Object(
   {
     month: Type.Optional(Type.String({ maxLength: 7, description: 'YYYY-MM (default: this month in the user time zone)' })),
-    lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')], { description: 'language of the PDF (default en)' })),
+    lang: Type.Optional(
+      Type.Union([Type.Literal('en'), Type.Literal('de')], {
+        description: 'language of the public holiday names (JSON, CSV, PDF) and of the PDF (default en)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -92,7 +96,8 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
     {
       schema: { tags: ['stats'], security, querystring: MonthQuery, response: { 200: Type.Union([MonthResponse, Anonymous]), ...errorResponses(400) } },
     },
-    async (request) => (request.session ? timesheet.monthSheet(request.session.user.id, request.query.month) : { authenticated: false as const }),
+    async (request) =>
+      request.session ? timesheet.monthSheet(request.session.user.id, request.query.month, request.query.lang) : { authenticated: false as const },
   );
 
   timesheetFileRoutes(app, timesheet);
@@ -121,7 +126,7 @@ function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet'])
     },
     async (request, reply) => {
       if (!request.session) throw unauthorized();
-      const sheet = await timesheet.monthSheet(request.session.user.id, request.query.month);
+      const sheet = await timesheet.monthSheet(request.session.user.id, request.query.month, request.query.lang);
       return reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="timesheet-${sheet.month}.csv"`)
@@ -143,7 +148,7 @@ function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet'])
     async (request, reply) => {
       if (!request.session) throw unauthorized();
       const { user } = request.session;
-      const sheet = await timesheet.monthSheet(user.id, request.query.month);
+      const sheet = await timesheet.monthSheet(user.id, request.query.month, request.query.lang);
       const pdf = await timesheetPdf(sheet, { name: user.full_name, email: user.email }, request.query.lang ?? 'en');
       // The schema documents the body as binary; Fastify sends a Buffer as it is, unserialized.
       return reply

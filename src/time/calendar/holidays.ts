@@ -20,7 +20,9 @@ function loadHolidays(): Promise<typeof HolidaysClass> {
 // and never again. The regions are those date-holidays knows (normalizeHolidayRegion refuses any
 // other) and the years 1970 to 2099, so the summaries are bounded by what can be asked for: at most
 // HOLIDAY_CACHE_LIMITS.regionYears of them (docs/security.md states the memory, a test measures it).
-// Past that bound (a newer calendar with more regions) a year is worked out and not kept.
+// Past that bound (a newer calendar with more regions) a year is worked out and not kept. Names in
+// German (the timesheet's `lang=de`) are summaries of their own, keyed "DE-BY@de", under the same bound
+// and the same pacing; the English ones keep the region itself as their key.
 //
 // Working a year out costs date-holidays 1 to 20 ms of the event loop, and a balance from 1970 needs
 // 56 of them: so one process works out at most one year at a time, each in a macrotask of its own,
@@ -95,22 +97,30 @@ function calendarOf(Holidays: typeof HolidaysClass, region: string): HolidaysCla
   return kept.calendar;
 }
 
-function summaryOf(region: string): RegionSummary {
-  let summary = summaries.get(region);
+/** The languages holiday names are given in (English, the default, and German); a summary is kept per region and language. */
+export type HolidayLanguage = 'en' | 'de';
+
+/** The key of a region's summaries in one language: the region itself in English (as before), "DE-BY@de" in another. */
+function summaryKey(region: string, language: HolidayLanguage): string {
+  return language === 'en' ? region : `${region}@${language}`;
+}
+
+function summaryOf(key: string): RegionSummary {
+  let summary = summaries.get(key);
   if (!summary) {
     summary = { names: [], nameIndex: new Map(), years: new Map() };
-    summaries.set(region, summary);
+    summaries.set(key, summary);
   }
   return summary;
 }
 
 /** Works a year out from date-holidays: only "public" days are days off by law (bank, school and observance days are working days). */
-function summariseYear(Holidays: typeof HolidaysClass, region: string, year: number): string {
-  const summary = summaryOf(region);
+function summariseYear(Holidays: typeof HolidaysClass, region: string, year: number, language: HolidayLanguage): string {
+  const summary = summaryOf(summaryKey(region, language));
   const firstDay = Date.UTC(year, 0, 1);
   const pairs: number[] = [];
   const seen = new Set<number>();
-  for (const holiday of calendarOf(Holidays, region).getHolidays(year, 'en')) {
+  for (const holiday of calendarOf(Holidays, region).getHolidays(year, language)) {
     if (holiday.type !== 'public') continue;
     const day = Math.round((Date.parse(`${holiday.date.slice(0, 10)}T00:00:00Z`) - firstDay) / DAY_MS);
     if (seen.has(day) || day < 0 || day > 365) continue;
@@ -135,10 +145,11 @@ function summariseYear(Holidays: typeof HolidaysClass, region: string, year: num
 }
 
 /** A year's summary: kept, or worked out in this process's next turn (a macrotask of its own). */
-function yearSummary(Holidays: typeof HolidaysClass, region: string, year: number): string | Promise<string> {
-  const kept = summaries.get(region)?.years.get(year);
+function yearSummary(Holidays: typeof HolidaysClass, region: string, year: number, language: HolidayLanguage): string | Promise<string> {
+  const named = summaryKey(region, language);
+  const kept = summaries.get(named)?.years.get(year);
   if (kept !== undefined) return kept;
-  const key = `${region}:${year}`;
+  const key = `${named}:${year}`;
   let working = pending.get(key);
   if (!working) {
     let tookMs = 0;
@@ -147,7 +158,7 @@ function yearSummary(Holidays: typeof HolidaysClass, region: string, year: numbe
       .then(() => {
         const started = performance.now();
         try {
-          return summaries.get(region)?.years.get(year) ?? summariseYear(Holidays, region, year);
+          return summaries.get(named)?.years.get(year) ?? summariseYear(Holidays, region, year, language);
         } finally {
           tookMs = performance.now() - started;
         }
@@ -159,14 +170,19 @@ function yearSummary(Holidays: typeof HolidaysClass, region: string, year: numbe
   return working;
 }
 
-/** Public holidays (date → name) of a normalized region from `from` through `through`. */
-export async function publicHolidays(region: string | null, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, string>> {
+/** Public holidays (date → name, in `language`) of a normalized region from `from` through `through`. */
+export async function publicHolidays(
+  region: string | null,
+  from: LocalDate,
+  through: LocalDate,
+  language: HolidayLanguage = 'en',
+): Promise<Map<LocalDate, string>> {
   const result = new Map<LocalDate, string>();
   if (!region) return result;
   const Holidays = await loadHolidays();
   for (let year = Number(from.slice(0, 4)); year <= Number(through.slice(0, 4)); year++) {
-    const days = await yearSummary(Holidays, region, year);
-    const { names } = summaryOf(region);
+    const days = await yearSummary(Holidays, region, year, language);
+    const { names } = summaryOf(summaryKey(region, language));
     const firstDay = Date.UTC(year, 0, 1);
     for (let i = 0; i < days.length; i += 2) {
       const date = new Date(firstDay + days.charCodeAt(i) * DAY_MS).toISOString().slice(0, 10);

@@ -15,6 +15,9 @@ import { sameZones } from '../calendar/zones.js';
  * prepares no `select *` (src/db/postgres.ts, docs/decisions/0005-postgres-named-statements.md).
  */
 const ENTRY_COLUMNS = ['id', 'user_id', 'start_at', 'end_at', 'note', 'created_at', 'updated_at', 'auto_stopped'] as const;
+import { MAX_BREAK_MINUTES } from '../day-rules.js';
+
+const MAX_BREAK_MS = MAX_BREAK_MINUTES * 60_000;
 
 export interface InstantRange {
   /** ISO instants; undefined means unbounded. */
@@ -74,14 +77,14 @@ export async function runningEntry(executor: Kysely<Database>, userId: number): 
 /** A local day's worked time and the breaks taken in it, of finished entries (docs/time-model.md, Break rules). */
 export interface DayTotal {
   workedMs: number;
-  /** The gaps of at least min_break_minutes between the day's pieces of entries. */
+  /** The gaps of at least min_break_minutes, and at most MAX_BREAK_MINUTES (a longer one splits the shift), between the day's pieces of entries. */
   breakMs: number;
 }
 
 /**
  * Adds finished spans, in start order, into per-day worked and break milliseconds: each span is split
  * at the local day starts, and a gap between two pieces of one day counts as a break when it lasts at
- * least `minBreakMs`. The state carries across calls, so spans may come a batch at a time.
+ * least `minBreakMs` and at most MAX_BREAK_MINUTES. The state carries across calls, so spans may come a batch at a time.
  */
 export class DayTotalsBuilder {
   readonly totals = new Map<LocalDate, DayTotal>();
@@ -96,7 +99,8 @@ export class DayTotalsBuilder {
     for (const piece of splitByLocalDay(startMs, endMs, this.zone)) {
       const day = this.totals.get(piece.date) ?? { workedMs: 0, breakMs: 0 };
       const previous = this.lastEnd.get(piece.date);
-      if (previous !== undefined && cursor - previous >= this.minBreakMs && cursor > previous) day.breakMs += cursor - previous;
+      if (previous !== undefined && cursor - previous >= this.minBreakMs && cursor - previous <= MAX_BREAK_MS && cursor > previous)
+        day.breakMs += cursor - previous;
       day.workedMs += piece.ms;
       this.totals.set(piece.date, day);
       cursor += piece.ms;

@@ -2,7 +2,7 @@
 // plus the running entry up to now, its absence, holiday and bookings.
 import type { Kysely } from 'kysely';
 import type { Database, LocalDate } from '../../db/types.js';
-import { breakDeduction, targetOfDay } from '../day-rules.js';
+import { breakDeduction, isBreak, targetOfDay } from '../day-rules.js';
 import { datesFromThrough, localDateOf, splitByLocalDay, startOfDay, weekdayOf } from '../calendar/dates.js';
 import { publicHolidays } from '../calendar/holidays.js';
 import { dailyTotals, type DayTotal } from '../entries/store.js';
@@ -49,7 +49,7 @@ export async function liveTotals(
     const startDate = pieces[0]?.date ?? localDateOf(startMs, zone);
     if (startDate >= from && startDate <= through) {
       const previousEnd = await context.previousEnd();
-      if (previousEnd !== undefined && previousEnd > startOfDay(startDate, zone) && startMs - previousEnd >= settings.min_break_minutes * MINUTE_MS) {
+      if (previousEnd !== undefined && previousEnd > startOfDay(startDate, zone) && isBreak(startMs - previousEnd, settings.min_break_minutes)) {
         const day = days.get(startDate) ?? { workedMs: 0, breakMs: 0 };
         days.set(startDate, { ...day, breakMs: day.breakMs + startMs - previousEnd });
       }

@@ -1,6 +1,6 @@
 // Today's figures: what is worked and still to work, and when the day's target is met.
 import { localDateOf, startOfDay, toIso } from '../calendar/dates.js';
-import { workNeededFor } from '../day-rules.js';
+import { isBreak, workNeededFor } from '../day-rules.js';
 import { entriesOverlapping } from '../entries/store.js';
 import { balanceThroughYesterday } from './balance.js';
 import { accountContext } from './context.js';
@@ -28,7 +28,7 @@ export async function todayFigures(deps: StatisticsDeps, userId: number): Promis
     const dayStart = startOfDay(date, settings.zones);
     const entries = await entriesOverlapping(deps.db, userId, { from: toIso(dayStart), to: toIso(nowMs) });
     const lastEnd = Math.max(...entries.map((entry) => (entry.end_at === null ? -Infinity : Date.parse(entry.end_at))).filter((end) => end <= nowMs));
-    if (Number.isFinite(lastEnd) && lastEnd > dayStart && nowMs - lastEnd >= settings.min_break_minutes * MINUTE_MS) breakMs += nowMs - lastEnd;
+    if (Number.isFinite(lastEnd) && lastEnd > dayStart && isBreak(nowMs - lastEnd, settings.min_break_minutes)) breakMs += nowMs - lastEnd;
   }
   const balance = await balanceThroughYesterday(deps.db, context);
   const targetMinutes = day?.target_minutes ?? 0;

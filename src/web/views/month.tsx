@@ -124,20 +124,15 @@ export function MonthView() {
   const text = t().month;
   const names = t().week;
   const month = shownMonth.value ?? (shownWeek.value ?? todayIn(zone())).slice(0, 7);
-  const sheet = useLoad(() => api('GET /api/stats/month', { query: { month } }), [month]);
+  // Holiday names in the client's language (docs/time-model.md, Monthly timesheet).
+  const sheet = useLoad(() => api('GET /api/stats/month', { query: { month, lang: language.value } }), [month, language.value]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const download = async (kind: 'pdf' | 'csv') => {
     setBusy(true);
     setError(undefined);
     try {
-      saveFile(
-        await downloadFile(
-          `GET /api/stats/month.${kind}`,
-          { query: { month, lang: kind === 'pdf' ? language.value : undefined } },
-          `timesheet-${month}.${kind}`,
-        ),
-      );
+      saveFile(await downloadFile(`GET /api/stats/month.${kind}`, { query: { month, lang: language.value } }, `timesheet-${month}.${kind}`));
     } catch (failure) {
       setError(describe(failure));
     } finally {

@@ -1,0 +1,199 @@
+// The monthly timesheet as a one-page A4 PDF to sign (docs/time-model.md, Monthly timesheet), drawn
+// with pdfkit from the sheet's JSON object: dates, numbers and words in the sheet's language, empty
+// cells where nothing happened, and every label fitted to its cell so that no text leaves its row.
+import { zoneOn } from './calendar/dates.js';
+import { createRequire } from 'node:module';
+import {
+  dayCells,
+  dayCount,
+  dayLabel,
+  hoursAndMinutes,
+  localTime,
+  SHEET_WORDS,
+  sheetDate,
+  sheetMonth,
+  signedHours,
+  weekdayName,
+  type MonthSheet,
+  type SheetLanguage,
+} from './timesheet-format.js';
+
+/** The TrueType font embedded in every sheet: DejaVu Sans Condensed, from the dejavu-fonts-ttf package. */
+function fontFile(bold: boolean): string {
+  return createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/DejaVuSansCondensed${bold ? '-Bold' : ''}.ttf`);
+}
+
+/** The part of pdfkit's document that measuring a label needs. */
+interface Measuring {
+  fontSize(size: number): unknown;
+  widthOfString(text: string): number;
+}
+
+/** The smallest size a label may shrink to before it is cut with an ellipsis. */
+export const SMALLEST_LABEL_SIZE = 6.5;
+
+/**
+ * A label fitted to `width` on one line: at `size` if it fits, else at the largest size down to
+ * SMALLEST_LABEL_SIZE that fits, else cut at that size and ended with "…". Measured with the
+ * document's current font; the size to draw it at is returned with it.
+ */
+export function fitLabel(doc: Measuring, text: string, width: number, size: number): { text: string; size: number } {
+  for (let candidate = size; candidate >= SMALLEST_LABEL_SIZE; candidate -= 0.5) {
+    doc.fontSize(candidate);
+    if (doc.widthOfString(text) <= width) return { text, size: candidate };
+  }
+  doc.fontSize(SMALLEST_LABEL_SIZE);
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (doc.widthOfString(`${text.slice(0, middle).trimEnd()}…`) <= width) low = middle;
+    else high = middle - 1;
+  }
+  return { text: `${text.slice(0, low).trimEnd()}…`, size: SMALLEST_LABEL_SIZE };
+}
+
+const figure = (value: number | null, write: (minutes: number) => string) => (value === null ? '' : write(value));
+
+/** The sheet as a one-page A4 PDF (pdfkit, loaded on first use; fonts embedded). */
+// The PDF drawing is one sequence of pages, rows and positions; the house's function size leaves it out (docs/architecture.md).
+// eslint-disable-next-line max-lines-per-function
+export async function timesheetPdf(sheet: MonthSheet, person: { name: string; email: string }, language: SheetLanguage = 'en'): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
+  const text = SHEET_WORDS[language];
+  const title = `${text.title} ${sheetMonth(sheet.month, language)}`;
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 36,
+    font: fontFile(false),
+    info: { Title: title, Author: person.name, Creator: 'timetrack', Producer: 'timetrack' },
+  });
+  doc.registerFont('regular', fontFile(false));
+  doc.registerFont('bold', fontFile(true));
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const finished = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+
+  const left = 36;
+  const width = doc.page.width - 72;
+  /** One line of text at (x, y), fitted to `space`: it never wraps onto the next row. */
+  const line = (value: string, x: number, y: number, space: number, size: number, align: 'left' | 'right' = 'left') => {
+    if (value === '') return;
+    const fitted = fitLabel(doc, value, space, size);
+    doc.fontSize(fitted.size);
+    const drawnAt = align === 'right' ? x + space - doc.widthOfString(fitted.text) : x;
+    // A shrunk label keeps the baseline of its row (pdfkit places text by its top).
+    doc.text(fitted.text, drawnAt, y + (size - fitted.size) * 0.76, { lineBreak: false });
+  };
+  doc.font('bold');
+  line(title, left, 36, width, 15);
+  doc.font('regular');
+  line(`${text.name}: ${person.name} <${person.email}>    ${text.zone}: ${sheet.zones.map((entry) => entry.timezone).join(' → ')}`, left, 58, width, 9);
+
+  // Columns: x offsets and widths; figures right-aligned.
+  const widths = [46, 20, 28, 28, 28, 32, 32, 32, 36, 38];
+  const xs: number[] = [];
+  let x = left;
+  for (const w of widths) {
+    xs.push(x);
+    x += w + 3;
+  }
+  const labelX = x + 4;
+  const labelWidth = left + width - labelX;
+  const rowHeight = 14.5;
+  let y = 80;
+  const row = (cells: string[], label: string, bold = false) => {
+    doc.font(bold ? 'bold' : 'regular');
+    cells.forEach((cell, index) => line(cell, xs[index]!, y, widths[index]!, 8, index >= 4 ? 'right' : 'left'));
+    line(label, labelX, y, labelWidth, 8);
+    y += rowHeight;
+  };
+  const rule = () => {
+    doc
+      .moveTo(left, y - 3)
+      .lineTo(left + width, y - 3)
+      .lineWidth(0.5)
+      .strokeColor('#888888')
+      .stroke();
+  };
+  row(text.columns.slice(0, 10), text.columns[10], true);
+  rule();
+  for (const day of sheet.days) {
+    const cells = dayCells(day);
+    row(
+      [
+        sheetDate(day.date, language),
+        weekdayName(day.weekday, language),
+        localTime(day.first_start, zoneOn(day.date, sheet.zones), day.date),
+        localTime(day.last_end, zoneOn(day.date, sheet.zones), day.date, true),
+        figure(cells.break, hoursAndMinutes),
+        figure(cells.deducted, hoursAndMinutes),
+        figure(cells.worked, hoursAndMinutes),
+        figure(cells.target, hoursAndMinutes),
+        figure(cells.booked, signedHours),
+        cells.balance === 'not yet' ? text.notYet : figure(cells.balance, signedHours),
+      ],
+      dayLabel(day, language),
+    );
+  }
+  rule();
+  const { totals } = sheet;
+  row(
+    [
+      text.total,
+      '',
+      '',
+      '',
+      hoursAndMinutes(totals.break_minutes),
+      hoursAndMinutes(totals.break_deducted_minutes),
+      hoursAndMinutes(totals.worked_minutes),
+      hoursAndMinutes(totals.target_minutes),
+      signedHours(totals.booked_minutes),
+      signedHours(totals.balance_minutes),
+    ],
+    '',
+    true,
+  );
+  y += 6;
+  doc.font('regular');
+  line(`${text.carriedIn(signedHours(sheet.balance_before_minutes))}      ${text.carriedOut(signedHours(sheet.balance_after_minutes))}`, left, y, width, 9);
+  y += 14;
+  const v = sheet.vacation;
+  const days = (value: number | null) => (value === null ? text.notTracked : dayCount(value, language));
+  const [allowance, carried, taken, planned, remaining] = text.vacationFigures;
+  line(
+    `${text.vacation(v.year)}: ${allowance} ${days(v.allowance_days)}, ${carried} ${days(v.carried_over_days)}, ${taken} ${days(v.taken_days)}, ${planned} ${days(v.planned_days)}, ${remaining} ${days(v.remaining_days)}`,
+    left,
+    y,
+    width,
+    9,
+  );
+  y += 14;
+  doc.fillColor('#444444');
+  for (const sentence of text.note) {
+    line(sentence, left, y, width, 7);
+    y += 9;
+  }
+  doc.fillColor('#000000');
+
+  // Two signature lines at the foot of the page.
+  const lineY = doc.page.height - 70;
+  const half = (width - 24) / 2;
+  doc.lineWidth(0.7).strokeColor('#000000');
+  doc
+    .moveTo(left, lineY)
+    .lineTo(left + half, lineY)
+    .stroke();
+  doc
+    .moveTo(left + half + 24, lineY)
+    .lineTo(left + width, lineY)
+    .stroke();
+  line(text.employee, left, lineY + 4, half, 8);
+  line(text.employer, left + half + 24, lineY + 4, half, 8);
+  doc.end();
+  await finished;
+  return Buffer.concat(chunks);
+}
