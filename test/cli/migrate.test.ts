@@ -32,6 +32,7 @@ const MIGRATIONS = [
   '20261126170100_running_entry_from_start',
   '20261126170200_timer_limit_default',
   '20261126170500_zone_history',
+  '20261126173500_split_shift_breaks',
 ];
 
 describe('timetrack migrate', () => {
