@@ -21,6 +21,7 @@ import * as apiTokens from './010b_api_tokens.js';
 import * as twoFactor from './010c_two_factor.js';
 import * as loginDevices from './010d_login_devices.js';
 import * as exportLeases from './011_export_leases.js';
+import * as vacationTakenBeforeTracking from './20261126170000_vacation_taken_before_tracking.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '010c_two_factor': twoFactor,
   '010d_login_devices': loginDevices,
   '011_export_leases': exportLeases,
+  '20261126170000_vacation_taken_before_tracking': vacationTakenBeforeTracking,
 };

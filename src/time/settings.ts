@@ -42,6 +42,8 @@ export interface Settings {
   vacation_days_per_year: number | null;
   /** The most days carried into a year; null: no limit. */
   vacation_carry_over_max_days: number | null;
+  /** Days of vacation taken in the year of tracking_start before it (that year's remaining days go down by them); null: none. */
+  vacation_taken_before_tracking_days: number | null;
   /** A running entry is stopped at its start plus this many minutes; null: never (docs/time-model.md, Forgotten timer). */
   timer_limit_minutes: number | null;
 }
@@ -59,6 +61,7 @@ export interface SettingsPatch {
   min_break_minutes?: number;
   vacation_days_per_year?: number | null;
   vacation_carry_over_max_days?: number | null;
+  vacation_taken_before_tracking_days?: number | null;
   timer_limit_minutes?: number | null;
 }
 
@@ -99,6 +102,9 @@ export interface SettingsDeps {
   clock: Clock;
 }
 
+/** Half days as stored (null: not set) in days. */
+const days = (halves: number | null | undefined): number | null => (halves === null || halves === undefined ? null : halves / 2);
+
 /** The settings of a user as stored (defaults where nothing is), with the schedule in force on `clock`'s today. */
 async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: number): Promise<Settings> {
   const row = await executor
@@ -114,6 +120,7 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
       'user_settings.min_break_minutes',
       'user_settings.vacation_half_days_per_year',
       'user_settings.vacation_carry_over_max_half_days',
+      'user_settings.vacation_taken_before_tracking_half_days',
       'user_settings.timer_limit_minutes',
     ])
     .where('users.id', '=', userId)
@@ -133,10 +140,9 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
     tracking_start: trackingStart,
     break_rules: row.break_rules ? (JSON.parse(row.break_rules) as BreakRule[]) : [],
     min_break_minutes: row.min_break_minutes ?? DEFAULT_MIN_BREAK_MINUTES,
-    vacation_days_per_year:
-      row.vacation_half_days_per_year === null || row.vacation_half_days_per_year === undefined ? null : row.vacation_half_days_per_year / 2,
-    vacation_carry_over_max_days:
-      row.vacation_carry_over_max_half_days === null || row.vacation_carry_over_max_half_days === undefined ? null : row.vacation_carry_over_max_half_days / 2,
+    vacation_days_per_year: days(row.vacation_half_days_per_year),
+    vacation_carry_over_max_days: days(row.vacation_carry_over_max_half_days),
+    vacation_taken_before_tracking_days: days(row.vacation_taken_before_tracking_half_days),
     timer_limit_minutes: row.timer_limit_minutes ?? null,
   };
 }
@@ -189,6 +195,7 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
         holiday_region: null,
         vacation_half_days_per_year: null,
         vacation_carry_over_max_half_days: null,
+        vacation_taken_before_tracking_half_days: null,
         timer_limit_minutes: null,
         ...values,
         updated_at: now,
@@ -199,7 +206,14 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
     if (targets !== undefined) {
       // From today in the (new) zone, unless the request names the first day.
       const validFrom = targets.validFrom ?? localDateOf(clock.now().getTime(), after.timezone);
-      await writeSchedule(trx, userId, { validFrom, patch: targets.patch, replace: true, trackingStart: after.tracking_start, now });
+      await writeSchedule(trx, userId, {
+        validFrom,
+        patch: targets.patch,
+        replace: true,
+        trackingStart: after.tracking_start,
+        formerTrackingStart: before.tracking_start,
+        now,
+      });
       after = await getSettingsInTransaction(trx, userId);
     }
     if (after.timezone !== before.timezone || after.min_break_minutes !== before.min_break_minutes) {
@@ -224,6 +238,7 @@ export interface CheckedSettingsPatch {
     min_break_minutes?: number;
     vacation_half_days_per_year?: number | null;
     vacation_carry_over_max_half_days?: number | null;
+    vacation_taken_before_tracking_half_days?: number | null;
     timer_limit_minutes?: number | null;
   };
   /** The days given (checked), from `validFrom` on; without it, from today in the user's zone. */
@@ -243,6 +258,10 @@ export async function checkSettingsPatch(patch: SettingsPatch): Promise<CheckedS
   if (patch.vacation_days_per_year !== undefined) values.vacation_half_days_per_year = halfDays(patch.vacation_days_per_year, 'vacation_days_per_year');
   if (patch.vacation_carry_over_max_days !== undefined) {
     values.vacation_carry_over_max_half_days = halfDays(patch.vacation_carry_over_max_days, 'vacation_carry_over_max_days');
+  }
+  if (patch.vacation_taken_before_tracking_days !== undefined) {
+    const field = 'vacation_taken_before_tracking_days';
+    values.vacation_taken_before_tracking_half_days = halfDays(patch.vacation_taken_before_tracking_days, field);
   }
   if (patch.break_rules !== undefined) values.break_rules = JSON.stringify(checkBreakRules(patch.break_rules));
   if (patch.min_break_minutes !== undefined) {
