@@ -268,6 +268,7 @@ describe('settings', () => {
       min_break_minutes: 15,
       vacation_days_per_year: null,
       vacation_carry_over_max_days: null,
+      vacation_taken_before_tracking_days: null,
       timer_limit_minutes: null,
     });
     const patched = await ann.call('PATCH', '/api/settings', {
@@ -290,6 +291,7 @@ describe('settings', () => {
       min_break_minutes: 15,
       vacation_days_per_year: null,
       vacation_carry_over_max_days: null,
+      vacation_taken_before_tracking_days: null,
       timer_limit_minutes: null,
     };
     expect(patched.json()).toEqual(expected);
