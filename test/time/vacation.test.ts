@@ -62,6 +62,11 @@ describe('the vacation allowance', () => {
       prorated_from: null,
       taken_before_tracking_days: 0,
     });
+    // 7.5 days taken in January to March, before the tracking start: 2026 keeps 4.5, and carries them.
+    await ann.call('PATCH', '/api/settings', { vacation_taken_before_tracking_days: 7.5 });
+    expect((await ann.call('GET', '/api/stats/vacation')).json()).toMatchObject({ taken_before_tracking_days: 7.5, remaining_days: 4.5 });
+    expect((await ann.call('GET', '/api/stats/vacation?year=2027')).json()).toMatchObject({ carried_over_days: 4.5, taken_before_tracking_days: 0 });
+    await ann.call('PATCH', '/api/settings', { vacation_taken_before_tracking_days: null });
     // Without a cap all 12 carry over; a schedule without Fridays makes a planned Friday count nothing.
     await ann.call('PATCH', '/api/settings', { vacation_carry_over_max_days: null });
     await ann.call('POST', '/api/settings/schedules', { valid_from: '2027-01-01', weekly_target_minutes: { fri: 0 } });
