@@ -28,6 +28,7 @@ const MIGRATIONS = [
   '010c_two_factor',
   '010d_login_devices',
   '011_export_leases',
+  '20261126170000_vacation_taken_before_tracking',
 ];
 
 describe('timetrack migrate', () => {
