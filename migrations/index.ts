@@ -24,6 +24,7 @@ import * as exportLeases from './011_export_leases.js';
 import * as absenceRequests from './20261126170000_absence_requests.js';
 import * as runningEntryFromStart from './20261126170100_running_entry_from_start.js';
 import * as timerLimitDefault from './20261126170200_timer_limit_default.js';
+import * as vacationTakenBeforeTracking from './20261126170300_vacation_taken_before_tracking.js';
 import * as zoneHistory from './20261126170500_zone_history.js';
 import * as splitShiftBreaks from './20261126173500_split_shift_breaks.js';
 
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '20261126170000_absence_requests': absenceRequests,
   '20261126170100_running_entry_from_start': runningEntryFromStart,
   '20261126170200_timer_limit_default': timerLimitDefault,
+  '20261126170300_vacation_taken_before_tracking': vacationTakenBeforeTracking,
   '20261126170500_zone_history': zoneHistory,
   '20261126173500_split_shift_breaks': splitShiftBreaks,
 };

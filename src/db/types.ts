@@ -152,6 +152,7 @@ export interface UserSettingsTable {
   vacation_half_days_per_year: number | null;
   /** The most vacation carried into a year, in half days (null: no limit). */
   vacation_carry_over_max_half_days: number | null;
+  vacation_taken_before_tracking_half_days: number | null;
   /** A running entry is stopped at its start plus this many minutes (null: never). */
   timer_limit_minutes: number | null;
   /** 1: Today offers once to turn the timer limit on (accounts made before it was on by default). */

@@ -166,7 +166,15 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<vo
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   const exportBudget = accountBudget({ name: 'exports', max: config.rateLimitExport, windowMs: 3_600_000 }, now);
-  await registerApiTree(app, '/api/time-entries', 'private', timeEntryRoutes, { credentials, timeEntries, absences, bookings, entriesCsv, exportBudget });
+  await registerApiTree(app, '/api/time-entries', 'private', timeEntryRoutes, {
+    credentials,
+    timeEntries,
+    absences,
+    bookings,
+    vacation,
+    entriesCsv,
+    exportBudget,
+  });
   await registerApiTree(app, '/api/settings', 'private', settingsRoutes, { credentials, settings, schedules, accountData, exportBudget });
   await registerApiTree(app, '/api/stats', 'per-token', statsRoutes, {
     credentials,

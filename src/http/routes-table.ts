@@ -117,7 +117,10 @@ export interface Routes {
   'DELETE /api/time-entries/:id': { params: Id; response: NoContent };
   'GET /api/time-entries/absences': { query: Range; response: { absences: Absence[] } };
   /** One day answers `absence`, a range `absences`. */
-  'POST /api/time-entries/absences': { body: NewAbsenceBody; response: { absence: Absence } | { absences: Absence[] } };
+  'POST /api/time-entries/absences': {
+    body: NewAbsenceBody;
+    response: ({ absence: Absence } | { absences: Absence[] }) & { exceeds_allowance?: true };
+  };
   'DELETE /api/time-entries/absences/:id': { params: Id; response: NoContent };
   /** Every day of one booking (`request_id`); answers the days removed. */
   'DELETE /api/time-entries/absences/requests/:id': { params: Id; response: { absences: Absence[] } };
@@ -128,7 +131,7 @@ export interface Routes {
   'GET /api/stats/today': { response: TodayStats | AnonymousStats };
   'GET /api/stats/week': { query: { date?: string; region?: string }; response: WeekStats };
   'GET /api/stats/overtime': { response: OvertimeStats | AnonymousStats };
-  'GET /api/stats/vacation': { query: { year?: number }; response: VacationStats | AnonymousStats };
+  'GET /api/stats/vacation': { query: { year?: number; from?: string; to?: string; portion?: 'full' | 'half' }; response: VacationStats | AnonymousStats };
   'GET /api/stats/month': { query: MonthQuery; response: MonthStats | AnonymousStats };
 }
 

@@ -115,6 +115,7 @@ const SETTINGS_FIELDS = [
   'timer_limit_minutes',
   'vacation_days_per_year',
   'vacation_carry_over_max_days',
+  'vacation_taken_before_tracking_days',
   'break_rules',
 ] as const;
 

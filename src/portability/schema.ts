@@ -37,6 +37,8 @@ const DocumentSettings = Type.Object({
   timer_limit_minutes: Type.Optional(NumberOrNull),
   vacation_days_per_year: Type.Optional(NumberOrNull),
   vacation_carry_over_max_days: Type.Optional(NumberOrNull),
+  // Documents from before this setting have none: nothing was taken before the tracking start.
+  vacation_taken_before_tracking_days: Type.Optional(NumberOrNull),
   // Each rule's fields are checked by the rules of PATCH /api/settings.
   break_rules: Type.Optional(Type.Array(Type.Unknown())),
   weekly_target_minutes: Type.Optional(WeeklyTargets),

@@ -132,8 +132,8 @@ export function publicAbsence(row: Pick<AbsenceRow, 'id' | 'date' | 'type' | 'po
 const COLUMNS = ['id', 'date', 'type', 'portion', 'note'] as const;
 
 function absenceExists(dates: LocalDate[], id?: number): ServiceError {
-  const days = dates.length <= 10 ? dates.join(', ') : `${dates.slice(0, 10).join(', ')} and ${dates.length - 10} more days`;
-  return new ServiceError('ABSENCE_EXISTS', `There is already an absence on ${days}${id === undefined ? '' : ` (id ${id})`}`);
+  // Every clashing day (a range is at most 366 days), so the person can see which to change.
+  return new ServiceError('ABSENCE_EXISTS', `There is already an absence on ${dates.join(', ')}${id === undefined ? '' : ` (id ${id})`}`);
 }
 
 /** Two writers racing past the check (two processes) meet the unique index: the same answer. */

@@ -3,7 +3,8 @@
 // valid_from is on or before the day; days before the earliest schedule count with the earliest
 // one. A user who never set targets has one implicit schedule of the default targets, stored the
 // first time a schedule is listed or written. A change of targets from a date therefore changes no
-// figure before that date.
+// figure before that date; targets from a day on or before the tracking start replace every
+// schedule stored from a day on or before it (writeSchedule).
 import type { Kysely, Transaction } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../db/database.js';
 import type { Database, LocalDate } from '../db/types.js';
@@ -129,19 +130,49 @@ export async function ensureSchedules(trx: Transaction<Database>, userId: number
  * Inside the caller's transaction: the targets from `validFrom` on become `patch` over the schedule
  * in force on that day. With `replace`, a schedule already valid from that day is changed (PATCH
  * /api/settings); without, it is SCHEDULE_EXISTS (POST /api/settings/schedules).
+ *
+ * Targets from a day on or before the tracking start are the targets of every counted day: they
+ * become the earliest schedule, and every stored schedule valid from a day on or before the tracking
+ * start (`formerTrackingStart` too, when the same save moves it) goes. Such a row is the defaults a
+ * read stored, or an earlier first setup; left in place it would take over again from its day on.
  */
 export async function writeSchedule(
   trx: Transaction<Database>,
   userId: number,
-  input: { validFrom: LocalDate; patch: Partial<Record<string, number | undefined>>; replace: boolean; trackingStart: LocalDate; now: string },
+  input: {
+    validFrom: LocalDate;
+    patch: Partial<Record<string, number | undefined>>;
+    replace: boolean;
+    trackingStart: LocalDate;
+    formerTrackingStart?: LocalDate;
+    now: string;
+  },
 ): Promise<Schedule> {
   // The implicit default becomes a stored schedule from the tracking start, unless the new targets
   // start on or before it (then they are the earliest schedule, and cover every counted day).
   let schedules = await storedSchedules(trx, userId);
-  if (schedules.length === 0 && input.validFrom > input.trackingStart) schedules = await ensureSchedules(trx, userId, input.trackingStart, input.now);
+  const first = input.validFrom <= input.trackingStart;
+  if (schedules.length === 0 && !first) schedules = await ensureSchedules(trx, userId, input.trackingStart, input.now);
   const weekly = checkWeeklyTarget(input.patch, new ScheduleTimeline(schedules).on(input.validFrom));
   const existing = schedules.find((schedule) => schedule.valid_from === input.validFrom);
   if (existing && !input.replace) throw scheduleExists(input.validFrom);
+  if (first) {
+    const former = input.formerTrackingStart ?? input.trackingStart;
+    const through = former > input.trackingStart ? former : input.trackingStart;
+    const replaced = schedules.filter((schedule) => schedule.valid_from <= through && schedule.id !== existing?.id);
+    if (replaced.length > 0) {
+      await trx
+        .deleteFrom('target_schedules')
+        .where('user_id', '=', userId)
+        .where(
+          'id',
+          'in',
+          replaced.map((schedule) => schedule.id),
+        )
+        .execute();
+      schedules = schedules.filter((schedule) => !replaced.includes(schedule));
+    }
+  }
   if (existing) {
     await trx.updateTable('target_schedules').set(columnsOf(weekly)).where('id', '=', existing.id).execute();
     return { id: existing.id, valid_from: input.validFrom, weekly_target_minutes: weekly };

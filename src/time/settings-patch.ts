@@ -35,6 +35,8 @@ export interface SettingsPatch {
   min_break_minutes?: number;
   vacation_days_per_year?: number | null;
   vacation_carry_over_max_days?: number | null;
+  /** Days already taken in the tracking start's year before it (docs/time-model.md, Vacation allowance). */
+  vacation_taken_before_tracking_days?: number | null;
   timer_limit_minutes?: number | null;
   /** false: the offer on Today is dismissed. */
   suggest_timer_limit?: boolean;
@@ -82,6 +84,7 @@ export interface CheckedSettingsPatch {
     min_break_minutes?: number;
     vacation_half_days_per_year?: number | null;
     vacation_carry_over_max_half_days?: number | null;
+    vacation_taken_before_tracking_half_days?: number | null;
     timer_limit_minutes?: number | null;
     suggest_timer_limit?: number;
   };
@@ -111,6 +114,10 @@ export async function checkSettingsPatch(patch: SettingsPatch): Promise<CheckedS
   if (patch.vacation_days_per_year !== undefined) values.vacation_half_days_per_year = halfDays(patch.vacation_days_per_year, 'vacation_days_per_year');
   if (patch.vacation_carry_over_max_days !== undefined) {
     values.vacation_carry_over_max_half_days = halfDays(patch.vacation_carry_over_max_days, 'vacation_carry_over_max_days');
+  }
+  if (patch.vacation_taken_before_tracking_days !== undefined) {
+    const field = 'vacation_taken_before_tracking_days';
+    values.vacation_taken_before_tracking_half_days = halfDays(patch.vacation_taken_before_tracking_days, field);
   }
   if (patch.break_rules !== undefined) values.break_rules = JSON.stringify(checkBreakRules(patch.break_rules));
   if (patch.min_break_minutes !== undefined) {

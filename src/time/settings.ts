@@ -47,6 +47,8 @@ export interface Settings {
   vacation_days_per_year: number | null;
   /** The most days carried into a year; null: no limit. */
   vacation_carry_over_max_days: number | null;
+  /** Days of vacation taken in the year of tracking_start before it (that year's remaining days go down by them); null: none. */
+  vacation_taken_before_tracking_days: number | null;
   /** A running entry is stopped at its start plus this many minutes; null: never (docs/time-model.md, Forgotten timer). */
   timer_limit_minutes: number | null;
   /** Today offers once to turn the limit on (an account made before it was on by default); false once on or dismissed. */
@@ -60,6 +62,9 @@ export interface SettingsDeps {
   database: TransactionalDatabase;
   clock: Clock;
 }
+
+/** Half days as stored (null: not set) in days. */
+const days = (halves: number | null | undefined): number | null => (halves === null || halves === undefined ? null : halves / 2);
 
 /** The settings of a user as stored (defaults where nothing is), with the schedule in force on `clock`'s today. */
 async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: number): Promise<Settings> {
@@ -83,6 +88,7 @@ export async function settingsAndSchedules(clock: Clock, executor: Kysely<Databa
       'user_settings.min_break_minutes',
       'user_settings.vacation_half_days_per_year',
       'user_settings.vacation_carry_over_max_half_days',
+      'user_settings.vacation_taken_before_tracking_half_days',
       'user_settings.timer_limit_minutes',
       'user_settings.user_id as settings_row',
       'user_settings.suggest_timer_limit',
@@ -106,10 +112,9 @@ export async function settingsAndSchedules(clock: Clock, executor: Kysely<Databa
     tracking_start: trackingStart,
     break_rules: row.break_rules ? (JSON.parse(row.break_rules) as BreakRule[]) : [],
     min_break_minutes: row.min_break_minutes ?? DEFAULT_MIN_BREAK_MINUTES,
-    vacation_days_per_year:
-      row.vacation_half_days_per_year === null || row.vacation_half_days_per_year === undefined ? null : row.vacation_half_days_per_year / 2,
-    vacation_carry_over_max_days:
-      row.vacation_carry_over_max_half_days === null || row.vacation_carry_over_max_half_days === undefined ? null : row.vacation_carry_over_max_half_days / 2,
+    vacation_days_per_year: days(row.vacation_half_days_per_year),
+    vacation_carry_over_max_days: days(row.vacation_carry_over_max_half_days),
+    vacation_taken_before_tracking_days: days(row.vacation_taken_before_tracking_half_days),
     timer_limit_minutes: row.settings_row === null ? DEFAULT_TIMER_LIMIT_MINUTES : (row.timer_limit_minutes ?? null),
     suggest_timer_limit: row.suggest_timer_limit === 1,
   };
@@ -165,6 +170,7 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
         holiday_region: null,
         vacation_half_days_per_year: null,
         vacation_carry_over_max_half_days: null,
+        vacation_taken_before_tracking_half_days: null,
         timer_limit_minutes: DEFAULT_TIMER_LIMIT_MINUTES,
         ...values,
         updated_at: now,
@@ -181,7 +187,14 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
     if (targets !== undefined) {
       // From today in the (new) zone, unless the request names the first day.
       const validFrom = targets.validFrom ?? localDateOf(clock.now().getTime(), after.zones);
-      await writeSchedule(trx, userId, { validFrom, patch: targets.patch, replace: true, trackingStart: after.tracking_start, now });
+      await writeSchedule(trx, userId, {
+        validFrom,
+        patch: targets.patch,
+        replace: true,
+        trackingStart: after.tracking_start,
+        formerTrackingStart: before.tracking_start,
+        now,
+      });
       after = await getSettingsInTransaction(trx, userId);
     }
     if (zones !== undefined || after.min_break_minutes !== before.min_break_minutes) {

@@ -3,11 +3,13 @@
 // below 0, capped by the setting), taken (through today) and planned (after today). A vacation day
 // counts 1, a half day 0.5, and only on a day with a target (the schedule in force has minutes for its
 // weekday, it is no public holiday, and it is not before tracking_start). Counted in half days.
+// The answer says how the allowance was worked out (the full year's days, the months counted, from
+// when), and what a booking asked about would leave (docs/time-model.md).
 import type { Kysely } from 'kysely';
 import type { Database, LocalDate } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { validationError } from '../common/errors.js';
-import { localDateOf, weekdayOf } from './calendar/dates.js';
+import { datesFromThrough, localDateOf, parseDate, weekdayOf } from './calendar/dates.js';
 import { publicHolidays } from './calendar/holidays.js';
 import { scheduleTimeline, type ScheduleTimeline } from './schedules.js';
 import type { Settings, SettingsService } from './settings.js';
@@ -20,15 +22,62 @@ export interface VacationYear {
   taken_days: number;
   planned_days: number;
   remaining_days: number | null;
+  /** vacation_days_per_year (null: not tracked): the allowance of a whole year. */
+  full_year_days: number | null;
+  /** The months of this year the allowance counts: 12, fewer in the year of tracking_start, 0 before it. */
+  months_counted: number;
+  /** tracking_start in its own year (the allowance is pro rata from its month on); else null. */
+  prorated_from: LocalDate | null;
+  /** vacation_taken_before_tracking_days in the year of tracking_start (already taken that year before it); else 0. */
+  taken_before_tracking_days: number;
+  /** With a booking asked about (`from`): the days of it that would count in this year. */
+  requested_days?: number;
+  /** With a booking asked about: true when it would leave less than nothing (allowance tracked). */
+  exceeds_allowance?: boolean;
+}
+
+/** A vacation booking asked about before it is made: one day, or `from` through `to`. */
+export interface VacationRequest {
+  from: string;
+  to?: string;
+  portion?: 'full' | 'half';
+}
+
+/** The months of `year` that the allowance counts, from the month of tracking_start on. */
+function monthsCounted(year: number, trackingStart: LocalDate): number {
+  const startYear = Number(trackingStart.slice(0, 4));
+  if (year < startYear) return 0;
+  return year > startYear ? 12 : 13 - Number(trackingStart.slice(5, 7));
 }
 
 /** The allowance of `year` in half days: whole before the year of tracking_start, none; in it, one twelfth per month from its month on, to the nearest half day (halves up). */
 export function allowanceHalfDays(perYearHalfDays: number, year: number, trackingStart: LocalDate): number {
-  const startYear = Number(trackingStart.slice(0, 4));
-  if (year < startYear) return 0;
-  if (year > startYear) return perYearHalfDays;
-  const months = 13 - Number(trackingStart.slice(5, 7));
-  return Math.floor((perYearHalfDays * months) / 12 + 0.5);
+  const months = monthsCounted(year, trackingStart);
+  return months === 12 ? perYearHalfDays : Math.floor((perYearHalfDays * months) / 12 + 0.5);
+}
+
+/** The half days of `request` in `year` that would count: days with a target, from tracking_start on, with no absence yet. */
+async function requestedHalfDays(
+  db: Kysely<Database>,
+  userId: number,
+  settings: Settings,
+  timeline: ScheduleTimeline,
+  year: number,
+  request: VacationRequest,
+): Promise<number> {
+  const from = parseDate(request.from, 'from');
+  const to = request.to === undefined ? from : parseDate(request.to, 'to');
+  if (to < from) throw validationError('to must not be before from', 'to');
+  const first = from > `${year}-01-01` ? from : `${year}-01-01`;
+  const last = to < `${year}-12-31` ? to : `${year}-12-31`;
+  if (last < first) return 0;
+  const holidays = await publicHolidays(settings.holiday_region, first, last);
+  const booked = await db.selectFrom('absences').select('date').where('user_id', '=', userId).where('date', '>=', first).where('date', '<=', last).execute();
+  const taken = new Set(booked.map((row) => row.date));
+  const counted = datesFromThrough(first, last).filter(
+    (date) => date >= settings.tracking_start && !holidays.has(date) && !taken.has(date) && timeline.targetOn(date, weekdayOf(date)) > 0,
+  );
+  return counted.length * (request.portion === 'half' ? 1 : 2);
 }
 
 export interface VacationDeps {
@@ -64,19 +113,32 @@ export function createVacationService({ db, clock, settings: settingsService }: 
     return byYear;
   }
 
-  /** The vacation figures of `year` (default: this year in the user's zone). */
-  async function vacationYear(userId: number, year?: number): Promise<VacationYear> {
+  /** The vacation figures of `year` (default: the year of `request.from`, else this year in the user's zone). */
+  async function vacationYear(userId: number, year?: number, request?: VacationRequest): Promise<VacationYear> {
     const settings = await settingsService.getSettings(userId);
     const today = localDateOf(clock.now().getTime(), settings.zones);
-    const shown = year ?? Number(today.slice(0, 4));
+    const shown = year ?? Number((request?.from ?? today).slice(0, 4));
     if (!Number.isInteger(shown) || shown < 1970 || shown > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
     const timeline = await scheduleTimeline(db, userId);
     const startYear = Math.min(shown, Number(settings.tracking_start.slice(0, 4)));
     const counted = await countedHalfDays(userId, settings, timeline, startYear, shown, today);
     const days = (halves: number) => halves / 2;
     const { taken, planned } = counted.get(shown) ?? { taken: 0, planned: 0 };
+    const trackingYear = Number(settings.tracking_start.slice(0, 4));
+    // Taken before the tracking start: counts in the year of tracking_start only.
+    const before = (y: number) => (y === trackingYear ? (settings.vacation_taken_before_tracking_days ?? 0) * 2 : 0);
+    const requested = request === undefined ? undefined : await requestedHalfDays(db, userId, settings, timeline, shown, request);
+    const explained = {
+      full_year_days: settings.vacation_days_per_year,
+      months_counted: monthsCounted(shown, settings.tracking_start),
+      prorated_from: shown === trackingYear ? settings.tracking_start : null,
+      taken_before_tracking_days: days(before(shown)),
+      ...(requested === undefined ? {} : { requested_days: days(requested) }),
+    };
+    const figures = { year: shown, taken_days: days(taken), planned_days: days(planned) };
     if (settings.vacation_days_per_year === null) {
-      return { year: shown, allowance_days: null, carried_over_days: null, taken_days: days(taken), planned_days: days(planned), remaining_days: null };
+      const exceeds = requested === undefined ? {} : { exceeds_allowance: false };
+      return { ...figures, allowance_days: null, carried_over_days: null, remaining_days: null, ...explained, ...exceeds };
     }
     const perYear = settings.vacation_days_per_year * 2;
     const cap = settings.vacation_carry_over_max_days === null ? Infinity : settings.vacation_carry_over_max_days * 2;
@@ -84,19 +146,29 @@ export function createVacationService({ db, clock, settings: settingsService }: 
     let carried = 0;
     for (let y = startYear; y < shown; y++) {
       const used = counted.get(y) ?? { taken: 0, planned: 0 };
-      const remaining = allowanceHalfDays(perYear, y, settings.tracking_start) + carried - used.taken - used.planned;
+      const remaining = allowanceHalfDays(perYear, y, settings.tracking_start) + carried - used.taken - used.planned - before(y);
       carried = Math.min(Math.max(0, remaining), cap);
     }
     const allowance = allowanceHalfDays(perYear, shown, settings.tracking_start);
+    const remaining = allowance + carried - taken - planned - before(shown);
     return {
-      year: shown,
+      ...figures,
       allowance_days: days(allowance),
       carried_over_days: days(carried),
-      taken_days: days(taken),
-      planned_days: days(planned),
-      remaining_days: days(allowance + carried - taken - planned),
+      remaining_days: days(remaining),
+      ...explained,
+      ...(requested === undefined ? {} : { exceeds_allowance: remaining - requested < 0 }),
     };
   }
 
-  return { vacationYear };
+  /** After vacation on `dates` was booked: whether a year it falls in has less than nothing left. */
+  async function exceedsAllowance(userId: number, dates: LocalDate[]): Promise<boolean> {
+    for (const year of new Set(dates.map((date) => Number(date.slice(0, 4))))) {
+      const { remaining_days } = await vacationYear(userId, year);
+      if (remaining_days !== null && remaining_days < 0) return true;
+    }
+    return false;
+  }
+
+  return { vacationYear, exceedsAllowance };
 }

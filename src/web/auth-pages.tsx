@@ -2,34 +2,15 @@
 import { useRef, useState } from 'preact/hooks';
 import type { User } from '../http/contract.js';
 import type { Routes } from '../http/routes-table.js';
-import { api, keepSession } from './api.js';
+import { api } from './api.js';
 import { t } from './i18n/index.js';
 import { flashMessage, navigate } from './router.js';
 import { AuthFrame, Field, Link, Notice, useAction } from './ui.js';
+import { signedIn, signIn, type SecondStep } from './sign-in.js';
 import { CodeStep, TwoFactorSetup } from './two-factor.js';
 
 const go = (href: string) => navigate(href);
 const RESET_TOKEN_KEY = 'timetrack.reset-token';
-
-/** What the password step leads to: signed in, or a second step with its challenge. */
-type SecondStep = { kind: 'code' | 'setup'; challenge: string; setup?: { secret: string; otpauth_uri: string } } | undefined;
-
-function signedIn(token: string, user: User): void {
-  keepSession(token, user);
-  navigate('/', { replace: true });
-}
-
-async function signIn(identifier: string, password: string): Promise<SecondStep> {
-  const answer = await api('POST /api/auth/login', { body: { email: identifier, password } });
-  if ('token' in answer) {
-    signedIn(answer.token, answer.user);
-    return undefined;
-  }
-  if ('two_factor_required' in answer) return { kind: 'code', challenge: answer.challenge };
-  // REQUIRE_2FA: set it up now, with the challenge instead of a session.
-  const setup = await api('POST /api/auth/2fa/setup', { body: { challenge: answer.challenge } });
-  return { kind: 'setup', challenge: answer.challenge, setup };
-}
 
 export function LoginPage() {
   const [identifier, setIdentifier] = useState('');

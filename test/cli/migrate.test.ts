@@ -31,6 +31,7 @@ const MIGRATIONS = [
   '20261126170000_absence_requests',
   '20261126170100_running_entry_from_start',
   '20261126170200_timer_limit_default',
+  '20261126170300_vacation_taken_before_tracking',
   '20261126170500_zone_history',
   '20261126173500_split_shift_breaks',
 ];

@@ -33,6 +33,7 @@ beforeEach(async () => {
       await ann.call('PATCH', '/api/settings', {
         break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }],
         vacation_days_per_year: 27.5,
+        vacation_taken_before_tracking_days: 2.5,
         timer_limit_minutes: 720,
       })
     ).statusCode,
@@ -65,6 +66,7 @@ describe('user export and import', () => {
     expect(document.settings).toMatchObject({
       break_rules: [{ worked_over_minutes: 360, break_minutes: 30 }],
       vacation_days_per_year: 27.5,
+      vacation_taken_before_tracking_days: 2.5,
       timer_limit_minutes: 720,
     });
     expect(document.schedules.map((schedule: { valid_from: string }) => schedule.valid_from)).toEqual([document.settings.tracking_start, '2030-01-07']);
@@ -107,6 +109,7 @@ describe('user export and import', () => {
     delete document.schedules;
     delete document.bookings;
     delete document.settings.targets_valid_from;
+    delete document.settings.vacation_taken_before_tracking_days;
     for (const absence of document.absences) delete absence.portion;
     document.settings.weekly_target_minutes = { mon: 420, tue: 420, wed: 420, thu: 420, fri: 300, sat: 0, sun: 0 };
     const file = path.join(t.dir, 'old.json');
@@ -119,6 +122,7 @@ describe('user export and import', () => {
     const copy = JSON.parse(String((await runCli(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
     expect(copy.schedules).toEqual([{ valid_from: document.settings.tracking_start, weekly_target_minutes: document.settings.weekly_target_minutes }]);
     expect(copy.absences.map((absence: { portion: string }) => absence.portion)).toEqual(['full', 'full']);
+    expect(copy.settings.vacation_taken_before_tracking_days).toBeNull();
   });
 
   it('absences booked together stay one booking; a document without request_id imports each absence as its own', async () => {

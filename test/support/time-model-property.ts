@@ -112,6 +112,8 @@ interface RefUser {
   minBreak: number;
   timerLimit: number | null;
   vacationPerYear: number | null;
+  /** Vacation days taken in the year of the tracking start before it. */
+  takenBefore: number | null;
   carryCap: number | null;
   entries: RefEntry[];
 }
@@ -287,18 +289,21 @@ function refVacation(user: RefUser, year: number, now: number) {
       .reduce((sum, [, absence]) => sum + (absence.portion === 'half' ? 1 : 2), 0);
   const taken = halves(year, (date) => date <= today);
   const planned = halves(year, (date) => date > today);
-  if (user.vacationPerYear === null)
-    return { year, allowance_days: null, carried_over_days: null, taken_days: taken / 2, planned_days: planned / 2, remaining_days: null };
   const startYear = Number(user.trackingStart.slice(0, 4));
-  const allowance = (y: number) =>
-    y < startYear
-      ? 0
-      : y > startYear
-        ? user.vacationPerYear! * 2
-        : Math.round((user.vacationPerYear! * 2 * (13 - Number(user.trackingStart.slice(5, 7)))) / 12 + 1e-9);
+  const months = (y: number) => (y < startYear ? 0 : y > startYear ? 12 : 13 - Number(user.trackingStart.slice(5, 7)));
+  const before = (y: number) => (y === startYear ? (user.takenBefore ?? 0) * 2 : 0);
+  const explained = {
+    full_year_days: user.vacationPerYear,
+    months_counted: months(year),
+    prorated_from: year === startYear ? user.trackingStart : null,
+    taken_before_tracking_days: before(year) / 2,
+  };
+  if (user.vacationPerYear === null)
+    return { year, allowance_days: null, carried_over_days: null, taken_days: taken / 2, planned_days: planned / 2, remaining_days: null, ...explained };
+  const allowance = (y: number) => Math.round((user.vacationPerYear! * 2 * months(y)) / 12 + 1e-9);
   let carried = 0;
   for (let y = Math.min(startYear, year); y < year; y++) {
-    const left = allowance(y) + carried - halves(y, () => true);
+    const left = allowance(y) + carried - halves(y, () => true) - before(y);
     carried = Math.min(Math.max(0, left), user.carryCap === null ? Infinity : user.carryCap * 2);
   }
   return {
@@ -307,7 +312,8 @@ function refVacation(user: RefUser, year: number, now: number) {
     carried_over_days: carried / 2,
     taken_days: taken / 2,
     planned_days: planned / 2,
-    remaining_days: (allowance(year) + carried - taken - planned) / 2,
+    remaining_days: (allowance(year) + carried - taken - planned - before(year)) / 2,
+    ...explained,
   };
 }
 
@@ -379,6 +385,8 @@ const scenarioArb = fc.record({
     maxLength: 3,
   }),
   edits: fc.array(editArb, { maxLength: 3 }),
+  // The schedule list read before the first setup (a read stores the defaults from the tracking start).
+  readFirst: fc.boolean(),
   // Target schedules from days around the anchor (on or before the tracking start too).
   schedules: fc.array(fc.record({ day: fc.integer({ min: -25, max: 12 }), targets: fc.tuple(...WEEKDAY_KEYS.map(() => fc.integer({ min: 0, max: 900 }))) }), {
     maxLength: 2,
@@ -398,6 +406,10 @@ const scenarioArb = fc.record({
   timerLimit: fc.option(fc.integer({ min: 1, max: (3 * DAY) / MINUTE }), { nil: null }),
   vacationPerYear: fc.option(
     fc.integer({ min: 0, max: 60 }).map((halves) => halves / 2),
+    { nil: null },
+  ),
+  takenBefore: fc.option(
+    fc.integer({ min: 0, max: 20 }).map((halves) => halves / 2),
     { nil: null },
   ),
   carryCap: fc.option(
@@ -447,11 +459,13 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
     minBreak: scenario.minBreak,
     timerLimit: scenario.timerLimit,
     vacationPerYear: scenario.vacationPerYear,
+    takenBefore: scenario.takenBefore,
     carryCap: scenario.carryCap,
     entries: [],
   };
   ref.schedules.push({ from: ref.trackingStart, targets: asTargets(scenario.targets) });
   ref.zones.push({ from: ref.trackingStart, zone: scenario.zone });
+  if (scenario.readFirst) await services.schedules.listSchedules(user.id);
   await services.settings.updateSettings(user.id, {
     timezone: scenario.zone,
     timezone_valid_from: '1970-01-01',
@@ -464,6 +478,7 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
     timer_limit_minutes: ref.timerLimit,
     vacation_days_per_year: ref.vacationPerYear,
     vacation_carry_over_max_days: ref.carryCap,
+    vacation_taken_before_tracking_days: ref.takenBefore,
   });
   for (const schedule of scenario.schedules) {
     const from = plusDays(anchorDate, schedule.day);
@@ -473,6 +488,8 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
       () => false,
     );
     expect(created, `schedule from ${from}`).toBe(!taken);
+    // Targets from a day on or before the tracking start become the earliest schedule: those stored from then go.
+    if (created && from <= ref.trackingStart) ref.schedules = ref.schedules.filter((existing) => existing.from > ref.trackingStart);
     if (created) ref.schedules.push({ from, targets: asTargets(schedule.targets) });
   }
   for (const absence of scenario.absences) {

@@ -271,6 +271,7 @@ describe('settings', () => {
       min_break_minutes: 15,
       vacation_days_per_year: null,
       vacation_carry_over_max_days: null,
+      vacation_taken_before_tracking_days: null,
       // A new account has the forgotten-timer limit on (docs/time-model.md).
       timer_limit_minutes: 720,
       suggest_timer_limit: false,
@@ -298,6 +299,7 @@ describe('settings', () => {
       min_break_minutes: 15,
       vacation_days_per_year: null,
       vacation_carry_over_max_days: null,
+      vacation_taken_before_tracking_days: null,
       timer_limit_minutes: 720,
       suggest_timer_limit: false,
     };

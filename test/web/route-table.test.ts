@@ -53,6 +53,7 @@ const BODIES: { [K in BodyRoute]: { required: readonly string[]; optional: reado
       'min_break_minutes',
       'vacation_days_per_year',
       'vacation_carry_over_max_days',
+      'vacation_taken_before_tracking_days',
       'timer_limit_minutes',
       'suggest_timer_limit',
     ],
@@ -69,7 +70,7 @@ const QUERIES: { [K in QueryRoute]: { required: readonly string[]; optional: rea
   'GET /api/time-entries/absences': fields<Query<'GET /api/time-entries/absences'>>()([], ['from', 'to']),
   'GET /api/time-entries/bookings': fields<Query<'GET /api/time-entries/bookings'>>()([], ['from', 'to']),
   'GET /api/stats/week': fields<Query<'GET /api/stats/week'>>()([], ['date', 'region']),
-  'GET /api/stats/vacation': fields<Query<'GET /api/stats/vacation'>>()([], ['year']),
+  'GET /api/stats/vacation': fields<Query<'GET /api/stats/vacation'>>()([], ['year', 'from', 'to', 'portion']),
   'GET /api/stats/month': fields<Query<'GET /api/stats/month'>>()([], ['month', 'lang']),
 };
 

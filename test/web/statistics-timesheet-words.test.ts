@@ -41,7 +41,18 @@ const sheet: MonthSheet = {
   balance_before_minutes: 0,
   balance_after_minutes: 0,
   balance_through: '2026-11-25',
-  vacation: { year: 2026, allowance_days: null, carried_over_days: null, taken_days: 0, planned_days: 0, remaining_days: null },
+  vacation: {
+    year: 2026,
+    allowance_days: null,
+    carried_over_days: null,
+    taken_days: 0,
+    planned_days: 0,
+    remaining_days: null,
+    full_year_days: null,
+    months_counted: 12,
+    prorated_from: null,
+    taken_before_tracking_days: 0,
+  },
 };
 
 describe('the balance words', () => {

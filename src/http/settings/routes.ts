@@ -47,6 +47,9 @@ const SettingsPatchBody = Type.Object(
     min_break_minutes: Type.Optional(Type.Integer({ description: 'the shortest gap between entries that counts as a break (default 15)' })),
     vacation_days_per_year: Type.Optional(nullableNumber(Type.Number({ description: 'days of vacation a year, halves allowed; null: not tracked' }))),
     vacation_carry_over_max_days: Type.Optional(nullableNumber(Type.Number({ description: 'the most days carried into a year; null: no limit' }))),
+    vacation_taken_before_tracking_days: Type.Optional(
+      nullableNumber(Type.Number({ description: 'days of vacation taken in the year of tracking_start before it, halves allowed; null: none' })),
+    ),
     timer_limit_minutes: Type.Optional(
       nullableNumber(Type.Integer({ description: 'a running entry is stopped at its start plus this many minutes; null: off' })),
     ),

@@ -21,6 +21,7 @@ export const SettingsSchema = Type.Object({
   min_break_minutes: Type.Integer(),
   vacation_days_per_year: Type.Union([Type.Number(), Type.Null()]),
   vacation_carry_over_max_days: Type.Union([Type.Number(), Type.Null()]),
+  vacation_taken_before_tracking_days: Type.Union([Type.Number(), Type.Null()], { description: 'taken in the year of tracking_start before it; null: none' }),
   timer_limit_minutes: Type.Union([Type.Integer(), Type.Null()]),
   suggest_timer_limit: Type.Boolean({ description: 'Today offers once to turn the timer limit on (an account made before it was on by default)' }),
 });

@@ -81,13 +81,22 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
         tags: ['stats'],
         security,
         querystring: Type.Object(
-          { year: Type.Optional(Type.Integer({ minimum: 1970, maximum: 2099, description: 'default: this year in the user time zone' })) },
+          {
+            year: Type.Optional(Type.Integer({ minimum: 1970, maximum: 2099, description: 'default: the year of from, else this year in the user time zone' })),
+            from: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD: a vacation booking asked about before it is made, from this day' })),
+            to: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD: through this day (default: from)' })),
+            portion: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('half')])),
+          },
           { additionalProperties: false },
         ),
         response: { 200: Type.Union([VacationResponse, Anonymous]), ...errorResponses(400) },
       },
     },
-    async (request) => (request.session ? vacation.vacationYear(request.session.user.id, request.query.year) : { authenticated: false as const }),
+    async (request) => {
+      if (!request.session) return { authenticated: false as const };
+      const { year, from, to, portion } = request.query;
+      return vacation.vacationYear(request.session.user.id, year, from === undefined ? undefined : { from, to, portion });
+    },
   );
 
   // The monthly timesheet (docs/time-model.md): JSON, and the same figures as CSV and a one-page PDF.

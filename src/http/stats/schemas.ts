@@ -65,6 +65,12 @@ export const VacationResponse = Type.Object({
   taken_days: Type.Number(),
   planned_days: Type.Number(),
   remaining_days: Days,
+  full_year_days: orNull(Type.Number({ description: 'vacation_days_per_year: the allowance of a whole year; null: not tracked' })),
+  months_counted: Type.Integer({ description: 'the months of the year the allowance counts: 12, fewer in the year of tracking_start, 0 before it' }),
+  prorated_from: orNull(Type.String({ description: 'YYYY-MM-DD: tracking_start, in its own year (the allowance is pro rata from its month); else null' })),
+  taken_before_tracking_days: Type.Number({ description: 'in the year of tracking_start: vacation_taken_before_tracking_days; else 0' }),
+  requested_days: Type.Optional(Type.Number({ description: 'with from: the days of the booking asked about that would count in this year' })),
+  exceeds_allowance: Type.Optional(Type.Boolean({ description: 'with from: true when that booking would leave less than nothing' })),
 });
 export const MonthResponse = Type.Object({
   month: Type.String({ description: 'YYYY-MM' }),

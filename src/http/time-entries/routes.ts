@@ -54,6 +54,8 @@ export interface TimeEntryRouteOptions {
   timeEntries: Services['timeEntries'];
   absences: Services['absences'];
   bookings: Services['bookings'];
+  /** Whether a vacation booking leaves less than nothing of its year's allowance (exceeds_allowance). */
+  vacation: Services['vacation'];
   entriesCsv: Services['entriesCsv'];
   /** The account's export budget, shared with the account document (app.ts). */
   exportBudget: preHandlerAsyncHookHandler;
@@ -61,7 +63,7 @@ export interface TimeEntryRouteOptions {
 
 export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> = async (
   app,
-  { credentials, timeEntries, absences, bookings, entriesCsv, exportBudget },
+  { credentials, timeEntries, absences, bookings, vacation, entriesCsv, exportBudget },
 ) => {
   app.addHook('onRequest', requireSession(credentials));
   const security = BEARER;
@@ -107,7 +109,7 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> =
     async (request) => ({ entry: await timeEntries.currentEntry(sessionOf(request).user.id) }),
   );
 
-  absenceAndBookingRoutes(app, absences, bookings);
+  absenceAndBookingRoutes(app, absences, bookings, vacation);
   absenceRequestRoutes(app, absences);
 
   app.get(
@@ -151,8 +153,15 @@ function absenceRequestRoutes(app: ApiInstance, absences: Services['absences']):
   );
 }
 
+/** Present (true) when a vacation booking leaves its year less than nothing (docs/api.md). */
+const ExceedsAllowance = Type.Optional(Type.Literal(true, { description: 'the vacation booked leaves less than nothing of the allowance' }));
+const NewAbsenceResponse = Type.Union([
+  Type.Object({ ...AbsenceResponse.properties, exceeds_allowance: ExceedsAllowance }),
+  Type.Object({ absences: Type.Array(AbsenceSchema), exceeds_allowance: ExceedsAllowance }),
+]);
+
 /** Absences (vacation, sick, holiday) and bookings on the balance, under the same prefix and hooks. */
-function absenceAndBookingRoutes(app: ApiInstance, absences: Services['absences'], bookings: Services['bookings']): void {
+function absenceAndBookingRoutes(app: ApiInstance, absences: Services['absences'], bookings: Services['bookings'], vacation: Services['vacation']): void {
   const security = BEARER;
   const tags = ['time-entries'];
 
@@ -172,14 +181,19 @@ function absenceAndBookingRoutes(app: ApiInstance, absences: Services['absences'
         security,
         description: 'One day (date), or every day with a target from `from` through `to` that is not a public holiday (all or none)',
         body: NewAbsenceBody,
-        response: { 201: Type.Union([AbsenceResponse, Type.Object({ absences: Type.Array(AbsenceSchema) })]), ...errorResponses(400, 401, 409) },
+        response: { 201: NewAbsenceResponse, ...errorResponses(400, 401, 409) },
       },
     },
     async (request, reply) => {
       const userId = sessionOf(request).user.id;
       const { from, to } = request.body;
-      if (from !== undefined || to !== undefined) return reply.code(201).send({ absences: await absences.createAbsenceRange(userId, request.body) });
-      return reply.code(201).send({ absence: await absences.createAbsence(userId, request.body) });
+      const range = from !== undefined || to !== undefined;
+      const made = range ? await absences.createAbsenceRange(userId, request.body) : [await absences.createAbsence(userId, request.body)];
+      // A vacation that leaves less than nothing is booked all the same; the answer says so.
+      const dates = made.map((absence) => absence.date);
+      const exceeds = request.body.type === 'vacation' && (await vacation.exceedsAllowance(userId, dates));
+      const flag = exceeds ? { exceeds_allowance: true as const } : {};
+      return reply.code(201).send(range ? { absences: made, ...flag } : { absence: made[0]!, ...flag });
     },
   );
 

@@ -44,7 +44,8 @@ export async function todayFigures(deps: StatisticsDeps, userId: number): Promis
     remaining_minutes: Math.max(0, targetMinutes - (day?.worked_minutes ?? 0)),
     running: current !== undefined,
     end_of_work: toIso(endOfWork),
-    // Today's bookings move the balance as well: a payout today makes leaving later.
-    adjusted_end_of_work: toIso(endOfWork - (balance.balance_minutes + (day?.booked_minutes ?? 0)) * MINUTE_MS),
+    // Today's bookings move the balance as well (a payout today makes leaving later); before
+    // tracking_start a booking counts nowhere, like the day itself.
+    adjusted_end_of_work: toIso(endOfWork - (balance.balance_minutes + (date >= settings.tracking_start ? (day?.booked_minutes ?? 0) : 0)) * MINUTE_MS),
   };
 }

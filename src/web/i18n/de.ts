@@ -88,6 +88,7 @@ export const de: Catalog = {
     min_break_minutes: 'Geben Sie Minuten von 1 bis 240 ein.',
     vacation_days_per_year: 'Geben Sie Tage wie 30 oder 27,5 ein, oder lassen Sie das Feld leer.',
     vacation_carry_over_max_days: 'Geben Sie Tage wie 5 oder 2,5 ein, oder lassen Sie das Feld leer.',
+    vacation_taken_before_tracking_days: 'Geben Sie Tage wie 3 oder 2,5 ein, oder lassen Sie das Feld leer.',
     timer_limit_minutes: 'Geben Sie Stunden wie 12 ein (höchstens 31 Tage), oder lassen Sie das Feld leer.',
     targets_valid_from: 'Geben Sie ein Datum zwischen 1970 und 2099 ein.',
     timezone_valid_from: 'Eine neue Zeitzone gilt spätestens ab heute.',
@@ -310,6 +311,23 @@ export const de: Catalog = {
     downloadPdf: 'PDF herunterladen',
     downloadCsv: 'CSV herunterladen',
     half: 'halber Tag',
+  },
+
+  vacation: {
+    basisLabel: 'So wird der Anspruch berechnet',
+    fullYear: (perYear: string) => `${perYear} im Jahr`,
+    proRata: (perYear: string, months: number, from: string, allowance: string) =>
+      `${perYear} im Jahr × ${months} von 12 Monaten (Erfassung seit ${from}) = ${allowance}`,
+    beforeTracking: 'Die Erfassung beginnt erst nach diesem Jahr: kein Anspruch.',
+    carriedFrom: (days: string, year: number) => `${days} aus ${year} übertragen`,
+    takenBefore: (days: string) => `${days} in diesem Jahr vor Beginn der Erfassung genommen, vom Rest abgezogen`,
+    takenBeforeLabel: 'Vor der Erfassung genommen',
+    takenBeforeField: 'Urlaubstage vor Beginn der Erfassung schon genommen',
+    takenBeforeHint: 'Nur im Jahr des Erfassungsbeginns: Tage wie 3 oder 2,5; sie werden vom Rest dieses Jahres abgezogen.',
+    exceeds: (requested: string, remaining: string, year: number) =>
+      `Dieser Urlaub zählt ${requested} in ${year}, es bleiben aber ${remaining}. Wählen Sie „Trotzdem eintragen“, um ihn einzutragen.`,
+    addAnyway: 'Trotzdem eintragen',
+    exceeded: 'Das ist mehr Urlaub, als übrig ist.',
   },
 
   entries: {

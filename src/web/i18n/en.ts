@@ -26,6 +26,7 @@ export type FieldName =
   | 'min_break_minutes'
   | 'vacation_days_per_year'
   | 'vacation_carry_over_max_days'
+  | 'vacation_taken_before_tracking_days'
   | 'timer_limit_minutes'
   | 'targets_valid_from'
   | 'timezone_valid_from'
@@ -119,6 +120,7 @@ export const en = {
     min_break_minutes: 'Enter minutes from 1 to 240.',
     vacation_days_per_year: 'Enter days such as 30 or 27.5, or leave it empty.',
     vacation_carry_over_max_days: 'Enter days such as 5 or 2.5, or leave it empty.',
+    vacation_taken_before_tracking_days: 'Enter days such as 3 or 2.5, or leave it empty.',
     timer_limit_minutes: 'Enter hours such as 12 (at most 31 days), or leave it empty.',
     targets_valid_from: 'Enter a date between 1970 and 2099.',
     timezone_valid_from: 'A new time zone counts from today at the latest.',
@@ -342,6 +344,23 @@ export const en = {
     downloadPdf: 'Download PDF',
     downloadCsv: 'Download CSV',
     half: 'half day',
+  },
+
+  vacation: {
+    basisLabel: 'How the allowance is worked out',
+    fullYear: (perYear: string) => `${perYear} a year`,
+    proRata: (perYear: string, months: number, from: string, allowance: string) =>
+      `${perYear} a year × ${months} of 12 months (tracking started ${from}) = ${allowance}`,
+    beforeTracking: 'Tracking starts after this year: no allowance.',
+    carriedFrom: (days: string, year: number) => `${days} carried over from ${year}`,
+    takenBefore: (days: string) => `${days} taken this year before tracking started, subtracted from what remains`,
+    takenBeforeLabel: 'Taken before tracking',
+    takenBeforeField: 'Vacation days already taken before the tracking start',
+    takenBeforeHint: 'In the year tracking starts only: days such as 3 or 2.5; they are subtracted from that year’s remaining days.',
+    exceeds: (requested: string, remaining: string, year: number) =>
+      `This vacation counts ${requested} in ${year}, but ${remaining} remain. Select “Book anyway” to add it.`,
+    addAnyway: 'Book anyway',
+    exceeded: 'It is more than the vacation that remains.',
   },
 
   entries: {

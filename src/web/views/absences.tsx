@@ -5,55 +5,13 @@ import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
 import type { Absence } from '../../http/contract.js';
 import { api } from '../api.js';
-import { language, t } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
 import { announcement, fmt, shownWeek, useLoad, zone } from '../state.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
 import { todayIn } from '../week.js';
+import { VacationFigures, vacationWarning } from './vacation-figures.js';
 import { WeekNav } from './week-nav.js';
 import { AbsenceList } from './absence-list.js';
-
-function VacationFigures() {
-  const text = t().absences;
-  const year = Number(todayIn(zone()).slice(0, 4));
-  const figures = useLoad(() => api('GET /api/stats/vacation', { query: { year } }), [year, announcement.value]);
-  if (!figures.data) return null;
-  const v = figures.data;
-  const days = (value: number | null) => (value === null ? '–' : text.days(value).replace(/(\d)\.(\d)/, language.value === 'de' ? '$1,$2' : '$1.$2'));
-  return (
-    <>
-      <h3>{text.vacationTitle(v.year)}</h3>
-      <dl class="vacation">
-        {v.allowance_days !== null && (
-          <div>
-            <dt>{text.allowance}</dt>
-            <dd>{days(v.allowance_days)}</dd>
-          </div>
-        )}
-        {v.carried_over_days !== null && (
-          <div>
-            <dt>{text.carriedOver}</dt>
-            <dd>{days(v.carried_over_days)}</dd>
-          </div>
-        )}
-        <div>
-          <dt>{text.taken}</dt>
-          <dd>{days(v.taken_days)}</dd>
-        </div>
-        <div>
-          <dt>{text.planned}</dt>
-          <dd>{days(v.planned_days)}</dd>
-        </div>
-        {v.remaining_days !== null && (
-          <div>
-            <dt>{text.remaining}</dt>
-            <dd>{days(v.remaining_days)}</dd>
-          </div>
-        )}
-      </dl>
-      {v.allowance_days === null && <p class="quiet">{text.notTracked}</p>}
-    </>
-  );
-}
 
 /** The add form's fields as typed, and the add itself (a day or a range). */
 function useAbsenceForm(action: Action, reload: () => Promise<void>) {
@@ -65,22 +23,30 @@ function useAbsenceForm(action: Action, reload: () => Promise<void>) {
   const [type, setType] = useState<Absence['type']>('vacation');
   const [half, setHalf] = useState(false);
   const [note, setNote] = useState('');
+  // A vacation beyond what remains is asked about once: the same booking submitted again is saved.
+  const [warning, setWarning] = useState<{ key: string; text: string }>();
+  const key = JSON.stringify([mode, date, mode === 'range' ? to : date, type, half]);
   const add = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
       const portion = half ? 'half' : 'full';
-      if (mode === 'range') {
-        const answer = await api('POST /api/time-entries/absences', { body: { from: date, to, type, portion, note } });
-        if ('absences' in answer) announcement.value = text.addedRange(answer.absences.length);
-      } else {
-        const answer = await api('POST /api/time-entries/absences', { body: { date, type, portion, note } });
-        if ('absence' in answer) announcement.value = text.added(names[answer.absence.type], fmt.day(answer.absence.date));
+      if (type === 'vacation' && warning?.key !== key) {
+        const exceeds = await vacationWarning({ from: date, to: mode === 'range' ? to : date, portion });
+        if (exceeds !== undefined) return setWarning({ key, text: exceeds });
       }
+      setWarning(undefined);
+      const answer =
+        mode === 'range'
+          ? await api('POST /api/time-entries/absences', { body: { from: date, to, type, portion, note } })
+          : await api('POST /api/time-entries/absences', { body: { date, type, portion, note } });
+      const added = 'absences' in answer ? text.addedRange(answer.absences.length) : text.added(names[answer.absence.type], fmt.day(answer.absence.date));
+      announcement.value = answer.exceeds_allowance ? `${added} ${t().vacation.exceeded}` : added;
       setNote('');
       await reload();
     });
   };
-  return { mode, setMode, date, setDate, to, setTo, type, setType, half, setHalf, note, setNote, add };
+  const shownWarning = warning?.key === key ? warning.text : undefined;
+  return { mode, setMode, date, setDate, to, setTo, type, setType, half, setHalf, note, setNote, add, warning: shownWarning };
 }
 
 /** The add form: a day or a range, the type, half a day, a note. */
@@ -128,8 +94,13 @@ function AbsenceForm(props: { action: Action; form: ReturnType<typeof useAbsence
         </label>
       </div>
       <Field label={text.note} name="note" value={form.note} onInput={form.setNote} error={action.fieldErrors.note} />
+      {form.warning !== undefined && (
+        <p id="vacation-warning" class="notice error" role="alert">
+          {form.warning}
+        </p>
+      )}
       <button type="submit" class="primary" disabled={action.busy}>
-        {text.add}
+        {form.warning === undefined ? text.add : t().vacation.addAnyway}
       </button>
     </form>
   );

@@ -6,6 +6,7 @@ import { language, t } from '../i18n/index.js';
 import { securityVersion, useLoad } from '../state.js';
 import { Notice, useAction } from '../ui.js';
 import { signOut } from '../sign-out.js';
+import { Confirmation } from '../confirmation.js';
 
 function when(iso: string): string {
   return new Intl.DateTimeFormat(language.value, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
@@ -30,7 +31,7 @@ export function SessionList() {
   const list = sessions.data?.sessions ?? [];
   return (
     <div>
-      <Notice error={action.error ?? sessions.error} info={action.info} errorRef={action.errorRef} />
+      <Notice error={action.error ?? sessions.error} errorRef={action.errorRef} />
       <ul class="sessions">
         {list.map((session) => (
           <li key={session.id}>
@@ -61,6 +62,7 @@ export function SessionList() {
           </li>
         ))}
       </ul>
+      <Confirmation id="sessions-confirmation" text={action.info} />
       {list.length > 1 && (
         <button type="button" disabled={action.busy} onClick={() => void revokeOthers()}>
           {text.signOutOthers}

@@ -10,6 +10,7 @@ import { language, t } from '../i18n/index.js';
 import { announcement, browserZone, settings, useLoad } from '../state.js';
 import { todayIn, WEEKDAYS } from '../week.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
+import { Confirmation } from '../confirmation.js';
 import { BreakRules, RegionSelect, TargetsFieldset, type RuleText } from './settings-fields.js';
 import { zoneChange, ZoneConfirmation, ZoneFromChoice, type ZoneFrom } from './zone-choice.js';
 
@@ -39,6 +40,7 @@ function useSettingsFields(current: Settings) {
   const [minBreak, setMinBreak] = useState(String(current.min_break_minutes));
   const [vacationDays, setVacationDays] = useState(daysText(current.vacation_days_per_year, separator));
   const [carryOver, setCarryOver] = useState(daysText(current.vacation_carry_over_max_days, separator));
+  const [takenBefore, setTakenBefore] = useState(daysText(current.vacation_taken_before_tracking_days, separator));
   const [timerLimit, setTimerLimit] = useState(current.timer_limit_minutes === null ? '' : formatHours(current.timer_limit_minutes, separator));
   return {
     suggestZone,
@@ -64,6 +66,8 @@ function useSettingsFields(current: Settings) {
     setVacationDays,
     carryOver,
     setCarryOver,
+    takenBefore,
+    setTakenBefore,
     timerLimit,
     setTimerLimit,
   };
@@ -111,6 +115,8 @@ function readSettings(fields: Fields, current: Settings, zones: string[]): Setti
   if (vacation === undefined) return { message: t().fields.vacation_days_per_year, field: 'vacation_days_per_year' };
   const carry = daysOf(fields.carryOver);
   if (carry === undefined) return { message: t().fields.vacation_carry_over_max_days, field: 'vacation_carry_over_max_days' };
+  const takenBefore = daysOf(fields.takenBefore);
+  if (takenBefore === undefined) return { message: t().fields.vacation_taken_before_tracking_days, field: 'vacation_taken_before_tracking_days' };
   const limit = fields.timerLimit.trim() === '' ? null : parseDuration(fields.timerLimit);
   if (limit === undefined || (limit !== null && limit < 1)) return { message: t().fields.timer_limit_minutes, field: 'timer_limit_minutes' };
   // Targets are sent only when they change: they then start at the chosen date (a new schedule).
@@ -125,6 +131,7 @@ function readSettings(fields: Fields, current: Settings, zones: string[]): Setti
     min_break_minutes: Number(fields.minBreak.trim()),
     vacation_days_per_year: vacation,
     vacation_carry_over_max_days: carry,
+    vacation_taken_before_tracking_days: takenBefore,
     timer_limit_minutes: limit,
   };
 }
@@ -186,6 +193,15 @@ function VacationAndTimerFields(props: { action: Action; fields: Fields }) {
         hint={text.carryHint}
       />
       <Field
+        label={t().vacation.takenBeforeField}
+        name="vacation_taken_before_tracking_days"
+        value={fields.takenBefore}
+        inputMode="decimal"
+        onInput={fields.setTakenBefore}
+        error={action.fieldErrors.vacation_taken_before_tracking_days}
+        hint={t().vacation.takenBeforeHint}
+      />
+      <Field
         label={text.timerLimit}
         name="timer_limit_minutes"
         value={fields.timerLimit}
@@ -222,7 +238,7 @@ export function SettingsForm(props: { current: Settings }) {
   };
   return (
     <form ref={action.formRef} onSubmit={submit}>
-      <Notice error={action.error} info={action.info} errorRef={action.errorRef} />
+      <Notice error={action.error} errorRef={action.errorRef} />
       <TimezoneField action={action} fields={fields} zones={zones} current={props.current} />
       <ZoneConfirmation message={zoneSaved} />
       <TargetsFieldset
@@ -257,6 +273,7 @@ export function SettingsForm(props: { current: Settings }) {
       <button type="submit" class="primary" disabled={action.busy}>
         {text.save}
       </button>
+      <Confirmation id="settings-saved" text={action.info} />
     </form>
   );
 }
