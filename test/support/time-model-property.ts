@@ -244,7 +244,8 @@ function refToday(user: RefUser, now: number) {
     remaining_minutes: Math.max(0, day.target_minutes - day.worked_minutes),
     running,
     end_of_work: new Date(endOfWork).toISOString(),
-    adjusted_end_of_work: new Date(endOfWork - (refOvertime(user, now).balance_minutes + day.booked_minutes) * MINUTE).toISOString(),
+    // Before tracking_start a booking counts nowhere, like the day itself (docs/time-model.md, Bookings).
+    adjusted_end_of_work: new Date(endOfWork - (refOvertime(user, now).balance_minutes + (date >= user.trackingStart ? day.booked_minutes : 0)) * MINUTE).toISOString(),
   };
 }
 

@@ -73,12 +73,13 @@ describe('week overview', () => {
     expect(pick(week.days, 'target_minutes')).toEqual([480, 0, 0, 480, 480, 0, 0]);
     expect(pick(week.days, 'worked_minutes')).toEqual([510, 60, 0, 480, 300, 120, 0]);
     expect(pick(week.days, 'balance_minutes')).toEqual([30, 60, 0, 0, -180, 120, 0]);
-    // Friday's gap from 12:00 to 22:00 is a break taken (no break rule: nothing is deducted).
-    expect(pick(week.days, 'break_minutes')).toEqual([0, 0, 0, 0, 600, 0, 0]);
+    // Friday's gap from 12:00 to 22:00 is longer than the longest break (3 hours): a split shift, no
+    // break (docs/time-model.md, Break rules; no break rule: nothing is deducted either way).
+    expect(pick(week.days, 'break_minutes')).toEqual([0, 0, 0, 0, 0, 0, 0]);
     expect(week.totals).toEqual({
       target_minutes: 1440,
       worked_minutes: 1470,
-      break_minutes: 600,
+      break_minutes: 0,
       break_deducted_minutes: 0,
       booked_minutes: 0,
       balance_minutes: 30,
