@@ -60,7 +60,7 @@ export function warnAboutSettings(ctx: AppContext): void {
       'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)',
     );
   }
-  if (config.database.engine === 'postgres' && !config.secretKey) {
+  if (databaseFileOf(config.database) === undefined && !config.secretKey) {
     logger.warn(
       'SECRET_KEY is not set: two-factor secrets are sealed under a key derived from JWT_SECRET, so a new JWT_SECRET makes every one unreadable; set SECRET_KEY (docs/operations.md, "Moving to PostgreSQL")',
     );
