@@ -82,20 +82,21 @@ function sealedSecretsCheck(config: Config, counts: SealedSecretCounts | undefin
     : config.database.engine === 'sqlite'
       ? `generated, kept in ${secretKeyFilePath(config.database.path)}`
       : 'no SECRET_KEY: derived from JWT_SECRET';
-  const problems = [
-    ...(config.database.engine === 'postgres' && !config.secretKey
-      ? ['SECRET_KEY should be set: a new JWT_SECRET would make every two-factor secret unreadable (docs/operations.md, "Moving to PostgreSQL")']
-      : []),
-    ...(counts && counts.notOpening > 0
+  // A warning, not a problem: PostgreSQL without SECRET_KEY works as before (the key of JWT_SECRET).
+  const warning =
+    config.database.engine === 'postgres' && !config.secretKey
+      ? '; SECRET_KEY should be set: a new JWT_SECRET would make every two-factor secret unreadable (docs/operations.md, "Moving to PostgreSQL")'
+      : '';
+  const problems =
+    counts && counts.notOpening > 0
       ? [
           `${counts.notOpening} of ${counts.total} sealed two-factor secrets do not open with this server's keys: set SECRET_KEY to the key they were sealed with (their accounts sign in with a recovery code only until then)`,
         ]
-      : []),
-  ];
+      : [];
   const opened = counts
     ? `; ${counts.total - counts.notOpening} of ${counts.total} sealed secrets open${counts.old > 0 ? ` (${counts.old} re-sealed at the next start)` : ''}`
     : '';
-  return { check: 'secret key', ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${source}${opened}` };
+  return { check: 'secret key', ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${source}${opened}${warning}` };
 }
 
 function access(file: string, mode: number): boolean {

@@ -145,5 +145,12 @@ describe.skipIf(!onPostgres)('SECRET_KEY: moving a two-factor install to Postgre
     );
     expect(forgot.output()).toContain("a two-factor secret does not open with this server's keys: set SECRET_KEY");
     expect(forgot.output()).not.toContain('login_failed');
+
+    // timetrack check counts the sealed secrets that do not open; with SECRET_KEY every one opens.
+    const check = (env: Record<string, string>) => execa('node', [BIN, 'check'], { env: cleanEnv(env), extendEnv: false, reject: false, stdin: 'ignore' });
+    const without = await check({ DATABASE_URL: url, JWT_SECRET: newJwtSecret });
+    expect(without.stdout).toMatch(/^PROBLEM secret key: 2 of 2 sealed two-factor secrets do not open with this server's keys: set SECRET_KEY/m);
+    const withKey = await check({ DATABASE_URL: url, JWT_SECRET: newJwtSecret, SECRET_KEY: key });
+    expect(withKey.stdout).toMatch(/^ok\s+secret key: SECRET_KEY from the settings; 2 of 2 sealed secrets open$/m);
   }, 120_000);
 });
