@@ -23,7 +23,7 @@ import { createAccountDataService } from './portability/account-document.js';
 import { createHealthService } from './common/health.js';
 import { createHousekeeping } from './auth/housekeeping.js';
 import { createLockoutService, createResetService, PasswordHasher, type PasswordAlgorithm } from './auth/passwords/index.js';
-import { loadOrCreateSecret, secretFilePath } from './auth/secret.js';
+import { loadOrCreateSecret, sealingKeyLoaders, secretFilePath } from './auth/secret.js';
 import {
   createActivityRecorder,
   createApiTokenService,
@@ -60,6 +60,11 @@ export interface ContextOptions {
   mailRetryDelaysMs?: number[];
   /** argon2id unless given: tests whose subject is not hashing pass a fast one. */
   passwordAlgorithm?: PasswordAlgorithm;
+  /**
+   * false: never create a generated secret file (`timetrack check`, which may run as another user):
+   * a missing one is a key nothing was sealed under.
+   */
+  generateSecrets?: boolean;
 }
 
 /** What every part of the wiring below is built from: one object, as each service takes its dependencies. */
@@ -88,14 +93,22 @@ function identityServices(wiring: Wiring) {
   });
   const sessions = createSessionService({ database, clock, options: { expirationSeconds: config.jwtExpirationSeconds, loadSecret } });
   const activity = createActivityRecorder({ bestEffort, clock, logger });
-  // TOTP secrets and recovery codes under keys derived from the server secret, not kept in the database.
+  // TOTP secrets sealed under SECRET_KEY (or the generated key file), not kept in the database.
   const twoFactor = createTwoFactorService({
     database,
     clock,
     hasher,
     lockout,
     sessions,
-    box: createSecretBox(loadSecret),
+    box: createSecretBox(
+      sealingKeyLoaders({
+        secretKey: config.secretKey,
+        jwtSecret: config.jwtSecret,
+        dbPath: databaseFileOf(config.database),
+        generate: options.generateSecrets !== false,
+        loadSessionSecret: loadSecret,
+      }),
+    ),
     logger,
     options: { required: config.require2fa },
   });

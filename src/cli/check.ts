@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
-import { secretFilePath } from '../auth/secret.js';
+import { secretFilePath, secretKeyFilePath } from '../auth/secret.js';
+import type { SealedSecretCounts } from '../auth/two-factor/index.js';
 import { migrationStatus } from '../db/migrate.js';
 import { databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
 import { describeFailure } from './errors.js';
@@ -74,6 +75,30 @@ function secretCheck(config: Config, dbPath: string | undefined, activeSessions:
   return { check: 'secret', ok: true, detail: `generated, kept in ${file}` };
 }
 
+/** The sealing key of two-factor secrets, and whether every sealed secret opens under this server's keys. */
+function sealedSecretsCheck(config: Config, counts: SealedSecretCounts | undefined): CheckResult {
+  const source = config.secretKey
+    ? 'SECRET_KEY from the settings'
+    : config.database.engine === 'sqlite'
+      ? `generated, kept in ${secretKeyFilePath(config.database.path)}`
+      : 'no SECRET_KEY: derived from JWT_SECRET';
+  // A warning, not a problem: PostgreSQL without SECRET_KEY works as before (the key of JWT_SECRET).
+  const warning =
+    config.database.engine === 'postgres' && !config.secretKey
+      ? '; SECRET_KEY should be set: a new JWT_SECRET would make every two-factor secret unreadable (docs/operations.md, "Moving to PostgreSQL")'
+      : '';
+  const problems =
+    counts && counts.notOpening > 0
+      ? [
+          `${counts.notOpening} of ${counts.total} sealed two-factor secrets do not open with this server's keys: set SECRET_KEY to the key they were sealed with (their accounts sign in with a recovery code only until then)`,
+        ]
+      : [];
+  const opened = counts
+    ? `; ${counts.total - counts.notOpening} of ${counts.total} sealed secrets open${counts.old > 0 ? ` (${counts.old} re-sealed at the next start)` : ''}`
+    : '';
+  return { check: 'secret key', ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${source}${opened}${warning}` };
+}
+
 function access(file: string, mode: number): boolean {
   try {
     fs.accessSync(file, mode);
@@ -114,6 +139,7 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
   }
   const results: CheckResult[] = [{ check: 'configuration', ok: true, detail: 'every setting is valid' }];
   let activeSessions: number | undefined;
+  let sealed: SealedSecretCounts | undefined;
   const { database } = config;
   const dbPath = database.engine === 'sqlite' ? database.path : undefined;
   if (dbPath !== undefined && !fs.existsSync(dbPath)) {
@@ -133,6 +159,7 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
         fileCheck(`${dbPath}-wal`, 'WAL file', owner),
         fileCheck(`${dbPath}-shm`, 'shared-memory file', owner),
         fileCheck(secretFilePath(dbPath), 'secret file', owner),
+        fileCheck(secretKeyFilePath(dbPath), 'secret key file', owner),
       ];
       results.push(...files.filter((result): result is CheckResult => result !== undefined));
     }
@@ -152,8 +179,10 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
         ];
         results.push({ check: 'migrations', ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${states.length} applied` });
         if (problems.length === 0) activeSessions = (await ctx.services.accountAdmin.listAccounts()).reduce((sum, account) => sum + account.active_sessions, 0);
+        if (problems.length === 0) sealed = await ctx.services.twoFactor.countSealedSecrets();
       },
-      { skipSchemaCheck: true },
+      // check may run as another user (root): it creates no generated secret file.
+      { skipSchemaCheck: true, generateSecrets: false },
     ).catch((error: unknown) => {
       const failure = describeFailure(error);
       const reason = failure?.message ?? (error instanceof Error ? error.message : String(error));
@@ -161,6 +190,7 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
     });
   }
   results.push(secretCheck(config, dbPath, activeSessions));
+  results.push(sealedSecretsCheck(config, sealed));
   if (options.smtp) results.push(await smtpCheck(config));
   return results;
 }

@@ -55,6 +55,8 @@ export interface CommandContextOptions {
    */
   createDatabase?: boolean;
   logDestination?: NodeJS.WritableStream;
+  /** false: create no generated secret file (`check`). */
+  generateSecrets?: boolean;
 }
 
 export async function openCommandContext(global: GlobalOptions, options: CommandContextOptions = {}): Promise<AppContext> {
@@ -73,6 +75,7 @@ export async function openCommandContext(global: GlobalOptions, options: Command
     overrides,
     migrate: options.migrate ?? false,
     skipSchemaCheck: options.skipSchemaCheck,
+    generateSecrets: options.generateSecrets,
     logDestination: options.logDestination ?? process.stderr,
   });
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { loadConfig, SETTING_NAMES, type Config, type SettingName } from '../config/index.js';
 import { maskDatabaseUrl } from '../db/database.js';
-import { secretFilePath } from '../auth/secret.js';
+import { secretFilePath, secretKeyFilePath } from '../auth/secret.js';
 import { databaseOverrides, type GlobalOptions } from './command-context.js';
 import { readEnvFile } from './env-file.js';
 import { printJson, printTable } from './output.js';
@@ -24,7 +24,17 @@ function effectiveValues(config: Config): Record<SettingName, string> {
     DATABASE_CONNECT_TIMEOUT: pool ? `${pool.connectTimeoutMs / 1000}s` : '-',
     DATABASE_STATEMENT_TIMEOUT: pool ? `${pool.statementTimeoutMs / 1000}s` : '-',
     DATABASE_LOCK_TIMEOUT: pool ? `${pool.lockTimeoutMs / 1000}s` : '-',
-    JWT_SECRET: config.jwtSecret ? SECRET : config.database.engine === 'sqlite' ? `(generated, kept in ${secretFilePath(config.database.path)})` : '-',
+    // A generated value: where it lives and how to carry it to another install (never the value).
+    JWT_SECRET: config.jwtSecret
+      ? SECRET
+      : config.database.engine === 'sqlite'
+        ? `(generated, kept in ${secretFilePath(config.database.path)}; moving to PostgreSQL, set a new JWT_SECRET)`
+        : '-',
+    SECRET_KEY: config.secretKey
+      ? SECRET
+      : config.database.engine === 'sqlite'
+        ? `(generated, kept in ${secretKeyFilePath(config.database.path)}; moving to PostgreSQL, set SECRET_KEY to its contents)`
+        : '- (unset: derived from JWT_SECRET; set it, docs/operations.md)',
     JWT_EXPIRATION: `${config.jwtExpirationSeconds}s`,
     LOCKOUT_ATTEMPTS: String(config.lockoutAttempts),
     LOCKOUT_DURATION: `${config.lockoutDurationSeconds}s`,

@@ -68,6 +68,7 @@ const EXIT_OF_CODE: Record<ServiceErrorCode, number> = {
   EXPORT_RUNNING: EXIT_CODES.failure,
   RATE_LIMITED: EXIT_CODES.failure,
   BUSY: EXIT_CODES.failure,
+  SERVER_MISCONFIGURED: EXIT_CODES.failure,
 };
 
 /** The code of a Node.js system error (EADDRINUSE, ENOTFOUND, EACCES, …), if it is one. */

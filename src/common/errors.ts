@@ -33,7 +33,8 @@ export type ServiceErrorCode =
   | 'TOO_MANY_BOOKINGS'
   | 'EXPORT_RUNNING'
   | 'RATE_LIMITED'
-  | 'BUSY';
+  | 'BUSY'
+  | 'SERVER_MISCONFIGURED';
 
 /**
  * Set on an error of one of the server's own listens (a port in use, a HOST that does not resolve),

@@ -36,6 +36,11 @@ export interface Config {
   database: DatabaseTarget;
   /** Explicit JWT_SECRET as bytes; undefined means "generate and keep beside the database" (SQLite only). */
   jwtSecret: Uint8Array | undefined;
+  /**
+   * SECRET_KEY as bytes: the sealing key of the two-factor secrets. Undefined: on SQLite generated
+   * and kept beside the database; on PostgreSQL derived from JWT_SECRET as before (a warning).
+   */
+  secretKey: Uint8Array | undefined;
   jwtExpirationSeconds: number;
   lockoutAttempts: number;
   lockoutDurationSeconds: number;
@@ -160,6 +165,8 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     port,
     database,
     jwtSecret,
+    // Trimmed: the contents of a generated `<db>.secret-key` file, pasted with its line end, are the same key.
+    secretKey: checked(() => parseSecret(valueOf(env, 'SECRET_KEY')?.trim(), 'SECRET_KEY')),
     jwtExpirationSeconds: checked(() => durationSetting(env, 'JWT_EXPIRATION')),
     lockoutAttempts: checked(() => integerSetting(env, 'LOCKOUT_ATTEMPTS')),
     lockoutDurationSeconds: checked(() => durationSetting(env, 'LOCKOUT_DURATION')),

@@ -145,13 +145,14 @@ export function isLoopback(host: string): boolean {
   return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
 }
 
-export function parseSecret(raw: string | undefined): Uint8Array | undefined {
+/** A secret setting (JWT_SECRET, SECRET_KEY): its UTF-8 bytes, at least 32 of them and not repetitive. */
+export function parseSecret(raw: string | undefined, name: 'JWT_SECRET' | 'SECRET_KEY' = 'JWT_SECRET'): Uint8Array | undefined {
   if (raw === undefined) return undefined;
   const bytes = new TextEncoder().encode(raw);
   if (bytes.length < MIN_SECRET_BYTES) {
-    fail('JWT_SECRET', `must be at least ${MIN_SECRET_BYTES} bytes (got ${bytes.length}); leave it unset to have one generated`);
+    fail(name, `must be at least ${MIN_SECRET_BYTES} bytes (got ${bytes.length}); leave it unset to have one generated`);
   }
-  if (new Set(raw).size < 8) fail('JWT_SECRET', 'is too repetitive to be a random secret');
+  if (new Set(raw).size < 8) fail(name, 'is too repetitive to be a random secret');
   return bytes;
 }
 

@@ -77,6 +77,10 @@ export const SETTINGS = {
   DATABASE_STATEMENT_TIMEOUT: { kind: 'duration', default: '30s', maxSeconds: DAY, doc: 'PostgreSQL only: the longest a statement may run' },
   DATABASE_LOCK_TIMEOUT: { kind: 'duration', default: '5s', maxSeconds: 3600, doc: 'PostgreSQL only: how long a write waits for a row another request holds' },
   JWT_SECRET: { kind: 'secret', doc: 'signing secret of the sessions, at least 32 bytes; generated beside the SQLite file when unset' },
+  SECRET_KEY: {
+    kind: 'secret',
+    doc: 'sealing key of the two-factor secrets, at least 32 bytes; generated beside the SQLite file when unset; set it with DATABASE_URL',
+  },
   JWT_EXPIRATION: { kind: 'duration', default: '24h', maxSeconds: 365 * DAY, doc: 'session validity' },
   LOCKOUT_ATTEMPTS: { kind: 'integer', default: 5, min: 1, max: 1000, doc: 'failed logins that lock an account' },
   LOCKOUT_DURATION: { kind: 'duration', default: '15m', maxSeconds: 365 * DAY, doc: 'how long a lock lasts' },

@@ -68,7 +68,10 @@ async function assertEmpty(target: Kysely<Database>, location: string): Promise<
   }
 }
 
-export async function copyToPostgres(source: OpenedDatabase, targetUrl: string, pool: PostgresPoolSettings): Promise<CopyResult> {
+/** Rewrites a batch of one table's rows while copying (the two-factor secrets are re-sealed under the sealing key). */
+export type RowRewrites = Partial<Record<TableName, (row: Record<string, unknown>) => Record<string, unknown>>>;
+
+export async function copyToPostgres(source: OpenedDatabase, targetUrl: string, pool: PostgresPoolSettings, rewrites: RowRewrites = {}): Promise<CopyResult> {
   if (source.engine !== 'sqlite') throw new CopyError('db copy reads a SQLite database (TIMETRACK_DB); the configured one is PostgreSQL already');
   const started = performance.now();
   const { openPostgresDatabase } = await import('./postgres.js');
@@ -88,9 +91,10 @@ export async function copyToPostgres(source: OpenedDatabase, targetUrl: string, 
             for (const column of table.key) query = query.orderBy(column as never);
             const rows = (await query.limit(BATCH_ROWS).offset(offset).execute()) as Array<Record<string, unknown>>;
             if (rows.length === 0) break;
+            const rewrite = rewrites[table.name];
             await writer
               .insertInto(table.name)
-              .values(rows as never)
+              .values((rewrite ? rows.map(rewrite) : rows) as never)
               .execute();
             copied += rows.length;
             offset += rows.length;

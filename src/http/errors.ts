@@ -34,6 +34,7 @@ export const STATUS_OF_CODE: Record<ServiceErrorCode, number> = {
   ACCOUNT_LOCKED: 423,
   RATE_LIMITED: 429,
   BUSY: 503,
+  SERVER_MISCONFIGURED: 500,
 };
 
 /** One field at fault in a VALIDATION_ERROR. */

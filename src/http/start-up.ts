@@ -20,12 +20,34 @@ export async function runStartupChecks(ctx: AppContext): Promise<void> {
     // With --no-migrate the sessions table may not have its key ids yet: serve anyway, as before.
     logger.warn({ err: error }, 'could not delete the sessions of retired signing secrets');
   }
+  await resealTwoFactorSecrets(ctx);
   if (config.require2fa) {
     // REQUIRE_2FA: sessions made before it, of accounts without two-factor sign-in, end now.
     const ended = await services.twoFactor.deleteSessionsWithoutTwoFactor();
     logger.info({ deleted: ended }, 'REQUIRE_2FA: ended the sessions of accounts without two-factor sign-in');
   }
   await services.hasher.warmUp();
+}
+
+/**
+ * The two-factor secrets sealed before SECRET_KEY (under the session secret's key) are re-sealed
+ * under the sealing key, so that afterwards only SECRET_KEY matters (docs/security.md). A failure
+ * here is not fatal: those secrets still open under the old key.
+ */
+async function resealTwoFactorSecrets({ logger, services }: AppContext): Promise<void> {
+  try {
+    const { total, resealed, notOpening } = await services.twoFactor.resealOldSecrets();
+    if (resealed > 0)
+      logger.info({ resealed, total }, 're-sealed the two-factor secrets sealed under the key of the session secret under the sealing key (SECRET_KEY)');
+    if (notOpening > 0) {
+      logger.error(
+        { not_opening: notOpening, total },
+        'two-factor secrets do not open with this server\'s keys: set SECRET_KEY to the key they were sealed with (docs/operations.md, "Moving to PostgreSQL"); until then their accounts sign in with a recovery code only',
+      );
+    }
+  } catch (error) {
+    logger.warn({ err: error }, 'could not re-seal the two-factor secrets sealed under the key of the session secret (they still open)');
+  }
 }
 
 /** Settings that work but should not stay so in production. */
@@ -36,6 +58,11 @@ export function warnAboutSettings(ctx: AppContext): void {
     logger.warn(
       { folder: path.dirname(databaseFile) },
       'the database folder is accessible to its group or others: chmod 700 it (the database holds password hashes and session records)',
+    );
+  }
+  if (databaseFileOf(config.database) === undefined && !config.secretKey) {
+    logger.warn(
+      'SECRET_KEY is not set: two-factor secrets are sealed under a key derived from JWT_SECRET, so a new JWT_SECRET makes every one unreadable; set SECRET_KEY (docs/operations.md, "Moving to PostgreSQL")',
     );
   }
   if (!config.dev && !config.smtp) {

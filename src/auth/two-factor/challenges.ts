@@ -134,7 +134,9 @@ async function refusalAfterCode(deps: TwoFactorDeps, trx: Transaction<Database>,
 export async function completeSignIn(deps: TwoFactorDeps, challenge: string, code: string): Promise<CompletedSignIn & { recoveryCodeUsed: boolean }> {
   const { database, sessions } = deps;
   const { challengeId, fingerprint, user } = await challengeAccount(deps, challenge, 'sign_in');
-  const { checked, reservation } = await checkCodeCounted(deps, user.id, user.email, code, true);
+  // The password step's slot (kept until the whole sign-in succeeds) is given back too if the server cannot check codes.
+  const passwordSlot: AttemptReservation = { subject: { userId: user.id }, lockedUntil: null };
+  const { checked, reservation } = await checkCodeCounted(deps, user.id, user.email, code, true, [passwordSlot]);
   const session = await sessions.signSession(user.id);
   await database.transact(async (trx) => {
     await database.lockUser(trx, user.id);

@@ -93,19 +93,30 @@ export async function status(deps: TwoFactorDeps, userId: number): Promise<TwoFa
   };
 }
 
-/** The TOTP step a code of the account's secret stands for, or undefined (wrong, replayed, or the secret does not open). */
+/**
+ * The server cannot check TOTP codes: a sealed secret opens under none of its keys (SECRET_KEY not
+ * carried over to this install, or changed). Not the person's fault: not counted as a failed attempt.
+ */
+export function serverMisconfigured(): ServiceError {
+  return new ServiceError(
+    'SERVER_MISCONFIGURED',
+    "The server cannot check two-factor codes: its secret key (SECRET_KEY) is not the one the secrets were sealed with; ask the server's operator (a recovery code still signs in)",
+  );
+}
+
+/** The TOTP step a code of the account's secret stands for, or undefined (wrong or replayed); SERVER_MISCONFIGURED when the secret does not open. */
 function totpStep(deps: TwoFactorDeps, userId: number, email: string, sealed: string, lastUsedStep: number | null, normalized: string): number | undefined {
   let secret: string;
   try {
     secret = deps.box.open(sealed, `two-factor:${userId}`);
   } catch (error) {
     if (!(error instanceof SealedSecretError)) throw error;
-    // The server secret changed since it was set up (docs/security.md): recovery codes still work.
+    // The sealing key is not the one of this secret (docs/operations.md, "Moving to PostgreSQL"): recovery codes still work.
     deps.logger.error(
       { user_id: userId },
-      'a two-factor secret does not open with the configured server secret (was JWT_SECRET or the secret file changed?); the account can sign in with a recovery code',
+      'a two-factor secret does not open with this server\'s keys: set SECRET_KEY to the key it was sealed with (a SQLite install\'s <db>.secret-key file; docs/operations.md, "Moving to PostgreSQL"); until then codes are refused as a server misconfiguration and recovery codes still sign in',
     );
-    return undefined;
+    throw serverMisconfigured();
   }
   const timestamp = deps.clock.now().getTime();
   const delta = totpOf(secret, email).validate({ token: normalized, timestamp, window: TOTP_WINDOW });
@@ -117,7 +128,8 @@ function totpStep(deps: TwoFactorDeps, userId: number, email: string, sealed: st
 /**
  * Checks a code against the account's secret (TOTP, with TOTP_WINDOW steps of drift and never a
  * step at or before the last one used) or, once enabled, its unused recovery codes. Does not store
- * the use: `consume` does that in the caller's transaction.
+ * the use: `consume` does that in the caller's transaction. A 6-digit code of a secret that does not
+ * open is SERVER_MISCONFIGURED (a recovery code is still checked).
  */
 export async function checkCode(deps: TwoFactorDeps, userId: number, email: string, code: string, allowRecovery: boolean): Promise<CheckedCode | undefined> {
   const current = await twoFactorRow(deps.database.db, userId);

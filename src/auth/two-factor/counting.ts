@@ -14,17 +14,31 @@ export function invalidPassword(): ServiceError {
   return new ServiceError('INVALID_PASSWORD', 'The password is wrong');
 }
 
-/** A code checked under a lockout slot: a wrong one keeps the slot (and may lock: 423). */
+/**
+ * A code checked under a lockout slot: a wrong one keeps the slot (and may lock: 423). When the server
+ * cannot open the secret (SERVER_MISCONFIGURED) nothing was learnt of the code: its slot and the
+ * `earlier` slots of the same sign-in (the password's) are given back, so a misconfigured server
+ * locks nobody out.
+ */
 export async function checkCodeCounted(
   deps: TwoFactorDeps,
   userId: number,
   email: string,
   code: string,
   allowRecovery: boolean,
+  earlier: AttemptReservation[] = [],
 ): Promise<{ checked: CheckedCode; reservation: AttemptReservation }> {
   const { lockout } = deps;
   const reservation = await lockout.reserveAttempt({ userId });
-  const checked = await checkCode(deps, userId, email, code, allowRecovery);
+  let checked: CheckedCode | undefined;
+  try {
+    checked = await checkCode(deps, userId, email, code, allowRecovery);
+  } catch (error) {
+    if (error instanceof ServiceError && error.code === 'SERVER_MISCONFIGURED') {
+      for (const slot of [reservation, ...earlier]) await lockout.releaseAttempt(slot);
+    }
+    throw error;
+  }
   if (!checked) throw lockout.failureOf(reservation) ?? invalidCode();
   const locked = await lockout.lockedSince(reservation);
   if (locked) throw locked;

@@ -19,7 +19,7 @@ export interface TwoFactorDeps {
   hasher: PasswordHasher;
   lockout: LockoutService;
   sessions: Pick<SessionService, 'signSession' | 'storeSession'>;
-  /** Seals the TOTP secrets under a key derived from the server secret (src/auth/secret-box.ts). */
+  /** Seals the TOTP secrets under the sealing key, SECRET_KEY (src/auth/secret-box.ts). */
   box: SecretBox;
   logger: Pick<Logger, 'error'>;
   options: TwoFactorOptions;

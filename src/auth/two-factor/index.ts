@@ -8,6 +8,7 @@
 // - set-up.ts: a pending secret, then enabling it with a code.
 // - reauthenticate.ts: the password and a code again before disabling, new recovery codes or closing the account.
 // - operator.ts: `user 2fa-reset` and REQUIRE_2FA at the start of `serve`.
+// - sealing.ts: the sealed secrets as a whole: counted (`check`), re-sealed (`serve`, `db copy`).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { PublicUser } from '../accounts/users.js';
@@ -17,6 +18,7 @@ import { isEnabled, status } from './codes.js';
 import type { TwoFactorDeps } from './deps.js';
 import { deleteSessionsWithoutTwoFactor, resetByOperator } from './operator.js';
 import { disable, reauthenticate, regenerateRecoveryCodes, type CallingSession, type ReauthenticationOptions } from './reauthenticate.js';
+import { countSealedSecrets, resealOldSecrets, sealedForCopy } from './sealing.js';
 import { enableWithChallenge, enableWithSession, setUpWithChallenge, setUpWithPassword } from './set-up.js';
 
 export { RECOVERY_CODE_COUNT, TOTP_DIGITS, TOTP_PERIOD_SECONDS, TOTP_WINDOW, invalidCode, type TwoFactorStatus } from './codes.js';
@@ -30,6 +32,7 @@ export {
 } from './challenges.js';
 export type { TwoFactorDeps, TwoFactorOptions } from './deps.js';
 export type { CallingSession, ReauthenticationOptions } from './reauthenticate.js';
+export type { SealedSecretCounts } from './sealing.js';
 
 export function createTwoFactorService(deps: TwoFactorDeps) {
   return {
@@ -47,6 +50,12 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     regenerateRecoveryCodes: (user: PublicUser, password: string, code: string, tokenHash: string) =>
       regenerateRecoveryCodes(deps, user, password, code, tokenHash),
     resetByOperator: (userId: number) => resetByOperator(deps, userId),
+    /** The sealed secrets by the key they open under (`timetrack check`). */
+    countSealedSecrets: () => countSealedSecrets(deps),
+    /** At the start of `serve`: the secrets sealed under the old key, re-sealed under the sealing key. */
+    resealOldSecrets: () => resealOldSecrets(deps),
+    /** `db copy`: a row's secret under the sealing key; SealedSecretError when it does not open. */
+    sealedForCopy: (row: { user_id: number; secret_ciphertext: string }) => sealedForCopy(deps, row),
     /** The password and, when two-factor sign-in is on, a code; then `change` while the calling session still exists. */
     reauthenticate: <T>(
       session: CallingSession,

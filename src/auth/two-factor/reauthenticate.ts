@@ -44,8 +44,8 @@ export async function reauthenticate<T>(
   const withCode = await isEnabled(deps, user.id);
   if (!withCode && options.twoFactorRequired) throw notEnabled();
   if (withCode && code === undefined) throw validationError('code is required: two-factor sign-in is on for this account', 'code');
-  await checkPasswordCounted(deps, user.id, password);
-  const second = withCode ? await checkCodeCounted(deps, user.id, user.email, code!, true) : undefined;
+  const first = await checkPasswordCounted(deps, user.id, password);
+  const second = withCode ? await checkCodeCounted(deps, user.id, user.email, code!, true, [first.reservation]) : undefined;
   return database.transact(async (trx) => {
     await database.lockUser(trx, user.id);
     await requireLiveSession(trx, session.tokenHash);

@@ -54,6 +54,8 @@ export const de: Catalog = {
     ACCOUNT_LOCKED: (seconds) => `Zu viele fehlgeschlagene Anmeldungen: Das Konto ist gesperrt. Versuchen Sie es ${inTime(seconds)} wieder.`,
     RATE_LIMITED: (seconds) => `Zu viele Versuche von dieser Adresse. Versuchen Sie es ${inTime(seconds)} wieder.`,
     BUSY: 'Der Server ist ausgelastet. Versuchen Sie es gleich noch einmal.',
+    SERVER_MISCONFIGURED:
+      'Der Server kann Zwei-Faktor-Codes nicht prüfen: Er ist falsch eingerichtet. Bitte melden Sie das dem Betreiber; ein Wiederherstellungscode meldet Sie weiterhin an.',
     DATABASE_UNAVAILABLE: 'Der Server ist ausgelastet. Versuchen Sie es gleich noch einmal.',
     NETWORK: 'Der Server ist nicht erreichbar. Prüfen Sie die Verbindung und versuchen Sie es noch einmal.',
     PAYLOAD_TOO_LARGE: 'Die Eingabe ist zu lang.',

@@ -86,6 +86,7 @@ export const en = {
     ACCOUNT_LOCKED: (seconds: number | undefined) => `Too many failed sign-ins: this account is locked. Try again ${inTime(seconds)}.`,
     RATE_LIMITED: (seconds: number | undefined) => `Too many attempts from this address. Try again ${inTime(seconds)}.`,
     BUSY: 'The server is busy. Try again in a moment.',
+    SERVER_MISCONFIGURED: 'The server cannot check two-factor codes: its configuration is wrong. Tell its operator; a recovery code still signs you in.',
     DATABASE_UNAVAILABLE: 'The server is busy. Try again in a moment.',
     NETWORK: 'The server cannot be reached. Check your connection and try again.',
     PAYLOAD_TOO_LARGE: 'What you entered is too long.',
