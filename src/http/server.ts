@@ -10,7 +10,10 @@ import { serveJobs } from './serve-jobs.js';
 import { createOutageLog } from './outage-log.js';
 import { logStarted, runStartupChecks, warnAboutSettings } from './start-up.js';
 
-export async function runServer(ctx: AppContext, about: { version: string; commit: string; starting?: StartingListener; createdNotice?: string }): Promise<void> {
+export async function runServer(
+  ctx: AppContext,
+  about: { version: string; commit: string; starting?: StartingListener; createdNotice?: string },
+): Promise<void> {
   const { config, logger } = ctx;
   await runStartupChecks(ctx);
   const metrics = config.metricsListen ? createMetrics({ version: about.version, commit: about.commit }) : undefined;

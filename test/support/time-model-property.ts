@@ -245,7 +245,9 @@ function refToday(user: RefUser, now: number) {
     running,
     end_of_work: new Date(endOfWork).toISOString(),
     // Before tracking_start a booking counts nowhere, like the day itself (docs/time-model.md, Bookings).
-    adjusted_end_of_work: new Date(endOfWork - (refOvertime(user, now).balance_minutes + (date >= user.trackingStart ? day.booked_minutes : 0)) * MINUTE).toISOString(),
+    adjusted_end_of_work: new Date(
+      endOfWork - (refOvertime(user, now).balance_minutes + (date >= user.trackingStart ? day.booked_minutes : 0)) * MINUTE,
+    ).toISOString(),
   };
 }
 
