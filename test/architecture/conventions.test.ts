@@ -207,6 +207,11 @@ describe('migrations', () => {
     expect(Object.keys(migrations).sort()).toEqual([...files].sort());
   });
 
+  it('no two timestamped migrations share a timestamp (their order would rest on their names alone)', () => {
+    const stamps = files.filter(isTimestamped).map((name) => name.slice(0, 14));
+    expect(stamps.filter((stamp, index) => stamps.indexOf(stamp) !== index)).toEqual([]);
+  });
+
   it('the timestamp pattern takes what it should and nothing else', () => {
     expect(isTimestamped('20261126143000_add_something')).toBe(true);
     for (const name of ['012_add_something', '20261326143000_bad_month', '2026112614300_short', '20261126143000-dash', '20261126143000_Upper'])
