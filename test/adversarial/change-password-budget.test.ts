@@ -1,7 +1,7 @@
 // change-password cannot be turned into a hashing flood (docs/security.md, "Hashing capacity"):
 // a budget per account and per address, and only a share of the hashing queue for account changes.
 import { afterEach, describe, expect, it } from 'vitest';
-import { PasswordHasher, type PasswordAlgorithm } from '../../src/auth/passwords/hasher.js';
+import { argon2id, PasswordHasher, type PasswordAlgorithm } from '../../src/auth/passwords/hasher.js';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { bearer, login, post, register } from '../support/requests.js';
@@ -105,14 +105,33 @@ describe('change-password budget', () => {
 
 describe('a guess the hashing queue refused', () => {
   it('does not count against the lockout (nothing was verified)', async () => {
-    t = await createTestApp({ realHashing: true, env: { HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '0' } });
+    // argon2id, but each verification waits until the other guess of its round has its answer: the
+    // two always meet at the one hashing slot (on PostgreSQL the second's reads could otherwise arrive
+    // after the first's hash and rightly take the free slot).
+    let release: () => void = () => {};
+    let armed = false;
+    const gated: PasswordAlgorithm = {
+      ...argon2id,
+      async verify(hash, password) {
+        if (armed) await new Promise<void>((resolve) => ((release = resolve), setTimeout(resolve, 5_000)));
+        return argon2id.verify(hash, password);
+      },
+    };
+    t = await createTestApp({ passwordAlgorithm: gated, env: { HASH_CONCURRENCY: '1', HASH_QUEUE_LIMIT: '0' } });
     const { user } = await register(t.app);
-    // Four rounds of two parallel guesses: one is verified (401) while the other finds the one hashing
-    // slot taken and no queue (503 BUSY). Only the verified ones may count: 4, not 8 (which would lock).
+    await t.ctx.services.hasher.warmUp();
+    armed = true;
+    // Four rounds of two guesses: the first holds the one hashing slot while the second finds it taken
+    // and no queue (503 BUSY); then the first is verified (401). Only the verified ones may count: 4, not
+    // 8 (which would lock).
     const statuses: number[] = [];
     for (let round = 0; round < 4; round += 1) {
-      const pair = await Promise.all([0, 1].map((i) => post(t!.app, '/api/auth/login', { email: 'ann@example.com', password: `wrong guess ${round}.${i}` })));
-      statuses.push(...pair.map((r) => r.statusCode));
+      const guess = (i: number) => post(t!.app, '/api/auth/login', { email: 'ann@example.com', password: `wrong guess ${round}.${i}` });
+      const first = guess(0);
+      while (t.ctx.services.hasher.inFlight === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      const second = await guess(1);
+      release();
+      statuses.push((await first).statusCode, second.statusCode);
     }
     expect(statuses.filter((status) => status === 503)).toHaveLength(4);
     expect(statuses.filter((status) => status === 401)).toHaveLength(4);
