@@ -10,7 +10,7 @@ import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createNoticeMailer } from './mail/notices.js';
-import { createAbsenceService } from './time/absences.js';
+import { createAbsenceService } from './time/absences/absences.js';
 import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
@@ -35,11 +35,11 @@ import {
   newDeviceText,
   type SignInClient,
 } from './auth/sessions/index.js';
-import { createSettingsService } from './time/settings.js';
+import { createSettingsService } from './time/settings/settings.js';
 import { createScheduleService } from './time/schedules.js';
 import { createBookingService } from './time/bookings.js';
-import { createVacationService } from './time/vacation.js';
-import { createTimesheetService } from './time/timesheet.js';
+import { createVacationService } from './time/absences/vacation.js';
+import { createTimesheetService } from './time/timesheet/timesheet.js';
 import { createStatisticsService } from './time/statistics/index.js';
 import { createTimeEntryService } from './time/entries/service.js';
 

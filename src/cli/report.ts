@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { narrowRedirectedOutput } from '../common/private-file.js';
-import { timesheetCsv, timesheetPdf, type SheetLanguage } from '../time/timesheet.js';
+import { timesheetCsv, timesheetPdf, type SheetLanguage } from '../time/timesheet/timesheet.js';
 import { withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
 import { printJson } from './output.js';

@@ -4,14 +4,14 @@
 // left out of the checks of its value.
 import { normalizeEmail, normalizeFullName, normalizeUsername } from '../auth/accounts/fields.js';
 import { ServiceError } from '../common/errors.js';
-import { checkAbsence, MAX_ABSENCES_PER_USER, type CheckedAbsence } from '../time/absences.js';
+import { checkAbsence, MAX_ABSENCES_PER_USER, type CheckedAbsence } from '../time/absences/absences.js';
 import { checkBooking, MAX_BOOKINGS_PER_USER, type Booking } from '../time/bookings.js';
 import { normalizeTimezone, parseDate, parseInstant, type ZoneEntry } from '../time/calendar/dates.js';
-import { MAX_ZONES } from '../time/zone-history.js';
+import { MAX_ZONES } from '../time/settings/zone-history.js';
 import type { ImportProblem, ParsedRow } from '../time/entries/csv-text.js';
 import { checkSpan, MAX_ENTRIES_PER_USER, normalizeNote, type EntrySpan } from '../time/entries/rules.js';
 import { checkWeeklyTarget, DEFAULT_TARGET, MAX_SCHEDULES, type WeeklyTarget } from '../time/schedules.js';
-import { checkSettingsPatch, type SettingsPatch } from '../time/settings.js';
+import { checkSettingsPatch, type SettingsPatch } from '../time/settings/settings.js';
 import {
   ACCOUNT_DOCUMENT_FORMAT,
   ACCOUNT_DOCUMENT_VERSION,

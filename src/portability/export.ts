@@ -9,7 +9,7 @@ import { ServiceError } from '../common/errors.js';
 import { entryBatchesOverlapping } from '../time/entries/store.js';
 import type { ExportGate, ExportStream } from '../time/exports.js';
 import { storedSchedules } from '../time/schedules.js';
-import type { SettingsService } from '../time/settings.js';
+import type { SettingsService } from '../time/settings/settings.js';
 import { json } from './check.js';
 import { ACCOUNT_DOCUMENT_FORMAT, ACCOUNT_DOCUMENT_VERSION } from './schema.js';
 

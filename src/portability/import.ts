@@ -11,11 +11,11 @@ import type { PasswordHasher } from '../auth/passwords/hasher.js';
 import type { PublicUser } from '../auth/accounts/users.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError } from '../common/errors.js';
-import { insertAbsencesIn } from '../time/absences.js';
+import { insertAbsencesIn } from '../time/absences/absences.js';
 import { assertRoomForBookings, type Booking } from '../time/bookings.js';
 import type { EntryCsvService } from '../time/entries/csv.js';
 import { writeSchedules, writeSchedule } from '../time/schedules.js';
-import type { SettingsService } from '../time/settings.js';
+import type { SettingsService } from '../time/settings/settings.js';
 import { AccountImportError, checkDocument } from './check.js';
 
 export interface AccountImportResult {

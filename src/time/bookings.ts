@@ -8,7 +8,7 @@ import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import { parseDate } from './calendar/dates.js';
 import { normalizeNote } from './entries/rules.js';
-import { MAX_OFFSET_MINUTES } from './settings.js';
+import { MAX_OFFSET_MINUTES } from './settings/settings.js';
 
 export const BOOKING_KINDS: readonly BookingKind[] = ['payout', 'correction'];
 /** The most bookings one list answers; a range with more is refused, as for entries and absences. */

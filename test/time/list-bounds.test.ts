@@ -2,7 +2,7 @@
 // that holds more is refused with 400 VALIDATION_ERROR asking for a shorter range, never cut short.
 import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createAbsenceService, MAX_LISTED_ABSENCES } from '../../src/time/absences.js';
+import { createAbsenceService, MAX_LISTED_ABSENCES } from '../../src/time/absences/absences.js';
 import { MAX_LISTED_ENTRIES } from '../../src/time/entries/rules.js';
 import { createTimeEntryService } from '../../src/time/entries/service.js';
 import { createTestApp, type TestApp } from '../support/app.js';

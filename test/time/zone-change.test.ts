@@ -4,7 +4,7 @@
 import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { totalsOfSpans } from '../../src/time/entries/store.js';
-import { createSettingsService } from '../../src/time/settings.js';
+import { createSettingsService } from '../../src/time/settings/settings.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { type SignedIn, signIn } from '../support/requests.js';
 

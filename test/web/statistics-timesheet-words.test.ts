@@ -1,7 +1,7 @@
 // One wording for the balance (docs/time-model.md, complete days): the PDF timesheet says the client's
 // words, in both languages, and the client splits an entry at local midnight as the server counts it.
 import { describe, expect, it } from 'vitest';
-import { timesheetPdf, type MonthSheet } from '../../src/time/timesheet.js';
+import { timesheetPdf, type MonthSheet } from '../../src/time/timesheet/timesheet.js';
 import { de } from '../../src/web/i18n/de.js';
 import { en } from '../../src/web/i18n/en.js';
 import { piecesByDay } from '../../src/web/views/entry-days.js';

@@ -9,7 +9,7 @@ import { BEARER, BEARER_OR_ANONYMOUS } from '../openapi.js';
 import type { ApiInstance } from '../api-hooks.js';
 import { errorResponses } from '../schemas.js';
 import { Anonymous, MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './schemas.js';
-import { timesheetCsv, timesheetPdf } from '../../time/timesheet.js';
+import { timesheetCsv, timesheetPdf } from '../../time/timesheet/timesheet.js';
 import { unauthorized } from '../../auth/sessions/index.js';
 
 /** The query of the monthly timesheet, as JSON, CSV and PDF. */

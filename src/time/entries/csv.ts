@@ -13,7 +13,7 @@ import type { Database, TimeEntryRow } from '../../db/types.js';
 import { localDateTimeOf, toIso } from '../calendar/dates.js';
 import type { Clock } from '../../common/clock.js';
 import { entriesOverlapping, entryBatchesOverlapping, insertDailyTotals, refreshDays, runningEntry, totalsOfSpans, type InstantRange } from './store.js';
-import type { SettingsService } from '../settings.js';
+import type { SettingsService } from '../settings/settings.js';
 import type { ExportGate, ExportStream } from '../exports.js';
 import { assertRoomForEntries, MAX_ENTRIES_PER_USER, publicEntry, type RangeQuery, type TimeEntry } from './rules.js';
 import type { TimeEntryService } from './service.js';

@@ -7,7 +7,7 @@ import type { Database, TimeEntryRow } from '../../db/types.js';
 import { addDays, localDateOf, startOfDay, toIso, type DayZones } from '../calendar/dates.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './store.js';
 import { ServiceError, validationError } from '../../common/errors.js';
-import type { Settings } from '../settings.js';
+import type { Settings } from '../settings/settings.js';
 
 export const NOTE_MAX_LENGTH = 1000;
 /**

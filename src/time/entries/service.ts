@@ -10,7 +10,7 @@ import { parseInstant, parseInstantOrDate, toIso } from '../calendar/dates.js';
 import type { Clock } from '../../common/clock.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './store.js';
 import { ServiceError, validationError } from '../../common/errors.js';
-import { DEFAULT_TIMER_LIMIT_MINUTES, type SettingsService } from '../settings.js';
+import { DEFAULT_TIMER_LIMIT_MINUTES, type SettingsService } from '../settings/settings.js';
 import {
   assertRoomForEntries,
   assertSpanIsFree,

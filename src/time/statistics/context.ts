@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, TimeEntryRow } from '../../db/types.js';
 import { runningEntry } from '../entries/store.js';
-import { settingsAndSchedules, type Settings } from '../settings.js';
+import { settingsAndSchedules, type Settings } from '../settings/settings.js';
 import { ScheduleTimeline } from '../schedules.js';
 import type { StatisticsDeps } from './types.js';
 

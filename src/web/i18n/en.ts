@@ -266,7 +266,7 @@ export const en = {
   },
 
   // The balance counts complete days only (docs/time-model.md): the same words on Today, Week, Month,
-  // the 12-week line and the timesheet PDF (src/time/timesheet.ts repeats them; a test compares).
+  // the 12-week line and the timesheet PDF (src/time/timesheet/timesheet.ts repeats them; a test compares).
   balance: {
     through: (date: string) => `Balance through ${date}`,
     notYet: 'not yet',

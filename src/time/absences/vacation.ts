@@ -6,13 +6,13 @@
 // The answer says how the allowance was worked out (the full year's days, the months counted, from
 // when), and what a booking asked about would leave (docs/time-model.md).
 import type { Kysely } from 'kysely';
-import type { Database, LocalDate } from '../db/types.js';
-import type { Clock } from '../common/clock.js';
-import { validationError } from '../common/errors.js';
-import { datesFromThrough, localDateOf, parseDate, weekdayOf } from './calendar/dates.js';
-import { publicHolidays } from './calendar/holidays.js';
-import { scheduleTimeline, type ScheduleTimeline } from './schedules.js';
-import type { Settings, SettingsService } from './settings.js';
+import type { Database, LocalDate } from '../../db/types.js';
+import type { Clock } from '../../common/clock.js';
+import { validationError } from '../../common/errors.js';
+import { datesFromThrough, localDateOf, parseDate, weekdayOf } from '../calendar/dates.js';
+import { publicHolidays } from '../calendar/holidays.js';
+import { scheduleTimeline, type ScheduleTimeline } from '../schedules.js';
+import type { Settings, SettingsService } from '../settings/settings.js';
 
 export interface VacationYear {
   year: number;

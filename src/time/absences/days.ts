@@ -1,9 +1,9 @@
 // The absences of a span of days as the figures read them (src/time/statistics/): by date, or counted
 // by weekday for a balance over years with those on holidays apart (one aggregate).
 import { sql, type Kysely } from 'kysely';
-import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../db/types.js';
-import { weekdayOfDate } from '../db/sql.js';
-import { WEEKDAYS, type Weekday } from './calendar/dates.js';
+import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../../db/types.js';
+import { weekdayOfDate } from '../../db/sql.js';
+import { WEEKDAYS, type Weekday } from '../calendar/dates.js';
 
 /** What statistics need of a day's absence. */
 export interface DayAbsence {

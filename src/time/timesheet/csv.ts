@@ -1,9 +1,9 @@
 // The monthly timesheet as CSV (docs/time-model.md, Monthly timesheet): a row per day, the totals, and
 // the balance carried in and out. Language-neutral figures (minutes, ISO dates and instants), the
 // holiday names in the sheet's language, and the same empty-cell rule as the PDF.
-import { zoneOn } from './calendar/dates.js';
+import { zoneOn } from '../calendar/dates.js';
 import { stringify } from 'csv-stringify/sync';
-import { dayCells, hoursAndMinutes, localStamp, type MonthSheet } from './timesheet-format.js';
+import { dayCells, hoursAndMinutes, localStamp, type MonthSheet } from './format.js';
 
 export const SHEET_CSV_COLUMNS = [
   'date',

@@ -2,8 +2,8 @@
 // or a range) share a `request_id`, the id of their first absence, so that they are shown and removed
 // as what was booked. A later leave request groups its days the same way.
 import type { Kysely, Transaction } from 'kysely';
-import type { AbsenceRow, Database } from '../db/types.js';
-import { ServiceError } from '../common/errors.js';
+import type { AbsenceRow, Database } from '../../db/types.js';
+import { ServiceError } from '../../common/errors.js';
 
 /**
  * Gives each group of just written absences (their ids) one request id, the smallest id of the group,

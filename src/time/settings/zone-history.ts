@@ -3,10 +3,10 @@
 // ./calendar/zones.ts. A change from a date keeps every day before it as it was; a change from a day
 // on or before the tracking start ("all my days") is the one change that recounts every day.
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, LocalDate } from '../db/types.js';
-import { validationError } from '../common/errors.js';
-import { localDateIn, normalizeTimezone, parseDate } from './calendar/dates.js';
-import { normalizeZones, sameZones, type ZoneEntry } from './calendar/zones.js';
+import type { Database, LocalDate } from '../../db/types.js';
+import { validationError } from '../../common/errors.js';
+import { localDateIn, normalizeTimezone, parseDate } from '../calendar/dates.js';
+import { normalizeZones, sameZones, type ZoneEntry } from '../calendar/zones.js';
 
 /** A user keeps at most this many zones: a traveller's few changes a month for decades. */
 export const MAX_ZONES = 1000;

@@ -1,12 +1,12 @@
 // A settings patch (PATCH /api/settings, an account document's settings): its shape, and the checks that
 // turn it into the columns it sets (VALIDATION_ERROR naming the field at fault). The service that stores
 // it: ./settings.ts.
-import type { LocalDate } from '../db/types.js';
-import { parseDate, type ZoneEntry } from './calendar/dates.js';
-import { normalizeHolidayRegion } from './calendar/holidays.js';
+import type { LocalDate } from '../../db/types.js';
+import { parseDate, type ZoneEntry } from '../calendar/dates.js';
+import { normalizeHolidayRegion } from '../calendar/holidays.js';
 import { checkZoneChange, type ZoneChange } from './zone-history.js';
-import { validationError } from '../common/errors.js';
-import { checkWeeklyTarget, DEFAULT_TARGET, type WeeklyTarget } from './schedules.js';
+import { validationError } from '../../common/errors.js';
+import { checkWeeklyTarget, DEFAULT_TARGET, type WeeklyTarget } from '../schedules.js';
 
 /** Ten years of full-time overtime: anything beyond is a typo. */
 export const MAX_OFFSET_MINUTES = 10 * 365 * 24 * 60;

@@ -3,16 +3,16 @@
 // checked in the transaction, and a unique constraint stands behind the check. A range (from/to) makes
 // one absence per day that has a target and is not a public holiday, all of them or none.
 import type { Transaction } from 'kysely';
-import { violatedRule, type TransactionalDatabase } from '../db/database.js';
-import type { AbsencePortion, AbsenceRow, AbsenceType, Database, LocalDate } from '../db/types.js';
-import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, startOfDay, weekdayOf } from './calendar/dates.js';
-import { publicHolidays } from './calendar/holidays.js';
-import { scheduleTimeline } from './schedules.js';
-import type { Clock } from '../common/clock.js';
-import { ServiceError, validationError } from '../common/errors.js';
-import type { SettingsService } from './settings.js';
-import { normalizeNote, type RangeQuery } from './entries/rules.js';
-import { assignRequests, deleteRequest } from './absence-requests.js';
+import { violatedRule, type TransactionalDatabase } from '../../db/database.js';
+import type { AbsencePortion, AbsenceRow, AbsenceType, Database, LocalDate } from '../../db/types.js';
+import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, startOfDay, weekdayOf } from '../calendar/dates.js';
+import { publicHolidays } from '../calendar/holidays.js';
+import { scheduleTimeline } from '../schedules.js';
+import type { Clock } from '../../common/clock.js';
+import { ServiceError, validationError } from '../../common/errors.js';
+import type { SettingsService } from '../settings/settings.js';
+import { normalizeNote, type RangeQuery } from '../entries/rules.js';
+import { assignRequests, deleteRequest } from './requests.js';
 
 export const ABSENCE_TYPES: readonly AbsenceType[] = ['vacation', 'sick', 'holiday'];
 export const ABSENCE_PORTIONS: readonly AbsencePortion[] = ['full', 'half'];
@@ -32,7 +32,7 @@ export interface Absence {
   type: AbsenceType;
   portion: AbsencePortion;
   note: string;
-  /** The booking the day belongs to (./absence-requests.ts): the days of one POST share it. */
+  /** The booking the day belongs to (./requests.ts): the days of one POST share it. */
   request_id: number;
 }
 
@@ -52,7 +52,7 @@ export interface CheckedAbsence {
   type: AbsenceType;
   portion: AbsencePortion;
   note: string;
-  /** Absences of an imported document with the same key were booked together (./absence-requests.ts). */
+  /** Absences of an imported document with the same key were booked together (./requests.ts). */
   request?: number;
 }
 

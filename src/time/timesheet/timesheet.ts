@@ -1,16 +1,16 @@
 // The monthly timesheet (docs/time-model.md, Monthly timesheet): the month's day rows, totals, the
 // balance carried in and out, and the year's vacation, as JSON, CSV and a one-page PDF to sign. The CSV
 // and the PDF are written from the JSON object itself, so every figure in them equals the JSON's.
-import { publicHolidays } from './calendar/holidays.js';
-import type { MonthFigures } from './statistics/types.js';
-import type { Settings } from './settings.js';
-import type { MonthSheet, SheetLanguage } from './timesheet-format.js';
-import type { VacationYear } from './vacation.js';
+import { publicHolidays } from '../calendar/holidays.js';
+import type { MonthFigures } from '../statistics/types.js';
+import type { Settings } from '../settings/settings.js';
+import type { MonthSheet, SheetLanguage } from './format.js';
+import type { VacationYear } from '../absences/vacation.js';
 
-export type { MonthSheet, SheetLanguage } from './timesheet-format.js';
-export { hoursAndMinutes, signedHours } from './timesheet-format.js';
-export { SHEET_CSV_COLUMNS, timesheetCsv } from './timesheet-csv.js';
-export { timesheetPdf } from './timesheet-pdf.js';
+export type { MonthSheet, SheetLanguage } from './format.js';
+export { hoursAndMinutes, signedHours } from './format.js';
+export { SHEET_CSV_COLUMNS, timesheetCsv } from './csv.js';
+export { timesheetPdf } from './pdf.js';
 
 export interface TimesheetDeps {
   statistics: { monthFigures(userId: number, month?: string): Promise<MonthFigures> };

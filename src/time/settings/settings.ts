@@ -3,13 +3,13 @@
 // date on (./zone-history.ts): the new per-day totals of those days are worked out before the
 // transaction and written in the one that stores the zone.
 import type { Kysely, Transaction } from 'kysely';
-import type { TransactionalDatabase } from '../db/database.js';
-import type { Database, LocalDate } from '../db/types.js';
-import { localDateOf, zoneOn, type ZoneEntry } from './calendar/dates.js';
-import type { Clock } from '../common/clock.js';
-import { preparedFor, prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from './entries/store.js';
+import type { TransactionalDatabase } from '../../db/database.js';
+import type { Database, LocalDate } from '../../db/types.js';
+import { localDateOf, zoneOn, type ZoneEntry } from '../calendar/dates.js';
+import type { Clock } from '../../common/clock.js';
+import { preparedFor, prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from '../entries/store.js';
 import { changeZones, storedZones, writeZones } from './zone-history.js';
-import { checkSettingsPatch, type BreakRule, type CheckedSettingsPatch, type SettingsPatch } from './settings-patch.js';
+import { checkSettingsPatch, type BreakRule, type CheckedSettingsPatch, type SettingsPatch } from './patch.js';
 
 export {
   checkBreakRules,
@@ -21,9 +21,9 @@ export {
   type BreakRule,
   type CheckedSettingsPatch,
   type SettingsPatch,
-} from './settings-patch.js';
-import { ServiceError } from '../common/errors.js';
-import { ScheduleTimeline, storedSchedules, writeSchedule, type Schedule, type WeeklyTarget } from './schedules.js';
+} from './patch.js';
+import { ServiceError } from '../../common/errors.js';
+import { ScheduleTimeline, storedSchedules, writeSchedule, type Schedule, type WeeklyTarget } from '../schedules.js';
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_MIN_BREAK_MINUTES = 15;

@@ -2,9 +2,9 @@
 // and words in the sheet's language, empty cells where nothing happened, and an end at midnight as
 // 24:00. The PDF and the CSV both take their cells from here, so they follow one rule.
 import { DateTime } from 'luxon';
-import type { Weekday } from './calendar/dates.js';
-import type { MonthDay, MonthFigures } from './statistics/types.js';
-import type { VacationYear } from './vacation.js';
+import type { Weekday } from '../calendar/dates.js';
+import type { MonthDay, MonthFigures } from '../statistics/types.js';
+import type { VacationYear } from '../absences/vacation.js';
 
 export interface MonthSheet extends MonthFigures {
   vacation: VacationYear;

@@ -1,7 +1,7 @@
 // The monthly timesheet as a one-page A4 PDF to sign (docs/time-model.md, Monthly timesheet), drawn
 // with pdfkit from the sheet's JSON object: dates, numbers and words in the sheet's language, empty
 // cells where nothing happened, and every label fitted to its cell so that no text leaves its row.
-import { zoneOn } from './calendar/dates.js';
+import { zoneOn } from '../calendar/dates.js';
 import { createRequire } from 'node:module';
 import {
   dayCells,
@@ -16,7 +16,7 @@ import {
   weekdayName,
   type MonthSheet,
   type SheetLanguage,
-} from './timesheet-format.js';
+} from './format.js';
 
 /** The TrueType font embedded in every sheet: DejaVu Sans Condensed, from the dejavu-fonts-ttf package. */
 function fontFile(bold: boolean): string {
