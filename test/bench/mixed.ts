@@ -47,6 +47,8 @@ export async function seedPeople(env: Record<string, string>, password: string):
 
 interface MixedResult {
   sent: number;
+  /** The slowest requests (not logins): what they were, when they were sent and how long they took. */
+  slowest: string[];
   failed: number;
   p50Ms: number;
   p99Ms: number;
@@ -65,6 +67,7 @@ export async function mixedTraffic(baseUrl: string, people: Person[], password: 
   const started = performance.now();
   const latencies: number[] = [];
   const logins: number[] = [];
+  const slow: { ms: number; what: string }[] = [];
   let failed = 0;
   let writes = 0;
   const pending: Promise<void>[] = [];
@@ -80,7 +83,9 @@ export async function mixedTraffic(baseUrl: string, people: Person[], password: 
         } catch {
           failed += 1;
         }
-        into.push(performance.now() - started - at);
+        const ms = performance.now() - started - at;
+        into.push(ms);
+        if (into === latencies) slow.push({ ms, what: `${init.method ?? 'GET'} ${path} sent at ${(at / 1000).toFixed(1)} s` });
       })(),
     );
   for (let i = 0; i < seconds * rate; i++) {
@@ -110,6 +115,10 @@ export async function mixedTraffic(baseUrl: string, people: Person[], password: 
   await Promise.all(pending);
   return {
     sent: latencies.length + logins.length,
+    slowest: slow
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 6)
+      .map(({ ms, what }) => `${ms.toFixed(1)} ms ${what}`),
     failed,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),

@@ -27,7 +27,7 @@ import {
   type Measured,
   type Server,
 } from './processes.js';
-import { LIMIT_404, LIMIT_ME, TICK_ENTRY, limitFigures, tickEntryFigure, type Bench } from './limit.js';
+import { LIMIT_404, LIMIT_ME, limitFigures, type Bench } from './limit.js';
 import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople } from './mixed.js';
 
 const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
@@ -307,7 +307,7 @@ async function otherFigures(
   put('login storm: /me p99 during flood ÷ idle', { measured: `${stormed.p99Ms.toFixed(2)} ÷ ${meP99.toFixed(2)} ms`, ratio: stormed.p99Ms / meP99 });
 }
 
-/** Way (b): serve ÷ the limit server; on SQLite also serve without its nextTick entry ÷ with it. */
+/** Way (b): serve ÷ the limit server. */
 async function comparisons(
   driver: Driver,
   target: Target,
@@ -329,17 +329,6 @@ async function comparisons(
     await limitFigures(bench, serve, limit, meHeaders);
   } finally {
     await limit.stop();
-  }
-  if (target.name !== 'SQLite') return;
-  // A file of its own (one server per SQLite file): the 404 it is measured on reads no data.
-  const file = path.join(path.dirname(target.env.TIMETRACK_DB!), 'without-tick-entry.db');
-  const withoutEntry = await startServe({ ...target, env: { ...target.env, TIMETRACK_DB: file }, serveArgs: ['--db', file] }, 'b', {
-    TIMETRACK_BENCH_WITHOUT_TICK_ENTRY: '1',
-  });
-  try {
-    await tickEntryFigure(bench, serve, withoutEntry);
-  } finally {
-    await withoutEntry.stop();
   }
 }
 
@@ -364,6 +353,8 @@ async function mixedFigure(driver: Driver, target: Target, put: (figure: string,
     const result = await mixedTraffic(serve.url, people, PASSWORD, MIXED_SECONDS);
     await flood;
     if (result.failed > 0) throw new Error(`${target.name}: ${result.failed} of ${result.sent} requests of the mixed traffic failed`);
+    // Which requests make the p99: a cold path, a kind, or a moment (a checkpoint, a collection).
+    process.stderr.write(`${target.name}: the slowest of the mixed traffic:\n${result.slowest.map((line) => `  ${line}\n`).join('')}`);
     put(MIXED, {
       measured: `p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms over ${result.sent} requests in ${MIXED_SECONDS} s; logins p50 ${result.loginP50Ms.toFixed(0)} ms, p99 ${result.loginP99Ms.toFixed(0)} ms`,
       ratio: result.p99Ms,
@@ -424,7 +415,6 @@ async function main(): Promise<void> {
     { figure: '(b) /me ÷ bare Fastify without a logger', goal: '≥ 0.50', pgGoal: '≥ 0.35', check: ge(0.5), pgCheck: ge(0.35), cells: {}, driver },
     { figure: LIMIT_404, goal: '≥ 0.80', pgGoal: '≥ 0.80', check: ge(0.8), pgCheck: ge(0.8), cells: {}, driver },
     { figure: LIMIT_ME, goal: '≥ 0.80', pgGoal: '≥ 0.80', check: ge(0.8), pgCheck: ge(0.8), cells: {}, driver },
-    { figure: TICK_ENTRY, goal: '(none)', cells: {}, driver },
     { figure: `saturation: bare Fastify at ${CONNECTIONS * 2} ÷ ${CONNECTIONS} connections`, goal: '≤ 1.10', check: le(1.1), cells: {}, driver },
     { figure: 'scale-out: two serve processes ÷ one, /me behind one port (b)', goal: '(none)', cells: {}, driver },
     { figure: 'memory: peak RSS of serve under /me load ÷ bare Fastify', goal: '≤ 1.5', check: le(1.5), cells: {}, driver },
