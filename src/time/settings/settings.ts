@@ -8,7 +8,7 @@ import type { Database, LocalDate } from '../../db/types.js';
 import { localDateOf, zoneOn, type ZoneEntry } from '../calendar/dates.js';
 import type { Clock } from '../../common/clock.js';
 import { preparedFor, prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from '../entries/store.js';
-import { changeZones, storedZones, writeZones } from './zone-history.js';
+import { changeZones, writeZones } from './zone-history.js';
 import { checkSettingsPatch, type BreakRule, type CheckedSettingsPatch, type SettingsPatch } from './patch.js';
 
 export {
@@ -76,9 +76,12 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
  * statistics need of an account, read once per request (src/time/statistics/context.ts).
  */
 export async function settingsAndSchedules(clock: Clock, executor: Kysely<Database>, userId: number): Promise<{ settings: Settings; schedules: Schedule[] }> {
-  const row = await executor
+  // One statement for the settings and the zone history: a row per zone (one row, its zone columns
+  // null, without a history), the settings repeated on each; a zone history is a few rows.
+  const rows = await executor
     .selectFrom('users')
     .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
+    .leftJoin('zone_history', 'zone_history.user_id', 'users.id')
     .select([
       'users.created_at',
       'user_settings.holiday_region',
@@ -92,11 +95,15 @@ export async function settingsAndSchedules(clock: Clock, executor: Kysely<Databa
       'user_settings.timer_limit_minutes',
       'user_settings.user_id as settings_row',
       'user_settings.suggest_timer_limit',
+      'zone_history.valid_from as zone_from',
+      'zone_history.timezone as zone',
     ])
     .where('users.id', '=', userId)
-    .executeTakeFirst();
+    .orderBy('zone_history.valid_from')
+    .execute();
+  const row = rows[0];
   if (!row) throw new ServiceError('NOT_FOUND', 'No such account');
-  const stored = await storedZones(executor, userId);
+  const stored: ZoneEntry[] = rows.flatMap(({ zone_from, zone }) => (zone_from !== null && zone !== null ? [{ valid_from: zone_from, timezone: zone }] : []));
   const trackingStart = row.tracking_start ?? localDateOf(Date.parse(row.created_at), stored.length > 0 ? stored : 'UTC');
   const zones = stored.length > 0 ? stored : [{ valid_from: trackingStart, timezone: 'UTC' }];
   const schedules = await storedSchedules(executor, userId);

@@ -2,7 +2,7 @@
 // as stored, and what a change of zone from a date makes of it. The day arithmetic is in
 // ./calendar/zones.ts. A change from a date keeps every day before it as it was; a change from a day
 // on or before the tracking start ("all my days") is the one change that recounts every day.
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database, LocalDate } from '../../db/types.js';
 import { validationError } from '../../common/errors.js';
 import { localDateIn, normalizeTimezone, parseDate } from '../calendar/dates.js';
@@ -10,11 +10,6 @@ import { normalizeZones, sameZones, type ZoneEntry } from '../calendar/zones.js'
 
 /** A user keeps at most this many zones: a traveller's few changes a month for decades. */
 export const MAX_ZONES = 1000;
-
-/** The stored history of a user, oldest first (empty: UTC on every day). */
-export async function storedZones(executor: Kysely<Database>, userId: number): Promise<ZoneEntry[]> {
-  return executor.selectFrom('zone_history').select(['valid_from', 'timezone']).where('user_id', '=', userId).orderBy('valid_from').execute();
-}
 
 /** A change of zone: `timezone` from `validFrom` on (default: today in that zone). */
 export interface ZoneChange {

@@ -19,7 +19,7 @@ export interface AccountContext {
   nowMs: number;
 }
 
-/** Reads an account's context: four statements (the settings, the zones, the schedules, the running entry). */
+/** Reads an account's context: three statements (the settings with the zones, the schedules, the running entry). */
 export async function accountContext({ db, clock }: Pick<StatisticsDeps, 'db' | 'clock'>, userId: number): Promise<AccountContext> {
   const { settings, schedules } = await settingsAndSchedules(clock, db, userId);
   const running = await runningEntry(db, userId);
