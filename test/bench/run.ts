@@ -60,6 +60,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROUNDS = 3;
 const HASH_CONCURRENCY = defaultHashConcurrency(); // the server's bound at its default
 const PG_URL = process.env.TIMETRACK_BENCH_DATABASE_URL;
+/** BENCH_ONLY=mixed (comma-separated): only those figures are measured (docs/performance.md). */
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter((name) => name !== '');
 
 /**
  * (a) as a self-hoster runs it: production mode, LOG_LEVEL unset (info: one line per request), the
@@ -171,6 +173,11 @@ async function rawVerificationsPerSecond(seconds: number): Promise<number> {
 async function measureTarget(driver: Driver, target: Target, put: (figure: string, cell: Omit<Cell, 'met'>) => void): Promise<void> {
   process.stderr.write(`${target.name}: seeding (2 accounts, 5 years of daily entries)…\n`);
   await seed(target);
+  if (ONLY.length > 0) {
+    // BENCH_ONLY: only the named figures, to look into one of them without the whole run.
+    if (ONLY.includes('mixed')) await mixedFigure(driver, target, put);
+    return;
+  }
 
   let meRpsA = 0;
   let meP99A = 0;
@@ -476,7 +483,7 @@ async function main(): Promise<void> {
   const results = path.join(ROOT, 'bench-results');
   fs.mkdirSync(results, { recursive: true });
   fs.writeFileSync(
-    path.join(results, 'latest.json'),
+    path.join(results, ONLY.length > 0 ? 'only.json' : 'latest.json'), // a partial run leaves the full table alone
     `${JSON.stringify({ date: new Date().toISOString(), ...conditions, postgresql: showPg ? 'measured' : 'skipped: TIMETRACK_BENCH_DATABASE_URL not set', rows }, null, 2)}\n`,
   );
   fs.rmSync(dir, { recursive: true, force: true });
