@@ -8,7 +8,8 @@ import { databaseFileOf } from '../db/database.js';
 /**
  * Before the server is built: fails at the start, not at the first login, when the secret is
  * unusable; ends the sessions that may no longer be used; computes the dummy hash now, so the first
- * login with an unknown e-mail is not faster than the others.
+ * login with an unknown e-mail is not faster than the others; loads the holiday calendar and queues
+ * the holiday years in use, so the first statistics requests do not wait for them.
  */
 export async function runStartupChecks(ctx: AppContext): Promise<void> {
   const { config, logger, services } = ctx;
@@ -27,6 +28,12 @@ export async function runStartupChecks(ctx: AppContext): Promise<void> {
     logger.info({ deleted: ended }, 'REQUIRE_2FA: ended the sessions of accounts without two-factor sign-in');
   }
   await services.hasher.warmUp();
+  try {
+    await services.statistics.warmUp();
+  } catch (error) {
+    // Only a head start: the years are worked out on first use otherwise.
+    logger.warn({ err: error }, 'could not read the holiday regions in use to work their years out ahead');
+  }
 }
 
 /**

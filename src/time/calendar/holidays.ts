@@ -170,6 +170,17 @@ function yearSummary(Holidays: typeof HolidaysClass, region: string, year: numbe
   return working;
 }
 
+/**
+ * What serve does at its start (docs/performance.md): loads date-holidays and queues `years` of each
+ * region for the paced turns above, so that the first statistics requests after a start pay for
+ * neither. Answers once the module is loaded; the years are worked out after it, one turn at a time,
+ * and a request that needs one of them meanwhile shares its work.
+ */
+export async function warmHolidays(regions: readonly string[], years: readonly number[]): Promise<void> {
+  const Holidays = await loadHolidays();
+  for (const region of regions) for (const year of years) void Promise.resolve(yearSummary(Holidays, region, year, 'en')).catch(() => undefined);
+}
+
 /** Public holidays (date → name, in `language`) of a normalized region from `from` through `through`. */
 export async function publicHolidays(
   region: string | null,

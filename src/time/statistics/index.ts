@@ -16,6 +16,7 @@ import { monthFigures } from './month.js';
 import { todayFigures } from './today.js';
 import type { StatisticsDeps } from './types.js';
 import { anonymousWeekOverview, weekOverview } from './week.js';
+import { warmUp } from './warm-up.js';
 
 export type { StatisticsDeps } from './types.js';
 
@@ -38,5 +39,7 @@ export function createStatisticsService(deps: StatisticsDeps & { connections?: n
     today: (userId: number) => lane.run(() => todayFigures(deps, userId)),
     monthlyBalances: (userId: number, year?: number) => lane.run(() => monthlyBalances(deps, userId, year)),
     monthFigures: (userId: number, month?: string) => lane.run(() => monthFigures(deps, userId, month)),
+    /** Once at serve's start: the holiday calendar loaded, the years in use queued (./warm-up.ts). */
+    warmUp: () => warmUp(deps),
   };
 }
