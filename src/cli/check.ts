@@ -80,7 +80,9 @@ function sealedSecretsCheck(config: Config, counts: SealedSecretCounts | undefin
   const source = config.secretKey
     ? 'SECRET_KEY from the settings'
     : config.database.engine === 'sqlite'
-      ? `generated, kept in ${secretKeyFilePath(config.database.path)}`
+      ? fs.existsSync(secretKeyFilePath(config.database.path))
+        ? `generated, kept in ${secretKeyFilePath(config.database.path)}`
+        : `${secretKeyFilePath(config.database.path)} is made at the first start`
       : 'no SECRET_KEY: derived from JWT_SECRET';
   // A warning, not a problem: PostgreSQL without SECRET_KEY works as before (the key of JWT_SECRET).
   const warning =

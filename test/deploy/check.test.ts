@@ -93,6 +93,14 @@ describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only
     expect(missing.stdout).toMatch(/^PROBLEM secret: no JWT_SECRET and no .*\.jwt-secret: the next start generates a new secret and every session ends/m);
   });
 
+  it('before the first start the sealing key file is named as made then, not as kept', async () => {
+    const db = tempDb();
+    expect((await cli(db, ['migrate'])).exitCode).toBe(0);
+    const result = await cli(db, ['check']);
+    expect(result.stdout).toMatch(/^ok\s+secret key: .*\.secret-key is made at the first start;/m);
+    expect(fs.existsSync(`${db}.secret-key`)).toBe(false);
+  });
+
   it.runIf(isRoot)('a root-owned database run as the service user: one line per finding, the owner named, the fix as a command', async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
