@@ -47,7 +47,7 @@ that two-factor sign-in goes on; docs/operations.md, "Moving to PostgreSQL"):
             carry: whatToCarry(ctx, secrets),
           },
           text: [
-            ...result.tables.map((table) => `${table.table.padEnd(24)} ${table.rows}`),
+            ...result.tables.map((table) => `${table.table.padEnd(Math.max(...result.tables.map(({ table: name }) => name.length)))}  ${table.rows}`),
             `copied ${rows} rows to ${maskDatabaseUrl(to)} in ${result.durationMs} ms; the counts match`,
             whatToCarry(ctx, secrets),
             databaseLine(ctx),
