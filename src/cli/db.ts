@@ -1,5 +1,6 @@
 // `timetrack db copy --to <postgres url>`: the way from a SQLite install to PostgreSQL (README,
 // "Scaling out"; docs/database.md).
+import fs from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, parsePostgresUrl, postgresPoolSettings } from '../config/index.js';
 import { copyToPostgres } from '../db/copy.js';
@@ -72,6 +73,9 @@ async function twoFactorSecretsToCopy(ctx: AppContext): Promise<number> {
 /** The one sentence of what the target needs besides the rows (never a secret's value). */
 function whatToCarry(ctx: AppContext, secrets: number): string {
   const source = sealingKeySource(ctx.config.secretKey !== undefined, ctx.database.engine === 'sqlite' ? ctx.database.location : undefined);
+  if (secrets === 0 && source.kind === 'file' && !fs.existsSync(source.file))
+    // Generated on first use: nothing was sealed, so there is no file to carry.
+    return `no two-factor secrets to carry: set SECRET_KEY in the target's env file to a new key (\`openssl rand -base64 32\`), so that the ones sealed from now on do not depend on JWT_SECRET (docs/operations.md, "Moving to PostgreSQL")`;
   const value = source.kind === 'file' ? `the contents of ${source.file}` : "this install's SECRET_KEY";
   return `copied ${secrets} two-factor secrets sealed under this install's secret key: set SECRET_KEY in the target's env file to ${value} (docs/operations.md, "Moving to PostgreSQL")`;
 }

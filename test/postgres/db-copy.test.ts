@@ -99,6 +99,8 @@ describe.skipIf(!onPostgres)('db copy from SQLite to PostgreSQL', () => {
     const counts = copy.stdout.split('\n').filter((line) => /^[a-z_]+\s+\d+$/.test(line));
     expect(new Set(counts.map((line) => line.search(/\d+$/))).size).toBe(1);
     expect(copy.stdout).toContain('the counts match');
+    // No account had two-factor sign-in, so no sealing key file was ever made: nothing to carry.
+    expect(copy.stdout).toContain("no two-factor secrets to carry: set SECRET_KEY in the target's env file to a new key");
     expect(copy.stdout).not.toContain('timetrack-test-password');
 
     const after = await open({ DATABASE_URL: url }, clock);
