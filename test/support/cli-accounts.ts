@@ -1,23 +1,47 @@
 // Shared steps of the CLI tests: a temp database and accounts created through the real binary.
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { makeTempDir, PASSWORD } from './app.js';
 import { execaSync } from 'execa';
 import { BIN, cleanEnv, runCli } from './cli.js';
-import { forEngine } from './database.js';
+import { forEngine, onPostgres } from './database.js';
 
 /** A path where no database exists yet (only serve and migrate create one). */
 export function tempDbPath(): string {
   return path.join(makeTempDir('timetrack-cli-'), 'timetrack.db');
 }
 
-/** A new, migrated database, as `timetrack migrate` leaves it. */
-export function tempDb(): string {
-  const db = tempDbPath();
+let migratedByCli: string | undefined;
+
+/** Runs `timetrack migrate` on `db` through the real binary. */
+function migrateWithCli(db: string): void {
   // On PostgreSQL the database that stands for this path is migrated, like every later command's.
   const { args, env } = forEngine(['--db', db, 'migrate'], {});
   execaSync('node', [BIN, ...args], { env: cleanEnv(env), extendEnv: false });
+}
+
+/**
+ * A new, migrated database, as `timetrack migrate` leaves it. On SQLite the binary migrates one file
+ * per worker process and each call copies it (a node process and 25 migrations less per database;
+ * docs/testing.md, "How fast"); a closed SQLite file is whole without -wal and -shm, and the copy
+ * keeps its mode. On PostgreSQL each path's database is migrated by the binary.
+ */
+export function tempDb(): string {
+  const db = tempDbPath();
+  if (onPostgres) {
+    migrateWithCli(db);
+    return db;
+  }
+  if (migratedByCli === undefined) {
+    const template = tempDbPath();
+    process.once('exit', () => fs.rmSync(path.dirname(template), { recursive: true, force: true }));
+    migrateWithCli(template);
+    for (const side of ['-wal', '-shm']) if (fs.existsSync(`${template}${side}`)) throw new Error(`migrate left ${template}${side} behind`);
+    migratedByCli = template;
+  }
+  fs.copyFileSync(migratedByCli, db, fs.constants.COPYFILE_EXCL);
   return db;
 }
 
