@@ -13,7 +13,8 @@ export function tempDbPath(): string {
   return path.join(makeTempDir('timetrack-cli-'), 'timetrack.db');
 }
 
-let migratedByCli: string | undefined;
+/** The file the binary migrated for this worker (SQLite), and its bytes. */
+let migratedByCli: { file: string; bytes: Buffer } | undefined;
 
 /** Runs `timetrack migrate` on `db` through the real binary. */
 function migrateWithCli(db: string): void {
@@ -39,9 +40,9 @@ export function tempDb(): string {
     process.once('exit', () => fs.rmSync(path.dirname(template), { recursive: true, force: true }));
     migrateWithCli(template);
     for (const side of ['-wal', '-shm']) if (fs.existsSync(`${template}${side}`)) throw new Error(`migrate left ${template}${side} behind`);
-    migratedByCli = template;
+    migratedByCli = { file: template, bytes: fs.readFileSync(template) };
   }
-  fs.copyFileSync(migratedByCli, db, fs.constants.COPYFILE_EXCL);
+  fs.copyFileSync(migratedByCli.file, db, fs.constants.COPYFILE_EXCL);
   return db;
 }
 
@@ -50,10 +51,37 @@ export function cli(db: string, args: string[], options: { input?: string; env?:
   return runCli(['--db', db, ...args], options);
 }
 
+/** A closed SQLite file (no -wal, -shm or -journal beside it, so no connection holds it open). */
+function closedSqliteFile(db: string): boolean {
+  return !onPostgres && fs.existsSync(db) && !['-wal', '-shm', '-journal'].some((side) => fs.existsSync(`${db}${side}`));
+}
+
+/** Files the binary left after creating one account in a copy of the migrated file, by the arguments. */
+const afterFirstAccount = new Map<string, string>();
+
+/**
+ * Creates an account with the test password through the real binary (`user create`). In a new
+ * database from `tempDb` (SQLite, byte for byte the migrated file), the first run with the same
+ * arguments in this worker is kept, and later ones copy the file it left (its salt, times and audit
+ * record included): a node process and an argon2id hash less per test (docs/testing.md, "How fast").
+ * A test about `user create` itself runs `cli(db, ['user', 'create', …])`.
+ */
 export async function createAccountWithCli(db: string, email: string, extra: string[] = []): Promise<void> {
+  const key = JSON.stringify([email, ...extra]);
+  const fresh = migratedByCli !== undefined && closedSqliteFile(db) && fs.readFileSync(db).equals(migratedByCli.bytes);
+  const kept = fresh ? afterFirstAccount.get(key) : undefined;
+  if (kept !== undefined) {
+    fs.copyFileSync(kept, db);
+    return;
+  }
   const result = await cli(db, ['user', 'create', '--email', email, '--name', 'Test Person', '--password-stdin', ...extra], { input: `${PASSWORD}\n` });
   expect(result.stderr).toBe('');
   expect(result.exitCode).toBe(0);
+  if (fresh && migratedByCli !== undefined && closedSqliteFile(db)) {
+    const copy = path.join(path.dirname(migratedByCli.file), `account-${afterFirstAccount.size}.db`);
+    fs.copyFileSync(db, copy);
+    afterFirstAccount.set(key, copy);
+  }
 }
 
 /** A failure of the CLI: the given exit code, one line on stderr, no stack trace. */
