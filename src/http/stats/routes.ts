@@ -12,15 +12,14 @@ import { Anonymous, MonthResponse, OvertimeResponse, TodayResponse, VacationResp
 import { timesheetCsv, timesheetPdf } from '../../time/timesheet/timesheet.js';
 import { unauthorized } from '../../auth/sessions/index.js';
 
+/** `lang`: the language of the public holiday names (and of the PDF), en by default. */
+const Lang = (description: string) => Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')], { description }));
+
 /** The query of the monthly timesheet, as JSON, CSV and PDF. */
 const MonthQuery = Type.Object(
   {
     month: Type.Optional(Type.String({ maxLength: 7, description: 'YYYY-MM (default: this month in the user time zone)' })),
-    lang: Type.Optional(
-      Type.Union([Type.Literal('en'), Type.Literal('de')], {
-        description: 'language of the public holiday names (JSON, CSV, PDF) and of the PDF (default en)',
-      }),
-    ),
+    lang: Lang('language of the public holiday names (JSON, CSV, PDF) and of the PDF (default en)'),
   },
   { additionalProperties: false },
 );
@@ -54,6 +53,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
           {
             date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, a day of the week (default: this week)' })),
             region: Type.Optional(Type.String({ maxLength: 16, description: 'without a token: public holidays of this region, e.g. DE-BY' })),
+            lang: Lang('language of the public holiday names (default en)'),
           },
           { additionalProperties: false },
         ),
@@ -61,8 +61,8 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
       },
     },
     async (request) => {
-      const { date, region } = request.query;
-      return request.session ? statistics.weekOverview(request.session.user.id, date) : statistics.anonymousWeekOverview(date, region);
+      const { date, region, lang } = request.query;
+      return request.session ? statistics.weekOverview(request.session.user.id, date, lang) : statistics.anonymousWeekOverview(date, region, lang);
     },
   );
 

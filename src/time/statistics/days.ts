@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database, LocalDate } from '../../db/types.js';
 import { breakDeduction, isBreak, targetOfDay } from '../day-rules.js';
 import { datesFromThrough, localDateOf, splitByLocalDay, startOfDay, weekdayOf } from '../calendar/dates.js';
-import { publicHolidays } from '../calendar/holidays.js';
+import { publicHolidays, type HolidayLanguage } from '../calendar/holidays.js';
 import { dailyTotals, type DayTotal } from '../entries/store.js';
 import type { BreakRule } from '../settings/settings.js';
 import { absencesByDate } from '../absences/days.js';
@@ -77,12 +77,13 @@ export async function dayFigures(
   context: AccountContext,
   from: LocalDate,
   through: LocalDate,
+  language: HolidayLanguage = 'en',
 ): Promise<{ rows: DayFigures[]; totals: Map<LocalDate, DayTotal> }> {
   if (through < from) return { rows: [], totals: new Map() };
   const { settings, timeline, userId } = context;
   const { days } = await liveTotals(db, context, from, through);
   const absences = await absencesByDate(db, userId, from, through);
-  const holidays = await publicHolidays(settings.holiday_region, from, through);
+  const holidays = await publicHolidays(settings.holiday_region, from, through, language);
   const booked = await bookedByDate(db, userId, from, through);
   const today = localDateOf(context.nowMs, settings.zones);
   const rows = datesFromThrough(from, through).map((date) => {

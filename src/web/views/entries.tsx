@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { Entry } from '../../http/contract.js';
 import { api, ApiError } from '../api.js';
-import { t } from '../i18n/index.js';
+import { language, t } from '../i18n/index.js';
 import { announcement, fmt, focusSoon, shownWeek, useLoad, zone } from '../state.js';
 import { Notice, useAction, useEscape } from '../ui.js';
 import { localDateOf, shiftWeek, weekStartOf } from '../week.js';
@@ -115,10 +115,10 @@ function useWeekEntries(monday: string) {
   return useLoad(async () => {
     const [found, week] = await Promise.all([
       api('GET /api/time-entries', { query: { from: monday, to: shiftWeek(monday, 1) } }),
-      api('GET /api/stats/week', { query: { date: monday } }),
+      api('GET /api/stats/week', { query: { date: monday, lang: language.value } }),
     ]);
     return { ...found, week };
-  }, [monday]);
+  }, [monday, language.value]);
 }
 
 export function EntriesView() {
