@@ -99,7 +99,7 @@ describe('the timesheet in the language of the document', () => {
     const anonymous = (await fetch(`${server.baseUrl}/api/stats/week?date=2026-01-06&region=DE-BY&lang=de`).then((r) => r.json())) as {
       days: Array<{ public_holiday: string | null }>;
     };
-    expect(anonymous.days[1].public_holiday).toBe('Heilige Drei Könige');
+    expect(anonymous.days[1]?.public_holiday).toBe('Heilige Drei Könige');
   });
 
   it('German: 05.01.2026 and Mo, decimal commas, empty cells, 24:00, no break on the split shift, German holiday names', async () => {
