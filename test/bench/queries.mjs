@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createContext } from '../../dist-bench/src/composition-root.js';
+import { settleSeed } from '../../dist-bench/test/bench/processes.js';
 
 const require = createRequire(import.meta.url);
 const showSql = process.argv.includes('--sql');
@@ -86,6 +87,7 @@ for (const target of targets) {
     const date = day.toISOString().slice(0, 10);
     await timeEntries.createEntry(user.id, { start_at: `${date}T07:30:00Z`, end_at: `${date}T16:00:00Z`, note: 'work' });
   }
+  await settleSeed(target.env.DATABASE_URL);
   const requests = {
     'stats/overtime': () => statistics.overtime(user.id),
     'stats/today': () => statistics.today(user.id),

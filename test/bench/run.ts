@@ -24,6 +24,7 @@ import {
   startProcess,
   wallTimeMs,
   freePort,
+  settleSeed,
   type Measured,
   type Server,
 } from './processes.js';
@@ -140,6 +141,7 @@ async function seed(target: Target): Promise<void> {
     await timeEntries.createEntry(stats.id, { start_at: `${date}T07:30:00Z`, end_at: `${date}T16:00:00Z`, note: 'work' });
   }
   await ctx.close();
+  await settleSeed(target.env.DATABASE_URL);
 }
 
 async function token(baseUrl: string, email: string): Promise<string> {
@@ -343,6 +345,7 @@ async function comparisons(
 async function mixedFigure(driver: Driver, target: Target, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
   process.stderr.write(`${target.name}: seeding ${PEOPLE} people…\n`);
   const people = await seedPeople(target.env, PASSWORD);
+  await settleSeed(target.env.DATABASE_URL);
   const serve = await startServe(target, 'a');
   try {
     // The people were at work before the flood: their tokens are known to this process (a token's

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createContext } from '../../src/composition-root.js';
 import { chooseDriver } from './load.js';
-import { freePort, measure, median, startProcess, type Measured, type Server } from './processes.js';
+import { freePort, measure, median, settleSeed, startProcess, type Measured, type Server } from './processes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PASSWORD = 'a long benchmark passphrase';
@@ -39,6 +39,7 @@ async function seed(env: Record<string, string>, emails: { stats: string; me: st
     await timeEntries.createEntry(stats.id, { start_at: `${date}T07:30:00Z`, end_at: `${date}T16:00:00Z`, note: 'work' });
   }
   await ctx.close();
+  await settleSeed(env.DATABASE_URL);
 }
 
 async function startServe(bin: string, env: Record<string, string>): Promise<Server> {
