@@ -56,6 +56,28 @@ function isSameFile(file: string, stat: fs.Stats): boolean {
   return now !== undefined && now.ino === stat.ino && now.dev === stat.dev;
 }
 
+/** What link() answers on file systems without hard links: some file systems of backup disks (FAT, some network mounts). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/**
+ * Moves `temp` to `target` without replacing what appeared there: a hard link, then the temporary name
+ * removed; where the file system has no hard links, a rename once nothing is at `target` (whatever
+ * appears there in between is found by the proof that follows).
+ */
+function giveName(temp: string, target: string): void {
+  try {
+    fs.linkSync(temp, target);
+    fs.unlinkSync(temp);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new BackupError(`${target} was created by someone else while the backup ran; refused`);
+    if (!NO_HARD_LINKS.has(code ?? '') || fs.lstatSync(target, { throwIfNoEntry: false }))
+      throw new BackupError(`cannot create ${target} (${code ?? 'error'})`);
+  }
+  fs.renameSync(temp, target);
+}
+
 /**
  * Gives the written file its name and proves it: the destination, opened anew without following a
  * symlink, is the inode written and holds the same bytes (`expected`, when the writer hashed them).
@@ -66,15 +88,7 @@ export function installBackupFile(file: BackupFile, expected?: string): { sha256
   const { fd, temp, target, stat: written } = file;
   try {
     fs.fsyncSync(fd);
-    try {
-      fs.linkSync(temp, target);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new BackupError(
-        code === 'EEXIST' ? `${target} was created by someone else while the backup ran; refused` : `cannot create ${target} (${code ?? 'error'})`,
-      );
-    }
-    fs.unlinkSync(temp);
+    giveName(temp, target);
     let check: number;
     try {
       check = fs.openSync(target, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
