@@ -10,11 +10,14 @@ import { migrationStatus } from '../db/migrate.js';
 import { databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
 import { describeFailure } from './errors.js';
 import { printJson, printLines } from './output.js';
+import { writableByOthers } from './writable-paths.js';
 
 interface CheckResult {
   check: string;
   ok: boolean;
   detail: string;
+  /** Worth a look, not a problem: check still passes. */
+  warning?: boolean;
 }
 
 /** A user's name from /etc/passwd, or `uid N`. */
@@ -45,8 +48,9 @@ function fileCheck(file: string, label: string, owner: { uid: number; gid: numbe
   const stat = fs.statSync(file, { throwIfNoEntry: false });
   if (!stat) return undefined;
   const mode = stat.mode & 0o777;
+  const writable = writableByOthers(file);
   const problems = [
-    ...(mode & 0o077 ? [`mode ${mode.toString(8)} lets other users read it (fix: chmod 600 ${file})`] : []),
+    ...(writable ? [writable.detail] : mode & 0o077 ? [`mode ${mode.toString(8)} lets other users read it (fix: chmod 600 ${file})`] : []),
     ...(owner && stat.uid !== owner.uid
       ? [
           `owned by ${userName(stat.uid)}, not by ${owner.name} (the owner of its folder, the service's user), who cannot write it (fix: chown ${owner.name}: ${file})`,
@@ -58,6 +62,13 @@ function fileCheck(file: string, label: string, owner: { uid: number; gid: numbe
     ok: problems.length === 0,
     detail: problems.length ? problems.join('; ') : `${file} mode ${mode.toString(8)}, owner ${userName(stat.uid)}`,
   };
+}
+
+/** Who may write a folder of the service (the database's, the backups'): a problem or a warning naming the fix; undefined when only its owner may. */
+function folderCheck(folder: string, label: string): CheckResult | undefined {
+  const finding = writableByOthers(folder);
+  if (!finding) return undefined;
+  return { check: label, ok: finding.level === 'warning', warning: finding.level === 'warning', detail: finding.detail };
 }
 
 /** Where the signing secret comes from; a generated one whose file is missing is a problem: every session ends at the next start. */
@@ -131,7 +142,7 @@ async function smtpCheck(config: Config): Promise<CheckResult> {
   }
 }
 
-async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Promise<CheckResult[]> {
+async function runChecks(global: GlobalOptions, options: { smtp?: boolean; backupFolder?: string }): Promise<CheckResult[]> {
   let config: Config;
   try {
     config = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
@@ -156,6 +167,8 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
           : [`${path.dirname(dbPath)} is not writable by ${userName(process.geteuid?.() ?? -1)} (the -wal and -shm files are made there)`]),
       ];
       if (folderProblems.length) results.push({ check: 'database folder', ok: false, detail: folderProblems.join('; ') });
+      const folder = folderCheck(path.dirname(dbPath), 'database folder');
+      if (folder) results.push(folder);
       const files = [
         fileCheck(dbPath, 'database file', owner),
         fileCheck(`${dbPath}-wal`, 'WAL file', owner),
@@ -193,6 +206,14 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean }): Pr
   }
   results.push(secretCheck(config, dbPath, activeSessions));
   results.push(sealedSecretsCheck(config, sealed));
+  if (options.backupFolder !== undefined) {
+    const folder = path.resolve(options.backupFolder);
+    results.push(
+      fs.existsSync(folder)
+        ? (folderCheck(folder, 'backup folder') ?? { check: 'backup folder', ok: true, detail: `${folder} is writable by its owner only` })
+        : { check: 'backup folder', ok: false, detail: `no folder ${folder} (mkdir -m 700 ${folder})` },
+    );
+  }
   if (options.smtp) results.push(await smtpCheck(config));
   return results;
 }
@@ -202,11 +223,12 @@ export function registerCheckCommand(program: Command): void {
     .command('check')
     .description('check the configuration, the database (integrity, migrations), owner and mode of its files, the secret, and SMTP with --smtp')
     .option('--smtp', 'also connect (and log in) to the SMTP server')
-    .action(async (options: { smtp?: boolean }, command: Command) => {
+    .option('--backup-folder <folder>', 'also check that only its owner can write the folder of the backups')
+    .action(async (options: { smtp?: boolean; backupFolder?: string }, command: Command) => {
       const global = command.optsWithGlobals<GlobalOptions>();
       const results = await runChecks(global, options);
       if (global.json) printJson({ checks: results });
-      else printLines(...results.map((r) => `${r.ok ? 'ok     ' : 'PROBLEM'} ${r.check}: ${r.detail}`));
+      else printLines(...results.map((r) => `${r.warning ? 'WARNING' : r.ok ? 'ok     ' : 'PROBLEM'} ${r.check}: ${r.detail}`));
       const problems = results.filter((r) => !r.ok).length;
       if (problems > 0) throw new ConfigError(`check found ${problems} problem(s)`);
     });

@@ -9,12 +9,16 @@ export class PrivateFileError extends Error {
   override name = 'PrivateFileError';
 }
 
-/** Creates `file` (which must not exist), mode 0600; returns its descriptor. */
-export function createPrivateFile(file: string): number {
+/** Creates `file` (which must not exist), mode 0600; returns its descriptor (also readable with `readable`, so the writer can hash what it wrote). */
+export function createPrivateFile(file: string, options: { readable?: boolean } = {}): number {
   const dir = path.dirname(file);
   if (!fs.existsSync(dir)) throw new PrivateFileError(`the folder ${dir} does not exist; create it first (mkdir -m 700 ${dir})`);
   try {
-    const fd = fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW, 0o600);
+    const fd = fs.openSync(
+      file,
+      fs.constants.O_CREAT | fs.constants.O_EXCL | (options.readable ? fs.constants.O_RDWR : fs.constants.O_WRONLY) | fs.constants.O_NOFOLLOW,
+      0o600,
+    );
     fs.fchmodSync(fd, 0o600);
     return fd;
   } catch (error) {

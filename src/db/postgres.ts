@@ -5,7 +5,6 @@
 // `2026-11-22T08:00:00.000Z`, days as `2026-11-22`, counts and sums as numbers.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
@@ -21,6 +20,7 @@ import {
   type KeyedLookup,
 } from './database.js';
 import type { CompiledQuery } from 'kysely';
+import { createBackupFile, installBackupFile, removeBackupFile } from './backup-file.js';
 import { TABLES } from './tables.js';
 import type { Database } from './types.js';
 
@@ -95,17 +95,15 @@ function advisoryKeys(job: string): [number, number] {
   return [0x7417, createHash('sha256').update(job).digest().readInt32BE(0)];
 }
 
-/** Runs `pg_dump` into a file created here, exclusively and 0600; the password goes through the environment. */
+/**
+ * Runs `pg_dump` into a file created here, exclusively and 0600, under a temporary name, then proves
+ * the name reported holds the file written (backup-file.ts); the password goes through the environment.
+ */
 async function dumpTo(url: string, destination: string): Promise<BackupResult> {
   const target = path.resolve(destination);
   const started = performance.now();
-  let fd: number;
-  try {
-    fd = fs.openSync(target, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW, 0o600);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new BackupError(code === 'EEXIST' ? `${target} exists already; choose a new file name` : `cannot create ${target} (${code ?? 'error'})`);
-  }
+  const file = createBackupFile(target);
+  const { fd } = file;
   const { url: withoutPassword, password } = splitPassword(url);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -129,14 +127,11 @@ async function dumpTo(url: string, destination: string): Promise<BackupResult> {
       );
     });
   } catch (error) {
-    fs.closeSync(fd);
-    fs.rmSync(target, { force: true });
+    removeBackupFile(file);
     throw error;
   }
-  fs.fsyncSync(fd);
-  const { size } = fs.fstatSync(fd);
-  fs.closeSync(fd);
-  return { path: target, bytes: size, durationMs: Math.round(performance.now() - started) };
+  const { bytes } = installBackupFile(file);
+  return { path: target, bytes, durationMs: Math.round(performance.now() - started) };
 }
 
 /**

@@ -15,6 +15,7 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { migrations } from '../../migrations/index.js';
 import { createPrivateFile, PrivateFileError } from '../common/private-file.js';
 import { BackupError, type BackupResult } from './database.js';
+import { createBackupFile, installBackupFile, removeBackupFile, type BackupFile } from './backup-file.js';
 import { TABLES } from './tables.js';
 
 /** The raw better-sqlite3 handle: for tests and this folder only. */
@@ -115,21 +116,19 @@ export async function schemaDifferences(sqlite: SQLite.Database): Promise<string
 
 /**
  * Copies the open database into the new file `destination` (mode 0600), checked, with its
- * `.sha256` beside it. Nothing else is ever created beside it; a failure leaves nothing behind.
+ * `.sha256` beside it. Both are written under temporary names beside it and proven after they get
+ * their names (backup-file.ts): the file reported is the file written. Nothing else is ever left
+ * beside it; a failure leaves nothing behind.
  */
 export async function backupDatabase(sqlite: SqliteHandle, destination: string): Promise<BackupResult> {
   const target = path.resolve(destination);
   const started = performance.now();
-  let fd: number;
-  try {
-    fd = createPrivateFile(target);
-  } catch (error) {
-    throw error instanceof PrivateFileError ? new BackupError(error.message) : error;
-  }
+  const backup = createBackupFile(target);
+  let sum: BackupFile | undefined;
   const staging = stagingFolder(sqlite.name);
-  let sha256: string;
   let bytes: number;
   try {
+    sum = createBackupFile(checksumFileOf(target));
     const staged = path.join(staging, 'copy.db');
     await sqlite.backup(staged);
     const copy = openStaged(staged, 'the backup');
@@ -139,26 +138,17 @@ export async function backupDatabase(sqlite: SqliteHandle, destination: string):
       copy.close();
     }
     const from = fs.openSync(staged, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    let written: { sha256: string; bytes: number };
     try {
-      ({ sha256, bytes } = copyThrough(from, fd));
+      written = copyThrough(from, backup.fd);
     } finally {
       fs.closeSync(from);
     }
-    fs.closeSync(fd);
-    const sumFd = createPrivateFile(checksumFileOf(target));
-    try {
-      fs.writeSync(sumFd, `${sha256}  ${path.basename(target)}\n`);
-    } finally {
-      fs.closeSync(sumFd);
-    }
+    ({ bytes } = installBackupFile(backup, written.sha256));
+    fs.writeSync(sum.fd, `${written.sha256}  ${path.basename(target)}\n`);
+    installBackupFile(sum);
   } catch (error) {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // Closed already.
-    }
-    fs.rmSync(target, { force: true });
-    if (!(error instanceof PrivateFileError && /exists already|symbolic link/.test(error.message))) fs.rmSync(checksumFileOf(target), { force: true });
+    for (const file of [backup, sum]) if (file) removeBackupFile(file);
     throw error instanceof BackupError || error instanceof PrivateFileError
       ? new BackupError(error.message)
       : new BackupError(`backup to ${target} failed: ${error instanceof Error ? error.message : String(error)}`);

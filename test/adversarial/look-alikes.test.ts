@@ -60,6 +60,37 @@ describe('names at registration', () => {
   });
 });
 
+describe('names that mix scripts within one word', () => {
+  it.each([
+    ['a Cyrillic А starting a Latin name', '\u0410nna Schmidt', /"\u0410nna": Cyrillic and Latin/],
+    ['a Greek ο inside a Latin surname', 'Anna Sch\u03BFlz', /Greek and Latin|Latin and Greek/],
+    ['a Latin o inside a Cyrillic name', '\u0418\u0432o\u043D Petrov', /Cyrillic and Latin/],
+  ])('refuses %s, naming the field and the word', async (_name, fullName, message) => {
+    const body = expectError(await registration('mixed@example.com', fullName), 400, 'VALIDATION_ERROR');
+    expect(body.details).toEqual([{ field: 'full_name', message: expect.stringMatching(/full_name must not mix scripts within one word/) }]);
+    expect(body.details[0].message).toMatch(message);
+  });
+
+  it.each([
+    ['German', 'Jürgen Müller-Lüdenscheidt', 'de'],
+    ['Turkish', 'Işıl Çağrı Öztürk-İnce', 'tr'],
+    ['Polish', 'Zażółć Gęślą-Jaźń', 'pl'],
+    ['Greek', 'Γιώργος Παπαδόπουλος', 'el'],
+    ['Russian', 'Ёлка Мария-Ивановна Соловьёва', 'ru'],
+    ['Chinese', '王小明', 'zh'],
+    ['Japanese (kanji, hiragana, katakana, ー)', '山田 はなこ ルーシー', 'ja'],
+    ['Arabic', 'محمد عبد الله', 'ar'],
+    ['Hindi', 'अमित कुमार शर्मा', 'hi'],
+    ['an apostrophe and a hyphen', "Seán O'Brien-D\u2019Arcy", 'ie'],
+    ['two scripts in two words', 'Anna Мария', 'mix'],
+    ['two scripts joined by a hyphen', 'Anna-Мария', 'hyphen'],
+  ])('accepts a name in %s', async (_name, fullName, tag) => {
+    const response = await registration(`name-${tag}@example.com`, fullName);
+    expect(response.statusCode).toBe(201);
+    expect(response.json().user.full_name).toBe(fullName.normalize('NFC'));
+  });
+});
+
 describe('the admin commands', () => {
   it('user create refuses a look-alike address with one line naming it', async () => {
     const result = await cli(db, ['user', 'create', '--email', '\u0430nn@example.com', '--name', 'Mallory', '--password-stdin'], { input: `${PASSWORD}\n` });
@@ -69,6 +100,7 @@ describe('the admin commands', () => {
   it('user update refuses a trailing dot and a blank name, and changes nothing', async () => {
     expectFailure(await cli(db, ['user', 'update', 'ann@example.com', '--email', 'ann@example.com.']), 1, /email must not have an empty part in its domain/);
     expectFailure(await cli(db, ['user', 'update', 'ann@example.com', '--name', '\u3164']), 1, /full_name must not contain characters that render blank/);
+    expectFailure(await cli(db, ['user', 'update', 'ann@example.com', '--name', 'P\u0430ul']), 1, /full_name must not mix scripts within one word/);
     const shown = await cli(db, ['--json', 'user', 'show', 'ann@example.com']);
     expect(JSON.parse(String(shown.stdout)).user).toMatchObject({ email: 'ann@example.com', full_name: 'Test Person' });
   });

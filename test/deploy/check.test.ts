@@ -43,6 +43,59 @@ describe.skipIf(onPostgres)('SQLite file: timetrack check', () => {
   });
 });
 
+describe.skipIf(onPostgres)('SQLite file: check names folders and files others can write', () => {
+  it('a folder others can write is a problem naming chmod 700, a sticky one like /tmp a warning, a foreign group a problem', async () => {
+    const db = tempDb();
+    const folder = path.dirname(db);
+    await createAccountWithCli(db, 'ann@example.com');
+    fs.chmodSync(folder, 0o777);
+    const open = await cli(db, ['check']);
+    expect(open.exitCode).toBe(1);
+    expect(open.stdout).toMatch(
+      new RegExp(`^PROBLEM database folder: others can write the folder ${folder} \\(mode 777\\) .*\\(fix: chmod 700 ${folder}\\)$`, 'm'),
+    );
+
+    fs.chmodSync(folder, 0o1777);
+    const sticky = await cli(db, ['check']);
+    expect(sticky.stdout).toMatch(new RegExp(`^WARNING database folder: the folder ${folder} \\(mode 1777\\) is world-writable with the sticky bit`, 'm'));
+    expect(sticky.exitCode).toBe(0);
+
+    fs.chmodSync(folder, 0o700);
+    fs.chmodSync(db, 0o602);
+    const file = await cli(db, ['check']);
+    expect(file.exitCode).toBe(1);
+    expect(file.stdout).toMatch(new RegExp(`^PROBLEM database file: others can write the file ${db} \\(mode 602\\) .*\\(fix: chmod 600 ${db}\\)$`, 'm'));
+    fs.chmodSync(db, 0o600);
+
+    const backups = path.join(folder, 'backups');
+    fs.mkdirSync(backups, { mode: 0o700 });
+    fs.chmodSync(backups, 0o757);
+    const backupFolder = await cli(db, ['check', '--backup-folder', backups]);
+    expect(backupFolder.exitCode).toBe(1);
+    expect(backupFolder.stdout).toMatch(new RegExp(`^PROBLEM backup folder: others can write the folder ${backups} .*\\(fix: chmod 700 ${backups}\\)$`, 'm'));
+    fs.chmodSync(backups, 0o700);
+    const healthy = await cli(db, ['check', '--backup-folder', backups]);
+    expect(healthy.exitCode).toBe(0);
+    expect(healthy.stdout).toMatch(/^ok\s+backup folder: .* is writable by its owner only$/m);
+    expect(healthy.stdout).not.toMatch(/database folder/);
+
+    if (isRoot) {
+      // Its owner's own group may write; another group (nogroup) may not.
+      fs.chmodSync(folder, 0o770);
+      expect((await cli(db, ['check'])).exitCode).toBe(0);
+      fs.chownSync(folder, 0, 65534);
+      const group = await cli(db, ['check']);
+      expect(group.exitCode).toBe(1);
+      expect(group.stdout).toMatch(
+        new RegExp(
+          `^PROBLEM database folder: the group gid 65534, not its owner's own group, can write the folder ${folder} .*\\(fix: chmod 700 ${folder}\\)$`,
+          'm',
+        ),
+      );
+    }
+  });
+});
+
 describe.runIf(isRoot && !onPostgres)('a command run as another user than the database owner (SQLite file)', () => {
   it('is refused without --force, and warned about with it', async () => {
     const db = tempDb();

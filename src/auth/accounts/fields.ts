@@ -63,11 +63,11 @@ const WRITTEN_TOGETHER: ReadonlyArray<ReadonlySet<string>> = [
   new Set(['Latin', 'Han', 'Hangul']),
 ];
 
-/** The scripts of the letters of `text` (see SCRIPTS). */
+/** The scripts of the letters of `text` (see SCRIPTS); letters shared by scripts (Common, Inherited: the Japanese ー) belong to none, as in UTS #39. */
 function scriptsOf(text: string): Set<string> {
   const scripts = new Set<string>();
   for (const character of text) {
-    if (!/\p{L}/u.test(character)) continue;
+    if (!/\p{L}/u.test(character) || /[\p{Script=Common}\p{Script=Inherited}]/u.test(character)) continue;
     scripts.add(SCRIPT_PATTERNS.find(([, pattern]) => pattern.test(character))?.[0] ?? `U+${character.codePointAt(0)!.toString(16).toUpperCase()}`);
   }
   return scripts;
@@ -114,6 +114,20 @@ export function normalizeEmail(raw: string, options: { refuseLookAlikes?: boolea
   return email;
 }
 
+/**
+ * The first word of a name whose letters come from two scripts not written together (UTS #39's
+ * mixed-script check, word by word: `Аnna` with a Cyrillic А). Words are split at anything that is
+ * not a letter or a mark (spaces, hyphens, apostrophes), so `Anna-Мария` (two words, two scripts) and
+ * every name written wholly in one script pass.
+ */
+function mixedScriptWord(name: string): { word: string; scripts: string[] } | undefined {
+  for (const word of name.split(/[^\p{L}\p{M}]+/u)) {
+    const scripts = scriptsOf(word);
+    if (!singleScript(scripts)) return { word, scripts: [...scripts] };
+  }
+  return undefined;
+}
+
 /** NFC only: compatibility folding would change what people write their names with. */
 export function normalizeFullName(raw: string): string {
   const name = raw.normalize('NFC').trim();
@@ -122,6 +136,13 @@ export function normalizeFullName(raw: string): string {
   }
   if (BLANK_CHARACTERS.test(name)) {
     throw validationError('full_name must not contain characters that render blank (such as U+3164, U+2800, U+115F, U+1160 or U+FFA0)', 'full_name');
+  }
+  const mixed = mixedScriptWord(name);
+  if (mixed !== undefined) {
+    throw validationError(
+      `full_name must not mix scripts within one word ("${mixed.word}": ${mixed.scripts.join(' and ')}): such names look like others`,
+      'full_name',
+    );
   }
   return name;
 }
