@@ -71,7 +71,8 @@ export async function bystander(baseUrl: string, heavyToken: string, meToken: st
   const workers = Array.from({ length: HEAVY_WORKERS }, async (_, worker) => {
     for (let i = worker; Date.now() < until; i += 1) {
       const request = requests[i % requests.length]!;
-      const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+      const given = request.body; // read once: a zone change's body is another zone each time
+      const body = given === undefined ? undefined : JSON.stringify(given);
       const headers = { authorization: `Bearer ${heavyToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
       const { status } = await timed(`${baseUrl}${request.path}`, { method: request.method, headers, body });
       const key = `${request.method} ${request.path.split('?')[0]} ${status}`;
