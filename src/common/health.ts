@@ -12,6 +12,11 @@ import type { Clock } from './clock.js';
 export const NOT_CHECKED = 'not checked: ';
 
 export const WRITE_FAILURE_HOLD_SECONDS = 30;
+/**
+ * The longest health waits for the database's answer: a database that hangs (a stalled server, a
+ * network that drops packets without refusing) is reported unavailable now, not with a late 200.
+ */
+export const PROBE_TIMEOUT_MS = 2_000;
 /** Readiness asks the schema at most this often. */
 const SCHEMA_CHECK_CACHE_MS = 5_000;
 
@@ -54,10 +59,14 @@ export function createHealthService(database: Pick<OpenedDatabase, 'probe' | 'qu
     if (lastWriteFailureAt !== undefined && clock.now().getTime() - lastWriteFailureAt < WRITE_FAILURE_HOLD_SECONDS * 1000) {
       return { healthy: false, reason: 'database writes are failing' };
     }
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await database.probe();
+      const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error('probe timed out')), PROBE_TIMEOUT_MS)));
+      await Promise.race([database.probe(), late]);
     } catch {
       return { healthy: false, reason: 'database unavailable' };
+    } finally {
+      clearTimeout(timer);
     }
     if (integrityProblem !== undefined) return { healthy: false, reason: 'database integrity check failed' };
     return { healthy: true };

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type CompiledQuery, type Transaction } from 'kysely';
 import pg from 'pg';
 import {
   BackupError,
@@ -19,15 +19,13 @@ import {
   type KeyCondition,
   type KeyedLookup,
 } from './database.js';
-import type { CompiledQuery } from 'kysely';
 import { createBackupFile, installBackupFile, removeBackupFile } from './backup-file.js';
 import { TABLES } from './tables.js';
 import type { Database } from './types.js';
 
 const TIMESTAMPTZ_OID = 1184;
 const DATE_OID = 1082;
-const INT8_OID = 20;
-const NUMERIC_OID = 1700;
+const [INT8_OID, NUMERIC_OID] = [20, 1700];
 
 /** At most this many keys in one statement of a gathered lookup (prepareLookup); more go in several. */
 const LOOKUP_BATCH_LIMIT = 256;
@@ -70,14 +68,10 @@ const typeParsers = {
 
 /** The connection's settings: UTC (so instants parse on the fast path) and the wait limits, after any `options` of the URL. */
 function connectionOptions(url: string, settings: PostgresPoolSettings): string {
-  const fromUrl = (() => {
-    try {
-      return new URL(url).searchParams.get('options') ?? '';
-    } catch {
-      return '';
-    }
-  })();
-  return [fromUrl, '-c TimeZone=UTC', `-c statement_timeout=${settings.statementTimeoutMs}`, `-c lock_timeout=${settings.lockTimeoutMs}`]
+  const fromUrl = URL.canParse(url) ? (new URL(url).searchParams.get('options') ?? '') : '';
+  // A transaction left open by a hung client is ended by the server (its locks freed).
+  const idle = `-c idle_in_transaction_session_timeout=${settings.statementTimeoutMs}`;
+  return [fromUrl, '-c TimeZone=UTC', `-c statement_timeout=${settings.statementTimeoutMs}`, `-c lock_timeout=${settings.lockTimeoutMs}`, idle]
     .filter(Boolean)
     .join(' ');
 }
@@ -226,6 +220,9 @@ export function openPostgresDatabase(
     max: settings.max,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     idleTimeoutMillis: 30_000,
+    // A hung server (not refusing) fails the query here too; TCP keep-alive notices a dead peer.
+    query_timeout: settings.statementTimeoutMs + 5_000,
+    keepAlive: true,
     application_name: 'timetrack',
     options: connectionOptions(url, settings),
     types: typeParsers,

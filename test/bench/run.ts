@@ -29,6 +29,7 @@ import {
   type Server,
 } from './processes.js';
 import { LIMIT_404, LIMIT_ME, limitFigures, type Bench } from './limit.js';
+import { BYSTANDER, bystander } from './bystander.js';
 import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople } from './mixed.js';
 
 const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
@@ -39,6 +40,8 @@ const LIMIT_SERVER = path.join(ROOT, 'dist-bench/test/bench/limit-server.js');
 /** Length of the mixed-traffic run (MIXED), in seconds. */
 const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 20);
 const MIXED = `mixed traffic: p99 in ms of ${PEOPLE} people (${PEOPLE * REQUESTS_PER_PERSON_PER_SECOND} req/s + ${LOGINS_PER_SECOND} login/s) during a 16-connection login flood (a)`;
+/** Length of the bystander figure's run (BYSTANDER), in seconds. */
+const BYSTANDER_SECONDS = Number(process.env.BENCH_BYSTANDER_SECONDS ?? 20);
 const STATS_PG = 'statistics: /stats/overtime on PostgreSQL ÷ on SQLite';
 /** /stats/overtime throughput of each database, for STATS_PG. */
 const statsRpsOf: Partial<Record<'SQLite' | 'PostgreSQL', number>> = {};
@@ -61,7 +64,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROUNDS = 3;
 const HASH_CONCURRENCY = defaultHashConcurrency(); // the server's bound at its default
 const PG_URL = process.env.TIMETRACK_BENCH_DATABASE_URL;
-/** BENCH_ONLY=mixed (comma-separated): only those figures are measured (docs/performance.md). */
+/** BENCH_ONLY=mixed or bystander (comma-separated): only those figures are measured (docs/performance.md). */
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter((name) => name !== '');
 
 /**
@@ -102,11 +105,11 @@ async function startServe(target: Target, way: Way, extraEnv: Record<string, str
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    ...extraEnv,
     NODE_ENV: 'production',
     RATE_LIMIT_AUTH: '0',
     RATE_LIMIT_STATS: '0',
     LOCKOUT_ATTEMPTS: '1000',
+    ...extraEnv,
     ...target.env,
   };
   if (way === 'a') delete env.LOG_LEVEL;
@@ -178,6 +181,7 @@ async function measureTarget(driver: Driver, target: Target, put: (figure: strin
   if (ONLY.length > 0) {
     // BENCH_ONLY: only the named figures, to look into one of them without the whole run.
     if (ONLY.includes('mixed')) await mixedFigure(driver, target, put);
+    if (ONLY.includes('bystander')) await bystanderFigure(target, put);
     return;
   }
 
@@ -243,6 +247,7 @@ async function measureTarget(driver: Driver, target: Target, put: (figure: strin
   }
 
   await mixedFigure(driver, target, put);
+  await bystanderFigure(target, put);
 
   const cliTimes: number[] = [];
   const nodeTimes: number[] = [];
@@ -374,6 +379,26 @@ async function mixedFigure(driver: Driver, target: Target, put: (figure: string,
   }
 }
 
+/** A second account's /me and health while the 5-year account runs its heaviest allowed mix (a), at the default budgets. */
+async function bystanderFigure(target: Target, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+  const serve = await startServe(target, 'a', { RATE_LIMIT_STATS: '120', RATE_LIMIT_EXPORT: '10' });
+  try {
+    const result = await bystander(serve.url, await token(serve.url, target.emails.stats), await token(serve.url, target.emails.me), BYSTANDER_SECONDS);
+    const mix = Object.entries(result.heavy)
+      .sort()
+      .map(([request, count]) => `${request} ×${count}`)
+      .join(', ');
+    const loadAverage = os.loadavg().map((value) => value.toFixed(2));
+    process.stderr.write(`${target.name}: load average ${loadAverage.join(' ')}; the heavy account's mix (request, status ×count): ${mix}\n`);
+    put(BYSTANDER, {
+      measured: `/me p95 ${result.meP95.toFixed(1)} ms (idle ${result.idleMeP95.toFixed(1)}), health p95 ${result.healthP95.toFixed(1)} ms, ${result.asked} of each in ${BYSTANDER_SECONDS} s`,
+      ratio: Math.max(result.meP95, result.healthP95),
+    });
+  } finally {
+    await serve.stop();
+  }
+}
+
 /** Two serve processes behind one port ÷ one, on /me, both behind the same round-robin proxy (way b). */
 async function scaleOut(
   driver: Driver,
@@ -431,6 +456,7 @@ async function main(): Promise<void> {
     { figure: 'statistics: /stats/overtime (5 years) ÷ /me', goal: '≥ 0.10', check: ge(0.1), cells: {}, driver },
     { figure: STATS_PG, goal: '(none)', pgGoal: '≥ 0.70', pgCheck: ge(0.7), cells: {}, driver },
     { figure: MIXED, goal: '≤ 50', pgGoal: '≤ 50', check: le(50), pgCheck: le(50), cells: {}, driver: 'fetch, open loop' },
+    { figure: BYSTANDER, goal: '≤ 100', pgGoal: '≤ 100', check: le(100), pgCheck: le(100), cells: {}, driver: 'fetch, one at a time' },
     { figure: 'login efficiency: logins/s ÷ raw argon2 verifications/s', goal: '≥ 0.85', check: ge(0.85), cells: {}, driver },
     { figure: 'login storm: /me throughput during flood ÷ idle', goal: '≥ 0.5', check: ge(0.5), cells: {}, driver },
     { figure: 'login storm: /me p99 during flood ÷ idle', goal: '≤ 3', check: le(3), cells: {}, driver },

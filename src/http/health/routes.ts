@@ -22,6 +22,9 @@ const schema = {
   },
 };
 
+/** A 503 of health or readiness suggests asking again after this many seconds. */
+const HEALTH_RETRY_AFTER_SECONDS = 5;
+
 /** What the probes use: the health service and the engine's name. */
 export interface HealthRouteOptions {
   health: HealthService;
@@ -37,10 +40,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRouteOptions> = async
 
   app.get('/health', { schema }, async (_request, reply) => {
     const { code, body } = answer(await health.state());
+    if (code === 503) reply.header('Retry-After', String(HEALTH_RETRY_AFTER_SECONDS));
     return reply.code(code).send(body);
   });
   app.get('/ready', { schema }, async (_request, reply) => {
     const { code, body } = answer(await health.readiness());
+    if (code === 503) reply.header('Retry-After', String(HEALTH_RETRY_AFTER_SECONDS));
     return reply.code(code).send(body);
   });
 };

@@ -152,7 +152,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = a
   app.patch(
     '/',
     {
-      schema: { tags: ['settings'], security, body: SettingsPatchBody, response: { 200: SettingsSchema, ...errorResponses(400, 401) } },
+      schema: { tags: ['settings'], security, body: SettingsPatchBody, response: { 200: SettingsSchema, ...errorResponses(400, 401, 429, 503) } },
     },
     async (request) => settings.updateSettings(sessionOf(request).user.id, request.body),
   );

@@ -3,6 +3,7 @@
 // account are serialized, docs/database.md), then checks and writes (./rules.ts), so two parallel
 // requests, even from two processes, cannot both pass the overlap or the single-running check. A
 // running entry occupies [start, ∞) until it is stopped.
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { Kysely, Transaction } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../../db/database.js';
 import type { Database, TimeEntryRow } from '../../db/types.js';
@@ -130,49 +131,73 @@ async function stopTimer({ database, clock, settings }: TimeEntryDeps, userId: n
 
 /**
  * Housekeeping: stops every running entry whose user has a timer limit that the entry has reached, at
- * its start plus the limit, and marks it auto_stopped. At most `batch` per call; each stop is one
- * account's own transaction (the entry checked again inside it). Answers how many were stopped.
+ * its start plus the limit, and marks it auto_stopped. The running entries are read `batch` at a time
+ * by keyset on (start_at, id), all of them: timers with a long limit that are not due yet never hide
+ * a due one behind them. Each stop is one account's own transaction (the entry checked again inside
+ * it). Answers how many were stopped.
  */
-async function stopForgottenTimers({ database, clock, settings }: TimeEntryDeps, batch = 500): Promise<number> {
-  const { db } = database;
-  const nowMs = clock.now().getTime();
-  const candidates = await db
-    .selectFrom('time_entries')
-    // An account without a settings row has the default limit (settings.ts).
-    .leftJoin('user_settings', 'user_settings.user_id', 'time_entries.user_id')
-    .select((eb) => [
-      'time_entries.id as id',
-      'time_entries.user_id as user_id',
-      'time_entries.start_at as start_at',
-      eb.fn.coalesce('user_settings.timer_limit_minutes', eb.val(DEFAULT_TIMER_LIMIT_MINUTES)).as('limit'),
-    ])
-    .where('time_entries.end_at', 'is', null)
-    .where((eb) => eb.or([eb('user_settings.user_id', 'is', null), eb('user_settings.timer_limit_minutes', 'is not', null)]))
-    .orderBy('time_entries.start_at')
-    .limit(batch)
-    .execute();
+async function stopForgottenTimers(deps: TimeEntryDeps, batch = 500): Promise<number> {
+  const nowMs = deps.clock.now().getTime();
   let stopped = 0;
-  for (const candidate of candidates) {
-    if (Date.parse(candidate.start_at) + Number(candidate.limit) * 60_000 > nowMs) continue;
-    const done = await writeEntries(database, candidate.user_id, async (trx) => {
-      const running = await runningEntry(trx, candidate.user_id);
-      const rules = await settings.getSettingsInTransaction(trx, candidate.user_id);
-      if (!running || running.id !== candidate.id || rules.timer_limit_minutes === null) return false;
-      const startMs = Date.parse(running.start_at);
-      const limitMs = startMs + rules.timer_limit_minutes * 60_000;
-      if (limitMs > nowMs) return false;
-      const endMs = Math.min(limitMs, (await plannedStartAfter(trx, candidate.user_id, startMs)) ?? Infinity);
-      await trx
-        .updateTable('time_entries')
-        .set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) })
-        .where('id', '=', running.id)
-        .execute();
-      await refreshDailyTotals(trx, candidate.user_id, rules.zones, rules.min_break_minutes * 60_000, [[startMs, endMs]]);
-      return true;
-    });
-    if (done) stopped += 1;
+  let after: { start_at: string; id: number } | undefined;
+  for (;;) {
+    const candidates = await runningWithLimits(deps.database.db, batch, after);
+    for (const candidate of candidates) {
+      if (Date.parse(candidate.start_at) + Number(candidate.limit) * 60_000 > nowMs) continue;
+      if (await stopOneForgotten(deps, candidate, nowMs)) stopped += 1;
+    }
+    if (candidates.length < batch) return stopped;
+    after = candidates[candidates.length - 1];
+    await nextMacrotask();
   }
-  return stopped;
+}
+
+/** A batch of running entries with a limit, in (start_at, id) order after `after`. */
+function runningWithLimits(db: Kysely<Database>, batch: number, after: { start_at: string; id: number } | undefined) {
+  return (
+    db
+      .selectFrom('time_entries')
+      // An account without a settings row has the default limit (settings.ts).
+      .leftJoin('user_settings', 'user_settings.user_id', 'time_entries.user_id')
+      .select((eb) => [
+        'time_entries.id as id',
+        'time_entries.user_id as user_id',
+        'time_entries.start_at as start_at',
+        eb.fn.coalesce('user_settings.timer_limit_minutes', eb.val(DEFAULT_TIMER_LIMIT_MINUTES)).as('limit'),
+      ])
+      .where('time_entries.end_at', 'is', null)
+      .where((eb) => eb.or([eb('user_settings.user_id', 'is', null), eb('user_settings.timer_limit_minutes', 'is not', null)]))
+      .$if(after !== undefined, (query) =>
+        query.where((eb) => {
+          const { start_at, id } = after as { start_at: string; id: number };
+          return eb.or([eb('time_entries.start_at', '>', start_at), eb.and([eb('time_entries.start_at', '=', start_at), eb('time_entries.id', '>', id)])]);
+        }),
+      )
+      .orderBy('time_entries.start_at')
+      .orderBy('time_entries.id')
+      .limit(batch)
+      .execute()
+  );
+}
+
+/** Stops one due timer in its account's own transaction, if it still runs and is still due. */
+async function stopOneForgotten({ database, settings }: TimeEntryDeps, candidate: { id: number; user_id: number }, nowMs: number): Promise<boolean> {
+  return writeEntries(database, candidate.user_id, async (trx) => {
+    const running = await runningEntry(trx, candidate.user_id);
+    const rules = await settings.getSettingsInTransaction(trx, candidate.user_id);
+    if (!running || running.id !== candidate.id || rules.timer_limit_minutes === null) return false;
+    const startMs = Date.parse(running.start_at);
+    const limitMs = startMs + rules.timer_limit_minutes * 60_000;
+    if (limitMs > nowMs) return false;
+    const endMs = Math.min(limitMs, (await plannedStartAfter(trx, candidate.user_id, startMs)) ?? Infinity);
+    await trx
+      .updateTable('time_entries')
+      .set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) })
+      .where('id', '=', running.id)
+      .execute();
+    await refreshDailyTotals(trx, candidate.user_id, rules.zones, rules.min_break_minutes * 60_000, [[startMs, endMs]]);
+    return true;
+  });
 }
 
 export function createTimeEntryService(deps: TimeEntryDeps) {

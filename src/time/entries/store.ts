@@ -9,6 +9,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, LocalDate, TimeEntryRow } from '../../db/types.js';
 import { addDays, splitByLocalDay, startOfDay, type DayZones } from '../calendar/dates.js';
 import { sameZones } from '../calendar/zones.js';
+import { createHash } from 'node:crypto';
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 
 /**
  * Every column of an entry, named: the reads below become named statements on PostgreSQL, which
@@ -167,12 +169,23 @@ export interface PreparedTotals {
   zone: DayZones;
   minBreakMs: number;
   from: LocalDate | undefined;
-  /** Every entry read, as "id start end" in (start_at, id) order: what the totals stand for. */
-  entries: string[];
+  /** How many entries were read and a digest of them (not the keys themselves): what the totals stand for. */
+  entries: { count: number; digest: string };
   totals: Map<LocalDate, DayTotal>;
 }
 
-const entryKey = (entry: Pick<TimeEntryRow, 'id' | 'start_at' | 'end_at'>) => `${entry.id} ${entry.start_at} ${entry.end_at}`;
+/** A running digest of entries, "id start end" each, in (start_at, id) order. */
+class EntryDigest {
+  readonly #hash = createHash('sha256');
+  #count = 0;
+  add(entry: Pick<TimeEntryRow, 'id' | 'start_at' | 'end_at'>): void {
+    this.#hash.update(`${entry.id} ${entry.start_at} ${entry.end_at}\n`);
+    this.#count += 1;
+  }
+  result(): { count: number; digest: string } {
+    return { count: this.#count, digest: this.#hash.digest('base64') };
+  }
+}
 
 /** The entries a rebuild from `from` reads: those overlapping that day's start and later (all without `from`). */
 const rebuildRange = (zone: DayZones, from: LocalDate | undefined): InstantRange =>
@@ -196,16 +209,15 @@ export async function prepareDailyTotals(
   from?: LocalDate,
 ): Promise<PreparedTotals> {
   const builder = new DayTotalsBuilder(zone, minBreakMs);
-  const prepared: PreparedTotals = { zone, minBreakMs, from, entries: [], totals: builder.totals };
+  const seen = new EntryDigest();
   for await (const batch of entryBatchesOverlapping(executor, userId, rebuildRange(zone, from), REBUILD_BATCH_ROWS)) {
     for (const entry of batch) {
-      prepared.entries.push(entryKey(entry));
+      seen.add(entry);
       if (entry.end_at !== null) builder.add(Date.parse(entry.start_at), Date.parse(entry.end_at));
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextMacrotask();
   }
-  prepared.totals = daysFrom(builder.totals, from);
-  return prepared;
+  return { zone, minBreakMs, from, entries: seen.result(), totals: daysFrom(builder.totals, from) };
 }
 
 /** Whether prepared totals stand for this zone history, break minimum and first day. */
@@ -225,19 +237,27 @@ export function preparedFor(prepared: PreparedTotals | undefined, zone: DayZones
 export async function replaceDailyTotals(trx: Transaction<Database>, userId: number, prepared: PreparedTotals): Promise<void> {
   const { zone, from } = prepared;
   const range = rebuildRange(zone, from);
-  const entries = await entriesOverlapping(trx, userId, range);
-  const unchanged = entries.length === prepared.entries.length && entries.every((entry, index) => entryKey(entry) === prepared.entries[index]);
+  // First pass: only the digest (no time-zone arithmetic), a batch at a time.
+  const seen = new EntryDigest();
+  for await (const batch of entryBatchesOverlapping(trx, userId, range, REBUILD_BATCH_ROWS)) for (const entry of batch) seen.add(entry);
+  const now = seen.result();
+  const unchanged = now.count === prepared.entries.count && now.digest === prepared.entries.digest;
+  let totals = prepared.totals;
+  if (!unchanged) {
+    // An entry was written in between: work the totals out again, still a batch at a time.
+    const builder = new DayTotalsBuilder(zone, prepared.minBreakMs);
+    for await (const batch of entryBatchesOverlapping(trx, userId, range, REBUILD_BATCH_ROWS)) {
+      for (const entry of batch) if (entry.end_at !== null) builder.add(Date.parse(entry.start_at), Date.parse(entry.end_at));
+      await nextMacrotask();
+    }
+    totals = daysFrom(builder.totals, from);
+  }
   await trx
     .deleteFrom('daily_totals')
     .where('user_id', '=', userId)
     .$if(from !== undefined, (query) => query.where('date', '>=', from as LocalDate))
     .execute();
-  await insertDailyTotals(trx, userId, unchanged ? prepared.totals : daysFrom(totalsOfSpans(finishedSpans(entries), zone, prepared.minBreakMs), from));
-}
-
-/** The [start, end) spans in ms of the finished entries (a running one has no end yet). */
-function finishedSpans(entries: Array<Pick<TimeEntryRow, 'start_at' | 'end_at'>>): Array<[number, number]> {
-  return entries.flatMap((entry) => (entry.end_at === null ? [] : [[Date.parse(entry.start_at), Date.parse(entry.end_at)] as [number, number]]));
+  await insertDailyTotals(trx, userId, totals);
 }
 
 /** Worked and break ms per local day of finished spans, in memory (no database). */

@@ -3,12 +3,13 @@
 // date on (./zone-history.ts): the new per-day totals of those days are worked out before the
 // transaction and written in the one that stores the zone.
 import type { Kysely, Transaction } from 'kysely';
-import type { TransactionalDatabase } from '../../db/database.js';
+import type { OpenedDatabase, TransactionalDatabase } from '../../db/database.js';
 import type { Database, LocalDate } from '../../db/types.js';
 import { localDateOf, zoneOn, type ZoneEntry } from '../calendar/dates.js';
 import type { Clock } from '../../common/clock.js';
 import { preparedFor, prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from '../entries/store.js';
 import { changeZones, writeZones } from './zone-history.js';
+import { createRebuildGate } from './rebuild-gate.js';
 import { checkSettingsPatch, type BreakRule, type CheckedSettingsPatch, type SettingsPatch } from './patch.js';
 
 export {
@@ -59,7 +60,8 @@ export interface Settings {
 export const DEFAULT_TIMER_LIMIT_MINUTES = 720;
 
 export interface SettingsDeps {
-  database: TransactionalDatabase;
+  /** `exclusively`: one rebuild of an account's totals at a time across processes (./rebuild-gate.ts). */
+  database: TransactionalDatabase & Pick<OpenedDatabase, 'exclusively'>;
   clock: Clock;
 }
 
@@ -130,6 +132,7 @@ export async function settingsAndSchedules(clock: Clock, executor: Kysely<Databa
 
 export function createSettingsService({ database, clock }: SettingsDeps) {
   const { db } = database;
+  const rebuilds = createRebuildGate(clock, database);
   /** The settings of a user (defaults where nothing is stored); NOT_FOUND if the account is gone. */
   function getSettings(userId: number): Promise<Settings> {
     return selectSettings(clock, db, userId);
@@ -145,18 +148,19 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
     const checked = await checkSettingsPatch(patch);
     // The slow part of a change of zone (or of the shortest break, which the stored breaks depend on)
     // happens before the write lock is taken (docs/time-model.md).
-    let prepared: PreparedTotals | undefined;
     const current = await getSettings(userId);
     const minBreak = checked.values.min_break_minutes ?? current.min_break_minutes;
     const trackingStart = checked.values.tracking_start ?? current.tracking_start;
     const zones = checked.zone && changeZones({ ...current, tracking_start: trackingStart }, checked.zone, clock.now().getTime());
     const from = minBreak === current.min_break_minutes ? zones?.from : undefined;
-    if (zones !== undefined || minBreak !== current.min_break_minutes)
-      prepared = await prepareDailyTotals(db, userId, zones?.zones ?? current.zones, minBreak * MINUTE_MS, from);
-    return database.transact(async (trx) => {
-      await database.lockUser(trx, userId);
-      return writeSettingsIn(trx, userId, checked, prepared);
-    });
+    const write = (prepared?: PreparedTotals) =>
+      database.transact(async (trx) => {
+        await database.lockUser(trx, userId);
+        return writeSettingsIn(trx, userId, checked, prepared);
+      });
+    if (zones === undefined && minBreak === current.min_break_minutes) return write();
+    // One rebuild of the account at a time, within its budget (./rebuild-gate.ts), decided before the work.
+    return rebuilds.run(userId, async () => write(await prepareDailyTotals(db, userId, zones?.zones ?? current.zones, minBreak * MINUTE_MS, from)));
   }
 
   /**
@@ -208,7 +212,7 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
       const minBreakMs = after.min_break_minutes * MINUTE_MS;
       const from = after.min_break_minutes === before.min_break_minutes ? zones?.from : undefined;
       const usable = preparedFor(prepared, after.zones, minBreakMs, from);
-      await replaceDailyTotals(trx, userId, usable ? prepared : { zone: after.zones, minBreakMs, from, entries: [], totals: new Map() });
+      await replaceDailyTotals(trx, userId, usable ? prepared : { zone: after.zones, minBreakMs, from, entries: { count: -1, digest: '' }, totals: new Map() });
     }
     return after;
   }
