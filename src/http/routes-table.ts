@@ -129,7 +129,7 @@ export interface Routes {
   'DELETE /api/time-entries/bookings/:id': { params: Id; response: NoContent };
 
   'GET /api/stats/today': { response: TodayStats | AnonymousStats };
-  'GET /api/stats/week': { query: { date?: string; region?: string }; response: WeekStats };
+  'GET /api/stats/week': { query: { date?: string; region?: string; lang?: 'en' | 'de' }; response: WeekStats };
   'GET /api/stats/overtime': { response: OvertimeStats | AnonymousStats };
   'GET /api/stats/vacation': { query: { year?: number; from?: string; to?: string; portion?: 'full' | 'half' }; response: VacationStats | AnonymousStats };
   'GET /api/stats/month': { query: MonthQuery; response: MonthStats | AnonymousStats };

@@ -69,7 +69,7 @@ const QUERIES: { [K in QueryRoute]: { required: readonly string[]; optional: rea
   'GET /api/time-entries': fields<Query<'GET /api/time-entries'>>()([], ['from', 'to']),
   'GET /api/time-entries/absences': fields<Query<'GET /api/time-entries/absences'>>()([], ['from', 'to']),
   'GET /api/time-entries/bookings': fields<Query<'GET /api/time-entries/bookings'>>()([], ['from', 'to']),
-  'GET /api/stats/week': fields<Query<'GET /api/stats/week'>>()([], ['date', 'region']),
+  'GET /api/stats/week': fields<Query<'GET /api/stats/week'>>()([], ['date', 'region', 'lang']),
   'GET /api/stats/vacation': fields<Query<'GET /api/stats/vacation'>>()([], ['year', 'from', 'to', 'portion']),
   'GET /api/stats/month': fields<Query<'GET /api/stats/month'>>()([], ['month', 'lang']),
 };

@@ -54,6 +54,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
           {
             date: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, a day of the week (default: this week)' })),
             region: Type.Optional(Type.String({ maxLength: 16, description: 'without a token: public holidays of this region, e.g. DE-BY' })),
+            lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')], { description: 'language of the public holiday names (default en)' })),
           },
           { additionalProperties: false },
         ),
@@ -61,8 +62,8 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
       },
     },
     async (request) => {
-      const { date, region } = request.query;
-      return request.session ? statistics.weekOverview(request.session.user.id, date) : statistics.anonymousWeekOverview(date, region);
+      const { date, region, lang } = request.query;
+      return request.session ? statistics.weekOverview(request.session.user.id, date, lang) : statistics.anonymousWeekOverview(date, region, lang);
     },
   );
 

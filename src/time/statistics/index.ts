@@ -14,6 +14,7 @@ import { createWorkLane } from '../../common/work-lane.js';
 import { monthlyBalances, overtime } from './balance.js';
 import { monthFigures } from './month.js';
 import { todayFigures } from './today.js';
+import type { HolidayLanguage } from '../calendar/holidays.js';
 import type { StatisticsDeps } from './types.js';
 import { anonymousWeekOverview, weekOverview } from './week.js';
 import { warmUp } from './warm-up.js';
@@ -33,8 +34,8 @@ export function createStatisticsService(deps: StatisticsDeps & { connections?: n
   const concurrency = Math.max(STATISTICS_LANE.concurrency, deps.connections ?? 0);
   const lane = createWorkLane({ ...STATISTICS_LANE, concurrency, name: 'statistics requests' });
   return {
-    weekOverview: (userId: number, date?: string) => lane.run(() => weekOverview(deps, userId, date)),
-    anonymousWeekOverview: (date?: string, region?: string) => lane.run(() => anonymousWeekOverview(deps, date, region)),
+    weekOverview: (userId: number, date?: string, language?: HolidayLanguage) => lane.run(() => weekOverview(deps, userId, date, language)),
+    anonymousWeekOverview: (date?: string, region?: string, language?: HolidayLanguage) => lane.run(() => anonymousWeekOverview(deps, date, region, language)),
     overtime: (userId: number) => lane.run(() => overtime(deps, userId)),
     today: (userId: number) => lane.run(() => todayFigures(deps, userId)),
     monthlyBalances: (userId: number, year?: number) => lane.run(() => monthlyBalances(deps, userId, year)),

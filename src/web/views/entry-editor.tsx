@@ -6,7 +6,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { Entry } from '../../http/contract.js';
 import { api, ApiError } from '../api.js';
 import { parseDuration } from '../duration.js';
-import { t } from '../i18n/index.js';
+import { language, t } from '../i18n/index.js';
 import { dayDoubt, timeDoubt, type Doubt } from '../plausibility.js';
 import { announcement, fmt, zone } from '../state.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
@@ -37,7 +37,7 @@ const describeOverlap = (failure: unknown) =>
 /** The public holiday or absence of `date`, from the week statistics (a failure asks nothing). */
 async function dayOf(date: string) {
   try {
-    const week = await api('GET /api/stats/week', { query: { date } });
+    const week = await api('GET /api/stats/week', { query: { date, lang: language.value } });
     return 'days' in week ? week.days.find((day) => day.date === date) : undefined;
   } catch {
     return undefined;

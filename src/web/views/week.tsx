@@ -3,7 +3,7 @@
 // A balance counts complete days only (./balance.tsx): today and later days show their target, no deficit.
 import type { WeekStats } from '../../http/contract.js';
 import { api } from '../api.js';
-import { t } from '../i18n/index.js';
+import { language, t } from '../i18n/index.js';
 import { fmt, shownWeek, useLoad, zone } from '../state.js';
 import { Notice } from '../ui.js';
 import { addDays, shiftWeek, todayIn, weekStartOf } from '../week.js';
@@ -15,7 +15,8 @@ type Day = WeekStats['days'][number];
 export function WeekView() {
   const text = t().week;
   const monday = shownWeek.value as string;
-  const week = useLoad(() => api('GET /api/stats/week', { query: { date: monday } }), [monday]);
+  // Holiday names in the client's language, as on the Month page.
+  const week = useLoad(() => api('GET /api/stats/week', { query: { date: monday, lang: language.value } }), [monday, language.value]);
   const today = todayIn(zone());
   const absenceName = (day: Day) => [day.absence ? text[day.absence] : '', day.public_holiday ?? ''].filter(Boolean).join(' · ');
   return (
