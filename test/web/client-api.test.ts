@@ -71,10 +71,11 @@ describe('validation errors name their field (details)', () => {
 });
 
 describe('an overlap names the entry in the way', () => {
-  it('OVERLAP answers its id and times; a Start that meets a future entry too', async () => {
+  it('OVERLAP answers its id and times; a Start while an entry covers now too', async () => {
     const t = await app();
     const ann = await signIn(t);
-    const id = await addEntry(ann, '2026-03-02T10:00:00Z', '2026-03-02T12:00:00Z', 'later today');
+    t.clock.set('2026-03-02T11:00:00.000Z');
+    const id = await addEntry(ann, '2026-03-02T10:00:00Z', '2026-03-02T12:00:00Z', 'now');
     const clash = expectError(
       await ann.call('POST', '/api/time-entries', { start_at: '2026-03-02T11:00:00Z', end_at: '2026-03-02T13:00:00Z' }),
       409,
@@ -83,6 +84,24 @@ describe('an overlap names the entry in the way', () => {
     expect(clash.entry).toEqual({ id, start_at: '2026-03-02T10:00:00.000Z', end_at: '2026-03-02T12:00:00.000Z' });
     const start = expectError(await ann.call('POST', '/api/time-entries/start', {}), 409, 'OVERLAP');
     expect(start.entry?.id).toBe(id);
+  });
+});
+
+describe('an entry planned later today (docs/time-model.md)', () => {
+  it('does not block Start now; the stop ends the timer where that entry starts, never overlapping it', async () => {
+    const t = await app();
+    const ann = await signIn(t);
+    t.clock.set('2026-03-02T08:00:00.000Z');
+    const meeting = await addEntry(ann, '2026-03-02T13:00:00Z', '2026-03-02T14:00:00Z', 'afternoon meeting');
+    const started = await ann.call('POST', '/api/time-entries/start', {});
+    expect(started.statusCode, started.body).toBe(201);
+    // Still running at 15:00: the stop ends it at 13:00, where the meeting starts.
+    t.clock.set('2026-03-02T15:00:00.000Z');
+    const stopped = await ann.call('POST', '/api/time-entries/stop', {});
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    expect(stopped.json().entry).toMatchObject({ start_at: '2026-03-02T08:00:00.000Z', end_at: '2026-03-02T13:00:00.000Z' });
+    const listed = (await ann.call('GET', '/api/time-entries?from=2026-03-02&to=2026-03-03')).json();
+    expect(listed.entries.map((entry: { id: number }) => entry.id)).toContain(meeting);
   });
 });
 

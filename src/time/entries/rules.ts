@@ -4,7 +4,7 @@
 // of one account, even from two processes, cannot both pass the overlap or the single-running check.
 import type { Transaction } from 'kysely';
 import type { Database, TimeEntryRow } from '../../db/types.js';
-import { addDays, localDateOf, startOfDay, toIso, type DayZones } from '../calendar/dates.js';
+import { toIso } from '../calendar/dates.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './store.js';
 import { ServiceError, validationError } from '../../common/errors.js';
 import type { Settings } from '../settings/settings.js';
@@ -108,14 +108,13 @@ export class EntryConflictError extends ServiceError {
 }
 
 /**
- * The time a running entry occupies for the overlap rule: from its start through the end of today in
- * the user's zone (the day's work would run into an entry planned later today), not later days: an
- * entry planned for tomorrow does not block a start, and the stop ends the timer at that entry's start
- * at the latest (`plannedStartAfter`).
+ * The time a running entry occupies for the overlap rule: from its start through now (at least a
+ * millisecond), not the rest of the day: an entry planned for later today or a later day (a meeting
+ * entered in advance) does not block a start, and the stop ends the timer at that entry's start at
+ * the latest (`plannedStartAfter`), so the stopped entry never overlaps it (docs/time-model.md).
  */
-export function runningUntil(startMs: number, nowMs: number, timezone: DayZones): number {
-  const today = localDateOf(Math.max(nowMs, startMs), timezone);
-  return Math.max(nowMs, startMs + 1, startOfDay(addDays(today, 1), timezone));
+export function runningUntil(startMs: number, nowMs: number): number {
+  return Math.max(nowMs, startMs + 1);
 }
 
 /**
@@ -127,7 +126,7 @@ export async function assertSpanIsFree(
   userId: number,
   span: EntrySpan,
   excludeId: number | undefined,
-  now: { nowMs: number; timezone: DayZones },
+  nowMs: number,
 ): Promise<void> {
   if (span.endMs === null) {
     const running = await runningEntry(trx, userId);
@@ -139,7 +138,7 @@ export async function assertSpanIsFree(
       });
     }
   }
-  const range: InstantRange = { from: toIso(span.startMs), to: toIso(span.endMs ?? runningUntil(span.startMs, now.nowMs, now.timezone)) };
+  const range: InstantRange = { from: toIso(span.startMs), to: toIso(span.endMs ?? runningUntil(span.startMs, nowMs)) };
   const [clash] = await entriesOverlapping(trx, userId, range, { excludeId, limit: 1 });
   if (clash) {
     throw new EntryConflictError('OVERLAP', `The entry would overlap entry ${clash.id} (${clash.start_at} – ${clash.end_at ?? 'running'})`, clash.id, {

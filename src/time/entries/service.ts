@@ -83,7 +83,7 @@ async function updateEntry({ database, clock, settings }: TimeEntryDeps, userId:
       note: patch.note !== undefined ? normalizeNote(patch.note) : row.note,
     };
     checkSpan(span, now.getTime());
-    await assertSpanIsFree(trx, userId, span, id, { nowMs: now.getTime(), timezone });
+    await assertSpanIsFree(trx, userId, span, id, now.getTime());
     const updated = await trx
       .updateTable('time_entries')
       .set({
@@ -236,7 +236,7 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
     checkSpan(span, now.getTime());
     return writeEntries(database, userId, async (trx) => {
       const rules = await settings.getSettingsInTransaction(trx, userId);
-      await assertSpanIsFree(trx, userId, span, undefined, { nowMs: now.getTime(), timezone: rules.zones });
+      await assertSpanIsFree(trx, userId, span, undefined, now.getTime());
       await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, rules, span, now.toISOString()));
     });
@@ -252,12 +252,12 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
     });
   }
 
-  /** Starts the timer now: 409 ALREADY_RUNNING if one runs, OVERLAP if a finished entry reaches past now. */
+  /** Starts the timer now: 409 ALREADY_RUNNING if one runs, OVERLAP if an entry covers now (one planned later does not block). */
   async function startTimer(userId: number, note?: string): Promise<TimeEntry> {
     const span: EntrySpan = { startMs: clock.now().getTime(), endMs: null, note: normalizeNote(note) };
     return writeEntries(database, userId, async (trx) => {
       const rules = await settings.getSettingsInTransaction(trx, userId);
-      await assertSpanIsFree(trx, userId, span, undefined, { nowMs: span.startMs, timezone: rules.zones });
+      await assertSpanIsFree(trx, userId, span, undefined, span.startMs);
       await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, rules, span, toIso(span.startMs)));
     });
