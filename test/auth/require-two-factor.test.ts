@@ -55,6 +55,13 @@ describe('REQUIRE_2FA=true', () => {
     expect((await call('GET', '/api/auth/2fa', undefined, token)).json()).toMatchObject({ enabled: true, required: true });
   });
 
+  it('a set-up challenge made with the old password is void after a reset', async () => {
+    const { challenge } = (await passwordStep()).json();
+    const { token } = await t.ctx.services.resets.issueResetForEmail('ann@example.com');
+    expect((await call('POST', '/api/auth/reset-password', { token, new_password: 'a brand new passphrase' })).statusCode).toBe(200);
+    expectError(await call('POST', '/api/auth/2fa/setup', { challenge }), 401, 'INVALID_CHALLENGE');
+  });
+
   it('a set-up challenge lives 15 minutes; without a challenge or a session the set-up is 401', async () => {
     const { challenge } = (await passwordStep()).json();
     expectError(await call('POST', '/api/auth/2fa/setup', {}), 401, 'UNAUTHORIZED');

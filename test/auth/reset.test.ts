@@ -166,6 +166,20 @@ describe('POST /api/auth/request-reset in production', () => {
       expectError(await reset(t, second, 'yet another passphrase'), 400, 'INVALID_RESET_TOKEN');
     });
 
+    it('counts a used link toward the 5 minutes: reading the mailbox buys no second link (and no cleared lock)', async () => {
+      const t = await smtpApp();
+      await register(t.app);
+      await post(t.app, '/api/auth/request-reset', { email: 'ann@example.com' });
+      const first = resetLinkOf(await smtp.waitForMessage(1)).searchParams.get('token')!;
+      expect((await reset(t, first)).statusCode).toBe(200);
+      await post(t.app, '/api/auth/request-reset', { email: 'ann@example.com' });
+      await t.ctx.services.background.drain(10_000);
+      expect(smtp.messages).toHaveLength(1);
+      t.clock.advance(5 * 60 + 1);
+      await post(t.app, '/api/auth/request-reset', { email: 'ann@example.com' });
+      await smtp.waitForMessage(2);
+    });
+
     it('sends nothing for an unknown address', async () => {
       const t = await smtpApp();
       await register(t.app);

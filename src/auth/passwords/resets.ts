@@ -83,7 +83,7 @@ async function issueResetForUser(
         .select('id')
         .where('user_id', '=', userId)
         .where('issued_by', '=', 'request')
-        .where('used_at', 'is', null)
+        // A used link counts too: else whoever reads the mailbox gets a fresh link (and a cleared lock) per use.
         .where('created_at', '>', unlessRequestedSince.toISOString())
         .executeTakeFirst();
       if (recent) return false;

@@ -4,7 +4,7 @@ import { Secret } from 'otpauth';
 import { ServiceError } from '../../common/errors.js';
 import type { PublicUser } from '../accounts/users.js';
 import { requireLiveSession } from '../sessions/records.js';
-import { challengeAccount, invalidChallenge, useChallenge } from './challenges.js';
+import { challengeAccount, invalidChallenge, passwordFingerprint, useChallenge } from './challenges.js';
 import { consume, invalidCode, isEnabled, newRecoveryCodes, replaceRecoveryCodes, revokeOtherSessions, totpOf, twoFactorRow } from './codes.js';
 import { checkCodeCounted, checkPasswordCounted, settleCount } from './counting.js';
 import type { TwoFactorDeps } from './deps.js';
@@ -44,7 +44,10 @@ export async function setUpWithPassword(deps: TwoFactorDeps, user: PublicUser, p
 
 /** POST /2fa/setup with a set-up challenge (REQUIRE_2FA): the challenge is the proof of the password. */
 export async function setUpWithChallenge(deps: TwoFactorDeps, challenge: string): Promise<{ secret: string; otpauth_uri: string }> {
-  const { user } = await challengeAccount(deps, challenge, 'setup');
+  const { user, fingerprint } = await challengeAccount(deps, challenge, 'setup');
+  // Made with a password that is no longer the account's (a reset since): void, as at enabling.
+  const auth = await deps.database.db.selectFrom('auth_info').select('password_hash').where('user_id', '=', user.id).executeTakeFirst();
+  if (!auth || passwordFingerprint(auth.password_hash) !== fingerprint) throw invalidChallenge();
   return setUp(deps, user);
 }
 
