@@ -81,6 +81,20 @@ describe('recovery ends API tokens, against a real server', () => {
     expect(JSON.parse((await cli(dbPath, ['--json', 'token', 'list', '--api'])).stdout as string)).toEqual({ api_tokens: [] });
   });
 
+  it('`token revoke --user` and `--all` through the built CLI end API tokens too, and say how many', async () => {
+    const { server, dbPath } = await serve();
+    const { apiToken } = await accountWithToken(server);
+    const byUser = await cli(dbPath, ['--json', 'token', 'revoke', '--user', 'ann@example.com']);
+    expect([byUser.exitCode, JSON.parse(byUser.stdout as string)]).toEqual([0, { revoked: 1, revoked_api_tokens: 1 }]);
+    expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
+    const login = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
+    const again = await call(server, 'POST', '/api/auth/api-tokens', { token: login.body.token, body: { name: 'second', expires_in_days: 30 } });
+    expect(again.status).toBe(201);
+    const all = await cli(dbPath, ['token', 'revoke', '--all']);
+    expect(String(all.stdout)).toMatch(/^revoked 1 session\(s\) and 1 API token\(s\)$/m);
+    expect((await call(server, 'GET', '/api/time-entries/current', { token: again.body.token })).status).toBe(401);
+  });
+
   it('a password reset by e-mail link ends every API token', async () => {
     const smtp = await startSmtpServer();
     try {
