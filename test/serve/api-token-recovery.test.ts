@@ -114,3 +114,22 @@ describe('recovery ends API tokens, against a real server', () => {
     }
   });
 });
+
+describe('the audit trail, against a real server', () => {
+  it('"sign out all other devices" that revokes nothing writes no audit row; one that revokes writes one', async () => {
+    const { server, dbPath } = await serve();
+    const { session } = await accountWithToken(server);
+    const auditActions = async (): Promise<string[]> =>
+      (JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string }> }).events.map(
+        (event) => event.action,
+      );
+    const before = await auditActions();
+    for (let i = 0; i < 5; i++) expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: session })).body).toEqual({ revoked: 0 });
+    expect(await auditActions()).toEqual(before);
+    expect((await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).status).toBe(200);
+    expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: session })).body).toEqual({ revoked: 1 });
+    expect((await auditActions()).filter((action) => action === 'sessions_revoked')).toHaveLength(
+      before.filter((action) => action === 'sessions_revoked').length + 1,
+    );
+  });
+});
