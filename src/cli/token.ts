@@ -29,8 +29,8 @@ function revokeCommand(token: Command): void {
     .option('--api', 'API tokens of scripts instead of sessions (ids from `token list --api`)')
     .option('--id <id>', 'the session (or API token) with this id (from `token list`): one device, not the others')
     .option('--token <jwt>', 'the session of this token; "-" reads it from standard input (keeps it off the command line and out of the shell history)')
-    .option('--user <account>', 'every session of this account (e-mail or username)')
-    .option('--all', 'every session of every account')
+    .option('--user <account>', 'every session and API token of this account (e-mail or username)')
+    .option('--all', 'every session and API token of every account')
     .addHelpText(
       'after',
       `
@@ -49,8 +49,10 @@ Exactly one of --id, --token, --user, --all. Examples:
       if (id !== undefined && !(Number.isInteger(id) && id > 0)) throw new UsageError('--id takes a session id from `token list` (a whole number)');
       if (options.api) return revokeApiTokens(command, options, id);
       await runAdminCommand(command, async (ctx) => {
-        const { sessions, users } = ctx.services;
+        const { sessions, users, apiTokens } = ctx.services;
         let revoked: number;
+        // --user and --all end every credential, API tokens too: after a breach no standing credential stays.
+        let revokedApiTokens: number | undefined;
         if (id !== undefined) {
           const revokedSession = await sessions.revokeSessionById(id);
           if (!revokedSession) throw new ServiceError('NOT_FOUND', `no session with the id ${id}`);
@@ -72,12 +74,15 @@ Exactly one of --id, --token, --user, --all. Examples:
         } else if (options.user !== undefined) {
           const account = await users.requireUser(options.user);
           revoked = await sessions.revokeSessionsOfUser(account.id);
-          await recordAdminAction(ctx, { action: 'sessions_revoked', user: account, detail: { by: 'user', revoked } });
+          revokedApiTokens = await apiTokens.revokeTokensOfUser(account.id);
+          await recordAdminAction(ctx, { action: 'sessions_revoked', user: account, detail: { by: 'user', revoked, revoked_api_tokens: revokedApiTokens } });
         } else {
           revoked = await sessions.revokeAllSessions();
-          await recordAdminAction(ctx, { action: 'sessions_revoked', detail: { by: 'all', revoked } });
+          revokedApiTokens = await apiTokens.revokeAllTokens();
+          await recordAdminAction(ctx, { action: 'sessions_revoked', detail: { by: 'all', revoked, revoked_api_tokens: revokedApiTokens } });
         }
-        return { json: { revoked }, text: [`revoked ${revoked} session(s)`] };
+        if (revokedApiTokens === undefined) return { json: { revoked }, text: [`revoked ${revoked} session(s)`] };
+        return { json: { revoked, revoked_api_tokens: revokedApiTokens }, text: [`revoked ${revoked} session(s) and ${revokedApiTokens} API token(s)`] };
       });
     });
 }

@@ -79,7 +79,7 @@ describe('admin commands against a running server', () => {
 
     const third = await tokenOf('revoke@example.com');
     const byUser = await cli(db, ['token', 'revoke', '--user', 'revoke@example.com']);
-    expect(byUser.stdout).toBe(`revoked 2 session(s)\n${databaseLine(db)}`);
+    expect(byUser.stdout).toBe(`revoked 2 session(s) and 0 API token(s)\n${databaseLine(db)}`);
     expect(await me(second)).toBe(401);
     expect(await me(third)).toBe(401);
     expect(await me(other)).toBe(200);

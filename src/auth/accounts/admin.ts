@@ -86,7 +86,7 @@ async function unlockAccount(context: AccountAdminDeps, identifier: string): Pro
 
 /**
  * Sets a new password, as a reset does: in one transaction the hash is stored, the lock cleared,
- * every session and every pending reset token of the account deleted.
+ * every session, API token and pending reset token of the account deleted.
  */
 async function setPassword(context: AccountAdminDeps, identifier: string, newPassword: string): Promise<{ user: PublicUser; revokedSessions: number }> {
   const { database, clock, hasher, users } = context;
@@ -102,6 +102,7 @@ async function setPassword(context: AccountAdminDeps, identifier: string, newPas
       .where('user_id', '=', user.id)
       .execute();
     const revoked = await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).executeTakeFirst();
+    await trx.deleteFrom('api_tokens').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('reset_tokens').where('user_id', '=', user.id).where('used_at', 'is', null).execute();
     return { user, revokedSessions: Number(revoked.numDeletedRows) };
   });
@@ -139,7 +140,7 @@ async function updateAccount(context: AccountAdminDeps, identifier: string, chan
 }
 
 /**
- * Disabling also revokes every session and every pending reset token, in the same transaction:
+ * Disabling also revokes every session, API token and pending reset token, in the same transaction:
  * nobody stays signed in, and no link issued before can sign anyone in again.
  */
 async function setAccountStatus(context: AccountAdminDeps, identifier: string, status: AccountStatus): Promise<{ user: PublicUser; revokedSessions: number }> {
@@ -149,6 +150,7 @@ async function setAccountStatus(context: AccountAdminDeps, identifier: string, s
     await trx.updateTable('auth_info').set({ status, updated_at: clock.now().toISOString() }).where('user_id', '=', user.id).execute();
     if (status === 'active') return { user, revokedSessions: 0 };
     const revoked = await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).executeTakeFirst();
+    await trx.deleteFrom('api_tokens').where('user_id', '=', user.id).execute();
     await trx.deleteFrom('reset_tokens').where('user_id', '=', user.id).where('used_at', 'is', null).execute();
     return { user, revokedSessions: Number(revoked.numDeletedRows) };
   });

@@ -194,6 +194,7 @@ async function resetPassword(context: ResetContext, token: string, newPassword: 
       .executeTakeFirst();
     if (!changed) throw invalidResetToken();
     await trx.deleteFrom('auth_tokens').where('user_id', '=', consumed.user_id).execute();
+    await trx.deleteFrom('api_tokens').where('user_id', '=', consumed.user_id).execute();
     await trx.deleteFrom('reset_tokens').where('user_id', '=', consumed.user_id).where('used_at', 'is', null).execute();
     return trx.selectFrom('users').select(['id', 'email']).where('id', '=', consumed.user_id).executeTakeFirstOrThrow();
   });

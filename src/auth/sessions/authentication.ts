@@ -234,6 +234,7 @@ async function changePassword(context: AuthenticationContext, session: Authentic
       throw unauthorized();
     }
     await trx.deleteFrom('auth_tokens').where('user_id', '=', userId).where('token_hash', '!=', session.tokenHash).execute();
+    await trx.deleteFrom('api_tokens').where('user_id', '=', userId).execute();
     await trx.deleteFrom('reset_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
   });
 }

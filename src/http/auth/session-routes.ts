@@ -55,6 +55,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = asy
     async (request) => {
       const session = sessionOf(request);
       const revoked = await ownSessions.revokeOtherSessions(session);
+      // Nothing revoked, nothing happened: no audit row, so repeating it cannot grow the trail.
+      if (revoked === 0) return { revoked };
       securityEvent(request.log, 'sessions_revoked', { user_id: session.user.id, client: request.ip, revoked });
       await audit.record({
         action: 'sessions_revoked',
