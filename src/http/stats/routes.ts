@@ -10,8 +10,8 @@ import { BEARER, BEARER_OR_ANONYMOUS } from '../openapi.js';
 import type { ApiInstance } from '../api-hooks.js';
 import { errorResponses } from '../schemas.js';
 import { Anonymous, MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './schemas.js';
-import { preloadPdf, timesheetCsv, timesheetPdf } from '../../time/timesheet/timesheet.js';
-import { createPdfLane } from '../../time/timesheet/pdf-lane.js';
+import { timesheetCsv } from '../../time/timesheet/timesheet.js';
+import { startPdfRenderer, type PdfRenderer } from '../../time/timesheet/pdf-renderer.js';
 import { unauthorized } from '../../auth/sessions/index.js';
 
 /** The query of the monthly timesheet, as JSON, CSV and PDF. */
@@ -114,10 +114,11 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
       request.session ? timesheet.monthSheet(request.session.user.id, request.query.month, request.query.lang) : { authenticated: false as const },
   );
 
-  // pdfkit and the fonts loaded now, at the start, never by a request; PDFs have their own, smaller budget.
-  await preloadPdf();
+  // The PDF worker started now, with pdfkit and the fonts, never by a request; PDFs have their own, smaller budget.
+  const renderer = await startPdfRenderer();
+  app.addHook('onClose', renderer.stop);
   const pdfBudget = accountBudget({ name: 'PDF timesheets', max: Math.min(rateLimitStats, PDF_PER_MINUTE), windowMs: 60_000 }, now);
-  timesheetFileRoutes(app, timesheet, pdfBudget);
+  timesheetFileRoutes(app, timesheet, pdfBudget, renderer);
 
   app.get(
     '/today',
@@ -129,8 +130,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
 };
 
 /** The monthly timesheet as a file: CSV and a one-page PDF, with a token only (401 without). */
-function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet'], pdfBudget: preHandlerAsyncHookHandler): void {
-  const lane = createPdfLane();
+function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet'], pdfBudget: preHandlerAsyncHookHandler, renderer: PdfRenderer): void {
   app.get(
     '/month.csv',
     {
@@ -171,9 +171,9 @@ function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet'],
       if (!request.session) throw unauthorized();
       const { user } = request.session;
       // The whole sheet takes its turn in the lane: a request past its short queue is refused at arrival.
-      const { sheet, pdf } = await lane.run(async () => {
+      const { sheet, pdf } = await renderer.run(async (draw) => {
         const read = await timesheet.monthSheet(user.id, request.query.month, request.query.lang);
-        return { sheet: read, pdf: await timesheetPdf(read, { name: user.full_name, email: user.email }, request.query.lang ?? 'en') };
+        return { sheet: read, pdf: await draw(read, { name: user.full_name, email: user.email }, request.query.lang ?? 'en') };
       });
       // The schema documents the body as binary; Fastify sends a Buffer as it is, unserialized.
       return reply

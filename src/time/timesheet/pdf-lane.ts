@@ -44,5 +44,3 @@ export function createPdfLane(queueLength: number = PDF_QUEUE_LENGTH) {
 
   return { run };
 }
-
-export type PdfLane = ReturnType<typeof createPdfLane>;
