@@ -1,7 +1,7 @@
-// A refused export costs nothing (docs/security.md, "one user's data as a load"), against a real
-// `serve`: while one export of the account runs, the tries refused with 409 EXPORT_RUNNING are not
-// counted against the account's export budget (RATE_LIMIT_EXPORT), so a reader who holds an export
-// open cannot spend its owner's budget by making the owner's own tries fail.
+// Exports held open (docs/security.md, "one user's data as a load"), against a real `serve`: while
+// one export of the account runs, the tries refused with 409 EXPORT_RUNNING are not counted against
+// the account's export budget (RATE_LIMIT_EXPORT), so a reader who holds an export open cannot spend
+// its owner's budget; and an export in flight ends when its session is revoked.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDb } from '../support/cli-accounts.js';
@@ -9,13 +9,21 @@ import { createFullAccount } from '../support/full-account.js';
 import { login, request } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
-/** A GET whose body is not read (the export holds its lease); `drop` ends it. */
+/** A GET whose body is not read (the export holds its lease); `drop` ends it, `readAll` reads what comes until the end or a cut. */
 function openUnread(server: RunningServer, path: string, token: string) {
   const url = new URL(path, server.baseUrl);
-  return new Promise<{ status: number; drop: () => void }>((resolve, reject) => {
+  return new Promise<{ status: number; drop: () => void; readAll: () => Promise<{ text: string; complete: boolean }> }>((resolve, reject) => {
     const req = http.get({ host: url.hostname, port: url.port, path: url.pathname, headers: { authorization: `Bearer ${token}` } }, (response) => {
       response.pause();
-      resolve({ status: response.statusCode ?? 0, drop: () => req.destroy() });
+      const readAll = () =>
+        new Promise<{ text: string; complete: boolean }>((done) => {
+          const pieces: Buffer[] = [];
+          response.on('data', (piece: Buffer) => pieces.push(piece));
+          response.on('end', () => done({ text: Buffer.concat(pieces).toString('utf8'), complete: response.complete }));
+          response.on('error', () => done({ text: Buffer.concat(pieces).toString('utf8'), complete: false }));
+          response.resume();
+        });
+      resolve({ status: response.statusCode ?? 0, drop: () => req.destroy(), readAll });
     });
     req.on('error', (error) => (error.message.includes('socket hang up') ? undefined : reject(error)));
   });
@@ -27,11 +35,11 @@ describe('the export budget and refused tries', () => {
 
   beforeAll(async () => {
     const db = tempDb();
-    // About 3 MB of CSV: more than the socket buffers take, so an unread export stays open.
-    await createFullAccount(db, 'held@example.com', { entries: 3000, noteLength: 1000 });
+    // About 10 MB of CSV: far more than the socket buffers take, so an unread export stays open.
+    for (const email of ['held@example.com', 'revoked@example.com']) await createFullAccount(db, email, { entries: 10_000, noteLength: 1000 });
     server = await startServer(db, { LOG_LEVEL: 'warn', RATE_LIMIT_EXPORT: '2' });
     token = await login(server, 'held@example.com');
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await server?.stop();
   });
@@ -55,5 +63,19 @@ describe('the export budget and refused tries', () => {
     const third = await request(server, 'GET', '/api/time-entries/export', { token });
     expect(third.statusCode).toBe(429);
     expect(third.json()).toMatchObject({ code: 'RATE_LIMITED' });
+  }, 60_000);
+
+  it('ends an export in flight when its session is signed out: the body is cut short and the lease given back', async () => {
+    const doomed = await login(server, 'revoked@example.com');
+    const held = await openUnread(server, '/api/time-entries/export', doomed);
+    expect(held.status).toBe(200);
+    expect((await request(server, 'POST', '/api/auth/logout', { token: doomed })).statusCode).toBeLessThan(300);
+    const { text, complete } = await held.readAll();
+    expect(complete).toBe(false);
+    // Far fewer than the 10,000 rows (one line each, plus the header) arrive.
+    expect(text.split('\n').length).toBeLessThan(5000);
+    // The lease is free again for the account's other session.
+    const fresh = await login(server, 'revoked@example.com');
+    await expect.poll(async () => (await request(server, 'GET', '/api/settings/export', { token: fresh })).statusCode, { timeout: 5000 }).not.toBe(409);
   }, 60_000);
 });

@@ -90,7 +90,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = a
     },
     async (request, reply) => {
       const exported = await accountData.exportAccount(sessionOf(request).user.id);
-      return sendExport(request, reply, exported, 'application/json; charset=utf-8', 'timetrack-account.json');
+      return sendExport(request, reply, exported, credentials, 'application/json; charset=utf-8', 'timetrack-account.json');
     },
   );
 

@@ -127,7 +127,7 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> =
     },
     async (request, reply) => {
       const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
-      return sendExport(request, reply, csv, 'text/csv; charset=utf-8', 'time-entries.csv');
+      return sendExport(request, reply, csv, credentials, 'text/csv; charset=utf-8', 'time-entries.csv');
     },
   );
 
