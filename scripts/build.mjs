@@ -31,7 +31,8 @@ fs.rmSync(path.join(ROOT, 'dist/cli'), { recursive: true, force: true });
 
 await build({
   absWorkingDir: ROOT,
-  entryPoints: ['src/cli/main.ts'],
+  // The PDF worker (src/time/timesheet/pdf-worker.ts) beside main.js: `serve` starts it at its start.
+  entryPoints: { main: 'src/cli/main.ts', 'pdf-worker': 'src/time/timesheet/pdf-worker.ts' },
   outdir: 'dist/cli',
   bundle: true,
   platform: 'node',

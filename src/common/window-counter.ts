@@ -46,6 +46,12 @@ export class WindowCounter {
     return { count: window.count, remainingMs: window.endsAt - now };
   }
 
+  /** Takes one hit of `key` back (a refused try that should not count); nothing without a live window. */
+  unhit(key: string, now: number): void {
+    const window = this.#windows.get(key);
+    if (window && window.endsAt > now && window.count > 0) window.count -= 1;
+  }
+
   /** The current count of `key` without counting a hit (0 without a live window). */
   peek(key: string, now: number): number {
     const window = this.#windows.get(key);

@@ -3,7 +3,7 @@
 // RATE_LIMITED with Retry-After. Counted in this process, per account whatever address or session
 // asks (several sessions of one account share it). Requests without a session are not counted here
 // (anonymous statistics cover one week of the calendar, no account's data).
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { onResponseAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { ServiceError } from '../common/errors.js';
 import { WindowCounter } from '../common/window-counter.js';
 
@@ -20,7 +20,10 @@ export interface AccountBudget {
 
 /** A preHandler that counts the request against its account's budget and refuses it past the budget. */
 export function accountBudget(budget: AccountBudget, now: () => number = Date.now): preHandlerAsyncHookHandler {
-  const windows = new WindowCounter(ACCOUNT_BUDGET_CAPACITY);
+  return countedIn(new WindowCounter(ACCOUNT_BUDGET_CAPACITY), budget, now);
+}
+
+function countedIn(windows: WindowCounter, budget: AccountBudget, now: () => number): preHandlerAsyncHookHandler {
   return async (request) => {
     if (budget.max === 0 || !request.session) return;
     const hit = windows.hit(String(request.session.user.id), budget.windowMs, now());
@@ -30,3 +33,22 @@ export function accountBudget(budget: AccountBudget, now: () => number = Date.no
     }
   };
 }
+
+/**
+ * The export budget's hooks for a route: counted before the export like accountBudget, and given back
+ * when the export was refused after all (409 EXPORT_RUNNING, 503 BUSY): a refused try costs nothing.
+ */
+export function refundedBudget(
+  budget: AccountBudget,
+  now: () => number = Date.now,
+): { preHandler: preHandlerAsyncHookHandler; onResponse: onResponseAsyncHookHandler } {
+  const windows = new WindowCounter(ACCOUNT_BUDGET_CAPACITY);
+  const preHandler = countedIn(windows, budget, now);
+  const onResponse: onResponseAsyncHookHandler = async (request, reply) => {
+    if (budget.max === 0 || !request.session || (reply.statusCode !== 409 && reply.statusCode !== 503)) return;
+    windows.unhit(String(request.session.user.id), now());
+  };
+  return { preHandler, onResponse };
+}
+
+export type ExportBudget = ReturnType<typeof refundedBudget>;

@@ -9,7 +9,7 @@ import { REQUEST_LOG_MESSAGE, requestLogLine } from '../logger.js';
 import { requestLoggerFactory } from './request-logger.js';
 import { loggedPath } from './request-path.js';
 import { rateLimitKey, SharedRateLimitStore } from './rate-limit-store.js';
-import { accountBudget } from './account-limits.js';
+import { refundedBudget } from './account-limits.js';
 import { errorBody } from './errors.js';
 import { answerClientError, registerRequestStart } from './security-headers.js';
 import { authRoutes } from './auth/routes.js';
@@ -165,7 +165,8 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<vo
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
-  const exportBudget = accountBudget({ name: 'exports', max: config.rateLimitExport, windowMs: 3_600_000 }, now);
+  // A refused try (409 EXPORT_RUNNING, 503 BUSY) is given back.
+  const exportBudget = refundedBudget({ name: 'exports', max: config.rateLimitExport, windowMs: 3_600_000 }, now);
   await registerApiTree(app, '/api/time-entries', 'private', timeEntryRoutes, {
     credentials,
     timeEntries,

@@ -15,7 +15,7 @@ declare module 'fastify' {
 // or an API token (`ttpat_` and 43 base64url characters: src/auth/sessions/api-tokens.ts).
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+|ttpat_[A-Za-z0-9_-]{43})$/;
 
-function bearerToken(request: FastifyRequest): string | undefined {
+export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   return typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
 }

@@ -1,6 +1,6 @@
 // /api/settings (docs/time-model.md): strict authentication. Both routes answer the whole settings object.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { ExportBudget } from '../account-limits.js';
 import { Type } from 'typebox';
 import type { Services } from '../../composition-root.js';
 import { holidayRegions } from '../../time/calendar/holidays.js';
@@ -65,7 +65,7 @@ export interface SettingsRouteOptions {
   schedules: Services['schedules'];
   accountData: Services['accountData'];
   /** The account's export budget, shared with the CSV export of time entries (app.ts). */
-  exportBudget: preHandlerAsyncHookHandler;
+  exportBudget: ExportBudget;
 }
 
 export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = async (app, { credentials, settings, schedules, accountData, exportBudget }) => {
@@ -86,11 +86,11 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = a
           ...errorResponses(401, 409, 429, 503),
         },
       },
-      preHandler: exportBudget,
+      ...exportBudget,
     },
     async (request, reply) => {
       const exported = await accountData.exportAccount(sessionOf(request).user.id);
-      return sendExport(request, reply, exported, 'application/json; charset=utf-8', 'timetrack-account.json');
+      return sendExport(request, reply, exported, credentials, 'application/json; charset=utf-8', 'timetrack-account.json');
     },
   );
 

@@ -1,6 +1,7 @@
 // /api/stats (docs/time-model.md): optional authentication. With a valid token the user's figures;
 // without one (none, garbage, expired, revoked) the answers of the contract, never 401.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../composition-root.js';
 import { accountBudget } from '../account-limits.js';
@@ -9,7 +10,8 @@ import { BEARER, BEARER_OR_ANONYMOUS } from '../openapi.js';
 import type { ApiInstance } from '../api-hooks.js';
 import { errorResponses } from '../schemas.js';
 import { Anonymous, MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './schemas.js';
-import { timesheetCsv, timesheetPdf } from '../../time/timesheet/timesheet.js';
+import { timesheetCsv } from '../../time/timesheet/timesheet.js';
+import { startPdfRenderer, type PdfRenderer } from '../../time/timesheet/pdf-renderer.js';
 import { unauthorized } from '../../auth/sessions/index.js';
 
 /** `lang`: the language of the public holiday names (and of the PDF), en by default. */
@@ -23,6 +25,9 @@ const MonthQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** PDF timesheets per account a minute (at most RATE_LIMIT_STATS; off with it). */
+export const PDF_PER_MINUTE = 6;
 
 /** What the /api/stats routes use. */
 export interface StatsRouteOptions {
@@ -109,7 +114,11 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
       request.session ? timesheet.monthSheet(request.session.user.id, request.query.month, request.query.lang) : { authenticated: false as const },
   );
 
-  timesheetFileRoutes(app, timesheet);
+  // The PDF worker started now, with pdfkit and the fonts, never by a request; PDFs have their own, smaller budget.
+  const renderer = await startPdfRenderer();
+  app.addHook('onClose', renderer.stop);
+  const pdfBudget = accountBudget({ name: 'PDF timesheets', max: Math.min(rateLimitStats, PDF_PER_MINUTE), windowMs: 60_000 }, now);
+  timesheetFileRoutes(app, timesheet, pdfBudget, renderer);
 
   app.get(
     '/today',
@@ -121,7 +130,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
 };
 
 /** The monthly timesheet as a file: CSV and a one-page PDF, with a token only (401 without). */
-function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet']): void {
+function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet'], pdfBudget: preHandlerAsyncHookHandler, renderer: PdfRenderer): void {
   app.get(
     '/month.csv',
     {
@@ -151,14 +160,21 @@ function timesheetFileRoutes(app: ApiInstance, timesheet: Services['timesheet'])
         security: BEARER,
         querystring: MonthQuery,
         produces: ['application/pdf'],
-        response: { 200: { description: 'PDF', content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } } }, ...errorResponses(400, 401) },
+        response: {
+          200: { description: 'PDF', content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } } },
+          ...errorResponses(400, 401, 429, 503),
+        },
       },
+      preHandler: pdfBudget,
     },
     async (request, reply) => {
       if (!request.session) throw unauthorized();
       const { user } = request.session;
-      const sheet = await timesheet.monthSheet(user.id, request.query.month, request.query.lang);
-      const pdf = await timesheetPdf(sheet, { name: user.full_name, email: user.email }, request.query.lang ?? 'en');
+      // The whole sheet takes its turn in the lane: a request past its short queue is refused at arrival.
+      const { sheet, pdf } = await renderer.run(async (draw) => {
+        const read = await timesheet.monthSheet(user.id, request.query.month, request.query.lang);
+        return { sheet: read, pdf: await draw(read, { name: user.full_name, email: user.email }, request.query.lang ?? 'en') };
+      });
       // The schema documents the body as binary; Fastify sends a Buffer as it is, unserialized.
       return reply
         .type('application/pdf')

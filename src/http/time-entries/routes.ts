@@ -1,7 +1,7 @@
 // /api/time-entries (docs/time-model.md): strict authentication. Each handler parses, calls one service
 // function, shapes the answer. Static paths come before /:id.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { ExportBudget } from '../account-limits.js';
 import { Type } from 'typebox';
 import type { Services } from '../../composition-root.js';
 import { requireSession, sessionOf, type Authenticator } from '../authentication.js';
@@ -58,7 +58,7 @@ export interface TimeEntryRouteOptions {
   vacation: Services['vacation'];
   entriesCsv: Services['entriesCsv'];
   /** The account's export budget, shared with the account document (app.ts). */
-  exportBudget: preHandlerAsyncHookHandler;
+  exportBudget: ExportBudget;
 }
 
 export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> = async (
@@ -123,11 +123,11 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> =
         produces: ['text/csv'],
         response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401, 409, 429, 503) },
       },
-      preHandler: exportBudget,
+      ...exportBudget,
     },
     async (request, reply) => {
       const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
-      return sendExport(request, reply, csv, 'text/csv; charset=utf-8', 'time-entries.csv');
+      return sendExport(request, reply, csv, credentials, 'text/csv; charset=utf-8', 'time-entries.csv');
     },
   );
 

@@ -1,6 +1,7 @@
 // The monthly timesheet as a one-page A4 PDF to sign (docs/time-model.md, Monthly timesheet), drawn
 // with pdfkit from the sheet's JSON object: dates, numbers and words in the sheet's language, empty
 // cells where nothing happened, and every label fitted to its cell so that no text leaves its row.
+import fs from 'node:fs';
 import { zoneOn } from '../calendar/dates.js';
 import { createRequire } from 'node:module';
 import {
@@ -21,6 +22,19 @@ import {
 /** The TrueType font embedded in every sheet: DejaVu Sans Condensed, from the dejavu-fonts-ttf package. */
 function fontFile(bold: boolean): string {
   return createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/DejaVuSansCondensed${bold ? '-Bold' : ''}.ttf`);
+}
+
+type PdfKit = typeof import('pdfkit');
+/** pdfkit and the two fonts' bytes, read once per process (docs/security.md, "one user's data as a load"). */
+let loaded: Promise<{ PDFDocument: PdfKit; regular: Buffer; bold: Buffer }> | undefined;
+
+/** Loads pdfkit and reads the fonts; `serve` calls it at its start, so no request loads code or reads a font file. */
+export function preloadPdf(): Promise<{ PDFDocument: PdfKit; regular: Buffer; bold: Buffer }> {
+  loaded ??= (async () => {
+    const { default: PDFDocument } = await import('pdfkit');
+    return { PDFDocument, regular: fs.readFileSync(fontFile(false)), bold: fs.readFileSync(fontFile(true)) };
+  })();
+  return loaded;
 }
 
 /** The part of pdfkit's document that measuring a label needs. */
@@ -53,23 +67,44 @@ export function fitLabel(doc: Measuring, text: string, width: number, size: numb
   return { text: `${text.slice(0, low).trimEnd()}…`, size: SMALLEST_LABEL_SIZE };
 }
 
+/**
+ * Text broken into lines of at most `width` at `size` (at spaces where it can, else inside a word), at
+ * most `maxLines` of them; the last one fitted by fitLabel. A long name takes lines, not the next row.
+ */
+export function wrapLines(doc: Measuring, text: string, width: number, size: number, maxLines: number): string[] {
+  doc.fontSize(size);
+  const lines: string[] = [];
+  let rest = text.trim();
+  while (rest !== '' && lines.length < maxLines - 1 && doc.widthOfString(rest) > width) {
+    let fits = 1;
+    while (fits < rest.length && doc.widthOfString(rest.slice(0, fits + 1)) <= width) fits += 1;
+    const space = rest.lastIndexOf(' ', fits);
+    const cut = space > 0 && rest[fits] !== undefined ? space : fits;
+    lines.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest !== '') lines.push(rest);
+  return lines;
+}
+
 const figure = (value: number | null, write: (minutes: number) => string) => (value === null ? '' : write(value));
 
 /** The sheet as a one-page A4 PDF (pdfkit, loaded on first use; fonts embedded). */
 // The PDF drawing is one sequence of pages, rows and positions; the house's function size leaves it out (docs/architecture.md).
 // eslint-disable-next-line max-lines-per-function
 export async function timesheetPdf(sheet: MonthSheet, person: { name: string; email: string }, language: SheetLanguage = 'en'): Promise<Buffer> {
-  const { default: PDFDocument } = await import('pdfkit');
+  const { PDFDocument, regular, bold } = await preloadPdf();
   const text = SHEET_WORDS[language];
   const title = `${text.title} ${sheetMonth(sheet.month, language)}`;
   const doc = new PDFDocument({
     size: 'A4',
     margin: 36,
-    font: fontFile(false),
+    // pdfkit takes a font's bytes as well as its path (its types say path only).
+    font: regular as unknown as string,
     info: { Title: title, Author: person.name, Creator: 'timetrack', Producer: 'timetrack' },
   });
-  doc.registerFont('regular', fontFile(false));
-  doc.registerFont('bold', fontFile(true));
+  doc.registerFont('regular', regular);
+  doc.registerFont('bold', bold);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const finished = new Promise<void>((resolve, reject) => {
@@ -91,7 +126,10 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   doc.font('bold');
   line(title, left, 36, width, 15);
   doc.font('regular');
-  line(`${text.name}: ${person.name} <${person.email}>    ${text.zone}: ${sheet.zones.map((entry) => entry.timezone).join(' → ')}`, left, 58, width, 9);
+  // The person's line wraps (a long name takes up to four lines); the table starts below it.
+  const header = `${text.name}: ${person.name} <${person.email}>    ${text.zone}: ${sheet.zones.map((entry) => entry.timezone).join(' → ')}`;
+  const headerLines = wrapLines(doc, header, width, 9, 4);
+  headerLines.forEach((value, index) => line(value, left, 58 + index * 11, width, 9));
 
   // Columns: x offsets and widths; figures right-aligned.
   const widths = [46, 20, 28, 28, 28, 32, 32, 32, 36, 38];
@@ -104,7 +142,7 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   const labelX = x + 4;
   const labelWidth = left + width - labelX;
   const rowHeight = 14.5;
-  let y = 80;
+  let y = 80 + (headerLines.length - 1) * 11;
   const row = (cells: string[], label: string, bold = false) => {
     doc.font(bold ? 'bold' : 'regular');
     cells.forEach((cell, index) => line(cell, xs[index]!, y, widths[index]!, 8, index >= 4 ? 'right' : 'left'));

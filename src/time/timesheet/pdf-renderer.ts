@@ -1,0 +1,76 @@
+// Draws month PDFs in a worker thread started with `serve` (./pdf-worker.ts), one at a time behind
+// the lane's short queue (./pdf-lane.ts), so that the event loop answers everybody else meanwhile
+// (docs/security.md, "one user's data as a load"). Where the worker's file is not built (the sources
+// run by the tests in-process), the sheets are drawn in this thread, still one at a time.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { createPdfLane } from './pdf-lane.js';
+import { preloadPdf, timesheetPdf } from './pdf.js';
+import type { MonthSheet, SheetLanguage } from './format.js';
+
+export interface PdfJob {
+  id: number;
+  sheet: MonthSheet;
+  person: { name: string; email: string };
+  language: SheetLanguage;
+}
+/** The worker's answer to a job (id 0: it has loaded pdfkit and the fonts). */
+export interface PdfAnswer {
+  id: number;
+  pdf?: Uint8Array;
+  error?: string;
+}
+
+type Draw = (sheet: MonthSheet, person: { name: string; email: string }, language: SheetLanguage) => Promise<Buffer>;
+
+/** Starts the worker and waits until it has loaded pdfkit and the fonts. */
+async function startWorker(file: string): Promise<{ draw: Draw; stop: () => Promise<void> }> {
+  const worker = new Worker(file);
+  worker.unref();
+  const pending = new Map<number, { resolve: (pdf: Buffer) => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  let failed: Error | undefined;
+  const fail = (error: Error) => {
+    failed = error;
+    for (const job of pending.values()) job.reject(error);
+    pending.clear();
+  };
+  worker.on('error', fail);
+  worker.on('exit', () => fail(new Error('the PDF worker has ended')));
+  await new Promise<void>((resolve, reject) => {
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+  });
+  worker.on('message', (answer: PdfAnswer) => {
+    const job = pending.get(answer.id);
+    pending.delete(answer.id);
+    if (answer.pdf) job?.resolve(Buffer.from(answer.pdf));
+    else job?.reject(new Error(answer.error ?? 'the PDF worker answered nothing'));
+  });
+  const draw: Draw = (sheet, person, language) => {
+    if (failed) return Promise.reject(failed);
+    nextId += 1;
+    const id = nextId;
+    return new Promise<Buffer>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, sheet, person, language } satisfies PdfJob);
+    });
+  };
+  return { draw, stop: async () => void (await worker.terminate()) };
+}
+
+/** The PDF drawing of a server: in the worker beside this module when it is built, else here; one at a time. */
+export async function startPdfRenderer() {
+  const file = fileURLToPath(new URL('./pdf-worker.js', import.meta.url));
+  const drawer = fs.existsSync(file) ? await startWorker(file) : { draw: timesheetPdf as Draw, stop: async () => {} };
+  if (!fs.existsSync(file)) await preloadPdf();
+  const lane = createPdfLane();
+  return {
+    /** The sheet drawn in its turn; BUSY at once when the queue is full. */
+    run: <T>(work: (draw: Draw) => Promise<T>): Promise<T> => lane.run(() => work(drawer.draw)),
+    stop: drawer.stop,
+  };
+}
+
+export type PdfRenderer = Awaited<ReturnType<typeof startPdfRenderer>>;
