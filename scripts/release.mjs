@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { changelogMismatch } from './changelog-check.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -75,6 +76,12 @@ function hoisted(locations) {
     for (const [original, at] of placed) if (at === current || at.startsWith(`${current}/`)) placed.set(original, top + at.slice(current.length));
   }
   return [...placed.entries()].map(([original, at]) => ({ original, at })).sort((a, b) => a.at.localeCompare(b.at));
+}
+
+const mismatch = changelogMismatch(manifest.version, fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8'));
+if (mismatch) {
+  process.stderr.write(`timetrack: ${mismatch}\n`);
+  process.exit(1);
 }
 
 const destination = path.resolve(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? ROOT);

@@ -65,10 +65,12 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
       const { database } = loadConfig(readEnvironment(global.envFile), databaseOverrides(global));
       if (database.engine === 'postgres') {
         // Other processes, on other machines too, may be using the database: only the operator can stop them all.
+        // The printed command never carries the password: pg_restore reads it from PGPASSWORD or ~/.pgpass.
         const url = new URL(database.url);
+        const password = url.password !== '' ? ' with the password in PGPASSWORD or ~/.pgpass' : '';
         url.password = '';
         throw new BackupError(
-          `on PostgreSQL, stop every serve process, then restore with pg_restore: pg_restore --clean --if-exists --no-owner --single-transaction --dbname "${maskDatabaseUrl(url.toString())}" ${file} (docs/operations.md)`,
+          `on PostgreSQL, stop every serve process, then restore with pg_restore${password} (docs/operations.md): pg_restore --clean --if-exists --no-owner --single-transaction --dbname "${maskDatabaseUrl(url.toString())}" ${file}`,
         );
       }
       const dbPath = database.path;

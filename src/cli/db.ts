@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, parsePostgresUrl, postgresPoolSettings } from '../config/index.js';
 import { copyToPostgres } from '../db/copy.js';
+import { lockDatabaseFile } from '../db/file-lock.js';
 import { CopyError, maskDatabaseUrl } from '../db/database.js';
 import { sealingKeySource } from '../auth/secret.js';
 import type { AppContext } from '../composition-root.js';
@@ -32,6 +33,8 @@ that two-factor sign-in goes on; docs/operations.md, "Moving to PostgreSQL"):
       if (database.engine !== 'sqlite') throw new ConfigError('db copy reads a SQLite database (TIMETRACK_DB or --db); DATABASE_URL names a PostgreSQL one');
       // The target's pool settings are those the settings would give it (DATABASE_POOL_SIZE, …).
       const pool = postgresPoolSettings(env);
+      // The single-server lock, without waiting: a running server's writes would be missing from the copy.
+      const lock = await lockDatabaseFile(database.path, 'db copy');
       const output = await withCommandContext(global, async (ctx) => {
         const secrets = await twoFactorSecretsToCopy(ctx);
         // Each two-factor secret is carried sealed under the sealing key (re-sealed if it was under the old one).
@@ -54,7 +57,7 @@ that two-factor sign-in goes on; docs/operations.md, "Moving to PostgreSQL"):
             databaseLine(ctx),
           ],
         };
-      });
+      }).finally(() => lock.release());
       printOutput(output, global.json);
     });
 }

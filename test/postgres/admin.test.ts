@@ -58,6 +58,19 @@ describe.skipIf(!onPostgres)('admin commands on PostgreSQL', () => {
     expect(restore.exitCode).toBe(1);
     expect(restore.stderr).toMatch(/pg_restore --clean --if-exists --no-owner --single-transaction --dbname/);
     expect(`${restore.stderr}${backup.stdout}`).not.toContain(serverPassword());
+    // The printed command works as printed, the password given the way the sentence names.
+    expect(restore.stderr).toContain('with the password in PGPASSWORD or ~/.pgpass');
+    const stderr = String(restore.stderr);
+    const command = stderr.slice(stderr.indexOf(': pg_restore ') + 2).trim();
+    const restored = await execa('sh', ['-c', command], {
+      reject: false,
+      stdin: 'ignore',
+      timeout: 20_000,
+      extendEnv: false,
+      env: cleanEnv({ PGPASSWORD: serverPassword() }),
+    });
+    expect(restored.stderr).toBe('');
+    expect(restored.exitCode).toBe(0);
   });
 
   it('check reads every table and the migrations; a server that cannot be reached is one line and exit 4', async () => {
