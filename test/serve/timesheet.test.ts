@@ -92,16 +92,6 @@ describe('the timesheet in the language of the document', () => {
     expect(sheet.days[7]).toMatchObject({ date: '2026-01-08', break_minutes: 30, break_deducted_minutes: 0, worked_minutes: 510 });
   });
 
-  it("the week names its holidays in the week's lang too, with a token and without", async () => {
-    const week = (await ann.call('GET', '/api/stats/week?date=2026-01-06&lang=de')).json();
-    expect(week.days[1]).toMatchObject({ date: '2026-01-06', public_holiday: 'Heilige Drei Könige' });
-    expect((await ann.call('GET', '/api/stats/week?date=2026-01-06')).json().days[1].public_holiday).toBe('Epiphany');
-    const anonymous = (await fetch(`${server.baseUrl}/api/stats/week?date=2026-01-06&region=DE-BY&lang=de`).then((r) => r.json())) as {
-      days: Array<{ public_holiday: string | null }>;
-    };
-    expect(anonymous.days[1]?.public_holiday).toBe('Heilige Drei Könige');
-  });
-
   it('German: 05.01.2026 and Mo, decimal commas, empty cells, 24:00, no break on the split shift, German holiday names', async () => {
     const sheet = (await ann.call('GET', '/api/stats/month?month=2026-01&lang=de')).json();
     expect(sheet.days[5].public_holiday).toBe('Heilige Drei Könige');
