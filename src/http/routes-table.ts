@@ -71,6 +71,7 @@ type PasswordAndCode = { password: string; code: string };
 
 export interface Routes {
   'POST /api/auth/register': { body: RegisterBody; response: { user: User } };
+  'GET /api/auth/registration': { response: { registration: 'open' | 'closed' } };
   'POST /api/auth/login': {
     body: { email: string; password: string };
     response: Login | Static<typeof TwoFactorRequiredResponse> | Static<typeof TwoFactorSetupRequiredResponse>;

@@ -8,6 +8,7 @@ import { flashMessage, navigate } from './router.js';
 import { AuthFrame, Field, Link, Notice, useAction } from './ui.js';
 import { signedIn, signIn, type SecondStep } from './sign-in.js';
 import { CodeStep, TwoFactorSetup } from './two-factor.js';
+import { askRegistration, registration, RegistrationClosed } from './registration.js';
 
 const go = (href: string) => navigate(href);
 const RESET_TOKEN_KEY = 'timetrack.reset-token';
@@ -19,6 +20,7 @@ export function LoginPage() {
   const session = useRef<{ token: string; user: User } | undefined>(undefined);
   const action = useAction();
   const text = t().auth;
+  askRegistration();
   if (step?.kind === 'code') {
     return (
       <AuthFrame title={t().twoFactor.codeTitle}>
@@ -60,10 +62,14 @@ export function LoginPage() {
         </button>
       </form>
       <p>
-        <Link href="/register" onNavigate={go}>
-          {text.createAnAccount}
-        </Link>{' '}
-        ·{' '}
+        {registration.value !== 'closed' && (
+          <>
+            <Link href="/register" onNavigate={go}>
+              {text.createAnAccount}
+            </Link>{' '}
+            ·{' '}
+          </>
+        )}
         <Link href="/password-forgot" onNavigate={go}>
           {text.forgot}
         </Link>
@@ -79,6 +85,7 @@ export function RegisterPage() {
   const [password, setPassword] = useState('');
   const action = useAction();
   const text = t().auth;
+  askRegistration();
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
@@ -95,6 +102,8 @@ export function RegisterPage() {
       if (await signIn(email, password)) navigate('/login', { replace: true });
     });
   };
+  // A link kept from elsewhere: no form where the server takes no registration.
+  if (registration.value === 'closed') return <RegistrationClosed />;
   return (
     <AuthFrame title={text.registerTitle}>
       <Notice error={action.error} errorRef={action.errorRef} />

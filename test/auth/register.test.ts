@@ -64,6 +64,9 @@ describe('POST /api/auth/register', () => {
     try {
       expectError(await post(closed.app, '/api/auth/register', account()), 403, 'REGISTRATION_CLOSED');
       expect(await closed.ctx.db.selectFrom('users').select('id').execute()).toHaveLength(0);
+      // What the client asks before it offers sign-up.
+      expect((await closed.app.inject({ method: 'GET', url: '/api/auth/registration' })).json()).toEqual({ registration: 'closed' });
+      expect((await t.app.inject({ method: 'GET', url: '/api/auth/registration' })).json()).toEqual({ registration: 'open' });
     } finally {
       await closed.close();
     }

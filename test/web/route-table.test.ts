@@ -149,6 +149,7 @@ describe('the route table', () => {
     // Every key of the table, once (a key added to or removed from the table must be added or removed here).
     const keys = {
       'POST /api/auth/register': true,
+      'GET /api/auth/registration': true,
       'POST /api/auth/login': true,
       'POST /api/auth/login/2fa': true,
       'POST /api/auth/logout': true,

@@ -96,5 +96,10 @@ export function createAccountService({ database, clock, hasher, options }: Accou
     return createAccount(input);
   }
 
-  return { createAccount, registerAccount };
+  /** Whether self-registration is offered (GET /api/auth/registration): the client hides sign-up when it is not. */
+  function registration(): 'open' | 'closed' {
+    return options.registrationOpen ? 'open' : 'closed';
+  }
+
+  return { createAccount, registerAccount, registration };
 }

@@ -96,6 +96,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
     },
   );
 
+  registrationRoute(app, accounts);
+
   app.post(
     '/login',
     {
@@ -261,5 +263,20 @@ function passwordRoutes(app: ApiInstance, { audit, authentication, credentials, 
       await audit.record({ action: 'password_changed', actor: `user:${user.id}`, user, detail: { client: request.ip, other_sessions: 'revoked' } });
       return { message: 'Password changed; other sessions have been signed out' };
     },
+  );
+}
+
+/** GET /api/auth/registration: whether anyone may create an account here, asked by the client before it offers sign-up. */
+function registrationRoute(app: ApiInstance, accounts: AuthServices['accounts']): void {
+  app.get(
+    '/registration',
+    {
+      schema: {
+        tags: ['auth'],
+        description: 'Whether anyone may create an account here (REGISTRATION): the client offers sign-up only when open.',
+        response: { 200: Type.Object({ registration: Type.Union([Type.Literal('open'), Type.Literal('closed')]) }) },
+      },
+    },
+    () => ({ registration: accounts.registration() }),
   );
 }
