@@ -165,3 +165,31 @@ export async function settleSeed(databaseUrl: string | undefined): Promise<void>
     await client.end();
   }
 }
+
+/** The statistics account of every bench: Berlin, DE-BY, one 8.5-hour entry on each day of the last `years` years. */
+export async function seedYearsOfEntries(
+  services: {
+    settings: { updateSettings(userId: number, patch: { timezone: string; holiday_region: string; tracking_start: string }): Promise<unknown> };
+    timeEntries: { createEntry(userId: number, input: { start_at: string; end_at: string; note: string }): Promise<unknown> };
+  },
+  userId: number,
+  years: number,
+): Promise<void> {
+  const startDate = new Date(Date.now() - years * 365 * 86_400_000).toISOString().slice(0, 10);
+  await services.settings.updateSettings(userId, { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: startDate });
+  for (let day = new Date(`${startDate}T00:00:00Z`); day.getTime() < Date.now() - 86_400_000; day = new Date(day.getTime() + 86_400_000)) {
+    const date = day.toISOString().slice(0, 10);
+    await services.timeEntries.createEntry(userId, { start_at: `${date}T07:30:00Z`, end_at: `${date}T16:00:00Z`, note: 'work' });
+  }
+}
+
+/** A session token of `email`, signed in through the server's own login. */
+export async function loginToken(baseUrl: string, email: string, password: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createContext } from '../../dist-bench/src/composition-root.js';
-import { settleSeed } from '../../dist-bench/test/bench/processes.js';
+import { seedYearsOfEntries, settleSeed } from '../../dist-bench/test/bench/processes.js';
 
 const require = createRequire(import.meta.url);
 const showSql = process.argv.includes('--sql');
@@ -81,12 +81,7 @@ for (const target of targets) {
     password: 'a long benchmark passphrase',
     full_name: 'Q',
   });
-  const start = new Date(Date.now() - YEARS * 365 * 86_400_000).toISOString().slice(0, 10);
-  await settings.updateSettings(user.id, { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: start });
-  for (let day = new Date(`${start}T00:00:00Z`); day.getTime() < Date.now() - 86_400_000; day = new Date(day.getTime() + 86_400_000)) {
-    const date = day.toISOString().slice(0, 10);
-    await timeEntries.createEntry(user.id, { start_at: `${date}T07:30:00Z`, end_at: `${date}T16:00:00Z`, note: 'work' });
-  }
+  await seedYearsOfEntries({ settings, timeEntries }, user.id, YEARS);
   await settleSeed(target.env.DATABASE_URL);
   const requests = {
     'stats/overtime': () => statistics.overtime(user.id),

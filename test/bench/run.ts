@@ -24,6 +24,8 @@ import {
   startProcess,
   wallTimeMs,
   freePort,
+  loginToken,
+  seedYearsOfEntries,
   settleSeed,
   type Measured,
   type Server,
@@ -136,26 +138,12 @@ async function seed(target: Target): Promise<void> {
   // The login flood signs in to an account of its own: each sign-in is a session, and past the
   // sessions an account may hold the oldest (the /me token measured meanwhile) would be revoked.
   await accounts.createAccount({ email: target.emails.flood, password: PASSWORD, full_name: 'Flood' });
-  const start = new Date(Date.now() - 5 * 365 * 86_400_000);
-  const startDate = start.toISOString().slice(0, 10);
-  await settings.updateSettings(stats.id, { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: startDate });
-  for (let day = new Date(`${startDate}T00:00:00Z`); day.getTime() < Date.now() - 86_400_000; day = new Date(day.getTime() + 86_400_000)) {
-    const date = day.toISOString().slice(0, 10);
-    await timeEntries.createEntry(stats.id, { start_at: `${date}T07:30:00Z`, end_at: `${date}T16:00:00Z`, note: 'work' });
-  }
+  await seedYearsOfEntries({ settings, timeEntries }, stats.id, 5);
   await ctx.close();
   await settleSeed(target.env.DATABASE_URL);
 }
 
-async function token(baseUrl: string, email: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { token: string }).token;
-}
+const token = (baseUrl: string, email: string) => loginToken(baseUrl, email, PASSWORD);
 
 /** Raw argon2id verifications per second in this process, HASH_CONCURRENCY at a time. */
 async function rawVerificationsPerSecond(seconds: number): Promise<number> {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createContext } from '../../src/composition-root.js';
 import { chooseDriver } from './load.js';
-import { freePort, measure, median, settleSeed, startProcess, type Measured, type Server } from './processes.js';
+import { freePort, loginToken, measure, median, seedYearsOfEntries, settleSeed, startProcess, type Measured, type Server } from './processes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PASSWORD = 'a long benchmark passphrase';
@@ -32,12 +32,7 @@ async function seed(env: Record<string, string>, emails: { stats: string; me: st
   const { accounts, settings, timeEntries } = ctx.services;
   await accounts.createAccount({ email: emails.me, password: PASSWORD, full_name: 'Me' });
   const stats = await accounts.createAccount({ email: emails.stats, password: PASSWORD, full_name: 'Stats' });
-  const startDate = new Date(Date.now() - 5 * 365 * 86_400_000).toISOString().slice(0, 10);
-  await settings.updateSettings(stats.id, { timezone: 'Europe/Berlin', holiday_region: 'DE-BY', tracking_start: startDate });
-  for (let day = new Date(`${startDate}T00:00:00Z`); day.getTime() < Date.now() - 86_400_000; day = new Date(day.getTime() + 86_400_000)) {
-    const date = day.toISOString().slice(0, 10);
-    await timeEntries.createEntry(stats.id, { start_at: `${date}T07:30:00Z`, end_at: `${date}T16:00:00Z`, note: 'work' });
-  }
+  await seedYearsOfEntries({ settings, timeEntries }, stats.id, 5);
   await ctx.close();
   await settleSeed(env.DATABASE_URL);
 }
@@ -49,15 +44,7 @@ async function startServe(bin: string, env: Record<string, string>): Promise<Ser
   return startProcess([bin, 'serve', '--port', String(port)], serveEnv, port, '/api/health');
 }
 
-async function token(baseUrl: string, email: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { token: string }).token;
-}
+const token = (baseUrl: string, email: string) => loginToken(baseUrl, email, PASSWORD);
 
 const suffix = randomBytes(4).toString('hex');
 const emails = { stats: `stats-only-${suffix}@example.com`, me: `stats-only-me-${suffix}@example.com` };
