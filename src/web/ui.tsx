@@ -123,13 +123,22 @@ export function useAction(): Action {
   const errorRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
+  // The failure is focused in the same commit that shows its sentence (a layout effect), not a frame
+  // later: whoever sees the sentence, a person or a test, finds focus already on it.
+  const pendingFocus = useRef<{ before: Element | null; field: string | undefined } | undefined>(undefined);
+  const [failures, setFailures] = useState(0);
+  useLayoutEffect(() => {
+    const pending = pendingFocus.current;
+    if (!pending) return;
+    pendingFocus.current = undefined;
+    if (!focusUntouched(pending.before)) return;
+    const input = pending.field ? formRef.current?.querySelector<HTMLElement>(`[name="${CSS.escape(pending.field)}"]`) : null;
+    (input ?? errorRef.current)?.focus();
+  }, [failures]);
+
   const focusFailure = (field?: string) => {
-    const before = document.activeElement;
-    requestAnimationFrame(() => {
-      if (!focusUntouched(before)) return;
-      const input = field ? formRef.current?.querySelector<HTMLElement>(`[name="${CSS.escape(field)}"]`) : null;
-      (input ?? errorRef.current)?.focus();
-    });
+    pendingFocus.current = { before: document.activeElement, field };
+    setFailures((count) => count + 1);
   };
 
   const fail = (message: string, field?: string) => {
