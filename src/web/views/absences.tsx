@@ -40,9 +40,12 @@ function useAbsenceForm(action: Action, reload: () => Promise<void>) {
           ? await api('POST /api/time-entries/absences', { body: { from: date, to, type, portion, note } })
           : await api('POST /api/time-entries/absences', { body: { date, type, portion, note } });
       const added = 'absences' in answer ? text.addedRange(answer.absences.length) : text.added(names[answer.absence.type], fmt.day(answer.absence.date));
-      announcement.value = answer.exceeds_allowance ? `${added} ${t().vacation.exceeded}` : added;
+      const said = answer.exceeds_allowance ? `${added} ${t().vacation.exceeded}` : added;
+      announcement.value = said;
       setNote('');
       await reload();
+      // Also shown under the button: the booked days may lie outside the list's weeks.
+      return said;
     });
   };
   const shownWarning = warning?.key === key ? warning.text : undefined;
@@ -102,6 +105,8 @@ function AbsenceForm(props: { action: Action; form: ReturnType<typeof useAbsence
       <button type="submit" class="primary" disabled={action.busy}>
         {form.warning === undefined ? text.add : t().vacation.addAnyway}
       </button>
+      {/* Seen where the person acted; screen readers hear it once, from the page's status line. */}
+      {action.info !== undefined && <p class="notice info">{action.info}</p>}
     </form>
   );
 }
