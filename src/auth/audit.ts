@@ -135,8 +135,8 @@ export async function insertAuditEvent(executor: Kysely<Database>, at: Date, eve
     .execute();
 }
 
-/** What a closed account's rows lose: who the person was. Addresses, actions, times and counts stay. */
-const PERSONAL_DETAIL_KEYS = ['email', 'full_name', 'username'];
+/** What a closed account's rows lose: who the person was, and text the owner typed (a token's name). Addresses, actions, times and counts stay. */
+const PERSONAL_DETAIL_KEYS = ['email', 'full_name', 'username', 'name', 'note'];
 
 /**
  * In the transaction that closes an account: its earlier rows keep their actions, times, client
