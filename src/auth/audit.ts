@@ -103,11 +103,8 @@ export interface AuditDeps {
   logger: Logger;
 }
 
-/** How long the audit trail keeps a row when AUDIT_RETENTION_DAYS is not set (docs/security.md, "The audit trail"). */
-export const AUDIT_RETENTION_DEFAULT_DAYS = 400;
-
 /** Rows deleted per statement by `prune`: a bounded write, then the event loop (and other writers) get a turn. */
-export const AUDIT_PRUNE_BATCH = 1000;
+const AUDIT_PRUNE_BATCH = 1000;
 
 /**
  * The label the trail of a closed account is kept under (its rows' `user_email`, and what
