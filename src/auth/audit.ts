@@ -17,6 +17,7 @@ export type AuditAction =
   | 'account_enabled'
   | 'account_deleted'
   | 'account_closed'
+  | 'account_locked'
   | 'account_imported'
   | 'account_updated'
   | 'password_set'
@@ -33,7 +34,8 @@ export type AuditAction =
   | 'password_changed'
   | 'password_reset'
   | 'entries_imported'
-  | 'balance_booked';
+  | 'balance_booked'
+  | 'audit_pruned';
 
 export type SecurityEventName =
   | 'login_failed'
@@ -101,6 +103,67 @@ export interface AuditDeps {
   logger: Logger;
 }
 
+/** Rows deleted per statement by `prune`: a bounded write, then the event loop (and other writers) get a turn. */
+const AUDIT_PRUNE_BATCH = 1000;
+
+/**
+ * The label the trail of a closed account is kept under (its rows' `user_email`, and what
+ * `audit list --user` takes): a colon is in no username and there is no "@", so no account's
+ * identifier can ever be read as one.
+ */
+export function closedAccountLabel(userId: number): string {
+  return `closed-account:${userId}`;
+}
+
+const CLOSED_ACCOUNT_LABEL = /^closed-account:([1-9][0-9]{0,14})$/;
+
+/** One row of the trail, written with the executor given (the caller's transaction, so the change and its record commit together). */
+export async function insertAuditEvent(executor: Kysely<Database>, at: Date, event: AuditEvent): Promise<void> {
+  await executor
+    .insertInto('audit_events')
+    .values({
+      at: at.toISOString(),
+      actor: event.actor,
+      action: event.action,
+      user_id: event.user?.id ?? event.userId ?? null,
+      user_email: event.user?.email ?? null,
+      detail: JSON.stringify(event.detail ?? {}),
+    })
+    .execute();
+}
+
+/** What a closed account's rows lose: who the person was, and text the owner typed (a token's name). Addresses, actions, times and counts stay. */
+const PERSONAL_DETAIL_KEYS = ['email', 'full_name', 'username', 'name', 'note'];
+
+/**
+ * In the transaction that closes an account: its earlier rows keep their actions, times, client
+ * addresses and counts under the account's label instead of its e-mail address, and lose the
+ * personal fields of their details (an address, a name or a username it had), so the trail of a
+ * closed account can still be followed (`audit list --user closed-account:<id>`).
+ */
+export async function keepTrailOfClosedAccount(trx: Kysely<Database>, userId: number): Promise<void> {
+  await trx
+    .updateTable('audit_events')
+    .set({ user_email: closedAccountLabel(userId) })
+    .where('user_id', '=', userId)
+    .execute();
+  const personal = await trx
+    .selectFrom('audit_events')
+    .select(['id', 'detail'])
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or(PERSONAL_DETAIL_KEYS.map((key) => eb('detail', 'like', `%"${key}"%`))))
+    .execute();
+  for (const row of personal) {
+    const detail = JSON.parse(row.detail) as Record<string, unknown>;
+    for (const key of PERSONAL_DETAIL_KEYS) delete detail[key];
+    await trx
+      .updateTable('audit_events')
+      .set({ detail: JSON.stringify(detail) })
+      .where('id', '=', row.id)
+      .execute();
+  }
+}
+
 export function createAuditService({ db, clock, logger }: AuditDeps) {
   /**
    * Writes the event to the audit table, and to the log at debug (an admin command's stderr stays
@@ -108,28 +171,44 @@ export function createAuditService({ db, clock, logger }: AuditDeps) {
    * one is given, so that the change and its record commit together.
    */
   async function record(event: AuditEvent, executor: Kysely<Database> = db): Promise<void> {
-    const detail = event.detail ?? {};
-    await executor
-      .insertInto('audit_events')
-      .values({
-        at: clock.now().toISOString(),
-        actor: event.actor,
-        action: event.action,
-        user_id: event.user?.id ?? event.userId ?? null,
-        user_email: event.user?.email ?? null,
-        detail: JSON.stringify(detail),
-      })
-      .execute();
-    logger.debug({ audit: event.action, actor: event.actor, user_id: event.user?.id ?? event.userId, ...detail }, `audit: ${event.action}`);
+    await insertAuditEvent(executor, clock.now(), event);
+    logger.debug({ audit: event.action, actor: event.actor, user_id: event.user?.id ?? event.userId, ...event.detail }, `audit: ${event.action}`);
+  }
+
+  /**
+   * Deletes the rows older than `retentionDays`, oldest first, at most `batchSize` per statement
+   * (each its own short write), yielding to the event loop between statements. Idempotent: a second
+   * run, in this process or another, finds nothing more to delete.
+   */
+  async function prune(retentionDays: number, batchSize = AUDIT_PRUNE_BATCH): Promise<{ deleted: number; batches: number; before: string }> {
+    const before = new Date(clock.now().getTime() - retentionDays * 86_400_000).toISOString();
+    let deleted = 0;
+    let batches = 0;
+    for (;;) {
+      const batch = db.selectFrom('audit_events').select('id').where('at', '<', before).orderBy('id').limit(batchSize);
+      const result = await db.deleteFrom('audit_events').where('id', 'in', batch).executeTakeFirst();
+      const count = Number(result.numDeletedRows);
+      deleted += count;
+      if (count > 0) batches += 1;
+      if (count < batchSize) return { deleted, batches, before };
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /**
    * The account ids whose events `audit list --user <identifier>` shows: the account that has this
    * e-mail address or username now, whatever addresses it had before (its events carry its id); else
-   * the deleted accounts whose events were recorded under this e-mail address. USER_NOT_FOUND when
-   * neither is known.
+   * the deleted accounts whose events were recorded under this e-mail address. A closed account's
+   * trail by its label (`closed-account:<id>`). USER_NOT_FOUND when neither is known.
    */
   async function accountIds(identifier: string): Promise<number[]> {
+    const label = CLOSED_ACCOUNT_LABEL.exec(identifier.trim());
+    if (label) {
+      const id = Number(label[1]);
+      const found = await db.selectFrom('audit_events').select('user_id').where('user_id', '=', id).limit(1).executeTakeFirst();
+      if (!found) throw new ServiceError('USER_NOT_FOUND', `no audit event of the closed account ${identifier.trim()}`);
+      return [id];
+    }
     const { kind, value } = normalizeLoginIdentifier(identifier);
     const current = await db.selectFrom('users').select('users.id').where(identifierMatches(kind, value)).executeTakeFirst();
     if (current) return [current.id];
@@ -157,7 +236,7 @@ export function createAuditService({ db, clock, logger }: AuditDeps) {
     return rows.map((row) => ({ ...row, detail: JSON.parse(row.detail) as Record<string, unknown> }));
   }
 
-  return { record, list, accountIds };
+  return { record, prune, list, accountIds };
 }
 
 export type AuditService = ReturnType<typeof createAuditService>;

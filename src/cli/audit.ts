@@ -1,7 +1,8 @@
 // `timetrack audit list`: what admin commands and security events changed, newest first.
+// `timetrack audit prune`: the retention job of `serve` (src/http/serve-jobs.ts) run by hand.
 import type { Command } from 'commander';
 import { DateTime } from 'luxon';
-import { runAdminCommand } from './command-context.js';
+import { recordAdminAction, runAdminCommand } from './command-context.js';
 import { UsageError } from './errors.js';
 
 interface ListOptions {
@@ -15,6 +16,32 @@ function parseSince(since: string): string {
   const parsed = DateTime.fromISO(since, { zone: 'utc' });
   if (!parsed.isValid) throw new UsageError(`--since: "${since}" is not an ISO 8601 date or instant (e.g. 2026-03-01 or 2026-03-01T08:00:00Z)`);
   return parsed.toUTC().toISO() ?? since;
+}
+
+/** `timetrack audit prune`: deletes the rows past AUDIT_RETENTION_DAYS now, under the job's lock (one process at a time). */
+function registerPruneCommand(audit: Command): void {
+  audit
+    .command('prune')
+    .description('delete the audit rows older than AUDIT_RETENTION_DAYS now (serve does so every HOUSEKEEPING_INTERVAL) and print how many went')
+    .addHelpText('after', '\nExample:\n  timetrack --env-file /etc/timetrack/timetrack.env audit prune')
+    .action((_options: object, command: Command) =>
+      runAdminCommand(command, async (ctx) => {
+        const days = ctx.config.auditRetentionDays;
+        const result = await ctx.database.exclusively('audit retention', () => ctx.services.audit.prune(days));
+        if (result === undefined) {
+          return {
+            json: { deleted: 0, retention_days: days, running_elsewhere: true },
+            text: ['another process is deleting expired audit rows right now; nothing done'],
+          };
+        }
+        // Rows of the trail went: the trail says by whom (a run that deleted nothing writes nothing).
+        if (result.deleted > 0) await recordAdminAction(ctx, { action: 'audit_pruned', detail: { deleted: result.deleted, before: result.before } });
+        return {
+          json: { deleted: result.deleted, batches: result.batches, before: result.before, retention_days: days },
+          text: [`deleted ${result.deleted} audit row${result.deleted === 1 ? '' : 's'} older than ${result.before} (AUDIT_RETENTION_DAYS=${days})`],
+        };
+      }),
+    );
 }
 
 export function registerAuditCommand(program: Command): void {
@@ -47,4 +74,5 @@ export function registerAuditCommand(program: Command): void {
         return { json: { events }, text };
       });
     });
+  registerPruneCommand(audit);
 }

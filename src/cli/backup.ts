@@ -86,7 +86,7 @@ Stop the service first; then run \`timetrack migrate\` if the backup is older th
         audited = await withCommandContext(global, async (ctx) => {
           await recordAdminAction(ctx, {
             action: 'database_restored',
-            detail: { from: path.resolve(file), bytes: result!.bytes, checksum_verified: result!.checksumVerified },
+            detail: { from: path.resolve(file), bytes: result!.bytes, sha256: result!.sha256, checksum_verified: result!.checksumVerified },
           });
           return true;
         }).catch((error: unknown) => {

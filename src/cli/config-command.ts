@@ -56,6 +56,7 @@ function effectiveValues(config: Config): Record<SettingName, string> {
     HASH_CONCURRENCY: String(config.hashConcurrency),
     HASH_QUEUE_LIMIT: String(config.hashQueueLimit),
     HOUSEKEEPING_INTERVAL: `${config.housekeepingIntervalSeconds}s`,
+    AUDIT_RETENTION_DAYS: String(config.auditRetentionDays),
     INTEGRITY_CHECK_INTERVAL: `${config.integrityCheckIntervalSeconds}s`,
     METRICS_LISTEN: config.metricsListen ? `${config.metricsListen.host}:${config.metricsListen.port}` : 'off',
   };

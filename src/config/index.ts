@@ -70,6 +70,8 @@ export interface Config {
   hashQueueLimit: number;
   /** How often expired sessions, reset tokens and old failure records are deleted. */
   housekeepingIntervalSeconds: number;
+  /** Audit rows older than this many days are deleted (the `audit retention` job, `audit prune`). */
+  auditRetentionDays: number;
   /** How often `serve` runs the database's integrity check (quick_check) for /api/health. */
   integrityCheckIntervalSeconds: number;
   /** Where Prometheus metrics are served (`/metrics`), apart from the API; undefined: off. */
@@ -186,6 +188,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     hashConcurrency: checked(() => integerSetting(env, 'HASH_CONCURRENCY')),
     hashQueueLimit: checked(() => integerSetting(env, 'HASH_QUEUE_LIMIT')),
     housekeepingIntervalSeconds: checked(() => durationSetting(env, 'HOUSEKEEPING_INTERVAL')),
+    auditRetentionDays: checked(() => integerSetting(env, 'AUDIT_RETENTION_DAYS')),
     integrityCheckIntervalSeconds: checked(() => durationSetting(env, 'INTEGRITY_CHECK_INTERVAL')),
     metricsListen: checked(() => parseListen(valueOf(env, 'METRICS_LISTEN'))),
   };

@@ -108,6 +108,13 @@ export const SETTINGS = {
   },
   HASH_QUEUE_LIMIT: { kind: 'integer', default: 64, min: 0, max: 100_000, doc: 'how many more may wait before a login answers 503 BUSY' },
   HOUSEKEEPING_INTERVAL: { kind: 'duration', default: '10m', maxSeconds: DAY, doc: 'how often expired records are deleted and forgotten timers stopped' },
+  AUDIT_RETENTION_DAYS: {
+    kind: 'integer',
+    default: 400,
+    min: 30,
+    max: 3650,
+    doc: 'days the audit trail keeps a row; older rows are deleted by `serve` every HOUSEKEEPING_INTERVAL and by `audit prune`',
+  },
   INTEGRITY_CHECK_INTERVAL: { kind: 'duration', default: '1h', maxSeconds: DAY, doc: "how often `serve` runs the database's integrity check" },
   METRICS_LISTEN: { kind: 'listen', doc: 'host:port of the Prometheus metrics (/metrics); unset: off' },
 } as const satisfies Record<string, SettingSpec>;

@@ -176,6 +176,8 @@ export interface RestoreResult {
   bytes: number;
   /** Whether a `.sha256` beside the backup was verified (backups made before 0.2.0 have none). */
   checksumVerified: boolean;
+  /** The SHA-256 of the bytes restored (hex), for the audit row. */
+  sha256: string;
 }
 
 /**
@@ -256,7 +258,7 @@ export async function restoreDatabase(
     fs.chmodSync(target, 0o600);
     // Run as root on the service's file: give it back to the service's user.
     if (previous && process.getuid?.() === 0) fs.chownSync(target, previous.uid, previous.gid);
-    return { bytes: copied.bytes, checksumVerified: expected !== undefined };
+    return { bytes: copied.bytes, checksumVerified: expected !== undefined, sha256: copied.sha256 };
   } catch (error) {
     throw error instanceof PrivateFileError ? new BackupError(error.message) : error;
   } finally {

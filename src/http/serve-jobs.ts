@@ -28,6 +28,21 @@ export function serveJobs(ctx: AppContext, outages: OutageReport): JobRegistry {
     failureMessage: 'housekeeping failed',
   });
 
+  // The audit trail's retention (docs/security.md, "The audit trail"), every HOUSEKEEPING_INTERVAL:
+  // rows older than AUDIT_RETENTION_DAYS are deleted, 1,000 per statement. Once: one process a
+  // round; idempotent (what is deleted is gone for every process).
+  jobs.add({
+    name: 'audit retention',
+    scope: 'one process a round',
+    everyMs: config.housekeepingIntervalSeconds * 1000,
+    run: () => services.audit.prune(config.auditRetentionDays),
+    done: (result) => {
+      if (result === undefined) logger.debug('audit retention done by another process');
+      else if (result.deleted > 0) logger.info({ deleted: result.deleted, before: result.before }, 'audit rows past their retention deleted');
+    },
+    failureMessage: 'audit retention failed',
+  });
+
   // The integrity check (quick_check on SQLite), every INTEGRITY_CHECK_INTERVAL and once soon after
   // the start, never per request: /api/health reports a damaged database that still answers reads.
   // In every process: each process's /api/health answers from its own last check.

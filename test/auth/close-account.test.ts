@@ -1,6 +1,6 @@
 // Closing one's own account (docs/api.md, "Closing your account"): the password (and a code with
 // two-factor sign-in) deletes the account and all its data in one transaction; the audit trail keeps
-// the account id and nothing personal.
+// the account's actions, times and client addresses under its label, and nothing personal.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { queryRows, tableNames } from '../support/database.js';
@@ -44,7 +44,7 @@ async function rowsOf(userId: number): Promise<Record<string, number>> {
 }
 
 describe('DELETE /api/auth/account', () => {
-  it('with the right password deletes the account and everything of it; audited by id alone', async () => {
+  it('with the right password deletes the account and everything of it; audited under its label, with nothing personal', async () => {
     expectError(await ann.call('DELETE', '/api/auth/account', { password: 'not my password' }), 403, 'INVALID_PASSWORD');
     expect(Object.values(await rowsOf(ann.userId)).some((n) => n > 0)).toBe(true);
     const response = await ann.call('DELETE', '/api/auth/account', { password: PASSWORD });
@@ -67,17 +67,19 @@ describe('DELETE /api/auth/account', () => {
         actor: `user:${ann.userId}`,
         action: 'account_closed',
         user_id: ann.userId,
-        user_email: null,
+        user_email: `closed-account:${ann.userId}`,
         detail: '{}',
       },
     ]);
-    // Earlier events of the account keep their action and time, not its address or details.
+    // Earlier events of the account keep their action, time and client address under the label, not its e-mail address or the token's name.
     const earlier = await queryRows<{ action: string; user_email: string | null; detail: string }>(
       t.dbPath,
       'select action, user_email, detail from audit_events where user_id = ? order by id',
       [ann.userId],
     );
     expect(earlier.map((e) => e.action)).toEqual(['api_token_created', 'account_closed']);
+    expect(earlier.every((e) => e.user_email === `closed-account:${ann.userId}`)).toBe(true);
+    expect(JSON.parse(earlier[0]!.detail)).toEqual({ api_token_id: expect.any(Number), expires_at: expect.any(String), client: '127.0.0.1' });
     const everything = JSON.stringify(await queryRows(t.dbPath, 'select * from audit_events'));
     expect(everything).not.toContain('ann@example.com');
     expect(everything).not.toContain('private note');

@@ -229,6 +229,7 @@ describe('JSON shapes and help', () => {
       ['entries', 'export'],
       ['entries', 'import'],
       ['audit', 'list'],
+      ['audit', 'prune'],
     ];
     for (const leaf of leaves) {
       const help = String((await runCli([...leaf, '--help'])).stdout);

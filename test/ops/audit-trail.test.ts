@@ -151,8 +151,10 @@ describe('the audit trail of admin commands', () => {
       action: 'database_restored',
       actor: `${ME} sudo:alice`,
       user_id: null,
-      detail: { from: backup, checksum_verified: true, bytes: expect.any(Number) },
+      detail: { from: backup, checksum_verified: true, bytes: expect.any(Number), sha256: fs.readFileSync(`${backup}.sha256`, 'utf8').split(' ')[0] },
     });
+    // The checksum of the bytes restored, as the backup's .sha256 states it.
+    expect(last!.detail.sha256).toMatch(/^[0-9a-f]{64}$/);
     // The disable came after the backup: the restored trail does not have it.
     expect(rest.map((event) => event.action)).toEqual(['account_created']);
   });

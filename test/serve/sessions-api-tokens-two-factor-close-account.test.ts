@@ -223,7 +223,7 @@ describe('operators, against real servers and the admin CLI', () => {
 });
 
 describe('closing the account, against a real server', () => {
-  it('the password deletes the account and its data; an API token may not; audited by id alone', async () => {
+  it('the password deletes the account and its data; an API token may not; audited under its label', async () => {
     const dbPath = path.join(makeTempDir(), 'timetrack.db');
     const server = await serve({}, dbPath);
     await registerAccount(server);
@@ -236,7 +236,7 @@ describe('closing the account, against a real server', () => {
     expect((await call(server, 'GET', '/api/auth/me', { token })).status).toBe(401);
     expect((await cli(dbPath, ['user', 'show', 'ann@example.com'])).exitCode).toBe(3);
     const audit = JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<Record<string, unknown>> };
-    expect(audit.events[0]).toMatchObject({ action: 'account_closed', user_id: 1, user_email: null, detail: {} });
+    expect(audit.events[0]).toMatchObject({ action: 'account_closed', user_id: 1, user_email: 'closed-account:1', detail: {} });
     expect(JSON.stringify(audit)).not.toContain('ann@example.com');
   });
 });

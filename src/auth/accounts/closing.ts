@@ -2,9 +2,10 @@
 // current password, and a code when two-factor sign-in is on, both counted against the lockout like
 // a sign-in: src/auth/two-factor/reauthenticate.ts); then in one transaction the account and
 // everything that is its own are deleted (every table of an account references users(id) ON DELETE
-// CASCADE), the account's earlier audit events lose their e-mail address and details, and the audit
-// trail records that account id closed itself, with nothing personal.
-import type { AuditService } from '../audit.js';
+// CASCADE), the account's earlier audit events keep their actions and client addresses under the
+// account's label instead of its e-mail address (src/auth/audit.ts), and the audit trail records that
+// account id closed itself, with nothing personal.
+import { closedAccountLabel, keepTrailOfClosedAccount, type AuditService } from '../audit.js';
 import type { AuthenticatedSession } from '../sessions/index.js';
 import type { TwoFactorService } from '../two-factor/index.js';
 
@@ -18,9 +19,9 @@ export function createAccountClosingService({ twoFactor, audit }: AccountClosing
     const { user } = session;
     await twoFactor.reauthenticate(session, password, code, async (trx) => {
       await trx.deleteFrom('users').where('id', '=', user.id).execute();
-      // The trail keeps what happened and when, by account id; the address and details go with the account.
-      await trx.updateTable('audit_events').set({ user_email: null, detail: '{}' }).where('user_id', '=', user.id).execute();
-      await audit.record({ action: 'account_closed', actor: `user:${user.id}`, userId: user.id }, trx);
+      // The trail keeps what happened, when and from where, under the account's label; the e-mail address goes with the account.
+      await keepTrailOfClosedAccount(trx, user.id);
+      await audit.record({ action: 'account_closed', actor: `user:${user.id}`, user: { id: user.id, email: closedAccountLabel(user.id) } }, trx);
     });
   }
 

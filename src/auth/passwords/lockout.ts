@@ -11,6 +11,7 @@ import { instantValue } from '../../db/sql.js';
 import type { Database } from '../../db/types.js';
 import { addSeconds, secondsUntil, type Clock } from '../../common/clock.js';
 import { ServiceError } from '../../common/errors.js';
+import { insertAuditEvent } from '../audit.js';
 
 /** Whom an attempt counts against: an account, or an identifier that matches none. */
 export type LockoutSubject = { userId: number } | { identifier: string };
@@ -80,6 +81,22 @@ async function storedLockEnd(context: LockoutContext, executor: Kysely<Database>
 }
 
 /**
+ * The audit row of a lock that starts (docs/security.md, "The audit trail"): written by the one
+ * reservation that took the last slot, in its transaction, so a lock has one row however many tries
+ * it then refuses, in however many processes. Accounts only: an identifier that matches none is no
+ * account, and rows for made-up identifiers would let a flood grow the table.
+ */
+async function recordLockStart(context: LockoutContext, trx: Kysely<Database>, userId: number, lockedUntil: string, now: Date): Promise<void> {
+  const user = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+  await insertAuditEvent(trx, now, {
+    action: 'account_locked',
+    actor: 'server',
+    ...(user ? { user } : { userId }),
+    detail: { locked_until: lockedUntil, attempts: context.settings.attempts },
+  });
+}
+
+/**
  * Takes one slot of the subject's lock window before its password is verified, or throws
  * ACCOUNT_LOCKED (Retry-After from the stored lock end) when none is left. An expired lock starts
  * a new window. A reservation is never handed back on failure, nor when the process dies.
@@ -123,6 +140,7 @@ async function reserveAttempt(context: LockoutContext, subject: LockoutSubject):
               )
               .returning(['locked_until'])
               .executeTakeFirst();
+      if (reserved?.locked_until && 'userId' in subject) await recordLockStart(context, trx, subject.userId, reserved.locked_until, now);
       if (reserved) return { reserved: true as const, lockedUntil: reserved.locked_until };
       return { reserved: false as const, lockedUntil: (await storedLockEnd(context, trx, subject)) ?? null, now };
     }),
