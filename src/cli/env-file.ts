@@ -63,3 +63,49 @@ export function misspelledEnvironmentNames(env: Env): Array<{ name: string; sugg
       return suggestion ? [{ name, suggestion }] : [];
     });
 }
+
+/** The env file the systemd units read (config/timetrack.service, config/timetrack@.service). */
+const SERVICE_ENV_FILE = '/etc/timetrack/timetrack.env';
+
+/** The global options that choose the settings' source. */
+interface SettingsOptions {
+  envFile?: string;
+  db?: string;
+  databaseUrl?: string;
+}
+
+/**
+ * The env file a command reads when it is given none: the service's, so that `timetrack user list`
+ * at a shell acts on the service's database. Only when nothing names a database (no --db,
+ * --database-url, TIMETRACK_DB or DATABASE_URL) and the file can be read. TIMETRACK_ENV_FILE names
+ * another file in its place (tests, an install elsewhere); it is no setting, so no env file holds it.
+ */
+function serviceEnvFile(env: Env, options: SettingsOptions): string | undefined {
+  const named = (value: string | undefined) => value !== undefined && value.trim() !== '';
+  if (options.envFile !== undefined || named(options.db) || named(options.databaseUrl)) return undefined;
+  if (named(env.TIMETRACK_DB) || named(env.DATABASE_URL)) return undefined;
+  const file = named(env.TIMETRACK_ENV_FILE) ? env.TIMETRACK_ENV_FILE! : SERVICE_ENV_FILE;
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+    return fs.statSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The command's settings source, as a program's global option values. */
+interface ProgramOptions {
+  opts(): SettingsOptions;
+  setOptionValue(key: string, value: unknown): unknown;
+}
+
+/**
+ * Before a command runs: with no settings source given, the service's env file becomes the command's
+ * --env-file, and one line on stderr says so (never for --version or help, which run no command).
+ */
+export function adoptServiceEnvFile(program: ProgramOptions): void {
+  const file = serviceEnvFile(process.env, program.opts());
+  if (file === undefined) return;
+  program.setOptionValue('envFile', file);
+  process.stderr.write(`timetrack: settings from ${file} (no --env-file given, and neither TIMETRACK_DB nor DATABASE_URL is set)\n`);
+}

@@ -11,6 +11,7 @@ import { registerConfigCommand } from './config-command.js';
 import { registerDbCommand } from './db.js';
 import { registerEntriesCommand } from './entries.js';
 import { describeFailure, EXIT_CODES } from './errors.js';
+import { adoptServiceEnvFile } from './env-file.js';
 import { registerMigrateCommand } from './migrate.js';
 import { registerResetCommand } from './reset.js';
 import { registerServeCommand } from './serve.js';
@@ -32,7 +33,11 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     // Subcommands inherit this: their --help lists --db, --env-file and --json too.
     .configureHelp({ showGlobalOptions: true })
-    .exitOverride();
+    .exitOverride()
+    // A command (not a group's help) acts on the service's database when nothing else names one.
+    .hook('preAction', (_program, action) => {
+      if (action.commands.length === 0) adoptServiceEnvFile(program);
+    });
   registerServeCommand(program);
   registerMigrateCommand(program);
   registerUserCommand(program);

@@ -7,9 +7,12 @@ import { forEngine } from './database.js';
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(PROJECT_ROOT, 'bin/timetrack.cjs');
 
-/** A clean environment: only what the command needs, so the developer's own settings never leak in. */
+/**
+ * A clean environment: only what the command needs, so the developer's own settings never leak in
+ * (nor the machine's /etc/timetrack/timetrack.env, which a command given no database would read).
+ */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...extra };
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', TIMETRACK_ENV_FILE: '/nonexistent/timetrack.env', ...extra };
 }
 
 export function runCli(givenArgs: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}) {
