@@ -77,13 +77,15 @@ interface SettingsOptions {
 /**
  * The env file a command reads when it is given none: the service's, so that `timetrack user list`
  * at a shell acts on the service's database. Only when nothing names a database (no --db,
- * --database-url, TIMETRACK_DB or DATABASE_URL) and the file can be read. TIMETRACK_ENV_FILE names
+ * --database-url, TIMETRACK_DB or DATABASE_URL), outside the unit, and the file can be read. TIMETRACK_ENV_FILE names
  * another file in its place (tests, an install elsewhere); it is no setting, so no env file holds it.
  */
 function serviceEnvFile(env: Env, options: SettingsOptions): string | undefined {
   const named = (value: string | undefined) => value !== undefined && value.trim() !== '';
   if (options.envFile !== undefined || named(options.db) || named(options.databaseUrl)) return undefined;
   if (named(env.TIMETRACK_DB) || named(env.DATABASE_URL)) return undefined;
+  // Under the unit (systemd sets STATE_DIRECTORY) the environment already is the env file.
+  if (named(env.STATE_DIRECTORY)) return undefined;
   const file = named(env.TIMETRACK_ENV_FILE) ? env.TIMETRACK_ENV_FILE! : SERVICE_ENV_FILE;
   try {
     fs.accessSync(file, fs.constants.R_OK);

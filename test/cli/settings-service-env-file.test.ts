@@ -52,6 +52,10 @@ describe("settings: the service's env file when none is given", () => {
     const inEnvironment = await runCli(['user', 'list'], { cwd: elsewhere, env: { TIMETRACK_ENV_FILE: file, TIMETRACK_DB: other } });
     expect(inEnvironment.stdout).not.toContain('ann@example.com');
     expect(inEnvironment.stderr).toBe('');
+    // Under the unit (STATE_DIRECTORY set) systemd has given the command the file already.
+    const underTheUnit = await runCli(['user', 'list'], { cwd: elsewhere, env: { TIMETRACK_ENV_FILE: file, STATE_DIRECTORY: elsewhere } });
+    expect(underTheUnit.stderr).not.toContain('settings from');
+    expect(underTheUnit.stdout).not.toContain('ann@example.com');
 
     // No file there: as before, the default path, which holds no database.
     const missing = await runCli(['user', 'list'], { cwd: elsewhere, env: { TIMETRACK_ENV_FILE: path.join(elsewhere, 'none.env') } });
