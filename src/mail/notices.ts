@@ -43,7 +43,7 @@ export function createNoticeMailer(smtp: SmtpConfig | undefined, logger: Logger,
 }
 
 /** The mail after the first lock of a run of wrong two-factor codes that followed a right password. */
-export function codesLockedText(email: string, publicUrl: string): string {
+function codesLockedText(email: string, publicUrl: string): string {
   return [
     `Someone signed in to your timetrack account ${email} with its password, then entered several wrong two-factor codes:`,
     'two-factor codes are refused for a while now, longer after each further run of wrong codes.',

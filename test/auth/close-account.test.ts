@@ -99,7 +99,9 @@ describe('DELETE /api/auth/account', () => {
     expectError(await ann.call('DELETE', '/api/auth/account', { password: 'wrong again' }), 401, 'UNAUTHORIZED');
     expectError(await ann.call('DELETE', '/api/auth/account', { password: PASSWORD }), 401, 'UNAUTHORIZED');
     expect((await rowsOf(ann.userId)).users).toBe(1);
-    expect((await t.ctx.db.selectFrom('auth_info').select('failed_attempts').where('user_id', '=', ann.userId).executeTakeFirstOrThrow()).failed_attempts).toBe(0);
+    expect((await t.ctx.db.selectFrom('auth_info').select('failed_attempts').where('user_id', '=', ann.userId).executeTakeFirstOrThrow()).failed_attempts).toBe(
+      0,
+    );
     expect(await login(t.app)).toEqual(expect.any(String));
   });
 });

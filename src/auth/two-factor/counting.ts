@@ -45,7 +45,12 @@ async function checkWhileLocked(deps: TwoFactorDeps, userId: number, email: stri
  * the code: its slot and the `earlier` slots of the same sign-in are given back, so a misconfigured
  * server locks nobody out.
  */
-export async function checkCodeCounted(deps: TwoFactorDeps, user: { id: number; email: string }, code: string, options: CodeCheckOptions): Promise<CountedCode> {
+export async function checkCodeCounted(
+  deps: TwoFactorDeps,
+  user: { id: number; email: string },
+  code: string,
+  options: CodeCheckOptions,
+): Promise<CountedCode> {
   let reservation: CodeReservation;
   try {
     reservation = await reserveCode(deps, user.id);

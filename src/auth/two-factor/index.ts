@@ -33,7 +33,6 @@ export {
   type SignInChallenge,
 } from './challenges.js';
 export type { TwoFactorDeps, TwoFactorNotices, TwoFactorOptions } from './deps.js';
-export { CODE_FAILURE_CAP, CODES_PER_LOCK, MAX_LOCK_SECONDS } from './code-lockout.js';
 export type { CallingSession, ReauthenticationOptions } from './reauthenticate.js';
 export type { SealedSecretCounts } from './sealing.js';
 

@@ -32,7 +32,12 @@ async function setUp(deps: TwoFactorDeps, user: PublicUser): Promise<{ secret: s
 }
 
 /** POST /2fa/setup with a session: the current password first (counted against the session). */
-export async function setUpWithPassword(deps: TwoFactorDeps, user: PublicUser, password: string, tokenHash: string): Promise<{ secret: string; otpauth_uri: string }> {
+export async function setUpWithPassword(
+  deps: TwoFactorDeps,
+  user: PublicUser,
+  password: string,
+  tokenHash: string,
+): Promise<{ secret: string; otpauth_uri: string }> {
   if (await isEnabled(deps, user.id)) throw alreadyEnabled();
   await deps.sessionPassword.check({ tokenHash, userId: user.id }, password);
   return setUp(deps, user);
