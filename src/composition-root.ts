@@ -9,7 +9,7 @@ import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
-import { createNoticeMailer } from './mail/notices.js';
+import { createCodeLockNotices, createNoticeMailer } from './mail/notices.js';
 import { createAbsenceService } from './time/absences/absences.js';
 import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
 import { createSecretBox } from './auth/secret-box.js';
@@ -110,7 +110,8 @@ function identityServices(wiring: Wiring) {
       }),
     ),
     logger,
-    options: { required: config.require2fa },
+    options: { required: config.require2fa, firstCodeLockSeconds: config.twoFactorLockSeconds },
+    notices: createCodeLockNotices(config, logger, background, options.mailRetryDelaysMs),
   });
   const delivery = createResetLinkDelivery({
     dev: config.dev,

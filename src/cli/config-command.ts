@@ -38,6 +38,7 @@ function effectiveValues(config: Config): Record<SettingName, string> {
     JWT_EXPIRATION: `${config.jwtExpirationSeconds}s`,
     LOCKOUT_ATTEMPTS: String(config.lockoutAttempts),
     LOCKOUT_DURATION: `${config.lockoutDurationSeconds}s`,
+    TWO_FACTOR_LOCK: `${config.twoFactorLockSeconds}s`,
     RESET_TOKEN_TTL: `${config.resetTokenTtlSeconds}s`,
     RATE_LIMIT_AUTH: String(config.rateLimitAuth),
     RATE_LIMIT_EXPORT: String(config.rateLimitExport),

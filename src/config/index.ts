@@ -44,6 +44,8 @@ export interface Config {
   jwtExpirationSeconds: number;
   lockoutAttempts: number;
   lockoutDurationSeconds: number;
+  /** The first lock after wrong two-factor codes; each next one lasts twice as long (at most a day). */
+  twoFactorLockSeconds: number;
   resetTokenTtlSeconds: number;
   /** Requests per minute per client address on the auth routes; 0 turns the limit off. */
   rateLimitAuth: number;
@@ -172,6 +174,7 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     jwtExpirationSeconds: checked(() => durationSetting(env, 'JWT_EXPIRATION')),
     lockoutAttempts: checked(() => integerSetting(env, 'LOCKOUT_ATTEMPTS')),
     lockoutDurationSeconds: checked(() => durationSetting(env, 'LOCKOUT_DURATION')),
+    twoFactorLockSeconds: checked(() => durationSetting(env, 'TWO_FACTOR_LOCK')),
     resetTokenTtlSeconds: checked(() => durationSetting(env, 'RESET_TOKEN_TTL')),
     rateLimitAuth: checked(() => integerSetting(env, 'RATE_LIMIT_AUTH')),
     rateLimitExport: checked(() => integerSetting(env, 'RATE_LIMIT_EXPORT')),

@@ -84,6 +84,12 @@ export const SETTINGS = {
   JWT_EXPIRATION: { kind: 'duration', default: '24h', maxSeconds: 365 * DAY, doc: 'session validity' },
   LOCKOUT_ATTEMPTS: { kind: 'integer', default: 5, min: 1, max: 1000, doc: 'failed logins that lock an account' },
   LOCKOUT_DURATION: { kind: 'duration', default: '15m', maxSeconds: 365 * DAY, doc: 'how long a lock lasts' },
+  TWO_FACTOR_LOCK: {
+    kind: 'duration',
+    default: '1m',
+    maxSeconds: DAY,
+    doc: 'the first lock after 4 wrong two-factor codes; each next one twice as long, at most a day',
+  },
   RESET_TOKEN_TTL: { kind: 'duration', default: '1h', maxSeconds: 30 * DAY, doc: 'validity of a password reset token' },
   RATE_LIMIT_AUTH: { kind: 'integer', default: 30, min: 0, max: 1_000_000, doc: 'requests per minute per client address on the auth routes (0: off)' },
   RATE_LIMIT_EXPORT: { kind: 'integer', default: 10, min: 0, max: 1_000_000, doc: 'exports per hour per account (0: off)' },

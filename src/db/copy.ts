@@ -15,6 +15,7 @@ const HOW_TO_COPY: Record<TableName, { key: string[]; identity: boolean }> = {
   auth_tokens: { key: ['id'], identity: true },
   api_tokens: { key: ['id'], identity: true },
   two_factor: { key: ['user_id'], identity: false },
+  two_factor_failures: { key: ['user_id'], identity: false },
   two_factor_recovery_codes: { key: ['id'], identity: true },
   login_challenges: { key: ['id'], identity: true },
   login_devices: { key: ['user_id', 'key_hash'], identity: false },

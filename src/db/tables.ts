@@ -21,6 +21,7 @@ export const TABLES = everyTable([
   'auth_tokens',
   'api_tokens',
   'two_factor',
+  'two_factor_failures',
   'two_factor_recovery_codes',
   'login_challenges',
   'login_devices',

@@ -40,6 +40,8 @@ export interface AuthTokensTable {
   key_id: string | null;
   /** Last use, to 5 minutes (src/auth/sessions/activity.ts); null: not written since sign-in. */
   last_seen_at: ColumnType<Instant | null, Instant | null | undefined, Instant | null>;
+  /** Wrong passwords this session sent where a session must give the password again (the third revokes it). */
+  password_guesses: Generated<number>;
 }
 
 /** Named tokens for scripts; the token is `ttpat_` and 43 base64url characters, stored only as its SHA-256. */
@@ -64,6 +66,19 @@ export interface TwoFactorTable {
   /** The 30-second step of the last code accepted: a code of that step or an earlier one is refused. */
   last_used_step: number | null;
   created_at: Instant;
+  updated_at: Instant;
+}
+
+/** Wrong two-factor codes of an account, counted apart from wrong passwords (src/auth/two-factor/code-lockout.ts). */
+export interface TwoFactorFailuresTable {
+  user_id: number;
+  /** Wrong codes in a row; at the cap only a recovery code (or `user 2fa-reset`) signs in. */
+  consecutive: number;
+  /** Wrong codes since the last lock. */
+  since_lock: number;
+  /** Locks so far in this run: each lasts twice as long as the one before. */
+  locks: number;
+  locked_until: Instant | null;
   updated_at: Instant;
 }
 
@@ -262,6 +277,7 @@ export interface Database {
   auth_tokens: AuthTokensTable;
   api_tokens: ApiTokensTable;
   two_factor: TwoFactorTable;
+  two_factor_failures: TwoFactorFailuresTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   login_challenges: LoginChallengesTable;
   login_devices: LoginDevicesTable;

@@ -41,3 +41,33 @@ export function createNoticeMailer(smtp: SmtpConfig | undefined, logger: Logger,
 
   return { send };
 }
+
+/** The mail after the first lock of a run of wrong two-factor codes that followed a right password. */
+function codesLockedText(email: string, publicUrl: string): string {
+  return [
+    `Someone signed in to your timetrack account ${email} with its password, then entered several wrong two-factor codes:`,
+    'two-factor codes are refused for a while now, longer after each further run of wrong codes.',
+    '',
+    'If this was you, there is nothing to do.',
+    '',
+    'If it was not you, someone knows your password: change it in timetrack (Settings → Security),',
+    `and sign out the devices you do not know there: ${publicUrl}/`,
+  ].join('\n');
+}
+
+/** The two-factor notices (src/auth/two-factor/deps.ts) by e-mail, off the request path; undefined without SMTP. */
+export function createCodeLockNotices(
+  { smtp, publicUrl }: { smtp: SmtpConfig | undefined; publicUrl: string },
+  logger: Logger,
+  background: { run(label: string, task: () => Promise<unknown>): void },
+  retryDelaysMs?: number[],
+) {
+  const mailer = createNoticeMailer(smtp, logger, retryDelaysMs);
+  if (!mailer) return undefined;
+  return {
+    codesLocked(user: { email: string }): void {
+      const notice = { to: user.email, subject: 'Wrong two-factor codes on your timetrack account', text: codesLockedText(user.email, publicUrl) };
+      background.run('two-factor lock notice', () => mailer.send(notice, 'two-factor-lock'));
+    },
+  };
+}

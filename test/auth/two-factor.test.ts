@@ -108,7 +108,7 @@ describe('a changed server secret', () => {
       sessions: services.sessions,
       box,
       logger,
-      options: { required: false },
+      options: { required: false, firstCodeLockSeconds: 60 },
     });
     t.clock.advance(30);
     for (let i = 0; i < 6; i += 1) {
@@ -177,20 +177,28 @@ describe('sign-in with two-factor sign-in on', () => {
     expect((await t.ctx.services.audit.list({ userIds: await t.ctx.services.audit.accountIds('ann@example.com') }))[0]!.action).toBe('recovery_code_used');
   });
 
-  it("wrong codes count against the account's lockout like wrong passwords; knowing the password buys no fresh guesses", async () => {
+  it('wrong codes count apart from passwords: every four lock the codes, each lock twice as long; knowing the password buys no fresh guesses', async () => {
     const { secret } = await enableTwoFactor();
     t.clock.advance(60);
-    // Slot 1: the right password of an account with two-factor sign-in keeps its slot.
     const challenge = await passwordStep();
-    for (let i = 0; i < 3; i += 1) expectError(await secondStep(challenge, wrongCode(secret, now(), i)), 403, 'INVALID_TWO_FACTOR_CODE');
-    // Slot 5: the right password again, in the last slot: locked, no challenge.
-    expectError(await call('POST', '/api/auth/login', undefined, { email: 'ann@example.com', password: PASSWORD }), 423, 'ACCOUNT_LOCKED');
-    expectError(await secondStep(challenge, totpCode(secret, now())), 423, 'ACCOUNT_LOCKED');
-    t.clock.advance(15 * 60);
+    const fourWrong = async () => {
+      for (let i = 0; i < 3; i += 1) expectError(await secondStep(challenge, wrongCode(secret, now(), i)), 403, 'INVALID_TWO_FACTOR_CODE');
+      const lock = await secondStep(challenge, wrongCode(secret, now(), 3));
+      expectError(lock, 423, 'ACCOUNT_LOCKED');
+      return Number(lock.headers['retry-after']);
+    };
+    expect(await fourWrong()).toBe(60);
+    // The right password still answers a challenge (passwords count apart), but no code is checked.
+    const again = await passwordStep();
+    expectError(await secondStep(again, totpCode(secret, now())), 423, 'ACCOUNT_LOCKED');
+    t.clock.advance(60);
+    expect(await fourWrong()).toBe(120);
+    t.clock.advance(120);
     const response = await secondStep(await passwordStep(), totpCode(secret, now()));
     expect(response.statusCode).toBe(200);
-    // The whole sign-in ends the count.
+    // The whole sign-in ends both counts.
     expect((await t.ctx.db.selectFrom('auth_info').select('failed_attempts').executeTakeFirstOrThrow()).failed_attempts).toBe(0);
+    expect(await t.ctx.db.selectFrom('two_factor_failures').selectAll().execute()).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@ import { normalizeLoginIdentifier } from '../accounts/fields.js';
 import { accountLockedError, type AttemptReservation, type LockoutService, type LockoutSubject } from '../passwords/lockout.js';
 import type { PasswordHasher } from '../passwords/hasher.js';
 import { checkNewPassword } from '../passwords/policy.js';
+import { createSessionPasswordCheck } from './password-guesses.js';
 import { unauthorized, type AuthenticatedSession, type SignedSession } from './records.js';
 import { identifierMatches, PUBLIC_USER_COLUMNS, type PublicUser } from '../accounts/users.js';
 
@@ -34,13 +35,6 @@ const CHANGE_PASSWORD_BUDGET = 5;
 const CHANGE_PASSWORD_WINDOW_SECONDS = 15 * 60;
 const CHANGE_PASSWORD_TRACKED_ACCOUNTS = 10_000;
 
-/** Wrong old passwords one session may send to change-password before it is revoked. */
-export const SESSION_PASSWORD_GUESSES = 3;
-
-function tooManyGuesses(): ServiceError {
-  return new ServiceError('UNAUTHORIZED', 'Too many wrong passwords: this session has been signed out');
-}
-
 function invalidCredentials(): ServiceError {
   return new ServiceError('INVALID_CREDENTIALS', 'The e-mail address or username, or the password, is wrong');
 }
@@ -62,19 +56,18 @@ export interface AuthenticationDeps {
 }
 
 /** The dependencies with the counts this process keeps (see newCounters). */
-type AuthenticationContext = AuthenticationDeps & ReturnType<typeof newCounters> & { db: TransactionalDatabase['db'] };
+type AuthenticationContext = AuthenticationDeps &
+  ReturnType<typeof newCounters> & {
+    db: TransactionalDatabase['db'];
+    /** Wrong old passwords count against the calling session, not the account's sign-in lock (./password-guesses.ts). */
+    sessionPassword: ReturnType<typeof createSessionPasswordCheck>;
+  };
 
 function newCounters() {
   // Each password change costs two argon2 computations even with the right old password: a budget
   // per account, so that one signed-in account (or a stolen token) cannot keep the hashing busy.
   const changeBudgets = new LRUCache<number, { spent: number; since: number }>({ max: CHANGE_PASSWORD_TRACKED_ACCOUNTS });
-  // Wrong old passwords count against the session that sent them, not the account's sign-in lock: a
-  // stolen token must not be able to lock its owner out of changing the password. A guess is taken
-  // before its password is verified (synchronously, so parallel guesses cannot overtake), and the
-  // session that spends its last guess is revoked. Counted per process (a restart or another process
-  // gives a stolen token at most SESSION_PASSWORD_GUESSES more, and the revocation is in the database).
-  const sessionGuesses = new LRUCache<string, number>({ max: CHANGE_PASSWORD_TRACKED_ACCOUNTS });
-  return { changeBudgets, sessionGuesses };
+  return { changeBudgets };
 }
 
 async function findAccount(context: AuthenticationContext, identifier: string) {
@@ -179,39 +172,21 @@ async function refusalAfterVerification(
 
 /**
  * Changes the password of the signed-in account. A wrong old password counts against the calling
- * session (revoked at the SESSION_PASSWORD_GUESSES-th); every other session and every pending reset
+ * session (revoked at its third wrong password on any route that asks for it: ./password-guesses.ts); every other session and every pending reset
  * token is revoked on success. The new hash is stored only if the calling session still exists and
  * the verified hash and the active status are still current.
  */
 async function changePassword(context: AuthenticationContext, session: AuthenticatedSession, oldPassword: string, newPassword: string): Promise<void> {
-  const { database, clock, hasher, sessions, db, sessionGuesses } = context;
+  const { database, clock, hasher, sessionPassword } = context;
   const userId = session.user.id;
   await checkNewPassword(newPassword, 'new_password');
-  const guesses = sessionGuesses.get(session.tokenHash) ?? 0;
-  if (guesses >= SESSION_PASSWORD_GUESSES) {
-    await sessions.revokeSession(session.tokenHash);
-    throw tooManyGuesses();
-  }
-  spendChangeBudget(context, userId);
-  sessionGuesses.set(session.tokenHash, guesses + 1);
-  const current = await db.selectFrom('auth_info').select('password_hash').where('user_id', '=', userId).executeTakeFirstOrThrow();
-  let matches: boolean;
-  try {
-    matches = await hasher.verify(current.password_hash, oldPassword, 'account');
-  } catch (error) {
-    // The hashing queue was full: nothing was verified, so the guess is given back.
-    if (error instanceof ServiceError && error.code === 'BUSY')
-      sessionGuesses.set(session.tokenHash, Math.max(0, (sessionGuesses.get(session.tokenHash) ?? 1) - 1));
-    throw error;
-  }
-  if (!matches) {
-    if ((sessionGuesses.get(session.tokenHash) ?? 0) >= SESSION_PASSWORD_GUESSES) {
-      await sessions.revokeSession(session.tokenHash);
-      throw tooManyGuesses();
-    }
-    throw new ServiceError('INVALID_PASSWORD', 'The old password is wrong');
-  }
-  sessionGuesses.delete(session.tokenHash);
+  const verifiedHash = await sessionPassword.check(
+    { tokenHash: session.tokenHash, userId },
+    oldPassword,
+    // A session out of guesses is signed out before the budget is looked at.
+    { wrongMessage: 'The old password is wrong', beforeVerify: () => spendChangeBudget(context, userId) },
+  );
+  const current = { password_hash: verifiedHash };
   const newHash = await hasher.hash(newPassword, 'account');
   await database.transact(async (trx) => {
     const nowIso = clock.now().toISOString();
@@ -240,7 +215,7 @@ async function changePassword(context: AuthenticationContext, session: Authentic
 }
 
 export function createAuthenticationService(deps: AuthenticationDeps) {
-  const context: AuthenticationContext = { ...deps, ...newCounters(), db: deps.database.db };
+  const context: AuthenticationContext = { ...deps, ...newCounters(), db: deps.database.db, sessionPassword: createSessionPasswordCheck(deps) };
   return {
     login: (identifier: string, password: string) => login(context, identifier, password),
     changePassword: (session: AuthenticatedSession, oldPassword: string, newPassword: string) => changePassword(context, session, oldPassword, newPassword),

@@ -10,7 +10,7 @@ import { PUBLIC_USER_COLUMNS, type PublicUser } from '../accounts/users.js';
 import { accountLockedError, type AttemptReservation } from '../passwords/lockout.js';
 import { hashToken } from '../sessions/records.js';
 import { consume, invalidCode, isEnabled } from './codes.js';
-import { checkCodeCounted, invalidPassword, settleCount } from './counting.js';
+import { checkCodeCounted, invalidPassword, settleCode, settleCount } from './counting.js';
 import type { TwoFactorDeps } from './deps.js';
 
 /** A sign-in challenge lives this long; a set-up challenge (REQUIRE_2FA) longer, for scanning a QR code. */
@@ -120,10 +120,8 @@ export async function useChallenge(
   return auth !== undefined && auth.status === 'active' && passwordFingerprint(auth.password_hash) === fingerprint;
 }
 
-/** Why a right code can no longer sign in: a parallel attempt locked the account, or it was disabled. */
-async function refusalAfterCode(deps: TwoFactorDeps, trx: Transaction<Database>, userId: number, reservation: AttemptReservation): Promise<ServiceError> {
-  const own = deps.lockout.failureOf(reservation);
-  if (own) return own;
+/** Why a right code can no longer sign in: a parallel wrong password locked the account, or it was disabled. */
+async function refusalAfterCode(deps: TwoFactorDeps, trx: Transaction<Database>, userId: number): Promise<ServiceError> {
   const auth = await trx.selectFrom('auth_info').select(['locked_until', 'status']).where('user_id', '=', userId).executeTakeFirst();
   const now = deps.clock.now();
   if (auth?.locked_until && new Date(auth.locked_until) > now) return accountLockedError(new Date(auth.locked_until), now);
@@ -136,13 +134,14 @@ export async function completeSignIn(deps: TwoFactorDeps, challenge: string, cod
   const { challengeId, fingerprint, user } = await challengeAccount(deps, challenge, 'sign_in');
   // The password step's slot (kept until the whole sign-in succeeds) is given back too if the server cannot check codes.
   const passwordSlot: AttemptReservation = { subject: { userId: user.id }, lockedUntil: null };
-  const { checked, reservation } = await checkCodeCounted(deps, user.id, user.email, code, true, [passwordSlot]);
+  const { checked } = await checkCodeCounted(deps, user, code, { allowRecovery: true, afterPassword: true, earlier: [passwordSlot] });
   const session = await sessions.signSession(user.id);
   await database.transact(async (trx) => {
     await database.lockUser(trx, user.id);
     if (!(await useChallenge(deps, trx, challengeId, user.id, fingerprint))) throw invalidChallenge();
     if (!(await consume(deps, trx, user.id, checked))) throw invalidCode();
-    if (!(await settleCount(deps, trx, user.id, reservation))) throw await refusalAfterCode(deps, trx, user.id, reservation);
+    await settleCode(trx, user.id);
+    if (!(await settleCount(deps, trx, user.id, passwordSlot))) throw await refusalAfterCode(deps, trx, user.id);
     await sessions.storeSession(session, trx);
   });
   return { token: session.token, expiresAt: session.expiresAt, user, recoveryCodeUsed: checked.kind === 'recovery' };

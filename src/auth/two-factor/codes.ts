@@ -49,6 +49,11 @@ function normalizeCode(code: string): string {
   return code.replace(/[\s-]/g, '').toLowerCase().replace(/o/g, '0').replace(/[il]/g, '1');
 }
 
+/** Written like a recovery code (16 letters and digits once normalised), not like a 6-digit code. */
+export function looksLikeRecoveryCode(code: string): boolean {
+  return /^[0-9a-z]{16}$/.test(normalizeCode(code));
+}
+
 function newRecoveryCode(): string {
   let code = '';
   for (let i = 0; i < RECOVERY_CODE_LENGTH; i += 1) code += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
@@ -193,6 +198,8 @@ export async function removeTwoFactor(trx: Transaction<Database>, userId: number
   await trx.deleteFrom('two_factor_recovery_codes').where('user_id', '=', userId).execute();
   await trx.deleteFrom('two_factor').where('user_id', '=', userId).execute();
   await trx.deleteFrom('login_challenges').where('user_id', '=', userId).execute();
+  // Turned off by the owner (with a right code) or by `user 2fa-reset`: the run of wrong codes ends too.
+  await trx.deleteFrom('two_factor_failures').where('user_id', '=', userId).execute();
 }
 
 /** Deletes every session of the account but `keepTokenHash` (all when undefined). */

@@ -3,7 +3,8 @@
 // the routes, the CLI and the other auth services use.
 //
 // - codes.ts: TOTP and recovery codes, checked and used once.
-// - counting.ts: every factor checked under a lockout slot.
+// - counting.ts: every factor checked under a slot of its own count.
+// - code-lockout.ts: the account's count of wrong codes, its growing locks and its cap.
 // - challenges.ts: the challenge between the password and the code, and the sign-in it finishes.
 // - set-up.ts: a pending secret, then enabling it with a code.
 // - reauthenticate.ts: the password and a code again before disabling, new recovery codes or closing the account.
@@ -15,6 +16,7 @@ import type { PublicUser } from '../accounts/users.js';
 import type { AttemptReservation } from '../passwords/lockout.js';
 import { challengeAfterPassword, completeSignIn } from './challenges.js';
 import { isEnabled, status } from './codes.js';
+import { createSessionPasswordCheck } from '../sessions/password-guesses.js';
 import type { TwoFactorDeps } from './deps.js';
 import { deleteSessionsWithoutTwoFactor, resetByOperator } from './operator.js';
 import { disable, reauthenticate, regenerateRecoveryCodes, type CallingSession, type ReauthenticationOptions } from './reauthenticate.js';
@@ -30,11 +32,13 @@ export {
   type CompletedSignIn,
   type SignInChallenge,
 } from './challenges.js';
-export type { TwoFactorDeps, TwoFactorOptions } from './deps.js';
+export type { TwoFactorDeps, TwoFactorNotices, TwoFactorOptions } from './deps.js';
 export type { CallingSession, ReauthenticationOptions } from './reauthenticate.js';
 export type { SealedSecretCounts } from './sealing.js';
 
-export function createTwoFactorService(deps: TwoFactorDeps) {
+export function createTwoFactorService(given: Omit<TwoFactorDeps, 'sessionPassword'>) {
+  // The one per-session count of wrong passwords: kept in the session's row, so every service shares it.
+  const deps: TwoFactorDeps = { ...given, sessionPassword: createSessionPasswordCheck(given) };
   return {
     deleteSessionsWithoutTwoFactor: () => deleteSessionsWithoutTwoFactor(deps),
     isEnabled: (userId: number) => isEnabled(deps, userId),
@@ -42,7 +46,7 @@ export function createTwoFactorService(deps: TwoFactorDeps) {
     challengeAfterPassword: (account: { id: number; password_hash: string; status: string }, reservation: AttemptReservation) =>
       challengeAfterPassword(deps, account, reservation),
     completeSignIn: (challenge: string, code: string) => completeSignIn(deps, challenge, code),
-    setUpWithPassword: (user: PublicUser, password: string) => setUpWithPassword(deps, user, password),
+    setUpWithPassword: (user: PublicUser, password: string, tokenHash: string) => setUpWithPassword(deps, user, password, tokenHash),
     setUpWithChallenge: (challenge: string) => setUpWithChallenge(deps, challenge),
     enableWithSession: (user: PublicUser, code: string, tokenHash: string) => enableWithSession(deps, user, code, tokenHash),
     enableWithChallenge: (challenge: string, code: string) => enableWithChallenge(deps, challenge, code),

@@ -1,6 +1,7 @@
 // The owner of a session proves it again before a change that could take the account over or end it
-// (turning two-factor sign-in off, new recovery codes, closing the account): the current password and,
-// when two-factor sign-in is on, a code, each counted against the lockout like a sign-in. The change
+// (turning two-factor sign-in off, new recovery codes, closing the account): the current password,
+// counted against the calling session (the third wrong one revokes it; src/auth/sessions/password-guesses.ts),
+// and, when two-factor sign-in is on, a code, counted against the account's wrong codes (./code-lockout.ts). The change
 // then runs in one transaction in which the calling session still exists (it may have been revoked
 // meanwhile) and the code is used once.
 import type { Transaction } from 'kysely';
@@ -9,7 +10,7 @@ import { ServiceError, validationError } from '../../common/errors.js';
 import type { PublicUser } from '../accounts/users.js';
 import { requireLiveSession } from '../sessions/records.js';
 import { consume, invalidCode, isEnabled, newRecoveryCodes, removeTwoFactor, replaceRecoveryCodes, revokeOtherSessions } from './codes.js';
-import { checkCodeCounted, checkPasswordCounted, settleCount } from './counting.js';
+import { checkCodeCounted, settleCode } from './counting.js';
 import type { TwoFactorDeps } from './deps.js';
 
 /** The calling session: its account and its token hash. */
@@ -28,8 +29,8 @@ function notEnabled(): ServiceError {
 }
 
 /**
- * The password and, when two-factor sign-in is on, a code (TOTP or recovery), both counted like a
- * sign-in; then `change` in one transaction, only while the calling session still exists.
+ * The password (counted against the session) and, when two-factor sign-in is on, a code (TOTP or
+ * recovery, counted against the account's wrong codes); then `change` in one transaction, only while the calling session still exists.
  */
 export async function reauthenticate<T>(
   deps: TwoFactorDeps,
@@ -44,14 +45,14 @@ export async function reauthenticate<T>(
   const withCode = await isEnabled(deps, user.id);
   if (!withCode && options.twoFactorRequired) throw notEnabled();
   if (withCode && code === undefined) throw validationError('code is required: two-factor sign-in is on for this account', 'code');
-  const first = await checkPasswordCounted(deps, user.id, password);
-  const second = withCode ? await checkCodeCounted(deps, user.id, user.email, code!, true, [first.reservation]) : undefined;
+  await deps.sessionPassword.check({ tokenHash: session.tokenHash, userId: user.id }, password);
+  const second = withCode ? await checkCodeCounted(deps, user, code!, { allowRecovery: true, afterPassword: true }) : undefined;
   return database.transact(async (trx) => {
     await database.lockUser(trx, user.id);
     await requireLiveSession(trx, session.tokenHash);
     if (second) {
       if (!(await consume(deps, trx, user.id, second.checked))) throw invalidCode();
-      await settleCount(deps, trx, user.id, second.reservation);
+      await settleCode(trx, user.id);
     }
     return change(trx);
   });

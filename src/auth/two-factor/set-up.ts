@@ -6,7 +6,7 @@ import type { PublicUser } from '../accounts/users.js';
 import { requireLiveSession } from '../sessions/records.js';
 import { challengeAccount, invalidChallenge, passwordFingerprint, useChallenge } from './challenges.js';
 import { consume, invalidCode, isEnabled, newRecoveryCodes, replaceRecoveryCodes, revokeOtherSessions, totpOf, twoFactorRow } from './codes.js';
-import { checkCodeCounted, checkPasswordCounted, settleCount } from './counting.js';
+import { checkCodeCounted, settleCode } from './counting.js';
 import type { TwoFactorDeps } from './deps.js';
 
 export function alreadyEnabled(): ServiceError {
@@ -31,14 +31,15 @@ async function setUp(deps: TwoFactorDeps, user: PublicUser): Promise<{ secret: s
   return { secret: secret.base32, otpauth_uri: totpOf(secret.base32, user.email).toString() };
 }
 
-/** POST /2fa/setup with a session: the current password first (counted like a sign-in). */
-export async function setUpWithPassword(deps: TwoFactorDeps, user: PublicUser, password: string): Promise<{ secret: string; otpauth_uri: string }> {
+/** POST /2fa/setup with a session: the current password first (counted against the session). */
+export async function setUpWithPassword(
+  deps: TwoFactorDeps,
+  user: PublicUser,
+  password: string,
+  tokenHash: string,
+): Promise<{ secret: string; otpauth_uri: string }> {
   if (await isEnabled(deps, user.id)) throw alreadyEnabled();
-  const { reservation } = await checkPasswordCounted(deps, user.id, password);
-  // The password alone is the whole proof of an account without two-factor sign-in.
-  await deps.database.transact(async (trx) => {
-    await settleCount(deps, trx, user.id, reservation);
-  });
+  await deps.sessionPassword.check({ tokenHash, userId: user.id }, password);
   return setUp(deps, user);
 }
 
@@ -67,7 +68,7 @@ async function enable(
   const current = await twoFactorRow(database.db, user.id);
   if (!current) throw new ServiceError('TWO_FACTOR_NOT_ENABLED', 'Set two-factor sign-in up first (POST /api/auth/2fa/setup)');
   if (current.enabled_at !== null) throw alreadyEnabled();
-  const { checked, reservation } = await checkCodeCounted(deps, user.id, user.email, code, false);
+  const { checked } = await checkCodeCounted(deps, user, code, { allowRecovery: false, afterPassword: false });
   const { codes, hashes } = newRecoveryCodes();
   const session = finish ? await sessions.signSession(user.id) : undefined;
   const revoked = await database.transact(async (trx) => {
@@ -84,7 +85,7 @@ async function enable(
       .executeTakeFirst();
     if (!enabled) throw invalidCode();
     if (!(await consume(deps, trx, user.id, checked))) throw invalidCode();
-    await settleCount(deps, trx, user.id, reservation);
+    await settleCode(trx, user.id);
     await replaceRecoveryCodes(deps, trx, user.id, hashes);
     const count = await revokeOtherSessions(trx, user.id, keepTokenHash);
     if (session) await sessions.storeSession(session, trx);

@@ -74,7 +74,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<TwoFactorRouteOptions> =
     async (request) => {
       if (request.session) {
         if (request.body.password === undefined) throw validationError('password is required', 'password');
-        return twoFactor.setUpWithPassword(request.session.user, request.body.password);
+        return twoFactor.setUpWithPassword(request.session.user, request.body.password, request.session.tokenHash);
       }
       if (request.body.challenge === undefined) throw unauthorized();
       return twoFactor.setUpWithChallenge(request.body.challenge);
