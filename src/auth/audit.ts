@@ -18,6 +18,7 @@ export type AuditAction =
   | 'account_deleted'
   | 'account_closed'
   | 'account_locked'
+  | 'two_factor_locked'
   | 'account_imported'
   | 'account_updated'
   | 'password_set'

@@ -118,7 +118,7 @@ describe('wrong two-factor codes, against a real server', () => {
 
   it('each lock is longer than the one before; the first is mailed once; a right code after a lock ends the run', async () => {
     const { smtp, env } = await smtpServer();
-    const { server } = await serve({ ...env, TWO_FACTOR_LOCK: '1s' });
+    const { server, dbPath } = await serve({ ...env, TWO_FACTOR_LOCK: '1s' });
     const { secret } = await account(server, 'ann@example.com', true);
     const challenge = await challengeOf(server);
     const lockAfterFour = async (): Promise<Answer> => {
@@ -142,6 +142,16 @@ describe('wrong two-factor codes, against a real server', () => {
     await smtp.waitForMessage(1);
     await sleep(500);
     expect(smtp.messages).toHaveLength(1);
+    // Each of the three locks is one row of the audit trail, written when it started.
+    const listed = await cli(dbPath, ['--json', 'audit', 'list', '--limit', '1000']);
+    expect(listed.exitCode, String(listed.stderr)).toBe(0);
+    const rows = (JSON.parse(String(listed.stdout)) as { events: { action: string; detail: { lock?: number } }[] }).events;
+    expect(
+      rows
+        .filter((row) => row.action === 'two_factor_locked')
+        .map((row) => row.detail.lock)
+        .sort(),
+    ).toEqual([1, 2, 3]);
   });
 
   it('after 100 wrong codes in a row only a recovery code signs in; the recovery code ends the run', async () => {

@@ -14,6 +14,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { addSeconds, secondsUntil } from '../../common/clock.js';
 import { ServiceError } from '../../common/errors.js';
+import { insertAuditEvent } from '../audit.js';
 import type { TwoFactorDeps } from './deps.js';
 
 /** Wrong codes in a row between two locks (the LOCKOUT_ATTEMPTS − 1 codes a sign-in had before). */
@@ -75,6 +76,12 @@ export async function reserveCode(deps: TwoFactorDeps, userId: number): Promise<
       .values({ user_id: userId, ...values })
       .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
       .execute();
+    // A lock of the codes is in the audit trail once, when it starts (docs/security.md, "The audit trail").
+    if (lockedUntil !== null || consecutive === CODE_FAILURE_CAP) {
+      const user = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+      const detail = { locked_until: lockedUntil, lock: locks, wrong_codes_in_a_row: consecutive, capped: consecutive >= CODE_FAILURE_CAP };
+      await insertAuditEvent(trx, now, { action: 'two_factor_locked', actor: 'server', ...(user ? { user } : { userId }), detail });
+    }
     return { userId, lockedUntil, firstLock: lockedUntil !== null && locksBefore === 0, capped: consecutive >= CODE_FAILURE_CAP };
   });
 }
