@@ -158,7 +158,7 @@ export function EntriesView() {
                   <EntryEditor
                     entry={entry}
                     entries={list}
-                    onDone={(saved) => (setEditing(undefined), saved && void entries.reload(), focusSoon(`#entry-${entry.id}`))}
+                    onDone={() => (setEditing(undefined), void entries.reload(), focusSoon(`#entry-${entry.id}`))}
                     onGone={() => (gone(), action.fail(t().guard.entryGoneElsewhere))}
                   />
                 ) : (
