@@ -875,106 +875,110 @@ describe.runIf(browserAvailable)('the browser client', () => {
     },
   );
 
-  it('every page and state at 1280, 390 and 320 px: screenshots and no horizontal scroll', { timeout: FLOW_TIMEOUT }, async () => {
-    const who = person();
-    // Ready when a part of the page is there, whatever the language.
-    const pages: [string, string, (page: Page) => Promise<unknown>][] = [
-      ['login', '/login', (page) => page.locator('form button[type=submit]').waitFor()],
-      ['register', '/register', (page) => page.locator('form button[type=submit]').waitFor()],
-      ['password-forgot', '/password-forgot', (page) => page.locator('form button[type=submit]').waitFor()],
-      ['password-reset', '/password-reset?token=example', (page) => page.locator('form button[type=submit]').waitFor()],
-      ['today', '/', (page) => page.locator('button.big').waitFor()],
-      ['week', '/#week', (page) => page.locator('#trend-summary').waitFor({ state: 'attached' })],
-      ['entries', '/#entries', (page) => page.locator('form.entry-form').waitFor()],
-      ['absences', '/#absences', (page) => page.locator('#absence-type').waitFor()],
-      ['month', '/#month', (page) => page.locator('table.month tfoot').waitFor()],
-      ['settings', '/#settings', (page) => page.locator('#holiday-region option').nth(2).waitFor({ state: 'attached' })],
-    ];
-    const visitAll = async (page: Page, visit: (name: string) => Promise<void>) => {
-      for (const [name, url, ready] of pages) {
-        if (name === 'today') {
-          await page.goto(`${baseUrl}/login`);
-          await page.locator('input[name=email]').fill(who.email);
-          await page.locator('input[name=password]').fill(PASSWORD);
-          await page.locator('form button[type=submit]').click();
-        } else {
-          await page.goto(`${baseUrl}${url}`);
+  it(
+    'every page and state at 1280, 390 and 320 px: screenshots and no horizontal scroll (axe-core checks every page in test/web/axe-every-page.test.ts)',
+    { timeout: FLOW_TIMEOUT },
+    async () => {
+      const who = person();
+      // Ready when a part of the page is there, whatever the language.
+      const pages: [string, string, (page: Page) => Promise<unknown>][] = [
+        ['login', '/login', (page) => page.locator('form button[type=submit]').waitFor()],
+        ['register', '/register', (page) => page.locator('form button[type=submit]').waitFor()],
+        ['password-forgot', '/password-forgot', (page) => page.locator('form button[type=submit]').waitFor()],
+        ['password-reset', '/password-reset?token=example', (page) => page.locator('form button[type=submit]').waitFor()],
+        ['today', '/', (page) => page.locator('button.big').waitFor()],
+        ['week', '/#week', (page) => page.locator('#trend-summary').waitFor({ state: 'attached' })],
+        ['entries', '/#entries', (page) => page.locator('form.entry-form').waitFor()],
+        ['absences', '/#absences', (page) => page.locator('#absence-type').waitFor()],
+        ['month', '/#month', (page) => page.locator('table.month tfoot').waitFor()],
+        ['settings', '/#settings', (page) => page.locator('#holiday-region option').nth(2).waitFor({ state: 'attached' })],
+      ];
+      const visitAll = async (page: Page, visit: (name: string) => Promise<void>) => {
+        for (const [name, url, ready] of pages) {
+          if (name === 'today') {
+            await page.goto(`${baseUrl}/login`);
+            await page.locator('input[name=email]').fill(who.email);
+            await page.locator('input[name=password]').fill(PASSWORD);
+            await page.locator('form button[type=submit]').click();
+          } else {
+            await page.goto(`${baseUrl}${url}`);
+          }
+          await ready(page);
+          await visit(name);
         }
-        await ready(page);
-        await visit(name);
-      }
-      // States: a running timer, the undo note of a dropped quick Start/Stop, an entry being edited.
-      // By class and pattern, not by English text: one of the runs is in German.
-      await page.goto(`${baseUrl}/`);
-      await page.locator('button.big.start').click();
-      await page.locator('button.big.stop').waitFor();
-      await visit('today-running');
-      await page.locator('button.big.stop').click();
-      await page.getByRole('button', { name: /^(Undo|Rückgängig)$/ }).waitFor();
-      await visit('today-dropped');
-      await page.goto(`${baseUrl}/#entries`);
-      await page
-        .getByRole('button', { name: /^(Edit entry .*|Eintrag .* bearbeiten)$/ })
-        .first()
-        .click();
-      await page.locator('form.entry-form').first().waitFor();
-      await visit('entries-editing');
-      await page.keyboard.press('Escape');
-      await page.goto(`${baseUrl}/#settings`);
-      await page.locator('#holiday-region option').nth(2).waitFor({ state: 'attached' });
-      // A state with an error beside its field.
-      await page.locator('input[name="weekly_target_minutes.mon"]').fill('seven');
-      await page.locator('form button.primary').first().click();
-      await page.locator('.field-error').first().waitFor();
-      await visit('settings-error');
-      await page.evaluate('localStorage.clear()');
-    };
-    const setup = await recordedContext(browser);
-    const first = await setup.context.newPage();
-    await register(first, baseUrl, who);
-    // Something to show in every view: a finished entry today, or yesterday in the first 1.5 hours of a
-    // day in Berlin (the browser's zone), when 00:10–01:25 today has not ended yet.
-    await first.goto(`${baseUrl}/#entries`);
-    const berlin = DateTime.now().setZone('Europe/Berlin');
-    if (berlin.hour * 60 + berlin.minute < 90) await first.getByLabel('Date', { exact: true }).fill(berlin.minus({ days: 1 }).toISODate() as string);
-    await first.getByLabel('Start', { exact: true }).fill('00:10');
-    await first.getByLabel('Duration', { exact: true }).fill('1:15');
-    await first.getByLabel('Note', { exact: true }).fill('early start');
-    await button(first, 'Add entry').click();
-    await first.getByText('early start').waitFor();
-    await setup.context.close();
+        // States: a running timer, the undo note of a dropped quick Start/Stop, an entry being edited.
+        // By class and pattern, not by English text: one of the runs is in German.
+        await page.goto(`${baseUrl}/`);
+        await page.locator('button.big.start').click();
+        await page.locator('button.big.stop').waitFor();
+        await visit('today-running');
+        await page.locator('button.big.stop').click();
+        await page.getByRole('button', { name: /^(Undo|Rückgängig)$/ }).waitFor();
+        await visit('today-dropped');
+        await page.goto(`${baseUrl}/#entries`);
+        await page
+          .getByRole('button', { name: /^(Edit entry .*|Eintrag .* bearbeiten)$/ })
+          .first()
+          .click();
+        await page.locator('form.entry-form').first().waitFor();
+        await visit('entries-editing');
+        await page.keyboard.press('Escape');
+        await page.goto(`${baseUrl}/#settings`);
+        await page.locator('#holiday-region option').nth(2).waitFor({ state: 'attached' });
+        // A state with an error beside its field.
+        await page.locator('input[name="weekly_target_minutes.mon"]').fill('seven');
+        await page.locator('form button.primary').first().click();
+        await page.locator('.field-error').first().waitFor();
+        await visit('settings-error');
+        await page.evaluate('localStorage.clear()');
+      };
+      const setup = await recordedContext(browser);
+      const first = await setup.context.newPage();
+      await register(first, baseUrl, who);
+      // Something to show in every view: a finished entry today, or yesterday in the first 1.5 hours of a
+      // day in Berlin (the browser's zone), when 00:10–01:25 today has not ended yet.
+      await first.goto(`${baseUrl}/#entries`);
+      const berlin = DateTime.now().setZone('Europe/Berlin');
+      if (berlin.hour * 60 + berlin.minute < 90) await first.getByLabel('Date', { exact: true }).fill(berlin.minus({ days: 1 }).toISODate() as string);
+      await first.getByLabel('Start', { exact: true }).fill('00:10');
+      await first.getByLabel('Duration', { exact: true }).fill('1:15');
+      await first.getByLabel('Note', { exact: true }).fill('early start');
+      await button(first, 'Add entry').click();
+      await first.getByText('early start').waitFor();
+      await setup.context.close();
 
-    for (const viewport of [
-      { width: 1280, height: 800 },
-      { width: 390, height: 844 },
-      { width: 320, height: 640 },
-    ]) {
-      const { context, requests, cspViolations } = await recordedContext(browser, { viewport });
-      const page = await context.newPage();
-      await visitAll(page, async (name) => {
-        await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${viewport.width}x${viewport.height}.png`), fullPage: true });
-        // Nothing wider than the screen: the layout works down to a phone.
-        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
-      });
-      expectSameOrigin(requests, baseUrl);
-      expect(cspViolations).toEqual([]);
-      await context.close();
-    }
-
-    // axe-core on every page and state, at 390 and 1280 px, light and dark, English and German: test/web/axe-every-page.test.ts.
-
-    if (process.env.UPDATE_DOCS_SCREENSHOTS === '1') {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        const { context } = await recordedContext(browser, { viewport: { width: 480, height: 720 }, colorScheme });
+      for (const viewport of [
+        { width: 1280, height: 800 },
+        { width: 390, height: 844 },
+        { width: 320, height: 640 },
+      ]) {
+        const { context, requests, cspViolations } = await recordedContext(browser, { viewport });
         const page = await context.newPage();
-        await page.goto(`${baseUrl}/login`);
-        await signIn(page, who.email);
-        await button(page, 'Start').waitFor();
-        await page.screenshot({ path: path.join(PROJECT_ROOT, 'docs', 'screenshots', `today-${colorScheme}.png`) });
+        await visitAll(page, async (name) => {
+          await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${viewport.width}x${viewport.height}.png`), fullPage: true });
+          // Nothing wider than the screen: the layout works down to a phone.
+          expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+        });
+        expectSameOrigin(requests, baseUrl);
+        expect(cspViolations).toEqual([]);
         await context.close();
       }
-    }
-  });
+
+      // axe-core on every page and state, at 390 and 1280 px, light and dark, English and German: test/web/axe-every-page.test.ts.
+
+      if (process.env.UPDATE_DOCS_SCREENSHOTS === '1') {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          const { context } = await recordedContext(browser, { viewport: { width: 480, height: 720 }, colorScheme });
+          const page = await context.newPage();
+          await page.goto(`${baseUrl}/login`);
+          await signIn(page, who.email);
+          await button(page, 'Start').waitFor();
+          await page.screenshot({ path: path.join(PROJECT_ROOT, 'docs', 'screenshots', `today-${colorScheme}.png`) });
+          await context.close();
+        }
+      }
+    },
+  );
 });
 
 describe.runIf(browserAvailable)('the browser client on a server that cannot send mail (production mode, no SMTP)', () => {
