@@ -140,6 +140,8 @@ async function settings(page: Page, visit: (state: string) => Promise<void>) {
   await page.goto(`${server.baseUrl}/#settings`);
   await page.locator('#holiday-region option').nth(2).waitFor({ state: 'attached' });
   await page.locator('#two-factor-title').waitFor();
+  // This device and the other one (signed in by a script), each with its sign-out button.
+  await expect.poll(() => page.locator('ul.sessions li button').count()).toBe(2);
   await visit('settings-sessions-tokens');
   await page.locator('input[name="weekly_target_minutes.mon"]').fill('seven');
   await page.locator('form button.primary').first().click();
@@ -182,6 +184,13 @@ describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light
         body: JSON.stringify({ email, password: PASSWORD, full_name: 'Ada Axe', timezone: 'Europe/Berlin' }),
       });
       expect(registered.status).toBe(201);
+      // Another device's session, for the list of sessions in Settings.
+      const otherDevice = await fetch(`${server.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      expect(otherDevice.status).toBe(200);
       // axe-core is injected as a script, which the CSP forbids: this context bypasses it.
       const { context } = await recordedContext(browser, { bypassCSP: true, locale });
       const page = await context.newPage();
