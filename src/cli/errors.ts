@@ -58,6 +58,7 @@ const EXIT_OF_CODE: Record<ServiceErrorCode, number> = {
   USER_NOT_FOUND: EXIT_CODES.notFound,
   NOT_FOUND: EXIT_CODES.notFound,
   OVERLAP: EXIT_CODES.failure,
+  ENTRY_CHANGED: EXIT_CODES.failure,
   ALREADY_RUNNING: EXIT_CODES.failure,
   NOT_RUNNING: EXIT_CODES.failure,
   ABSENCE_EXISTS: EXIT_CODES.failure,

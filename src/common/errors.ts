@@ -24,6 +24,7 @@ export type ServiceErrorCode =
   | 'USER_NOT_FOUND'
   | 'NOT_FOUND'
   | 'OVERLAP'
+  | 'ENTRY_CHANGED'
   | 'ALREADY_RUNNING'
   | 'NOT_RUNNING'
   | 'ABSENCE_EXISTS'

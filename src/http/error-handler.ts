@@ -6,7 +6,7 @@ import { ServiceError } from '../common/errors.js';
 import { isDatabaseUnavailable, isUnstorableText } from '../db/database.js';
 import type { HealthService } from '../common/health.js';
 import type { OutageLog } from './outage-log.js';
-import { EntryConflictError } from '../time/entries/rules.js';
+import { EntryChangedError, EntryConflictError } from '../time/entries/rules.js';
 import { errorBody, STATUS_OF_CODE, type FieldProblem } from './errors.js';
 
 // Fastify's own errors that are the client's fault, with the contract's code for each.
@@ -46,7 +46,7 @@ export function registerErrorHandling(app: FastifyInstance, health: HealthServic
       if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
       if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
       const details = error.field !== undefined ? [{ field: error.field, message: error.message }] : undefined;
-      const entry = error instanceof EntryConflictError ? error.entry : undefined;
+      const entry = error instanceof EntryConflictError || error instanceof EntryChangedError ? error.entry : undefined;
       return reply.code(status).send(errorBody(status, error.code, error.message, { ...(details && { details }), ...(entry && { entry }) }));
     }
     if (error.validation) {

@@ -20,6 +20,7 @@ export const STATUS_OF_CODE: Record<ServiceErrorCode, number> = {
   EMAIL_TAKEN: 409,
   USERNAME_TAKEN: 409,
   OVERLAP: 409,
+  ENTRY_CHANGED: 409,
   ALREADY_RUNNING: 409,
   NOT_RUNNING: 409,
   ABSENCE_EXISTS: 409,
@@ -50,7 +51,8 @@ export interface ErrorBody {
   code: string;
   message: string;
   details?: FieldProblem[];
-  entry?: { id: number; start_at: string; end_at: string | null };
+  /** OVERLAP / ALREADY_RUNNING: the entry in the way; ENTRY_CHANGED: the whole entry as it is stored now. */
+  entry?: { id: number; start_at: string; end_at: string | null; note?: string; created_at?: string; updated_at?: string; auto_stopped?: boolean };
 }
 
 export function errorBody(statusCode: number, code: string, message: string, extra: Pick<ErrorBody, 'details' | 'entry'> = {}): ErrorBody {

@@ -54,7 +54,7 @@ type Login = Static<typeof LoginResponse>;
 type RegisterBody = { email: string; password: string; full_name: string; username?: string | null; timezone?: string };
 /** time-entries/routes.ts: NewEntryBody and EntryPatchBody. */
 type NewEntryBody = { start_at: string; end_at?: string | null; note?: string };
-type EntryPatchBody = Partial<NewEntryBody>;
+type EntryPatchBody = Partial<NewEntryBody> & { expected_updated_at?: string };
 /** time-entries/routes.ts: NewAbsenceBody (one day with `date`, or a range with `from` and `to`). */
 type NewAbsenceBody = { date?: string; from?: string; to?: string; type: Absence['type']; portion?: Absence['portion']; note?: string };
 /** time-entries/routes.ts: NewBookingBody. */
@@ -115,7 +115,7 @@ export interface Routes {
   'POST /api/time-entries/stop': { response: { entry: Entry } };
   'GET /api/time-entries/current': { response: { entry: Entry | null } };
   'PATCH /api/time-entries/:id': { params: Id; body: EntryPatchBody; response: { entry: Entry } };
-  'DELETE /api/time-entries/:id': { params: Id; response: NoContent };
+  'DELETE /api/time-entries/:id': { params: Id; query: { expected_updated_at?: string }; response: NoContent };
   'GET /api/time-entries/absences': { query: Range; response: { absences: Absence[] } };
   /** One day answers `absence`, a range `absences`. */
   'POST /api/time-entries/absences': {

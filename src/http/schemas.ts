@@ -17,12 +17,16 @@ export const ErrorSchema = Type.Object({
   message: Type.String(),
   // VALIDATION_ERROR: the fields at fault, as dotted paths of the body or query (docs/api.md, Errors).
   details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-  // OVERLAP and ALREADY_RUNNING: the user's entry in the way.
+  // OVERLAP and ALREADY_RUNNING: the user's entry in the way; ENTRY_CHANGED: the whole entry as it is stored now.
   entry: Type.Optional(
     Type.Object({
       id: Type.Integer(),
       start_at: Type.String({ format: 'date-time' }),
       end_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      note: Type.Optional(Type.String()),
+      created_at: Type.Optional(Type.String({ format: 'date-time' })),
+      updated_at: Type.Optional(Type.String({ format: 'date-time' })),
+      auto_stopped: Type.Optional(Type.Boolean()),
     }),
   ),
 });

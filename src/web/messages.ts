@@ -7,8 +7,8 @@ export interface ApiFailure {
   retryAfterSeconds?: number | undefined;
   /** VALIDATION_ERROR: the fields the API named. */
   details?: { field: string; message: string }[] | undefined;
-  /** OVERLAP / ALREADY_RUNNING: the entry in the way. */
-  entry?: { id: number; start_at: string; end_at: string | null } | undefined;
+  /** OVERLAP / ALREADY_RUNNING: the entry in the way; ENTRY_CHANGED: the whole entry as it is stored now. */
+  entry?: { id: number; start_at: string; end_at: string | null; note?: string; updated_at?: string } | undefined;
 }
 
 export function errorMessage(failure: ApiFailure, catalog: Catalog): string {

@@ -60,13 +60,14 @@ const BODIES: { [K in BodyRoute]: { required: readonly string[]; optional: reado
   ),
   'POST /api/time-entries': fields<Body<'POST /api/time-entries'>>()(['start_at'], ['end_at', 'note']),
   'POST /api/time-entries/start': fields<Body<'POST /api/time-entries/start'>>()([], ['note']),
-  'PATCH /api/time-entries/:id': fields<Body<'PATCH /api/time-entries/:id'>>()([], ['start_at', 'end_at', 'note']),
+  'PATCH /api/time-entries/:id': fields<Body<'PATCH /api/time-entries/:id'>>()([], ['start_at', 'end_at', 'note', 'expected_updated_at']),
   'POST /api/time-entries/absences': fields<Body<'POST /api/time-entries/absences'>>()(['type'], ['date', 'from', 'to', 'portion', 'note']),
   'POST /api/time-entries/bookings': fields<Body<'POST /api/time-entries/bookings'>>()(['date', 'minutes', 'kind'], ['note']),
 };
 const QUERIES: { [K in QueryRoute]: { required: readonly string[]; optional: readonly string[] } } = {
   'GET /api/settings/holiday-regions': fields<Query<'GET /api/settings/holiday-regions'>>()([], ['lang']),
   'GET /api/time-entries': fields<Query<'GET /api/time-entries'>>()([], ['from', 'to']),
+  'DELETE /api/time-entries/:id': fields<Query<'DELETE /api/time-entries/:id'>>()([], ['expected_updated_at']),
   'GET /api/time-entries/absences': fields<Query<'GET /api/time-entries/absences'>>()([], ['from', 'to']),
   'GET /api/time-entries/bookings': fields<Query<'GET /api/time-entries/bookings'>>()([], ['from', 'to']),
   'GET /api/stats/week': fields<Query<'GET /api/stats/week'>>()([], ['date', 'region', 'lang']),

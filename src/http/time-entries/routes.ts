@@ -14,10 +14,15 @@ import { AbsenceResponse, AbsenceSchema, BookingSchema, EntryResponse, EntrySche
 
 const Note = Type.String({ maxLength: NOTE_MAX_LENGTH });
 const NewEntryBody = Type.Object({ start_at: Instant, end_at: Type.Optional(nullable(Instant)), note: Type.Optional(Note) }, { additionalProperties: false });
+/** The entry's updated_at as the writer last read it: a change made since is 409 ENTRY_CHANGED (docs/api.md). */
+const ExpectedUpdatedAt = Type.Optional(
+  Type.String({ maxLength: 64, description: 'the entry’s updated_at as last read; if it changed since, 409 ENTRY_CHANGED with the current entry' }),
+);
 const EntryPatchBody = Type.Object(
-  { start_at: Type.Optional(Instant), end_at: Type.Optional(nullable(Instant)), note: Type.Optional(Note) },
+  { start_at: Type.Optional(Instant), end_at: Type.Optional(nullable(Instant)), note: Type.Optional(Note), expected_updated_at: ExpectedUpdatedAt },
   { additionalProperties: false },
 );
+const EntryDeleteQuery = Type.Object({ expected_updated_at: ExpectedUpdatedAt }, { additionalProperties: false });
 const StartBody = nullable(Type.Object({ note: Type.Optional(Note) }, { additionalProperties: false }));
 const NewAbsenceBody = Type.Object(
   {
@@ -258,7 +263,14 @@ function entryByIdRoutes(app: ApiInstance, timeEntries: Services['timeEntries'])
   app.patch(
     '/:id',
     {
-      schema: { tags, security, params: IdParams, body: EntryPatchBody, response: { 200: EntryResponse, ...errorResponses(400, 401, 404, 409) } },
+      schema: {
+        tags,
+        security,
+        description: 'With expected_updated_at: only if the entry is unchanged since (409 ENTRY_CHANGED with the current entry otherwise)',
+        params: IdParams,
+        body: EntryPatchBody,
+        response: { 200: EntryResponse, ...errorResponses(400, 401, 404, 409) },
+      },
     },
     async (request) => ({ entry: await timeEntries.updateEntry(sessionOf(request).user.id, request.params.id, request.body) }),
   );
@@ -266,10 +278,17 @@ function entryByIdRoutes(app: ApiInstance, timeEntries: Services['timeEntries'])
   app.delete(
     '/:id',
     {
-      schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+      schema: {
+        tags,
+        security,
+        description: 'With ?expected_updated_at=: only if the entry is unchanged since (409 ENTRY_CHANGED with the current entry otherwise)',
+        params: IdParams,
+        querystring: EntryDeleteQuery,
+        response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 409) },
+      },
     },
     async (request, reply) => {
-      await timeEntries.deleteEntry(sessionOf(request).user.id, request.params.id);
+      await timeEntries.deleteEntry(sessionOf(request).user.id, request.params.id, request.query.expected_updated_at);
       return reply.code(204).send(null);
     },
   );

@@ -4,7 +4,7 @@
 // of one account, even from two processes, cannot both pass the overlap or the single-running check.
 import type { Transaction } from 'kysely';
 import type { Database, TimeEntryRow } from '../../db/types.js';
-import { toIso } from '../calendar/dates.js';
+import { parseInstant, toIso } from '../calendar/dates.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './store.js';
 import { ServiceError, validationError } from '../../common/errors.js';
 import type { Settings } from '../settings/settings.js';
@@ -53,6 +53,8 @@ export interface TimeEntryPatch {
   /** null makes the entry run again. */
   end_at?: string | null;
   note?: string;
+  /** The entry's `updated_at` as the writer last saw it: a change made since is 409 ENTRY_CHANGED. */
+  expected_updated_at?: string;
 }
 
 /** Query bounds as the client sends them: instants, or dates meaning midnight in the user's zone. */
@@ -105,6 +107,28 @@ export class EntryConflictError extends ServiceError {
   ) {
     super(code, message);
   }
+}
+
+/** ENTRY_CHANGED: the entry was changed since the writer read it; `entry` is what it holds now (docs/api.md). */
+export class EntryChangedError extends ServiceError {
+  constructor(readonly entry: TimeEntry) {
+    super('ENTRY_CHANGED', `Entry ${entry.id} was changed at ${entry.updated_at}, after the writer read it; read it again and resend`);
+  }
+}
+
+/**
+ * Optimistic concurrency (docs/api.md, "Changed meanwhile"): a write that names the `updated_at` it
+ * read is refused when the stored entry has changed since. Inside the write's transaction, after the
+ * account's turn, so no change can come between the check and the write.
+ */
+export function assertUnchanged(row: TimeEntryRow, expectedUpdatedAt: string | undefined): void {
+  if (expectedUpdatedAt === undefined) return;
+  if (parseInstant(expectedUpdatedAt, 'expected_updated_at') !== Date.parse(row.updated_at)) throw new EntryChangedError(publicEntry(row));
+}
+
+/** The `updated_at` of a change: now, and always after the one before (two changes within one millisecond still differ). */
+export function nextUpdatedAt(row: TimeEntryRow, nowMs: number): string {
+  return toIso(Math.max(nowMs, Date.parse(row.updated_at) + 1));
 }
 
 /**

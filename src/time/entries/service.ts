@@ -14,6 +14,8 @@ import { ServiceError, validationError } from '../../common/errors.js';
 import { DEFAULT_TIMER_LIMIT_MINUTES, type SettingsService } from '../settings/settings.js';
 import {
   assertRoomForEntries,
+  assertUnchanged,
+  nextUpdatedAt,
   assertSpanIsFree,
   plannedStartAfter,
   checkSpan,
@@ -75,6 +77,7 @@ async function updateEntry({ database, clock, settings }: TimeEntryDeps, userId:
   const now = clock.now();
   return writeEntries(database, userId, async (trx) => {
     const row = await findOwnRow(trx, userId, id);
+    assertUnchanged(row, patch.expected_updated_at);
     const { zones: timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
     const oldSpan: EntrySpan = { startMs: Date.parse(row.start_at), endMs: row.end_at === null ? null : Date.parse(row.end_at), note: row.note };
     const span: EntrySpan = {
@@ -90,7 +93,7 @@ async function updateEntry({ database, clock, settings }: TimeEntryDeps, userId:
         start_at: toIso(span.startMs),
         end_at: span.endMs === null ? null : toIso(span.endMs),
         note: span.note,
-        updated_at: now.toISOString(),
+        updated_at: nextUpdatedAt(row, now.getTime()),
         // A new start or end is the person's own: the mark of an automatic stop goes.
         ...(patch.start_at !== undefined || patch.end_at !== undefined ? { auto_stopped: 0 } : {}),
       })
@@ -120,7 +123,7 @@ async function stopTimer({ database, clock, settings }: TimeEntryDeps, userId: n
     const { zones: timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
     const stopped = await trx
       .updateTable('time_entries')
-      .set({ end_at: toIso(endMs), updated_at: now.toISOString() })
+      .set({ end_at: toIso(endMs), updated_at: nextUpdatedAt(running, now.getTime()) })
       .where('id', '=', running.id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -192,7 +195,7 @@ async function stopOneForgotten({ database, settings }: TimeEntryDeps, candidate
     const endMs = Math.min(limitMs, (await plannedStartAfter(trx, candidate.user_id, startMs)) ?? Infinity);
     await trx
       .updateTable('time_entries')
-      .set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: toIso(nowMs) })
+      .set({ end_at: toIso(endMs), auto_stopped: 1, updated_at: nextUpdatedAt(running, nowMs) })
       .where('id', '=', running.id)
       .execute();
     await refreshDailyTotals(trx, candidate.user_id, rules.zones, rules.min_break_minutes * 60_000, [[startMs, endMs]]);
@@ -242,9 +245,11 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
     });
   }
 
-  async function deleteEntry(userId: number, id: number): Promise<void> {
+  /** Deletes one entry; with `expectedUpdatedAt`, only if it is unchanged since (409 ENTRY_CHANGED). */
+  async function deleteEntry(userId: number, id: number, expectedUpdatedAt?: string): Promise<void> {
     await writeEntries(database, userId, async (trx) => {
       const row = await findOwnRow(trx, userId, id);
+      assertUnchanged(row, expectedUpdatedAt);
       const { zones: timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
       await trx.deleteFrom('time_entries').where('id', '=', id).execute();
       if (row.end_at !== null)

@@ -2,7 +2,8 @@
 // day totals of the week's figures (worked after the break deduction, as Week shows them): add by hand
 // (date, start, end or a typed duration; ./entry-editor.tsx), edit in place, delete after a
 // confirmation. Escape closes what is open.
-// An entry changed or deleted on another device meanwhile is said in words, and the list reloads.
+// An entry changed or deleted on another device meanwhile is said in words, and the list reloads; a
+// delete names the version it saw (`expected_updated_at`), so it never takes a change made elsewhere.
 import { useState } from 'preact/hooks';
 import type { Entry } from '../../http/contract.js';
 import { api, ApiError } from '../api.js';
@@ -15,6 +16,7 @@ import { WeekNav } from './week-nav.js';
 import { EntryEditor } from './entry-editor.js';
 
 const isGone = (failure: unknown) => failure instanceof ApiError && failure.failure.code === 'NOT_FOUND';
+const isChanged = (failure: unknown) => failure instanceof ApiError && failure.failure.code === 'ENTRY_CHANGED';
 
 /** A day's total: the week's worked minutes of the day (after the break deduction), and the deduction. */
 function DayTotal(props: { worked: number | null | undefined; deducted: number | null | undefined }) {
@@ -96,16 +98,20 @@ function useEntryActions(reload: () => Promise<void>) {
     setConfirming(undefined);
     void reload();
   };
-  const remove = (id: number) =>
+  // Deletes the entry as the line showed it: changed on another device since, it stays and the list shows it anew.
+  const remove = (entry: Entry) =>
     action.run(
       async () => {
-        await api('DELETE /api/time-entries/:id', { params: { id } });
+        await api('DELETE /api/time-entries/:id', { params: { id: entry.id }, query: { expected_updated_at: entry.updated_at } });
         setConfirming(undefined);
         await reload();
         announcement.value = text.deleted;
         focusSoon('#view-title');
       },
-      { describeFailure: (failure) => (isGone(failure) ? (gone(), t().guard.entryGoneElsewhere) : undefined) },
+      {
+        describeFailure: (failure) =>
+          isGone(failure) ? (gone(), t().guard.entryGoneElsewhere) : isChanged(failure) ? (gone(), t().guard.entryChangedBeforeDelete) : undefined,
+      },
     );
   return { editing, setEditing, confirming, setConfirming, action, gone, remove };
 }
@@ -152,7 +158,7 @@ export function EntriesView() {
                   <EntryEditor
                     entry={entry}
                     entries={list}
-                    onDone={(saved) => (setEditing(undefined), saved && void entries.reload(), focusSoon(`#entry-${entry.id}`))}
+                    onDone={() => (setEditing(undefined), void entries.reload(), focusSoon(`#entry-${entry.id}`))}
                     onGone={() => (gone(), action.fail(t().guard.entryGoneElsewhere))}
                   />
                 ) : (
@@ -161,7 +167,7 @@ export function EntriesView() {
                     minutes={minutes}
                     confirming={confirming === entry.id}
                     busy={action.busy}
-                    remove={() => remove(entry.id)}
+                    remove={() => remove(entry)}
                     keep={() => (setConfirming(undefined), focusSoon(`#entry-${entry.id} .delete`))}
                     edit={() => (setEditing(entry.id), focusSoon(`#entry-${entry.id} input`))}
                     confirm={() => (setConfirming(entry.id), focusSoon(`#entry-${entry.id} .keep`))}

@@ -1,6 +1,7 @@
 // The entry editor of Entries: date, start, an end or a typed duration, a note. Before saving it asks
-// once about what looks like a slip (../plausibility.ts, ./entry-question.tsx); an entry changed or
-// deleted on another device meanwhile is said in words (`onGone`).
+// once about what looks like a slip (../plausibility.ts, ./entry-question.tsx). A save names the version
+// it replaces (`expected_updated_at`): an entry changed on another device meanwhile fills the fields with
+// what it holds now and says so, and the next save replaces it; one deleted there is said in words (`onGone`).
 import { DateTime } from 'luxon';
 import { useRef, useState } from 'preact/hooks';
 import type { Entry } from '../../http/contract.js';
@@ -52,6 +53,10 @@ function shownTime(date: string, time: string): string {
 
 type EditorProps = { entry?: Entry; entries: Entry[]; onDone: (entry?: Entry) => void; onGone?: () => void };
 
+/** ENTRY_CHANGED: the entry as another device left it (docs/api.md), if the failure is one. */
+const changedMeanwhile = (failure: unknown) =>
+  failure instanceof ApiError && failure.failure.code === 'ENTRY_CHANGED' && failure.failure.entry?.updated_at ? failure.failure.entry : undefined;
+
 /** The typed times of an entry as the instants to save, or the field at fault (reported by the action). */
 function instantsOf(action: Action, date: string, start: string, end: string, durationText: string) {
   const text = t().entries;
@@ -71,15 +76,35 @@ function instantsOf(action: Action, date: string, start: string, end: string, du
   return { startAt, endAt };
 }
 
-/** The fields, the doubt asked about, and the save (which asks first when something looks like a slip). */
-function useEntryForm(props: EditorProps) {
-  const text = t().entries;
+/**
+ * The typed fields, and the version of the entry they were filled from (`seen`): a save replaces only
+ * that version (ENTRY_CHANGED otherwise). `fillFrom` shows what another device saved and takes its version.
+ */
+function useEntryFields(props: EditorProps) {
   const initial = props.entry ? partsOf(props.entry.start_at, zone()) : { date: todayIn(zone()), time: '' };
   const [date, setDate] = useState(initial.date);
   const [start, setStart] = useState(props.entry ? initial.time : () => defaultStart(initial.date, props.entries));
   const [end, setEnd] = useState(props.entry?.end_at ? partsOf(props.entry.end_at, zone()).time : '');
   const [duration, setDuration] = useState('');
   const [note, setNote] = useState(props.entry?.note ?? '');
+  const [seen, setSeen] = useState(props.entry?.updated_at);
+  const fillFrom = (current: NonNullable<ReturnType<typeof changedMeanwhile>>) => {
+    const parts = partsOf(current.start_at, zone());
+    setDate(parts.date);
+    setStart(parts.time);
+    setEnd(current.end_at ? partsOf(current.end_at, zone()).time : '');
+    setDuration('');
+    setNote(current.note ?? '');
+    setSeen(current.updated_at);
+  };
+  return { initial, date, setDate, start, setStart, end, setEnd, duration, setDuration, note, setNote, seen, fillFrom };
+}
+
+/** The fields, the doubt asked about, and the save (which asks first when something looks like a slip). */
+function useEntryForm(props: EditorProps) {
+  const text = t().entries;
+  const fields = useEntryFields(props);
+  const { initial, date, start, end, setEnd, duration, setDuration, note, setNote, setStart, seen } = fields;
   const [doubt, setDoubt] = useState<Doubt>();
   // The doubts confirmed for what is typed now; typing again asks again.
   const confirmed = useRef(new Set<Doubt['kind']>());
@@ -98,6 +123,12 @@ function useEntryForm(props: EditorProps) {
     const doubtOfTimes = timeDoubt({ end, start, duration: durationText, minutes }, confirmed.current);
     if (doubtOfTimes) return setDoubt(doubtOfTimes);
     const body = { start_at: startAt, end_at: endAt, note };
+    // Changed on another device: the fields show what it holds now, and the next save replaces that.
+    const showCurrent = (current: NonNullable<ReturnType<typeof changedMeanwhile>>) => (
+      fields.fillFrom(current),
+      confirmed.current.clear(),
+      t().guard.entryChangedElsewhere
+    );
     void action.run(
       async () => {
         if (!props.entry || date !== initial.date) {
@@ -105,7 +136,7 @@ function useEntryForm(props: EditorProps) {
           if (doubtOfDay) return setDoubt(doubtOfDay);
         }
         const { entry } = props.entry
-          ? await api('PATCH /api/time-entries/:id', { params: { id: props.entry.id }, body })
+          ? await api('PATCH /api/time-entries/:id', { params: { id: props.entry.id }, body: { ...body, expected_updated_at: seen } })
           : await api('POST /api/time-entries', { body });
         const span = fmt.span(entry.start_at, entry.end_at);
         announcement.value = props.entry ? text.saved(span) : text.added(span);
@@ -121,7 +152,8 @@ function useEntryForm(props: EditorProps) {
       {
         describeFailure: (failure) => {
           if (props.onGone && failure instanceof ApiError && failure.failure.code === 'NOT_FOUND') props.onGone();
-          return describeOverlap(failure);
+          const current = changedMeanwhile(failure);
+          return current ? showCurrent(current) : describeOverlap(failure);
         },
       },
     );
@@ -141,7 +173,6 @@ function useEntryForm(props: EditorProps) {
     setDoubt(undefined);
     if (field) action.formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
   };
-  const fields = { date, setDate, start, setStart, end, setEnd, duration, setDuration, note, setNote };
   return { fields, typing, doubt, action, submit, confirm, goBack };
 }
 

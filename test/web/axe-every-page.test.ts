@@ -1,0 +1,222 @@
+// Accessibility of every page of the browser client (docs/web-client.md): axe-core finds no violation of
+// any impact on any page or state, at 390 and 1280 px, in light and dark (the emulated color scheme),
+// in English and German (the browser's language). Debian's Chromium against a real `timetrack serve
+// --dev`; needs `npm run build`. One test per language; each fails with the list of every finding, named
+// by state, width and scheme.
+import path from 'node:path';
+import { DateTime } from 'luxon';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../support/app.js';
+import { accessibilityViolations, browserAvailable, launchBrowser, recordedContext } from '../support/browser.js';
+import { startServer, type RunningServer } from '../support/server.js';
+import { totpCode } from '../support/totp.js';
+
+const TIMEOUT = 300_000;
+const PASSWORD = 'a quiet morning walk';
+const WIDTHS = [390, 1280] as const;
+const SCHEMES = ['light', 'dark'] as const;
+
+let browser: Browser;
+let server: RunningServer;
+
+/** A button by its name in either language. */
+const button = (page: Page, en: string, de: string) => page.getByRole('button', { name: new RegExp(`^(${escape(en)}|${escape(de)})$`) });
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Every axe-core finding of the page as it is now, at each width and scheme. */
+async function check(page: Page, state: string, findings: string[]): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const colorScheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme });
+      for (const finding of await accessibilityViolations(page)) findings.push(`${state} (${width} px, ${colorScheme}): ${finding}`);
+    }
+  }
+}
+
+/** An account with two-factor sign-in on, made through the API: its sign-in asks for the code. */
+async function twoFactorAccount(email: string): Promise<void> {
+  const send = async (url: string, body: unknown, token?: string): Promise<any> => {
+    const response = await fetch(`${server.baseUrl}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    expect(response.status, url).toBeLessThan(300);
+    return response.json();
+  };
+  await send('/api/auth/register', { email, password: PASSWORD, full_name: 'Tom Two', timezone: 'Europe/Berlin' });
+  const { token } = await send('/api/auth/login', { email, password: PASSWORD });
+  const { secret } = await send('/api/auth/2fa/setup', { password: PASSWORD }, token);
+  await send('/api/auth/2fa/enable', { code: totpCode(secret, Date.now()) }, token);
+}
+
+/** The signed-out pages and their states, and the unknown route (which lands on sign-in). */
+async function signedOutPages(page: Page, email: string, visit: (state: string) => Promise<void>) {
+  const base = server.baseUrl;
+  await page.goto(`${base}/no-such-page`);
+  await page.waitForURL(`${base}/login`);
+  await page.locator('form button[type=submit]').waitFor();
+  await visit('unknown-route-signed-out');
+  await page.locator('input[name=email]').fill(email);
+  await page.locator('input[name=password]').fill('not the password');
+  await page.locator('form button[type=submit]').click();
+  await page.getByRole('alert').waitFor();
+  await visit('sign-in-refused');
+  const withCode = email.replace('@', '-2fa@');
+  await twoFactorAccount(withCode);
+  await page.locator('input[name=email]').fill(withCode);
+  await page.locator('input[name=password]').fill(PASSWORD);
+  await page.locator('form button[type=submit]').click();
+  await page.locator('input[autocomplete=one-time-code]').waitFor();
+  await visit('sign-in-two-factor-code');
+  await page.goto(`${base}/password-forgot`);
+  await page.locator('input[name=email]').fill(email);
+  await page.locator('form button[type=submit]').click();
+  await page.locator('main a[href*="password-reset"]').waitFor();
+  await visit('password-forgot-sent');
+  for (const [state, url] of [
+    ['register', '/register'],
+    ['password-forgot', '/password-forgot'],
+    ['password-reset', '/password-reset?token=example'],
+    ['sign-in', '/login'],
+  ] as const) {
+    await page.goto(`${base}${url}`);
+    await page.locator('form button[type=submit]').waitFor();
+    await visit(state);
+  }
+}
+
+/** The sections of `/`, with an entry's editor open and a field's error. */
+async function sections(page: Page, visit: (state: string) => Promise<void>) {
+  const base = server.baseUrl;
+  await page.locator('button.big').waitFor();
+  await visit('today');
+  await page.locator('button.big.start').click();
+  await page.locator('button.big.stop').waitFor();
+  await visit('today-running');
+  await page.locator('button.big.stop').click();
+  await button(page, 'Undo', 'Rückgängig').waitFor();
+  await visit('today-dropped');
+  for (const [state, hash, ready] of [
+    ['week', '#week', '#trend-summary'],
+    ['month', '#month', 'table.month tfoot'],
+    ['absences', '#absences', '#absence-type'],
+  ] as const) {
+    await page.goto(`${base}/${hash}`);
+    await page.locator(ready).waitFor({ state: 'attached' });
+    await visit(state);
+  }
+  await page.goto(`${base}/#entries`);
+  await page
+    .getByRole('button', { name: /^(Edit entry .*|Eintrag .* bearbeiten)$/ })
+    .first()
+    .click();
+  await page.locator('li form.entry-form').waitFor();
+  await visit('entries-editing');
+  await page.keyboard.press('Escape');
+  await page
+    .getByRole('button', { name: /^(Delete entry .*|Eintrag .* löschen)$/ })
+    .first()
+    .click();
+  await button(page, 'Keep it', 'Behalten').waitFor();
+  await visit('entries-delete-question');
+  await button(page, 'Keep it', 'Behalten').click();
+  // A bare "45" as the duration asks whether minutes or hours were meant.
+  const add = page.locator('form.entry-form').last();
+  await add.locator('input[name=start_at]').fill('13:00');
+  await add.locator('input[name=duration]').fill('45');
+  await add.locator('button[type=submit]').click();
+  await button(page, '45 minutes', '45 Minuten').waitFor();
+  await visit('entries-plausibility-question');
+  await page.goto(`${base}/#no-such-section`);
+  await page.locator('button.big').waitFor();
+  await visit('unknown-section');
+}
+
+/** Settings, with its account parts open: sessions, two-factor set-up, a new API token, closing the account. */
+async function settings(page: Page, visit: (state: string) => Promise<void>) {
+  await page.goto(`${server.baseUrl}/#settings`);
+  await page.locator('#holiday-region option').nth(2).waitFor({ state: 'attached' });
+  await page.locator('#two-factor-title').waitFor();
+  // This device and the other one (signed in by a script), each with its sign-out button.
+  await expect.poll(() => page.locator('ul.sessions li button').count()).toBe(2);
+  await visit('settings-sessions-tokens');
+  await page.locator('input[name="weekly_target_minutes.mon"]').fill('seven');
+  await page.locator('form button.primary').first().click();
+  await page.locator('.field-error').first().waitFor();
+  await visit('settings-field-error');
+  await button(page, 'Set up two-factor sign-in', 'Zwei-Faktor-Anmeldung einrichten').click();
+  const twoFactor = page.locator('section[aria-labelledby=two-factor-title]');
+  await twoFactor.locator('input[name=password]').fill(PASSWORD);
+  await twoFactor.locator('button[type=submit]').click();
+  await page.locator('code.secret').waitFor();
+  await visit('two-factor-set-up');
+  await page.locator('.token-form input[name=name]').fill('nightly export');
+  await page.locator('.token-form button[type=submit]').click();
+  await page.locator('section.new-token').waitFor();
+  await visit('api-token-new');
+  await button(page, 'Close my account…', 'Mein Konto schließen …').click();
+  await page.locator('#close-account-understood').waitFor();
+  await visit('close-account');
+}
+
+describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light and dark', () => {
+  beforeAll(async () => {
+    server = await startServer(path.join(makeTempDir('timetrack-axe-'), 'timetrack.db'), {}, ['--dev']);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  for (const [language, locale] of [
+    ['English', 'en-GB'],
+    ['German', 'de-DE'],
+  ] as const) {
+    it(`${language}: no violation of any impact on any page or state`, { timeout: TIMEOUT }, async () => {
+      const email = `axe-${locale}-${process.pid}@example.com`;
+      const registered = await fetch(`${server.baseUrl}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD, full_name: 'Ada Axe', timezone: 'Europe/Berlin' }),
+      });
+      expect(registered.status).toBe(201);
+      // Another device's session, for the list of sessions in Settings.
+      const otherDevice = await fetch(`${server.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      expect(otherDevice.status).toBe(200);
+      // axe-core is injected as a script, which the CSP forbids: this context bypasses it.
+      const { context } = await recordedContext(browser, { bypassCSP: true, locale });
+      const page = await context.newPage();
+      const findings: string[] = [];
+      const visit = (state: string) => check(page, state, findings);
+
+      await signedOutPages(page, email, visit);
+      await page.locator('input[name=email]').fill(email);
+      await page.locator('input[name=password]').fill(PASSWORD);
+      await page.locator('form button[type=submit]').click();
+      await page.locator('button.big').waitFor();
+      expect(await page.evaluate<string>('document.documentElement.lang')).toBe(locale.slice(0, 2));
+      // An entry of an hour this morning (Berlin), for Entries' editor and the figures.
+      const start = DateTime.now().setZone('Europe/Berlin').set({ hour: 7, minute: 0, second: 0, millisecond: 0 });
+      const status = await page.evaluate<number>(
+        `fetch('/api/time-entries', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + localStorage.getItem('timetrack.token') }, body: ${JSON.stringify(
+          JSON.stringify({ start_at: start.toUTC().toISO(), end_at: start.plus({ hours: 1 }).toUTC().toISO(), note: 'axe' }),
+        )} }).then((response) => response.status)`,
+      );
+      expect(status).toBe(201);
+      await page.reload();
+      await sections(page, visit);
+      await settings(page, visit);
+
+      expect(findings).toEqual([]);
+      await context.close();
+    });
+  }
+});
