@@ -90,7 +90,7 @@ it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at 
     settings,
     timeEntries,
     exports: createExportGate({ database, clock: t.clock }),
-  }).exportCsv(ann.userId, {});
+  }).exportCsv({ userId: ann.userId }, {});
   const pieces: string[] = [];
   for await (const piece of csv.pieces) pieces.push(piece);
   expect(pieces.join('')).toBe(expected);
@@ -114,7 +114,7 @@ it('the route streams the export over a real socket, the CLI prints the same byt
 });
 
 it('an empty range still answers the header alone', async () => {
-  const csv = await t.ctx.services.entriesCsv.exportCsv(ann.userId, { from: '2030-01-01' });
+  const csv = await t.ctx.services.entriesCsv.exportCsv({ userId: ann.userId }, { from: '2030-01-01' });
   const pieces: string[] = [];
   for await (const piece of csv.pieces) pieces.push(piece);
   expect(pieces.join('')).toBe(`${CSV_COLUMNS.join(',')}\n`);

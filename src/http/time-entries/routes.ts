@@ -7,7 +7,8 @@ import type { Services } from '../../composition-root.js';
 import { requireSession, sessionOf, type Authenticator } from '../authentication.js';
 import { BEARER } from '../openapi.js';
 import type { ApiInstance } from '../api-hooks.js';
-import { sendExport } from '../export-reply.js';
+import { exportClientKey, sendExport } from '../export-reply.js';
+import type { SpoolLimits } from '../export-spool.js';
 import { AbsencePortion, AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
 import { NOTE_MAX_LENGTH } from '../../time/entries/rules.js';
 import { AbsenceResponse, AbsenceSchema, BookingSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
@@ -59,11 +60,13 @@ export interface TimeEntryRouteOptions {
   entriesCsv: Services['entriesCsv'];
   /** The account's export budget, shared with the account document (app.ts). */
   exportBudget: ExportBudget;
+  /** Where and how far exports are spooled before they are sent (export-spool.ts). */
+  exportSpool: SpoolLimits;
 }
 
 export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> = async (
   app,
-  { credentials, timeEntries, absences, bookings, vacation, entriesCsv, exportBudget },
+  { credentials, timeEntries, absences, bookings, vacation, entriesCsv, exportBudget, exportSpool },
 ) => {
   app.addHook('onRequest', requireSession(credentials));
   const security = BEARER;
@@ -126,8 +129,8 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> =
       ...exportBudget,
     },
     async (request, reply) => {
-      const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
-      return sendExport(request, reply, csv, credentials, 'text/csv; charset=utf-8', 'time-entries.csv');
+      const csv = await entriesCsv.exportCsv({ userId: sessionOf(request).user.id, client: exportClientKey(request) }, request.query);
+      return sendExport(request, reply, csv, { credentials, spool: exportSpool }, 'text/csv; charset=utf-8', 'time-entries.csv');
     },
   );
 
