@@ -91,11 +91,6 @@ describe('exports spooled before they are sent', () => {
       expect(Number(opened.headers['content-length'])).toBeGreaterThan(10_000_000);
       held.push(opened);
     }
-    // Each download is a file of its own, readable by this user only, in a folder closed to others.
-    const files = spoolFiles(folder);
-    expect(files).toHaveLength(SLOW.length);
-    for (const file of files) expect(file.mode, file.name).toBe(0o600);
-    expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
     // The places (4 per process) and the leases are free while the four are not read.
     const other = await request(server, 'GET', '/api/settings/export', from(ADDRESS_B, tokens.get('other@example.com')!));
     expect(other.statusCode).toBe(200);
@@ -103,8 +98,13 @@ describe('exports spooled before they are sent', () => {
     const again = await request(server, 'GET', '/api/settings/export', from(ADDRESS_A, tokens.get(SLOW[0]!)!));
     expect(again.statusCode).toBe(200);
     expect(again.json().entries).toHaveLength(10_000);
-    // The whole reads left no file; the dropped downloads take theirs with them.
-    expect(spoolFiles(folder)).toHaveLength(SLOW.length);
+    // Each download is a file of its own, readable by this user only, in a folder closed to others.
+    const files = spoolFiles(folder);
+    // (The whole reads above left none.)
+    expect(files).toHaveLength(SLOW.length);
+    for (const file of files) expect(file.mode, file.name).toBe(0o600);
+    expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
+    // The dropped downloads take theirs with them.
     for (const opened of held) opened.drop();
     await expect.poll(() => spoolFiles(folder).length, { timeout: 10_000 }).toBe(0);
   }, 120_000);
