@@ -107,6 +107,9 @@ export async function spoolPieces(pieces: AsyncIterable<string>, limits: SpoolLi
     }
   } catch (error) {
     await discardSpooled({ file, handle });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT')
+      throw new ServiceError('BUSY', 'The server has no room to prepare the export; try again later', REFUSED_RETRY_SECONDS);
     throw error;
   }
   return { file, handle, bytes };

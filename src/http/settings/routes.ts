@@ -86,7 +86,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = a
         security,
         produces: ['application/json'],
         response: {
-          200: { description: 'the account document (docs/api.md), streamed', content: { 'application/json': { schema: Type.Unknown() } } },
+          200: { description: 'the account document (docs/api.md), spooled, then sent', content: { 'application/json': { schema: Type.Unknown() } } },
           ...errorResponses(401, 409, 429, 503),
         },
       },

@@ -124,7 +124,7 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> =
         querystring: RangeQuery,
         description: 'The entries overlapping the range as CSV: id, start_at, end_at (UTC), start_local, end_local (user time zone), note',
         produces: ['text/csv'],
-        response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401, 409, 429, 503) },
+        response: { 200: { description: 'CSV, spooled', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401, 409, 429, 503) },
       },
       ...exportBudget,
     },
