@@ -1,6 +1,7 @@
 // The bounds of a spooled export (docs/security.md, "one user's data as a load"), through the
 // application listening on a real socket, with the bounds narrowed: past the size cap or the
-// generation time the export is refused with 503 BUSY, its file removed and its place and lease free;
+// generation time the export is refused with 503 BUSY, its file removed, its place and lease free and
+// its try not charged to RATE_LIMIT_EXPORT;
 // a download that takes longer than the sending bound is cut and its file removed.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,7 +22,8 @@ let ann: SignedIn;
 const apps: App[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Two exports an hour: the tries refused with 503 below are given back, or the third would be 429.
+  t = await createTestApp({ env: { RATE_LIMIT_EXPORT: '2' } });
   t.clock.set(NOW);
   ann = await signIn(t);
   const base = Date.parse('2020-01-01T00:00:00Z');
@@ -84,7 +86,7 @@ const leases = async () => t.ctx.db.selectFrom('export_leases').selectAll().exec
 describe('the bounds of a spooled export', () => {
   it('refuses an export larger than the cap with 503 BUSY, removes its file and frees its place and lease', async () => {
     const { port, folder } = await listening({ maxBytes: 200_000 });
-    // More tries than there are places: none is left taken by the one before.
+    // More tries than there are places (and than the budget of 2): none is left taken or charged by the one before.
     for (const url of ['/api/time-entries/export', '/api/settings/export', '/api/time-entries/export', '/api/settings/export', '/api/time-entries/export']) {
       const refused = await get(port, url);
       expect(refused.status, url).toBe(503);
