@@ -38,7 +38,7 @@ export function registerEntriesCommand(program: Command): void {
         // into a file or a pipe the CSV is written exactly, so that `entries import` reads it back.
         const shown = options.output === undefined && process.stdout.isTTY ? terminalSafe : (text: string) => text;
         await exportTo(options.output, async (to) =>
-          writeExport(await ctx.services.entriesCsv.exportCsv(user.id, { from: options.from, to: options.to }), shown, to),
+          writeExport(await ctx.services.entriesCsv.exportCsv({ userId: user.id }, { from: options.from, to: options.to }), shown, to),
         );
       });
     });

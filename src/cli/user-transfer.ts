@@ -34,7 +34,7 @@ export function exportCommand(user: Command): void {
         const user = await ctx.services.users.requireUser(email);
         // The destination first (a refused file name takes no export), then the export, streamed as it
         // is read (one entry a line), never the whole account in memory.
-        await exportTo(options.output, async (to) => writeExport(await ctx.services.accountData.exportAccount(user.id), undefined, to));
+        await exportTo(options.output, async (to) => writeExport(await ctx.services.accountData.exportAccount({ userId: user.id }), undefined, to));
       });
     });
 }

@@ -10,6 +10,7 @@ import { requestLoggerFactory } from './request-logger.js';
 import { loggedPath } from './request-path.js';
 import { rateLimitKey, SharedRateLimitStore } from './rate-limit-store.js';
 import { refundedBudget } from './account-limits.js';
+import { defaultSpoolLimits, type SpoolLimits } from './export-spool.js';
 import { errorBody } from './errors.js';
 import { answerClientError, registerRequestStart } from './security-headers.js';
 import { authRoutes } from './auth/routes.js';
@@ -38,6 +39,8 @@ export interface AppOptions {
   draining?: () => boolean;
   /** The process's outage log (serve shares it with its jobs); one of the app's own otherwise. */
   outages?: OutageLog;
+  /** Where and how far exports are spooled (export-spool.ts); tests narrow the bounds. */
+  exportSpool?: Partial<SpoolLimits>;
 }
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
@@ -102,7 +105,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
     }),
   });
 
-  await registerRoutes(app, ctx);
+  await registerRoutes(app, ctx, { ...defaultSpoolLimits(), ...options.exportSpool });
   serveOpenApi(app);
   await app.register(webRoutes);
 
@@ -141,7 +144,7 @@ function registerRequestLog(app: FastifyInstance, ctx: AppContext, metrics: Metr
  * The /api route groups, each with only the services and settings it uses, and the caching of its
  * answers (api-hooks.ts).
  */
-async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool: SpoolLimits): Promise<void> {
   const { config, services } = ctx;
   const { credentials, settings, timeEntries, absences, bookings, entriesCsv, schedules, accountData, statistics, vacation, timesheet } = services;
   const { accountClosing, accounts, apiTokens, audit, authentication, lockout, ownSessions, resets, sessions, signInNotices, twoFactor } = services;
@@ -175,8 +178,9 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<vo
     vacation,
     entriesCsv,
     exportBudget,
+    exportSpool,
   });
-  await registerApiTree(app, '/api/settings', 'private', settingsRoutes, { credentials, settings, schedules, accountData, exportBudget });
+  await registerApiTree(app, '/api/settings', 'private', settingsRoutes, { credentials, settings, schedules, accountData, exportBudget, exportSpool });
   await registerApiTree(app, '/api/stats', 'per-token', statsRoutes, {
     credentials,
     statistics,

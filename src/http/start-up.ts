@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sqlitePathOf, type AppContext } from '../composition-root.js';
 import { secretFilePath } from '../auth/secret.js';
 import { databaseFileOf } from '../db/database.js';
+import { defaultSpoolFolder, removeSpoolLeftovers } from './export-spool.js';
 
 /**
  * Before the server is built: fails at the start, not at the first login, when the secret is
@@ -22,6 +23,9 @@ export async function runStartupChecks(ctx: AppContext): Promise<void> {
     logger.warn({ err: error }, 'could not delete the sessions of retired signing secrets');
   }
   await resealTwoFactorSecrets(ctx);
+  // Export spool files a crashed or killed process left behind (export-spool.ts).
+  const leftovers = await removeSpoolLeftovers(defaultSpoolFolder());
+  if (leftovers > 0) logger.info({ removed: leftovers }, 'removed export spool files left by a process that is gone');
   if (config.require2fa) {
     // REQUIRE_2FA: sessions made before it, of accounts without two-factor sign-in, end now.
     const ended = await services.twoFactor.deleteSessionsWithoutTwoFactor();

@@ -10,7 +10,7 @@
 // lines of a CSV), and then writes the account, its settings, schedules, entries, absences, bookings
 // and the audit record in one transaction: all of it, or nothing. Schedules and bookings are optional
 // (documents written before them have none; their weekly targets then hold from the tracking start on).
-import type { ExportStream } from '../time/exports.js';
+import type { ExportOwner, ExportStream } from '../time/exports.js';
 import { exportAccount, type ExportDeps } from './export.js';
 import { importAccount, type AccountImportResult, type ImportDeps } from './import.js';
 
@@ -24,9 +24,9 @@ export function createAccountDataService(deps: AccountDataDeps) {
   return {
     /**
      * The account as a document, streamed: refused before the first byte while another export of the
-     * account runs (EXPORT_RUNNING).
+     * account runs (EXPORT_RUNNING); the owner's `client` is the key its export place counts under.
      */
-    exportAccount: (userId: number): Promise<ExportStream> => exportAccount(deps, userId),
+    exportAccount: (owner: ExportOwner): Promise<ExportStream> => exportAccount(deps, owner),
     /**
      * Creates the account, or fills the one with exactly the document's e-mail address, in one
      * transaction; with `skipExisting`, what is there already is left out instead of refused.

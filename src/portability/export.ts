@@ -7,7 +7,7 @@ import type { AbsenceRow, BookingsTable, Database } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError } from '../common/errors.js';
 import { entryBatchesOverlapping } from '../time/entries/store.js';
-import type { ExportGate, ExportStream } from '../time/exports.js';
+import type { ExportGate, ExportOwner, ExportStream } from '../time/exports.js';
 import { storedSchedules } from '../time/schedules.js';
 import type { SettingsService } from '../time/settings/settings.js';
 import { json } from './check.js';
@@ -73,7 +73,8 @@ async function* datedRows(db: Kysely<Database>, table: 'absences' | 'bookings', 
  * account runs (EXPORT_RUNNING). Entries, absences and bookings are read DOCUMENT_BATCH_ROWS at a time by
  * keyset; the batches are not one snapshot (an entry written meanwhile may be in or out).
  */
-export async function exportAccount({ database: { db }, clock, settings, exportGate }: ExportDeps, userId: number): Promise<ExportStream> {
+export async function exportAccount({ database: { db }, clock, settings, exportGate }: ExportDeps, owner: ExportOwner): Promise<ExportStream> {
+  const { userId } = owner;
   const user = await db.selectFrom('users').select(['email', 'full_name', 'username', 'created_at']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw new ServiceError('USER_NOT_FOUND', 'no such account');
   const { zones, ...userSettings } = await settings.getSettings(userId);
@@ -88,7 +89,7 @@ export async function exportAccount({ database: { db }, clock, settings, exportG
     schedules,
     zones,
   };
-  return exportGate.open(userId, async function* () {
+  return exportGate.open(owner, async function* () {
     yield `${json(head).slice(0, -1)},\n"entries":[`;
     yield* arrayMembers(entryBatchesOverlapping(db, userId, {}, DOCUMENT_BATCH_ROWS), (entry) => ({
       start_at: entry.start_at,

@@ -6,8 +6,9 @@
 // - at most one export of an account runs at a time, across every process on the database: a lease
 //   row (export_leases) taken before the first byte (EXPORT_RUNNING otherwise), renewed as the export
 //   goes on, deleted at its end; a holder that died or stalled loses it when it expires;
-// - at most MAX_CONCURRENT_EXPORTS run in one process at once (BUSY otherwise), so memory stays
-//   bounded whatever the number of accounts.
+// - at most MAX_CONCURRENT_EXPORTS run in one process at once, and at most MAX_EXPORTS_PER_CLIENT of
+//   them for one client (the caller's key, an HTTP client's address), BUSY otherwise, so memory stays
+//   bounded whatever the number of accounts and one address cannot take every place.
 import { randomBytes } from 'node:crypto';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { sql } from 'kysely';
@@ -21,12 +22,22 @@ export const EXPORT_LEASE_SECONDS = 60;
 const RENEW_AFTER_SECONDS = 20;
 /** Exports running at once in one process; each holds about one batch in memory. */
 export const MAX_CONCURRENT_EXPORTS = 4;
+/** Of those, the most one client (an address) runs at once. */
+export const MAX_EXPORTS_PER_CLIENT = 2;
+/** The Retry-After of a refusal for want of a place, in seconds. */
+const BUSY_RETRY_SECONDS = 5;
 
 /** An export that has its lease: the text pieces to send, and `close` to end it early (idempotent). */
 export interface ExportStream {
   pieces: AsyncIterable<string>;
   /** Gives the lease back; called when the pieces are done, and by whoever abandons them. */
   close(): Promise<void>;
+}
+
+/** Whose export it is: the account, and the key its place counts under (an HTTP client's address; none for the CLI). */
+export interface ExportOwner {
+  userId: number;
+  client?: string | undefined;
 }
 
 export function exportRunning(): ServiceError {
@@ -61,29 +72,46 @@ export function createExportGate(deps: ExportGateDeps) {
   const { database, clock } = deps;
   const bestEffort: BestEffortWriter = database.bestEffort;
   let running = 0;
+  /** Places taken per client key (only keys with a place are kept). */
+  const runningFor = new Map<string, number>();
+  function take(client: string | undefined): void {
+    if (running >= MAX_CONCURRENT_EXPORTS) throw new ServiceError('BUSY', 'Too many exports are running; try again shortly', BUSY_RETRY_SECONDS);
+    if (client !== undefined && (runningFor.get(client) ?? 0) >= MAX_EXPORTS_PER_CLIENT) {
+      throw new ServiceError('BUSY', 'Too many exports are running from this address; try again shortly', BUSY_RETRY_SECONDS);
+    }
+    running += 1;
+    if (client !== undefined) runningFor.set(client, (runningFor.get(client) ?? 0) + 1);
+  }
+  function release(client: string | undefined): void {
+    running -= 1;
+    if (client === undefined) return;
+    const left = (runningFor.get(client) ?? 1) - 1;
+    if (left > 0) runningFor.set(client, left);
+    else runningFor.delete(client);
+  }
 
   /**
    * Opens an export of the account: refused with EXPORT_RUNNING while another one holds the lease,
-   * with BUSY when this process runs MAX_CONCURRENT_EXPORTS already. `produce` yields the pieces; a
+   * with BUSY when this process runs MAX_CONCURRENT_EXPORTS already, or MAX_EXPORTS_PER_CLIENT for
+   * the owner's `client`. `produce` yields the pieces; a
    * macrotask passes between any two of them, and the lease is renewed on the way (an export that
    * lost it, having stalled past its expiry while another took it, stops with EXPORT_RUNNING).
    */
-  async function open(userId: number, produce: () => AsyncIterable<string>): Promise<ExportStream> {
-    if (running >= MAX_CONCURRENT_EXPORTS) throw new ServiceError('BUSY', 'Too many exports are running; try again shortly', 5);
-    running += 1;
+  async function open({ userId, client }: ExportOwner, produce: () => AsyncIterable<string>): Promise<ExportStream> {
+    take(client);
     const holder = randomBytes(12).toString('base64url');
     let closed = false;
     const close = async () => {
       if (closed) return;
       closed = true;
-      running -= 1;
+      release(client);
       await bestEffort((executor) => executor.deleteFrom('export_leases').where('user_id', '=', userId).where('holder', '=', holder).execute());
     };
     try {
       if (!(await takeLease(deps, userId, holder))) throw exportRunning();
     } catch (error) {
       closed = true;
-      running -= 1;
+      release(client);
       throw error;
     }
     let renewedAt = clock.now().getTime();

@@ -1,6 +1,6 @@
 // The export is a stream: 20,000 entries come out as the same CSV text the whole-file export wrote,
 // read from the database a batch at a time (no query answers more than one batch), and the route
-// sends it in pieces over a real socket (chunked), as does the CLI, byte for byte.
+// sends it in pieces over a real socket (from its spool file, with its length), as does the CLI, byte for byte.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { stringify } from 'csv-stringify/sync';
@@ -90,7 +90,7 @@ it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at 
     settings,
     timeEntries,
     exports: createExportGate({ database, clock: t.clock }),
-  }).exportCsv(ann.userId, {});
+  }).exportCsv({ userId: ann.userId }, {});
   const pieces: string[] = [];
   for await (const piece of csv.pieces) pieces.push(piece);
   expect(pieces.join('')).toBe(expected);
@@ -98,11 +98,11 @@ it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at 
   expect(largest).toBe(EXPORT_BATCH_ROWS);
 });
 
-it('the route streams the export over a real socket, the CLI prints the same bytes', async () => {
+it('the route sends the spooled export over a real socket, with its length; the CLI prints the same bytes', async () => {
   const expected = await wholeFileCsv();
   const { headers, pieces } = await getOverSocket('/api/time-entries/export');
-  expect(headers['transfer-encoding']).toBe('chunked');
-  expect(headers['content-length']).toBeUndefined();
+  expect(headers['transfer-encoding']).toBeUndefined();
+  expect(Number(headers['content-length'])).toBe(Buffer.byteLength(expected));
   expect(headers['content-type']).toBe('text/csv; charset=utf-8');
   expect(pieces.length).toBeGreaterThan(1);
   expect(Buffer.concat(pieces).toString('utf8')).toBe(expected);
@@ -114,7 +114,7 @@ it('the route streams the export over a real socket, the CLI prints the same byt
 });
 
 it('an empty range still answers the header alone', async () => {
-  const csv = await t.ctx.services.entriesCsv.exportCsv(ann.userId, { from: '2030-01-01' });
+  const csv = await t.ctx.services.entriesCsv.exportCsv({ userId: ann.userId }, { from: '2030-01-01' });
   const pieces: string[] = [];
   for await (const piece of csv.pieces) pieces.push(piece);
   expect(pieces.join('')).toBe(`${CSV_COLUMNS.join(',')}\n`);

@@ -6,7 +6,8 @@ import type { Services } from '../../composition-root.js';
 import { holidayRegions } from '../../time/calendar/holidays.js';
 import { requireSession, sessionOf, type Authenticator } from '../authentication.js';
 import { BEARER } from '../openapi.js';
-import { sendExport } from '../export-reply.js';
+import { exportClientKey, sendExport } from '../export-reply.js';
+import type { SpoolLimits } from '../export-spool.js';
 import { errorResponses, nullable, nullableNumber } from '../schemas.js';
 import { HolidayRegionsResponse, ScheduleSchema, SchedulesResponse, SettingsSchema } from './schemas.js';
 import { IdParams } from '../time-entries/schemas.js';
@@ -66,9 +67,12 @@ export interface SettingsRouteOptions {
   accountData: Services['accountData'];
   /** The account's export budget, shared with the CSV export of time entries (app.ts). */
   exportBudget: ExportBudget;
+  /** Where and how far exports are spooled before they are sent (export-spool.ts). */
+  exportSpool: SpoolLimits;
 }
 
-export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = async (app, { credentials, settings, schedules, accountData, exportBudget }) => {
+export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = async (app, options) => {
+  const { credentials, settings, schedules, accountData, exportBudget, exportSpool } = options;
   app.addHook('onRequest', requireSession(credentials));
   const security = BEARER;
 
@@ -82,15 +86,15 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = a
         security,
         produces: ['application/json'],
         response: {
-          200: { description: 'the account document (docs/api.md), streamed', content: { 'application/json': { schema: Type.Unknown() } } },
+          200: { description: 'the account document (docs/api.md), spooled, then sent', content: { 'application/json': { schema: Type.Unknown() } } },
           ...errorResponses(401, 409, 429, 503),
         },
       },
       ...exportBudget,
     },
     async (request, reply) => {
-      const exported = await accountData.exportAccount(sessionOf(request).user.id);
-      return sendExport(request, reply, exported, credentials, 'application/json; charset=utf-8', 'timetrack-account.json');
+      const exported = await accountData.exportAccount({ userId: sessionOf(request).user.id, client: exportClientKey(request) });
+      return sendExport(request, reply, exported, { credentials, spool: exportSpool }, 'application/json; charset=utf-8', 'timetrack-account.json');
     },
   );
 

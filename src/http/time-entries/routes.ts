@@ -7,7 +7,8 @@ import type { Services } from '../../composition-root.js';
 import { requireSession, sessionOf, type Authenticator } from '../authentication.js';
 import { BEARER } from '../openapi.js';
 import type { ApiInstance } from '../api-hooks.js';
-import { sendExport } from '../export-reply.js';
+import { exportClientKey, sendExport } from '../export-reply.js';
+import type { SpoolLimits } from '../export-spool.js';
 import { AbsencePortion, AbsenceType, errorResponses, LocalDate, nullable } from '../schemas.js';
 import { NOTE_MAX_LENGTH } from '../../time/entries/rules.js';
 import { AbsenceResponse, AbsenceSchema, BookingSchema, EntryResponse, EntrySchema, IdParams, Instant, RangeQuery } from './schemas.js';
@@ -64,11 +65,13 @@ export interface TimeEntryRouteOptions {
   entriesCsv: Services['entriesCsv'];
   /** The account's export budget, shared with the account document (app.ts). */
   exportBudget: ExportBudget;
+  /** Where and how far exports are spooled before they are sent (export-spool.ts). */
+  exportSpool: SpoolLimits;
 }
 
 export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> = async (
   app,
-  { credentials, timeEntries, absences, bookings, vacation, entriesCsv, exportBudget },
+  { credentials, timeEntries, absences, bookings, vacation, entriesCsv, exportBudget, exportSpool },
 ) => {
   app.addHook('onRequest', requireSession(credentials));
   const security = BEARER;
@@ -126,13 +129,13 @@ export const timeEntryRoutes: FastifyPluginAsyncTypebox<TimeEntryRouteOptions> =
         querystring: RangeQuery,
         description: 'The entries overlapping the range as CSV: id, start_at, end_at (UTC), start_local, end_local (user time zone), note',
         produces: ['text/csv'],
-        response: { 200: { description: 'CSV', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401, 409, 429, 503) },
+        response: { 200: { description: 'CSV, spooled', content: { 'text/csv': { schema: Type.String() } } }, ...errorResponses(400, 401, 409, 429, 503) },
       },
       ...exportBudget,
     },
     async (request, reply) => {
-      const csv = await entriesCsv.exportCsv(sessionOf(request).user.id, request.query);
-      return sendExport(request, reply, csv, credentials, 'text/csv; charset=utf-8', 'time-entries.csv');
+      const csv = await entriesCsv.exportCsv({ userId: sessionOf(request).user.id, client: exportClientKey(request) }, request.query);
+      return sendExport(request, reply, csv, { credentials, spool: exportSpool }, 'text/csv; charset=utf-8', 'time-entries.csv');
     },
   );
 

@@ -14,7 +14,7 @@ import { localDateTimeOf, toIso } from '../calendar/dates.js';
 import type { Clock } from '../../common/clock.js';
 import { entriesOverlapping, entryBatchesOverlapping, insertDailyTotals, refreshDays, runningEntry, totalsOfSpans, type InstantRange } from './store.js';
 import type { SettingsService } from '../settings/settings.js';
-import type { ExportGate, ExportStream } from '../exports.js';
+import type { ExportGate, ExportOwner, ExportStream } from '../exports.js';
 import { assertRoomForEntries, MAX_ENTRIES_PER_USER, publicEntry, type RangeQuery, type TimeEntry } from './rules.js';
 import type { TimeEntryService } from './service.js';
 import {
@@ -147,7 +147,8 @@ export interface EntryCsvDeps {
  * export holds the whole file in memory, the database or the event loop for long. A bad range, and
  * a second export of the account while one runs (EXPORT_RUNNING), are refused before the first piece.
  */
-async function exportCsv({ database: { db }, settings, timeEntries, exports }: EntryCsvDeps, userId: number, query: RangeQuery): Promise<ExportStream> {
+async function exportCsv({ database: { db }, settings, timeEntries, exports }: EntryCsvDeps, owner: ExportOwner, query: RangeQuery): Promise<ExportStream> {
+  const { userId } = owner;
   const { zones: timezone } = await settings.getSettings(userId);
   const range = await timeEntries.resolveRange(userId, query);
   const local = (iso: string | null) => (iso === null ? '' : localDateTimeOf(Date.parse(iso), timezone));
@@ -158,7 +159,7 @@ async function exportCsv({ database: { db }, settings, timeEntries, exports }: E
         .map((entry: TimeEntry) => [entry.id, entry.start_at, entry.end_at ?? '', local(entry.start_at), local(entry.end_at), escapeNote(entry.note)]),
       { header, columns: [...CSV_COLUMNS] },
     );
-  return exports.open(userId, async function* () {
+  return exports.open(owner, async function* () {
     // Each record is written on its own, so the pieces joined are the text of all rows at once.
     let header = true;
     for await (const batch of entryBatchesOverlapping(db, userId, range, EXPORT_BATCH_ROWS)) {
@@ -279,7 +280,8 @@ export function createEntryCsvService(deps: EntryCsvDeps) {
   }
 
   return {
-    exportCsv: (userId: number, query: RangeQuery) => exportCsv(deps, userId, query),
+    /** The CSV of the owner's entries; `client` the key its export place counts under (src/time/exports.ts). */
+    exportCsv: (owner: ExportOwner, query: RangeQuery) => exportCsv(deps, owner, query),
     importCsv,
     checkImport: (userId: number | undefined, rows: ParsedRow[], options: Pick<ImportOptions, 'skipExisting'>) => checkImport(db, userId, rows, options),
     writeImportIn,
