@@ -46,7 +46,10 @@ async function accountWithToken(server: RunningServer): Promise<{ session: strin
   const login = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
   expect(login.status).toBe(200);
   const session = login.body.token as string;
-  const created = await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'left by an intruder', expires_in_days: 365 } });
+  const created = await call(server, 'POST', '/api/auth/api-tokens', {
+    token: session,
+    body: { name: 'left by an intruder', expires_in_days: 365, password: PASSWORD },
+  });
   expect(created.status).toBe(201);
   const apiToken = created.body.token as string;
   expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(200);
@@ -88,7 +91,10 @@ describe('recovery ends API tokens, against a real server', () => {
     expect([byUser.exitCode, JSON.parse(byUser.stdout as string)]).toEqual([0, { revoked: 1, revoked_api_tokens: 1 }]);
     expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
     const login = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
-    const again = await call(server, 'POST', '/api/auth/api-tokens', { token: login.body.token, body: { name: 'second', expires_in_days: 30 } });
+    const again = await call(server, 'POST', '/api/auth/api-tokens', {
+      token: login.body.token,
+      body: { name: 'second', expires_in_days: 30, password: PASSWORD },
+    });
     expect(again.status).toBe(201);
     const all = await cli(dbPath, ['token', 'revoke', '--all']);
     expect(String(all.stdout)).toMatch(/^revoked 1 session\(s\) and 1 API token\(s\)$/m);

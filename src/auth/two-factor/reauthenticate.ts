@@ -52,6 +52,10 @@ export async function reauthenticate<T>(
     if (second) {
       if (!(await consume(deps, trx, user.id, second.checked))) throw invalidCode();
       await settleCount(deps, trx, user.id, second.reservation);
+    } else {
+      // A right password alone (no two-factor sign-in) gives its slot back, as at sign-in: else every
+      // confirmed change (a new API token) would spend one, and a few would lock the owner out.
+      await settleCount(deps, trx, user.id, first.reservation);
     }
     return change(trx);
   });
