@@ -183,7 +183,9 @@ describe.runIf(browserAvailable)('two-factor sign-in in the browser', () => {
       );
       expect(statuses.sort()).toEqual([200, 401]);
       // "Also revoke my API tokens" is ticked unless unticked: the API token ends too.
-      expect(await page.getByLabel('Also revoke my API tokens', { exact: true }).isChecked()).toBe(true);
+      // (The password change has one too: this one follows the session list.)
+      const alsoTokens = page.locator('ul.sessions ~ div.check').getByLabel('Also revoke my API tokens', { exact: true });
+      expect(await alsoTokens.isChecked()).toBe(true);
       await button(page, 'Sign out all other devices').click();
       await page.getByRole('status').filter({ hasText: '1 other device is signed out. 1 API token is revoked.' }).waitFor();
       for (const token of [phone, script, apiToken])
