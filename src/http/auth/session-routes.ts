@@ -12,7 +12,7 @@ import { errorResponses } from '../schemas.js';
 import { IdParams } from '../time-entries/schemas.js';
 import { RevokeApiTokensOption, RevokedResponse, SessionListResponse } from './schemas.js';
 
-// No body (or null) is the same as {}: the client's button sends none.
+// No body (or null) is the same as {}: a script that sends none keeps the default (the tokens end too).
 const RevokeOthersBody = Type.Union([Type.Null(), Type.Object({ revoke_api_tokens: RevokeApiTokensOption }, { additionalProperties: false })]);
 
 export interface SessionRouteOptions {
