@@ -68,7 +68,7 @@ describe('your sessions, against a real server', () => {
     ]);
     expect((await call(server, 'DELETE', `/api/auth/sessions/${sessions[1]!.id}`, { token: laptop })).status).toBe(204);
     expect((await call(server, 'GET', '/api/auth/me', { token: phone })).status).toBe(401);
-    expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: laptop })).body).toEqual({ revoked: 1 });
+    expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: laptop })).body).toEqual({ revoked: 1, revoked_api_tokens: 0 });
     expect((await call(server, 'GET', '/api/time-entries', { token: script })).status).toBe(401);
     expect((await call(server, 'GET', '/api/auth/me', { token: laptop })).status).toBe(200);
   });
