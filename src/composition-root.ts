@@ -9,7 +9,7 @@ import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
 import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
-import { createCodeLockNotices, createNoticeMailer } from './mail/notices.js';
+import { createBackgroundNotices, createCodeLockNotices, createNoticeMailer } from './mail/notices.js';
 import { createAbsenceService } from './time/absences/absences.js';
 import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
 import { createSecretBox } from './auth/secret-box.js';
@@ -121,6 +121,7 @@ function identityServices(wiring: Wiring) {
     terminal: options.terminal ?? process.stdout,
     retryDelaysMs: options.mailRetryDelaysMs,
   });
+  const notify = createBackgroundNotices(config.smtp, logger, background, options.mailRetryDelaysMs); // the new-API-token notice
   return {
     signInNotices: signInNotices(wiring, loadSecret),
     hasher,
@@ -129,11 +130,11 @@ function identityServices(wiring: Wiring) {
     sessions,
     /** When sessions were last used: noted in memory per request, written by a timer (close() writes the rest). */
     activity,
-    apiTokens: createApiTokenService({ database, clock, activity }),
+    apiTokens: createApiTokenService({ database, clock, activity, reauthenticate: twoFactor.reauthenticate, notify, publicUrl: config.publicUrl }),
     twoFactor,
     /** The check of every protected request: a session token or an API token (and the note of its use). */
     credentials: createCredentialService({ database, clock, sessions, activity, options: { requireTwoFactor: config.require2fa } }),
-    ownSessions: createOwnSessionService({ db, clock, activity }),
+    ownSessions: createOwnSessionService({ database, clock, activity }),
     accountAdmin: createAccountAdminService({ database, clock, hasher, users, lockout }),
     accounts: createAccountService({ database, clock, hasher, options: { registrationOpen: config.registrationOpen } }),
     authentication: createAuthenticationService({ database, clock, hasher, lockout, sessions, bestEffort, secondStep: twoFactor.challengeAfterPassword }),

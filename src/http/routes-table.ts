@@ -84,15 +84,15 @@ export interface Routes {
     response: { message: string; delivery: 'mail' | 'terminal' | 'none'; reset_token?: string; reset_url?: string };
   };
   'POST /api/auth/reset-password': { body: { token: string; new_password: string }; response: Message };
-  'POST /api/auth/change-password': { body: { old_password: string; new_password: string }; response: Message };
+  'POST /api/auth/change-password': { body: { old_password: string; new_password: string; revoke_api_tokens?: boolean }; response: Message };
   'DELETE /api/auth/account': { body: { password: string; code?: string }; response: NoContent };
 
   'GET /api/auth/sessions': { response: Static<typeof SessionListResponse> };
   'DELETE /api/auth/sessions/:id': { params: Id; response: NoContent };
-  'POST /api/auth/sessions/revoke-others': { response: Static<typeof RevokedResponse> };
+  'POST /api/auth/sessions/revoke-others': { body: { revoke_api_tokens?: boolean }; response: Static<typeof RevokedResponse> };
 
   'GET /api/auth/api-tokens': { response: { api_tokens: ApiToken[] } };
-  'POST /api/auth/api-tokens': { body: { name: string; expires_in_days: number }; response: NewApiToken };
+  'POST /api/auth/api-tokens': { body: { name: string; expires_in_days: number; password: string; code?: string }; response: NewApiToken };
   'DELETE /api/auth/api-tokens/:id': { params: Id; response: NoContent };
 
   'GET /api/auth/2fa': { response: TwoFactorStatus };

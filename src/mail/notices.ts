@@ -42,6 +42,18 @@ export function createNoticeMailer(smtp: SmtpConfig | undefined, logger: Logger,
   return { send };
 }
 
+/** Each notice sent by a background task, off the request path; undefined without SMTP settings. */
+export function createBackgroundNotices(
+  smtp: SmtpConfig | undefined,
+  logger: Logger,
+  background: { run(label: string, task: () => Promise<unknown>): void },
+  retryDelaysMs?: number[],
+): ((notice: Notice, label: string) => void) | undefined {
+  const mailer = createNoticeMailer(smtp, logger, retryDelaysMs);
+  if (!mailer) return undefined;
+  return (notice, label) => background.run(`${label} notice`, () => mailer.send(notice, label));
+}
+
 /** The mail after the first lock of a run of wrong two-factor codes that followed a right password. */
 function codesLockedText(email: string, publicUrl: string): string {
   return [

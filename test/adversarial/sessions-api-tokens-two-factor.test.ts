@@ -46,7 +46,9 @@ describe('an API token', () => {
   it('is refused with 403 FORBIDDEN_FOR_API_TOKEN on every account-management route, and changes nothing', async () => {
     await register(t.app, account());
     const session = await login(t.app);
-    const created = (await request(t.app, 'POST', '/api/auth/api-tokens', { token: session, payload: { name: 'script', expires_in_days: 30 } })).json();
+    const created = (
+      await request(t.app, 'POST', '/api/auth/api-tokens', { token: session, payload: { name: 'script', expires_in_days: 30, password: PASSWORD } })
+    ).json();
     const management = protectedRoutes().filter((route) => !API_TOKEN_REACH.test(route.url));
     expect(management.map((r) => `${r.method} ${r.url}`)).toEqual(
       expect.arrayContaining([
@@ -62,7 +64,7 @@ describe('an API token', () => {
     );
     const realBodies: Record<string, unknown> = {
       '/api/auth/change-password': { old_password: PASSWORD, new_password: 'a brand new passphrase' },
-      '/api/auth/api-tokens': { name: 'another', expires_in_days: 1 },
+      '/api/auth/api-tokens': { name: 'another', expires_in_days: 1, password: PASSWORD },
     };
     for (const route of management) {
       const url = route.url.replace('/api-tokens/1', `/api-tokens/${created.id}`);
@@ -78,7 +80,9 @@ describe('an API token', () => {
   it('once revoked, is 401 UNAUTHORIZED on every protected route (and anonymous on the optional ones)', async () => {
     await register(t.app, account());
     const session = await login(t.app);
-    const created = (await request(t.app, 'POST', '/api/auth/api-tokens', { token: session, payload: { name: 'script', expires_in_days: 30 } })).json();
+    const created = (
+      await request(t.app, 'POST', '/api/auth/api-tokens', { token: session, payload: { name: 'script', expires_in_days: 30, password: PASSWORD } })
+    ).json();
     expect((await request(t.app, 'GET', '/api/time-entries', { token: created.token })).statusCode).toBe(200);
     expect((await request(t.app, 'DELETE', `/api/auth/api-tokens/${created.id}`, { token: session })).statusCode).toBe(204);
     for (const route of protectedRoutes()) {
@@ -106,7 +110,7 @@ describe('a revoked session', () => {
     const sessions = (await request(t.app, 'GET', '/api/auth/sessions', { token: byId })).json().sessions as Array<{ id: number; current: boolean }>;
     const idOfById = sessions.find((s) => s.current)!.id;
     expect((await request(t.app, 'DELETE', `/api/auth/sessions/${idOfById}`, { token: keeper })).statusCode).toBe(204);
-    expect((await request(t.app, 'POST', '/api/auth/sessions/revoke-others', { token: keeper })).json()).toEqual({ revoked: 1 });
+    expect((await request(t.app, 'POST', '/api/auth/sessions/revoke-others', { token: keeper })).json()).toEqual({ revoked: 1, revoked_api_tokens: 0 });
     const anonymous = new Map<string, string>();
     for (const route of routes.filter((r) => r.optional)) anonymous.set(route.url, (await request(t.app, route.method, route.url)).body);
     for (const token of [byId, byOthers]) {

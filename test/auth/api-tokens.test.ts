@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { API_TOKENS_PER_ACCOUNT } from '../../src/auth/sessions/api-tokens.js';
-import { account, createTestApp, type TestApp } from '../support/app.js';
+import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { login, register, request, type Method, type TestResponse } from '../support/requests.js';
 
@@ -22,14 +22,14 @@ afterEach(async () => {
 const call = (method: Method, url: string, token: string, payload?: unknown): Promise<TestResponse> => request(t.app, method, url, { token, payload });
 
 async function createToken(name = 'backup script', expiresInDays = 30, token = session): Promise<{ token: string; id: number }> {
-  const response = await call('POST', '/api/auth/api-tokens', token, { name, expires_in_days: expiresInDays });
+  const response = await call('POST', '/api/auth/api-tokens', token, { name, expires_in_days: expiresInDays, password: PASSWORD });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
 }
 
 describe('POST /api/auth/api-tokens', () => {
   it('answers the token once with its record; stores only its SHA-256', async () => {
-    const response = await call('POST', '/api/auth/api-tokens', session, { name: '  Backup script ', expires_in_days: 30 });
+    const response = await call('POST', '/api/auth/api-tokens', session, { name: '  Backup script ', expires_in_days: 30, password: PASSWORD });
     expect(response.statusCode).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
     const body = response.json();
@@ -54,14 +54,14 @@ describe('POST /api/auth/api-tokens', () => {
   });
 
   it.each([
-    [{ name: 'x', expires_in_days: 0 }, 'expires_in_days'],
-    [{ name: 'x', expires_in_days: 366 }, 'expires_in_days'],
-    [{ name: 'x', expires_in_days: 1.5 }, 'expires_in_days'],
-    [{ name: 'x' }, 'expires_in_days'],
-    [{ name: '', expires_in_days: 1 }, 'name'],
-    [{ name: '   ', expires_in_days: 1 }, 'name'],
-    [{ name: 'a\u202Eb', expires_in_days: 1 }, 'name'],
-    [{ name: 'x'.repeat(101), expires_in_days: 1 }, 'name'],
+    [{ name: 'x', expires_in_days: 0, password: PASSWORD }, 'expires_in_days'],
+    [{ name: 'x', expires_in_days: 366, password: PASSWORD }, 'expires_in_days'],
+    [{ name: 'x', expires_in_days: 1.5, password: PASSWORD }, 'expires_in_days'],
+    [{ name: 'x', password: PASSWORD }, 'expires_in_days'],
+    [{ name: '', expires_in_days: 1, password: PASSWORD }, 'name'],
+    [{ name: '   ', expires_in_days: 1, password: PASSWORD }, 'name'],
+    [{ name: 'a\u202Eb', expires_in_days: 1, password: PASSWORD }, 'name'],
+    [{ name: 'x'.repeat(101), expires_in_days: 1, password: PASSWORD }, 'name'],
   ])('refuses %j (400 naming %s)', async (payload, field) => {
     const body = expectError(await call('POST', '/api/auth/api-tokens', session, payload), 400, 'VALIDATION_ERROR');
     expect(body.details[0].field).toBe(field);
@@ -69,13 +69,17 @@ describe('POST /api/auth/api-tokens', () => {
   });
 
   it('takes 1 and 365 days', async () => {
-    expect((await call('POST', '/api/auth/api-tokens', session, { name: 'a', expires_in_days: 1 })).json().expires_at).toBe('2026-03-03T09:00:00.000Z');
-    expect((await call('POST', '/api/auth/api-tokens', session, { name: 'b', expires_in_days: 365 })).json().expires_at).toBe('2027-03-02T09:00:00.000Z');
+    expect((await call('POST', '/api/auth/api-tokens', session, { name: 'a', expires_in_days: 1, password: PASSWORD })).json().expires_at).toBe(
+      '2026-03-03T09:00:00.000Z',
+    );
+    expect((await call('POST', '/api/auth/api-tokens', session, { name: 'b', expires_in_days: 365, password: PASSWORD })).json().expires_at).toBe(
+      '2027-03-02T09:00:00.000Z',
+    );
   });
 
   it(`keeps at most ${API_TOKENS_PER_ACCOUNT} unexpired tokens per account (409 TOO_MANY_API_TOKENS)`, async () => {
     for (let i = 0; i < API_TOKENS_PER_ACCOUNT; i += 1) await t.ctx.services.apiTokens.createToken(1, `token ${i}`, 1);
-    expectError(await call('POST', '/api/auth/api-tokens', session, { name: 'one more', expires_in_days: 1 }), 409, 'TOO_MANY_API_TOKENS');
+    expectError(await call('POST', '/api/auth/api-tokens', session, { name: 'one more', expires_in_days: 1, password: PASSWORD }), 409, 'TOO_MANY_API_TOKENS');
     t.clock.advance(86_400);
     session = await login(t.app);
     await createToken('after the others expired');

@@ -21,7 +21,7 @@ beforeEach(async () => {
   await addEntry(ann, '2026-03-02T07:00:00.000Z', '2026-03-02T08:00:00.000Z', 'private note');
   expect((await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-05', type: 'vacation' })).statusCode).toBe(201);
   expect((await ann.call('PATCH', '/api/settings', { timezone: 'Europe/Berlin', timezone_valid_from: '1970-01-01' })).statusCode).toBe(200);
-  expect((await ann.call('POST', '/api/auth/api-tokens', { name: 'script', expires_in_days: 5 })).statusCode).toBe(201);
+  expect((await ann.call('POST', '/api/auth/api-tokens', { name: 'script', expires_in_days: 5, password: PASSWORD })).statusCode).toBe(201);
   await t.ctx.db
     .insertInto('reset_tokens')
     .values({ user_id: annId, token_hash: 'r'.repeat(64), created_at: t.clock.now().toISOString(), expires_at: '2999-01-01T00:00:00.000Z', used_at: null })

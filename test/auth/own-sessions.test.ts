@@ -206,11 +206,11 @@ describe('POST /api/auth/sessions/revoke-others', () => {
     const bob = await signIn('bob@example.com');
     const response = await call('POST', '/api/auth/sessions/revoke-others', keep);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ revoked: 2 });
+    expect(response.json()).toEqual({ revoked: 2, revoked_api_tokens: 0 });
     for (const token of others) expectError(await call('GET', '/api/time-entries', token), 401, 'UNAUTHORIZED');
     expect((await call('GET', '/api/auth/me', keep)).statusCode).toBe(200);
     expect((await call('GET', '/api/auth/me', bob)).statusCode).toBe(200);
-    expect((await call('POST', '/api/auth/sessions/revoke-others', keep)).json()).toEqual({ revoked: 0 });
+    expect((await call('POST', '/api/auth/sessions/revoke-others', keep)).json()).toEqual({ revoked: 0, revoked_api_tokens: 0 });
   });
 
   it('needs a session', async () => {

@@ -1,12 +1,15 @@
 // Every recovery step ends the account's API tokens too, through a real `timetrack serve` and the built
 // CLI (docs/security.md, "API tokens"; docs/api.md, "API tokens"): a token made by whoever held the
-// account must not outlive a reset, a new password or a disabled account.
+// account must not outlive a reset, a new password, "sign out all other devices" or a disabled account.
+// A new token takes the password (and a code) again and mails the owner; token and session changes
+// are budgeted per account (docs/security.md, "the audit trail grows with no-ops").
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { cli } from '../support/cli-accounts.js';
 import { resetLinkOf, startSmtpServer } from '../support/smtp.js';
+import { totpCode, wrongCode } from '../support/totp.js';
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -27,7 +30,7 @@ async function call(
   method: string,
   url: string,
   options: { body?: unknown; token?: string } = {},
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: any; retryAfter: string | null }> {
   const response = await fetch(`${server.baseUrl}${url}`, {
     method,
     headers: {
@@ -37,7 +40,17 @@ async function call(
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, retryAfter: response.headers.get('retry-after') };
+}
+
+interface AuditEvent {
+  action: string;
+  detail: Record<string, unknown>;
+}
+
+/** The audit trail through the built CLI, newest first. */
+async function auditEvents(dbPath: string): Promise<AuditEvent[]> {
+  return (JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: AuditEvent[] }).events;
 }
 
 /** Registers ann, signs in and makes an API token; answers the session and the token (checked to work). */
@@ -46,7 +59,10 @@ async function accountWithToken(server: RunningServer): Promise<{ session: strin
   const login = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
   expect(login.status).toBe(200);
   const session = login.body.token as string;
-  const created = await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'left by an intruder', expires_in_days: 365 } });
+  const created = await call(server, 'POST', '/api/auth/api-tokens', {
+    token: session,
+    body: { name: 'left by an intruder', expires_in_days: 365, password: PASSWORD },
+  });
   expect(created.status).toBe(201);
   const apiToken = created.body.token as string;
   expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(200);
@@ -61,6 +77,44 @@ describe('recovery ends API tokens, against a real server', () => {
     expect(changed.status).toBe(200);
     expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
     expect((await call(server, 'GET', '/api/time-entries/current', { token: session })).status).toBe(200);
+  });
+
+  it('change-password with revoke_api_tokens: false keeps the API tokens (the other sessions still end); the audit row says how many ended', async () => {
+    const { server, dbPath } = await serve();
+    const { session, apiToken } = await accountWithToken(server);
+    const other = (await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).body.token as string;
+    const kept = await call(server, 'POST', '/api/auth/change-password', {
+      token: session,
+      body: { old_password: PASSWORD, new_password: NEW_PASSWORD, revoke_api_tokens: false },
+    });
+    expect(kept.status).toBe(200);
+    expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(200);
+    expect((await call(server, 'GET', '/api/auth/me', { token: other })).status).toBe(401);
+    const ended = await call(server, 'POST', '/api/auth/change-password', {
+      token: session,
+      body: { old_password: NEW_PASSWORD, new_password: PASSWORD, revoke_api_tokens: true },
+    });
+    expect(ended.status).toBe(200);
+    expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
+    const changes = (await auditEvents(dbPath)).filter((event) => event.action === 'password_changed');
+    expect(changes.map((event) => event.detail.api_tokens)).toEqual([1, 'kept']); // newest first
+  });
+
+  it('"sign out all other devices" ends the API tokens too, unless revoke_api_tokens is false; the answer and the audit row say how many', async () => {
+    const { server, dbPath } = await serve();
+    const { session, apiToken } = await accountWithToken(server);
+    await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
+    const kept = await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: session, body: { revoke_api_tokens: false } });
+    expect(kept.body).toEqual({ revoked: 1, revoked_api_tokens: 0 });
+    expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(200);
+    // No body at all is the default: the tokens end.
+    expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: session })).body).toEqual({ revoked: 0, revoked_api_tokens: 1 });
+    expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
+    const rows = (await auditEvents(dbPath)).filter((event) => event.action === 'sessions_revoked');
+    expect(rows.map((event) => [event.detail.others, event.detail.api_tokens])).toEqual([
+      [0, 1],
+      [1, 0],
+    ]);
   });
 
   it('`user set-password` through the built CLI ends every API token', async () => {
@@ -88,7 +142,10 @@ describe('recovery ends API tokens, against a real server', () => {
     expect([byUser.exitCode, JSON.parse(byUser.stdout as string)]).toEqual([0, { revoked: 1, revoked_api_tokens: 1 }]);
     expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
     const login = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
-    const again = await call(server, 'POST', '/api/auth/api-tokens', { token: login.body.token, body: { name: 'second', expires_in_days: 30 } });
+    const again = await call(server, 'POST', '/api/auth/api-tokens', {
+      token: login.body.token,
+      body: { name: 'second', expires_in_days: 30, password: PASSWORD },
+    });
     expect(again.status).toBe(201);
     const all = await cli(dbPath, ['token', 'revoke', '--all']);
     expect(String(all.stdout)).toMatch(/^revoked 1 session\(s\) and 1 API token\(s\)$/m);
@@ -106,7 +163,8 @@ describe('recovery ends API tokens, against a real server', () => {
       });
       const { apiToken } = await accountWithToken(server);
       expect((await call(server, 'POST', '/api/auth/request-reset', { body: { email: 'ann@example.com' } })).status).toBe(200);
-      const resetToken = resetLinkOf(await smtp.waitForMessage()).searchParams.get('token')!;
+      // The first mail is the notice of the new API token; the second the reset link.
+      const resetToken = resetLinkOf(await smtp.waitForMessage(2)).searchParams.get('token')!;
       expect((await call(server, 'POST', '/api/auth/reset-password', { body: { token: resetToken, new_password: NEW_PASSWORD } })).status).toBe(200);
       expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
     } finally {
@@ -123,13 +181,139 @@ describe('the audit trail, against a real server', () => {
       (JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string }> }).events.map(
         (event) => event.action,
       );
+    // The first call ends the API token (one row); the next ones end nothing.
+    expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: session })).body).toEqual({ revoked: 0, revoked_api_tokens: 1 });
     const before = await auditActions();
-    for (let i = 0; i < 5; i++) expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: session })).body).toEqual({ revoked: 0 });
+    for (let i = 0; i < 5; i++)
+      expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: session })).body).toEqual({ revoked: 0, revoked_api_tokens: 0 });
     expect(await auditActions()).toEqual(before);
     expect((await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).status).toBe(200);
-    expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: session })).body).toEqual({ revoked: 1 });
+    expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: session })).body).toEqual({ revoked: 1, revoked_api_tokens: 0 });
     expect((await auditActions()).filter((action) => action === 'sessions_revoked')).toHaveLength(
       before.filter((action) => action === 'sessions_revoked').length + 1,
     );
+  });
+});
+
+/** Signs ann in again; the new session's token. */
+async function signIn(server: RunningServer, email = 'ann@example.com'): Promise<string> {
+  const login = await call(server, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } });
+  expect(login.status).toBe(200);
+  return login.body.token as string;
+}
+
+describe('creating an API token, against a real server', () => {
+  const fields = { name: 'another script', expires_in_days: 30 };
+
+  it('takes the current password; wrong ones count against the lockout like a sign-in, and nothing is made', async () => {
+    const { server } = await serve();
+    const { session } = await accountWithToken(server);
+    const without = await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: fields });
+    expect([without.status, without.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    for (let i = 0; i < 4; i++) {
+      const wrong = await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { ...fields, password: `wrong ${i}` } });
+      expect([wrong.status, wrong.body.code]).toEqual([403, 'INVALID_PASSWORD']);
+    }
+    const locked = await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { ...fields, password: 'wrong again' } });
+    expect([locked.status, locked.body.code]).toEqual([423, 'ACCOUNT_LOCKED']);
+    expect((await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { ...fields, password: PASSWORD } })).status).toBe(423);
+    expect((await call(server, 'GET', '/api/auth/api-tokens', { token: session })).body.api_tokens.map((token: { name: string }) => token.name)).toEqual([
+      'left by an intruder',
+    ]);
+  });
+
+  it('with two-factor sign-in on, also takes a code', async () => {
+    const { server } = await serve();
+    const { session } = await accountWithToken(server);
+    const setup = await call(server, 'POST', '/api/auth/2fa/setup', { token: session, body: { password: PASSWORD } });
+    const secret = setup.body.secret as string;
+    expect((await call(server, 'POST', '/api/auth/2fa/enable', { token: session, body: { code: totpCode(secret, Date.now()) } })).status).toBe(200);
+    const withoutCode = await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { ...fields, password: PASSWORD } });
+    expect([withoutCode.status, withoutCode.body.details[0].field]).toEqual([400, 'code']);
+    const wrong = await call(server, 'POST', '/api/auth/api-tokens', {
+      token: session,
+      body: { ...fields, password: PASSWORD, code: wrongCode(secret, Date.now()) },
+    });
+    expect([wrong.status, wrong.body.code]).toEqual([403, 'INVALID_TWO_FACTOR_CODE']);
+    // The code that enabled it is spent: the next step's code (one step of drift is accepted).
+    const right = await call(server, 'POST', '/api/auth/api-tokens', {
+      token: session,
+      body: { ...fields, password: PASSWORD, code: totpCode(secret, Date.now() + 30_000) },
+    });
+    expect(right.status).toBe(201);
+  });
+
+  it('mails the owner a notice (name, expiry, address; never the token)', async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const { server } = await serve({
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: String(smtp.port),
+        SMTP_FROM: 'timetrack@example.org',
+        PUBLIC_URL: 'https://time.example.org',
+      });
+      const { apiToken } = await accountWithToken(server);
+      const mail = await smtp.waitForMessage();
+      const text = mail.raw.replace(/=\r?\n/g, '');
+      expect(mail.to).toEqual(['ann@example.com']);
+      expect(text).toContain('Subject: New API token for your timetrack account');
+      expect(text).toMatch(/Name: +left by an intruder/);
+      expect(text).toMatch(/Address: +127\.0\.0\.1/);
+      expect(text).toContain('https://time.example.org/');
+      expect(text).not.toContain(apiToken.slice(6));
+    } finally {
+      await smtp.close();
+    }
+  });
+});
+
+describe('budgets per account on token and session changes, against a real server', () => {
+  it('10 token creations an hour, then 429 RATE_LIMITED with Retry-After; another account keeps its own; right passwords lock nothing', async () => {
+    const { server } = await serve();
+    const { session } = await accountWithToken(server); // the first of the 10
+    for (let i = 2; i <= 10; i++) {
+      const created = await call(server, 'POST', '/api/auth/api-tokens', {
+        token: session,
+        body: { name: `script ${i}`, expires_in_days: 1, password: PASSWORD },
+      });
+      expect(created.status, created.body?.code).toBe(201);
+    }
+    const refused = await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'one more', expires_in_days: 1, password: PASSWORD } });
+    expect([refused.status, refused.body.code]).toEqual([429, 'RATE_LIMITED']);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(3000);
+    // Ten right passwords in a row left the account's lockout alone: signing in still works.
+    expect(await signIn(server)).toEqual(expect.any(String));
+    expect((await call(server, 'POST', '/api/auth/register', { body: { email: 'bob@example.com', password: PASSWORD, full_name: 'Bob' } })).status).toBe(201);
+    const bob = await signIn(server, 'bob@example.com');
+    expect((await call(server, 'POST', '/api/auth/api-tokens', { token: bob, body: { name: 'bob', expires_in_days: 1, password: PASSWORD } })).status).toBe(
+      201,
+    );
+  });
+
+  it('60 revocations an hour, one budget for sessions and API tokens; then 429 RATE_LIMITED with Retry-After', async () => {
+    const { server } = await serve();
+    const { session } = await accountWithToken(server);
+    const tokenId = (await call(server, 'GET', '/api/auth/api-tokens', { token: session })).body.api_tokens[0].id as number;
+    await signIn(server);
+    const otherId = ((await call(server, 'GET', '/api/auth/sessions', { token: session })).body.sessions as Array<{ id: number; current: boolean }>).find(
+      (entry) => !entry.current,
+    )!.id;
+    for (let i = 0; i < 60; i++) {
+      const answer = await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: session, body: { revoke_api_tokens: false } });
+      expect(answer.status).toBe(200);
+    }
+    for (const [method, url] of [
+      ['POST', '/api/auth/sessions/revoke-others'],
+      ['DELETE', `/api/auth/sessions/${otherId}`],
+      ['DELETE', `/api/auth/api-tokens/${tokenId}`],
+    ] as const) {
+      const refused = await call(server, method, url, { token: session });
+      expect([refused.status, refused.body.code], url).toEqual([429, 'RATE_LIMITED']);
+      expect(Number(refused.retryAfter)).toBeGreaterThan(3000);
+    }
+    expect((await call(server, 'GET', '/api/auth/api-tokens', { token: session })).body.api_tokens).toHaveLength(1);
+    expect((await call(server, 'POST', '/api/auth/register', { body: { email: 'bob@example.com', password: PASSWORD, full_name: 'Bob' } })).status).toBe(201);
+    const bob = await signIn(server, 'bob@example.com');
+    expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: bob })).status).toBe(200);
   });
 });

@@ -68,7 +68,7 @@ describe('your sessions, against a real server', () => {
     ]);
     expect((await call(server, 'DELETE', `/api/auth/sessions/${sessions[1]!.id}`, { token: laptop })).status).toBe(204);
     expect((await call(server, 'GET', '/api/auth/me', { token: phone })).status).toBe(401);
-    expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: laptop })).body).toEqual({ revoked: 1 });
+    expect((await call(server, 'POST', '/api/auth/sessions/revoke-others', { token: laptop })).body).toEqual({ revoked: 1, revoked_api_tokens: 0 });
     expect((await call(server, 'GET', '/api/time-entries', { token: script })).status).toBe(401);
     expect((await call(server, 'GET', '/api/auth/me', { token: laptop })).status).toBe(200);
   });
@@ -80,7 +80,10 @@ describe('API tokens, against a real server and the admin CLI', () => {
     const server = await serve({}, dbPath);
     await registerAccount(server);
     const session = await signIn(server);
-    const created = await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'nightly export', expires_in_days: 7 } });
+    const created = await call(server, 'POST', '/api/auth/api-tokens', {
+      token: session,
+      body: { name: 'nightly export', expires_in_days: 7, password: PASSWORD },
+    });
     expect(created.status).toBe(201);
     const { token, id } = created.body as { token: string; id: number };
     expect(token).toMatch(/^ttpat_/);
@@ -206,7 +209,8 @@ describe('operators, against real servers and the admin CLI', () => {
     const before = await serve({}, dbPath);
     await registerAccount(before);
     const session = await signIn(before);
-    const { token } = (await call(before, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'script', expires_in_days: 1 } })).body;
+    const { token } = (await call(before, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'script', expires_in_days: 1, password: PASSWORD } }))
+      .body;
     await before.stop();
     running.splice(running.indexOf(before), 1);
     const after = await serve({ REQUIRE_2FA: 'true' }, dbPath);
@@ -229,7 +233,8 @@ describe('closing the account, against a real server', () => {
     await registerAccount(server);
     const session = await signIn(server);
     expect((await call(server, 'POST', '/api/time-entries/start', { token: session, body: {} })).status).toBe(201);
-    const { token } = (await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'script', expires_in_days: 1 } })).body;
+    const { token } = (await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'script', expires_in_days: 1, password: PASSWORD } }))
+      .body;
     expect((await call(server, 'DELETE', '/api/auth/account', { token, body: { password: PASSWORD } })).body.code).toBe('FORBIDDEN_FOR_API_TOKEN');
     expect((await call(server, 'DELETE', '/api/auth/account', { token: session, body: { password: PASSWORD } })).status).toBe(204);
     expect((await call(server, 'GET', '/api/auth/me', { token: session })).status).toBe(401);

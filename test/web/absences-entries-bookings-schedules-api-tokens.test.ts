@@ -181,7 +181,7 @@ describe.runIf(browserAvailable)('guards of the browser client', () => {
     await register(page);
     const nextMonday = berlin().startOf('week').plus({ weeks: 1 }).toISODate() as string;
     expect(await call(page, 'POST', '/api/settings/schedules', { valid_from: nextMonday, weekly_target_minutes: { mon: 360 } })).toBe(201);
-    expect(await call(page, 'POST', '/api/auth/api-tokens', { name: 'backup script', expires_in_days: 30 })).toBe(201);
+    expect(await call(page, 'POST', '/api/auth/api-tokens', { name: 'backup script', expires_in_days: 30, password: PASSWORD })).toBe(201);
     await openTab(page, 'Settings');
     await field(page, 'Hours (h:mm, negative to take off)').fill('1:30');
     await button(page, 'Add booking').click();

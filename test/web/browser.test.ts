@@ -38,7 +38,7 @@ function person() {
 }
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
-const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+const field = (scope: Pick<Page, 'getByLabel'>, label: string) => scope.getByLabel(label, { exact: true });
 const token = (page: Page) => page.evaluate<string | null>("localStorage.getItem('timetrack.token')");
 
 /** Registers from the page's browser; registering signs in (lands on Today). */
@@ -296,13 +296,15 @@ describe.runIf(browserAvailable)('the browser client', () => {
     expect(await page.getByLabel('Holiday region').inputValue()).toBe('DE-BY');
     expect(await field(page, 'Time zone').inputValue()).toBe('Europe/Berlin');
 
-    // Change the password (a wrong current one is said in words).
-    await field(page, 'Current password').fill('not it at all');
+    // Change the password (a wrong current one is said in words); "Also revoke my API tokens" is ticked.
+    const passwordForm = page.locator('form', { has: button(page, 'Change password') });
+    expect(await passwordForm.getByLabel('Also revoke my API tokens').isChecked()).toBe(true);
+    await field(passwordForm, 'Current password').fill('not it at all');
     await field(page, 'New password').fill(NEW_PASSWORD);
     await field(page, 'New password again').fill(NEW_PASSWORD);
     await button(page, 'Change password').click();
     await page.getByText('The current password is not right.').waitFor();
-    await field(page, 'Current password').fill(PASSWORD);
+    await field(passwordForm, 'Current password').fill(PASSWORD);
     await button(page, 'Change password').click();
     await page.getByText('Password changed.', { exact: false }).waitFor();
 

@@ -151,7 +151,8 @@ describe.runIf(browserAvailable)('Settings: two-factor sign-in, API tokens, clos
     await page.getByText('You have no API tokens.').waitFor();
     await checkScreen(page);
 
-    // A name the API refuses is marked beside its field.
+    // A name the API refuses is marked beside its field (the current password is asked too).
+    await field(section(page, 'API tokens'), 'Current password').fill(PASSWORD);
     await field(page, 'Name').fill(' '.repeat(3));
     await button(page, 'Create token').click();
     await page.locator('.field-error').filter({ hasText: 'Enter a name of 1 to 100 characters.' }).waitFor();
@@ -159,6 +160,7 @@ describe.runIf(browserAvailable)('Settings: two-factor sign-in, API tokens, clos
     await field(page, 'Name').fill('nightly export');
     await page.getByLabel('Valid for').selectOption({ label: '30 days' });
     await page.getByLabel('Valid for').focus();
+    // Tab to the password, Enter submits the form.
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect.poll(() => focused(page)).toBe('Your new API token');

@@ -159,6 +159,7 @@ describe.runIf(browserAvailable)('two-factor sign-in in the browser', () => {
       await api(server, 'POST', '/api/auth/register', { email: 'fay@example.com', password: PASSWORD, full_name: 'Fay' });
       const phone = (await api(server, 'POST', '/api/auth/login', { email: 'fay@example.com', password: PASSWORD })).token;
       const script = (await api(server, 'POST', '/api/auth/login', { email: 'fay@example.com', password: PASSWORD })).token;
+      const apiToken = (await api(server, 'POST', '/api/auth/api-tokens', { name: 'nightly', expires_in_days: 7, password: PASSWORD }, phone)).token;
       const { context, cspViolations } = await recordedContext(browser, { viewport: { width: 320, height: 640 }, bypassCSP: true });
       const page = await context.newPage();
       await page.goto(`${server.baseUrl}/login`);
@@ -181,9 +182,13 @@ describe.runIf(browserAvailable)('two-factor sign-in in the browser', () => {
         [phone, script].map(async (token) => (await fetch(`${server.baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status),
       );
       expect(statuses.sort()).toEqual([200, 401]);
+      // "Also revoke my API tokens" is ticked unless unticked: the API token ends too.
+      // (The password change has one too: this one follows the session list.)
+      const alsoTokens = page.locator('ul.sessions ~ div.check').getByLabel('Also revoke my API tokens', { exact: true });
+      expect(await alsoTokens.isChecked()).toBe(true);
       await button(page, 'Sign out all other devices').click();
-      await page.getByRole('status').filter({ hasText: '1 other device is signed out.' }).waitFor();
-      for (const token of [phone, script])
+      await page.getByRole('status').filter({ hasText: '1 other device is signed out. 1 API token is revoked.' }).waitFor();
+      for (const token of [phone, script, apiToken])
         expect((await fetch(`${server.baseUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
       expect(await page.locator('ul.sessions li').count()).toBe(1);
       await button(page, 'Sign out this device').click();

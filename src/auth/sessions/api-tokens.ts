@@ -5,7 +5,7 @@
 // (the routes check `apiTokenId`); it is checked on every request like a session (record, expiry,
 // active account), so a revoked token is 401 at once.
 import { randomBytes } from 'node:crypto';
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { KeyCondition, TransactionalDatabase } from '../../db/database.js';
 import type { Database } from '../../db/types.js';
 import { addSeconds, type Clock } from '../../common/clock.js';
@@ -123,43 +123,62 @@ function withLastUse(deps: ApiTokenDeps, row: ApiTokenRecord & { token_hash: str
   return { ...record, last_used_at: noted !== undefined && (record.last_used_at === null || noted > record.last_used_at) ? noted : record.last_used_at };
 }
 
-/** A new token, shown only in this answer; at most API_TOKENS_PER_ACCOUNT unexpired per account. */
-async function createToken(deps: ApiTokenDeps, userId: number, name: string, expiresInDays: number): Promise<{ token: string; record: ApiTokenRecord }> {
-  const { database, clock } = deps;
+/** The fields of a new token, checked before anything is counted or stored: the clean name. */
+export function checkNewToken(name: string, expiresInDays: number): string {
   const cleanName = normalizeName(name);
   if (!Number.isInteger(expiresInDays) || expiresInDays < 1 || expiresInDays > API_TOKEN_MAX_DAYS) {
     throw validationError(`expires_in_days must be a whole number from 1 to ${API_TOKEN_MAX_DAYS}`, 'expires_in_days');
   }
+  return cleanName;
+}
+
+/**
+ * Stores a new token of checked fields in a transaction that holds the account's lock; at most
+ * API_TOKENS_PER_ACCOUNT unexpired per account. The token is answered only here.
+ */
+export async function insertToken(
+  deps: Pick<ApiTokenDeps, 'clock'>,
+  trx: Transaction<Database>,
+  userId: number,
+  cleanName: string,
+  expiresInDays: number,
+): Promise<{ token: string; record: ApiTokenRecord }> {
   const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const record = await database.transact(async (trx) => {
-    await database.lockUser(trx, userId);
-    const now = clock.now();
-    const { count } = await trx
-      .selectFrom('api_tokens')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('user_id', '=', userId)
-      .where('expires_at', '>', now.toISOString())
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= API_TOKENS_PER_ACCOUNT) {
-      throw new ServiceError('TOO_MANY_API_TOKENS', `An account may hold ${API_TOKENS_PER_ACCOUNT} API tokens; revoke one first`);
-    }
-    return trx
-      .insertInto('api_tokens')
-      .values({
-        user_id: userId,
-        name: cleanName,
-        token_hash: hashToken(token),
-        created_at: now.toISOString(),
-        expires_at: addSeconds(now, expiresInDays * 86_400).toISOString(),
-      })
-      .returning(['id', 'name', 'created_at', 'expires_at', 'last_used_at'])
-      .executeTakeFirstOrThrow();
-  });
+  const now = deps.clock.now();
+  const { count } = await trx
+    .selectFrom('api_tokens')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= API_TOKENS_PER_ACCOUNT) {
+    throw new ServiceError('TOO_MANY_API_TOKENS', `An account may hold ${API_TOKENS_PER_ACCOUNT} API tokens; revoke one first`);
+  }
+  const record = await trx
+    .insertInto('api_tokens')
+    .values({
+      user_id: userId,
+      name: cleanName,
+      token_hash: hashToken(token),
+      created_at: now.toISOString(),
+      expires_at: addSeconds(now, expiresInDays * 86_400).toISOString(),
+    })
+    .returning(['id', 'name', 'created_at', 'expires_at', 'last_used_at'])
+    .executeTakeFirstOrThrow();
   return { token, record };
 }
 
+/** A new token without asking the owner again (operators, tests); the owner's way is api-token-service.ts. */
+export async function createToken(deps: ApiTokenDeps, userId: number, name: string, expiresInDays: number): Promise<{ token: string; record: ApiTokenRecord }> {
+  const cleanName = checkNewToken(name, expiresInDays);
+  return deps.database.transact(async (trx) => {
+    await deps.database.lockUser(trx, userId);
+    return insertToken(deps, trx, userId, cleanName, expiresInDays);
+  });
+}
+
 /** The account's unexpired tokens, newest first (never a token or its hash). */
-async function listTokens(deps: ApiTokenDeps, userId: number): Promise<ApiTokenRecord[]> {
+export async function listTokens(deps: ApiTokenDeps, userId: number): Promise<ApiTokenRecord[]> {
   const rows = await deps.database.db
     .selectFrom('api_tokens')
     .select(['id', 'name', 'created_at', 'expires_at', 'last_used_at', 'token_hash'])
@@ -172,7 +191,7 @@ async function listTokens(deps: ApiTokenDeps, userId: number): Promise<ApiTokenR
 }
 
 /** Revokes one of the account's tokens; another account's is NOT_FOUND. */
-async function revokeToken(deps: ApiTokenDeps, userId: number, id: number): Promise<ApiTokenRecord> {
+export async function revokeToken(deps: ApiTokenDeps, userId: number, id: number): Promise<ApiTokenRecord> {
   const row = await deps.database.db
     .deleteFrom('api_tokens')
     .where('id', '=', id)
@@ -184,7 +203,7 @@ async function revokeToken(deps: ApiTokenDeps, userId: number, id: number): Prom
 }
 
 /** `token list --api`: every unexpired token, or one account's, with its account. */
-async function listAllTokens(deps: ApiTokenDeps, userId?: number): Promise<AdminApiTokenRecord[]> {
+export async function listAllTokens(deps: ApiTokenDeps, userId?: number): Promise<AdminApiTokenRecord[]> {
   let query = deps.database.db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
@@ -206,38 +225,25 @@ async function listAllTokens(deps: ApiTokenDeps, userId?: number): Promise<Admin
 }
 
 /** `token revoke --api --id`: one token of any account. */
-async function revokeTokenById(deps: ApiTokenDeps, id: number): Promise<{ userId: number } | undefined> {
+export async function revokeTokenById(deps: ApiTokenDeps, id: number): Promise<{ userId: number } | undefined> {
   const row = await deps.database.db.deleteFrom('api_tokens').where('id', '=', id).returning('user_id').executeTakeFirst();
   return row ? { userId: row.user_id } : undefined;
 }
 
 /** `token revoke --api --user`: every token of the account. */
-async function revokeTokensOfUser(deps: ApiTokenDeps, userId: number): Promise<number> {
+export async function revokeTokensOfUser(deps: ApiTokenDeps, userId: number): Promise<number> {
   const result = await deps.database.db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
 /** `token revoke --api --token -`: the token of this hash (a leaked one, pasted on standard input). */
-async function revokeTokenByHash(deps: ApiTokenDeps, tokenHash: string): Promise<number> {
+export async function revokeTokenByHash(deps: ApiTokenDeps, tokenHash: string): Promise<number> {
   const result = await deps.database.db.deleteFrom('api_tokens').where('token_hash', '=', tokenHash).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
 /** `token revoke --api --all`. */
-async function revokeAllTokens(deps: ApiTokenDeps): Promise<number> {
+export async function revokeAllTokens(deps: ApiTokenDeps): Promise<number> {
   const result = await deps.database.db.deleteFrom('api_tokens').executeTakeFirst();
   return Number(result.numDeletedRows);
-}
-
-export function createApiTokenService(deps: ApiTokenDeps) {
-  return {
-    createToken: (userId: number, name: string, expiresInDays: number) => createToken(deps, userId, name, expiresInDays),
-    listTokens: (userId: number) => listTokens(deps, userId),
-    revokeToken: (userId: number, id: number) => revokeToken(deps, userId, id),
-    listAllTokens: (userId?: number) => listAllTokens(deps, userId),
-    revokeTokenById: (id: number) => revokeTokenById(deps, id),
-    revokeTokensOfUser: (userId: number) => revokeTokensOfUser(deps, userId),
-    revokeTokenByHash: (tokenHash: string) => revokeTokenByHash(deps, tokenHash),
-    revokeAllTokens: () => revokeAllTokens(deps),
-  };
 }

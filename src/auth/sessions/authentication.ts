@@ -39,6 +39,11 @@ function invalidCredentials(): ServiceError {
   return new ServiceError('INVALID_CREDENTIALS', 'The e-mail address or username, or the password, is wrong');
 }
 
+/** What a password change ends besides the other sessions: the account's API tokens unless kept. */
+export interface PasswordChangeOptions {
+  revokeApiTokens: boolean;
+}
+
 export interface AuthenticationDeps {
   database: TransactionalDatabase;
   clock: Clock;
@@ -176,7 +181,13 @@ async function refusalAfterVerification(
  * token is revoked on success. The new hash is stored only if the calling session still exists and
  * the verified hash and the active status are still current.
  */
-async function changePassword(context: AuthenticationContext, session: AuthenticatedSession, oldPassword: string, newPassword: string): Promise<void> {
+async function changePassword(
+  context: AuthenticationContext,
+  session: AuthenticatedSession,
+  oldPassword: string,
+  newPassword: string,
+  options: PasswordChangeOptions,
+): Promise<{ revokedApiTokens: number }> {
   const { database, clock, hasher, sessionPassword } = context;
   const userId = session.user.id;
   await checkNewPassword(newPassword, 'new_password');
@@ -188,7 +199,7 @@ async function changePassword(context: AuthenticationContext, session: Authentic
   );
   const current = { password_hash: verifiedHash };
   const newHash = await hasher.hash(newPassword, 'account');
-  await database.transact(async (trx) => {
+  return database.transact(async (trx) => {
     const nowIso = clock.now().toISOString();
     // A lock from sign-in failures does not stop the owner (who knows the password) from changing it.
     const changed = await trx
@@ -209,8 +220,9 @@ async function changePassword(context: AuthenticationContext, session: Authentic
       throw unauthorized();
     }
     await trx.deleteFrom('auth_tokens').where('user_id', '=', userId).where('token_hash', '!=', session.tokenHash).execute();
-    await trx.deleteFrom('api_tokens').where('user_id', '=', userId).execute();
+    const tokens = options.revokeApiTokens ? await trx.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst() : undefined;
     await trx.deleteFrom('reset_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    return { revokedApiTokens: Number(tokens?.numDeletedRows ?? 0) };
   });
 }
 
@@ -218,6 +230,7 @@ export function createAuthenticationService(deps: AuthenticationDeps) {
   const context: AuthenticationContext = { ...deps, ...newCounters(), db: deps.database.db, sessionPassword: createSessionPasswordCheck(deps) };
   return {
     login: (identifier: string, password: string) => login(context, identifier, password),
-    changePassword: (session: AuthenticatedSession, oldPassword: string, newPassword: string) => changePassword(context, session, oldPassword, newPassword),
+    changePassword: (session: AuthenticatedSession, oldPassword: string, newPassword: string, options: PasswordChangeOptions = { revokeApiTokens: true }) =>
+      changePassword(context, session, oldPassword, newPassword, options),
   };
 }

@@ -5,8 +5,9 @@
 // - signing.ts: signing and verifying session tokens (HS256 JWTs).
 // - sessions.ts: storing, listing and revoking session records.
 // - credentials.ts: the check of every protected request (a session token or an API token).
-// - api-tokens.ts, own-sessions.ts, activity.ts, authentication.ts (login, password change),
-//   new-device.ts and devices.ts: the rest of what a signed-in client is.
+// - api-tokens.ts (bound with the owner's way to a token in api-token-service.ts), budgets.ts,
+//   own-sessions.ts, activity.ts, authentication.ts (login, password change), new-device.ts and
+//   devices.ts: the rest of what a signed-in client is.
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { SessionClient, SignedSession } from './records.js';
@@ -36,7 +37,8 @@ export {
 export { MAX_SESSIONS_PER_USER } from './sessions.js';
 export type { SessionDeps, SessionOptions } from './signing.js';
 export { createActivityRecorder, type ActivityRecorder, type ActivityDeps } from './activity.js';
-export { createApiTokenService, API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX_LENGTH, API_TOKENS_PER_ACCOUNT, type ApiTokenDeps } from './api-tokens.js';
+export { API_TOKEN_MAX_DAYS, API_TOKEN_NAME_MAX_LENGTH, API_TOKENS_PER_ACCOUNT, type ApiTokenDeps } from './api-tokens.js';
+export { createApiTokenService, type ApiTokenServiceDeps } from './api-token-service.js';
 export { createAuthenticationService, type AuthenticationDeps } from './authentication.js';
 export { createCredentialService, type CredentialDeps, type CredentialService } from './credentials.js';
 export { createNewDeviceNotices, newDeviceText, type NewDeviceDeps, type SignInClient } from './new-device.js';

@@ -1,9 +1,9 @@
 // The signed-in user's own sessions (docs/api.md, "Your sessions"): the list with a readable device,
 // the address and when each was last used; revoking one, or every other. Revoking deletes the record,
 // so the next request with that token is 401 at once, on every process. Another user's session id is
-// 404, as if it did not exist.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types.js';
+// 404, as if it did not exist. "Sign out all other devices" also deletes the account's API tokens
+// unless the owner asks to keep them (docs/security.md, "an API token survives all seven recovery steps").
+import type { TransactionalDatabase } from '../../db/database.js';
 import type { Clock } from '../../common/clock.js';
 import { ServiceError } from '../../common/errors.js';
 import type { ActivityRecorder } from './activity.js';
@@ -28,12 +28,19 @@ export function sessionNotFound(): ServiceError {
 }
 
 export interface OwnSessionDeps {
-  db: Kysely<Database>;
+  database: Pick<TransactionalDatabase, 'db' | 'transact'>;
   clock: Clock;
   activity: ActivityRecorder;
 }
 
-export function createOwnSessionService({ db, clock, activity }: OwnSessionDeps) {
+/** What "sign out all other devices" ended. */
+export interface RevokedOthers {
+  sessions: number;
+  apiTokens: number;
+}
+
+export function createOwnSessionService({ database, clock, activity }: OwnSessionDeps) {
+  const { db } = database;
   async function listSessions(session: AuthenticatedSession): Promise<OwnSession[]> {
     const rows = await db
       .selectFrom('auth_tokens')
@@ -67,10 +74,17 @@ export function createOwnSessionService({ db, clock, activity }: OwnSessionDeps)
     return { current: row.token_hash === session.tokenHash };
   }
 
-  /** Revokes every session of the account but the calling one; how many. */
-  async function revokeOtherSessions(session: AuthenticatedSession): Promise<number> {
-    const result = await db.deleteFrom('auth_tokens').where('user_id', '=', session.user.id).where('token_hash', '!=', session.tokenHash).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /** Revokes every session of the account but the calling one, and (unless kept) its API tokens, in one transaction; how many. */
+  async function revokeOtherSessions(session: AuthenticatedSession, options: { revokeApiTokens: boolean } = { revokeApiTokens: true }): Promise<RevokedOthers> {
+    return database.transact(async (trx) => {
+      const sessions = await trx
+        .deleteFrom('auth_tokens')
+        .where('user_id', '=', session.user.id)
+        .where('token_hash', '!=', session.tokenHash)
+        .executeTakeFirst();
+      const apiTokens = options.revokeApiTokens ? await trx.deleteFrom('api_tokens').where('user_id', '=', session.user.id).executeTakeFirst() : undefined;
+      return { sessions: Number(sessions.numDeletedRows), apiTokens: Number(apiTokens?.numDeletedRows ?? 0) };
+    });
   }
 
   return { listSessions, revokeSession, revokeOtherSessions };

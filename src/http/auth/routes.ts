@@ -12,11 +12,13 @@ import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { normalizeTimezone } from '../../time/calendar/dates.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
-import { challengeAnswer, LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
+import { challengeAnswer, LoginResponse, RevokeApiTokensOption, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
 import { twoFactorRoutes } from './two-factor-routes.js';
 import { accountRoutes } from './account-routes.js';
 import { apiTokenRoutes } from './api-token-routes.js';
 import { sessionRoutes } from './session-routes.js';
+import { accountBudget } from '../account-limits.js';
+import { REVOCATIONS_PER_HOUR } from '../../auth/sessions/budgets.js';
 
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
 // The login field takes any string up to this length: a wrong shape is a failed login, not a 400.
@@ -60,8 +62,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   // Unknown /api/auth paths answer here, so that the group's hooks (no-store: api-hooks.ts) cover them too.
   app.setNotFoundHandler(sendNotFound);
   // The account-security routes: in plugins of their own, under this prefix and its hooks.
-  await app.register(sessionRoutes, { credentials, audit, ownSessions: services.ownSessions });
-  await app.register(apiTokenRoutes, { credentials, audit, apiTokens: services.apiTokens });
+  // One revocation budget per account for sessions and API tokens (src/auth/sessions/budgets.ts).
+  const revocationBudget = accountBudget({ name: 'revocations', max: REVOCATIONS_PER_HOUR, windowMs: 3_600_000 });
+  await app.register(sessionRoutes, { credentials, audit, ownSessions: services.ownSessions, revocationBudget });
+  await app.register(apiTokenRoutes, { credentials, audit, apiTokens: services.apiTokens, revocationBudget, rateLimited });
   await app.register(twoFactorRoutes, { credentials, audit, sessions, twoFactor: services.twoFactor, signInNotices, rateLimited });
   await app.register(accountRoutes, { credentials, accountClosing: services.accountClosing, rateLimited });
 
@@ -252,16 +256,23 @@ function passwordRoutes(app: ApiInstance, { audit, authentication, credentials, 
       schema: {
         tags: ['auth'],
         security: BEARER,
-        body: Type.Object({ old_password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }), new_password: Password }, { additionalProperties: false }),
+        body: Type.Object(
+          { old_password: Type.String({ maxLength: PASSWORD_MAX_LENGTH * 4 }), new_password: Password, revoke_api_tokens: RevokeApiTokensOption },
+          { additionalProperties: false },
+        ),
         response: { 200: MessageSchema, ...errorResponses(400, 401, 403, 423, 429, 503) },
       },
     },
     async (request) => {
-      const { user } = sessionOf(request);
-      await authentication.changePassword(sessionOf(request), request.body.old_password, request.body.new_password);
+      const session = sessionOf(request);
+      const { user } = session;
+      const revokeApiTokens = request.body.revoke_api_tokens ?? true;
+      const { body } = request;
+      const { revokedApiTokens } = await authentication.changePassword(session, body.old_password, body.new_password, { revokeApiTokens });
       securityEvent(request.log, 'password_changed', { user_id: user.id, client: request.ip });
-      await audit.record({ action: 'password_changed', actor: `user:${user.id}`, user, detail: { client: request.ip, other_sessions: 'revoked' } });
-      return { message: 'Password changed; other sessions have been signed out' };
+      const detail = { client: request.ip, other_sessions: 'revoked', api_tokens: revokeApiTokens ? revokedApiTokens : 'kept' };
+      await audit.record({ action: 'password_changed', actor: `user:${user.id}`, user, detail });
+      return { message: `Password changed; other sessions ${revokeApiTokens ? 'and API tokens ' : ''}have been signed out` };
     },
   );
 }

@@ -13,7 +13,12 @@ export const SessionSchema = Type.Object({
   current: Type.Boolean({ description: 'the session of this request' }),
 });
 export const SessionListResponse = Type.Object({ sessions: Type.Array(SessionSchema) });
-export const RevokedResponse = Type.Object({ revoked: Type.Integer() });
+export const RevokedResponse = Type.Object({
+  revoked: Type.Integer({ description: 'other sessions ended' }),
+  revoked_api_tokens: Type.Integer({ description: 'API tokens ended (0 with revoke_api_tokens: false)' }),
+});
+/** change-password and "sign out all other devices": whether the account's API tokens end too (default true). */
+export const RevokeApiTokensOption = Type.Optional(Type.Boolean({ description: 'also end every API token of the account (default true); false keeps them' }));
 
 export const ApiTokenSchema = Type.Object({
   id: Type.Integer(),

@@ -1,6 +1,8 @@
 // /api/auth/sessions (docs/api.md, "Your sessions"): the signed-in user's own sessions. Registered
-// inside the /api/auth plugin.
+// inside the /api/auth plugin. Revoking counts against the account's revocation budget (shared with
+// revoking API tokens: docs/security.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../composition-root.js';
 import { securityEvent } from '../../auth/audit.js';
@@ -8,15 +10,20 @@ import { requireAccountSession, sessionOf, type Authenticator } from '../authent
 import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { IdParams } from '../time-entries/schemas.js';
-import { RevokedResponse, SessionListResponse } from './schemas.js';
+import { RevokeApiTokensOption, RevokedResponse, SessionListResponse } from './schemas.js';
+
+// No body (or null) is the same as {}: a script that sends none keeps the default (the tokens end too).
+const RevokeOthersBody = Type.Union([Type.Null(), Type.Object({ revoke_api_tokens: RevokeApiTokensOption }, { additionalProperties: false })]);
 
 export interface SessionRouteOptions {
   credentials: Authenticator;
   audit: Services['audit'];
   ownSessions: Services['ownSessions'];
+  /** The account's revocation budget (429 RATE_LIMITED past it), shared with revoking API tokens. */
+  revocationBudget: preHandlerAsyncHookHandler;
 }
 
-export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = async (app, { audit, credentials, ownSessions }) => {
+export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = async (app, { audit, credentials, ownSessions, revocationBudget }) => {
   const schema = { tags: ['sessions'], security: BEARER };
   app.addHook('onRequest', requireAccountSession(credentials));
 
@@ -31,7 +38,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = asy
   app.delete(
     '/sessions/:id',
     {
-      schema: { ...schema, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
+      preHandler: revocationBudget,
+      schema: { ...schema, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 429) } },
     },
     async (request, reply) => {
       const session = sessionOf(request);
@@ -50,21 +58,24 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = asy
   app.post(
     '/sessions/revoke-others',
     {
-      schema: { ...schema, response: { 200: RevokedResponse, ...errorResponses(401, 403) } },
+      preHandler: revocationBudget,
+      schema: { ...schema, body: RevokeOthersBody, response: { 200: RevokedResponse, ...errorResponses(400, 401, 403, 429) } },
     },
     async (request) => {
       const session = sessionOf(request);
-      const revoked = await ownSessions.revokeOtherSessions(session);
+      const revokeApiTokens = request.body?.revoke_api_tokens ?? true;
+      const revoked = await ownSessions.revokeOtherSessions(session, { revokeApiTokens });
+      const answer = { revoked: revoked.sessions, revoked_api_tokens: revoked.apiTokens };
       // Nothing revoked, nothing happened: no audit row, so repeating it cannot grow the trail.
-      if (revoked === 0) return { revoked };
-      securityEvent(request.log, 'sessions_revoked', { user_id: session.user.id, client: request.ip, revoked });
+      if (revoked.sessions === 0 && revoked.apiTokens === 0) return answer;
+      securityEvent(request.log, 'sessions_revoked', { user_id: session.user.id, client: request.ip, ...answer });
       await audit.record({
         action: 'sessions_revoked',
         actor: `user:${session.user.id}`,
         user: session.user,
-        detail: { by: 'owner', others: revoked, client: request.ip },
+        detail: { by: 'owner', others: revoked.sessions, api_tokens: revoked.apiTokens, client: request.ip },
       });
-      return { revoked };
+      return answer;
     },
   );
 };

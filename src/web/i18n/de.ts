@@ -234,6 +234,8 @@ export const de: Catalog = {
     signOutOthers: 'Alle anderen Geräte abmelden',
     signedOutDevice: (device: string) => `${device} ist abgemeldet.`,
     signedOutOthers: (n: number) => (n === 1 ? '1 anderes Gerät ist abgemeldet.' : `${n} andere Geräte sind abgemeldet.`),
+    alsoRevokeApiTokens: 'Auch meine API-Tokens widerrufen',
+    revokedApiTokens: (n: number) => (n === 1 ? '1 API-Token ist widerrufen.' : `${n} API-Tokens sind widerrufen.`),
   },
 
   balance: {

@@ -264,6 +264,8 @@ export const en = {
     signOutOthers: 'Sign out all other devices',
     signedOutDevice: (device: string) => `${device} is signed out.`,
     signedOutOthers: (n: number) => (n === 1 ? '1 other device is signed out.' : `${n} other devices are signed out.`),
+    alsoRevokeApiTokens: 'Also revoke my API tokens',
+    revokedApiTokens: (n: number) => (n === 1 ? '1 API token is revoked.' : `${n} API tokens are revoked.`),
   },
 
   // The balance counts complete days only (docs/time-model.md): the same words on Today, Week, Month,

@@ -1,12 +1,13 @@
 // Settings → API tokens (docs/web-client.md): the account's tokens (name, created, last used, expiry;
-// never the token), a new one (name and how long it is valid; the token shown once, with a copy
+// never the token), a new one (name, how long it is valid, the current password and, with two-factor
+// sign-in on, a code; the token shown once, with a copy
 // button and the sentence that it will not be shown again), revoke after a confirmation. Escape
 // closes the confirmation; focus goes to the new token's heading, the row's button, or the list's heading.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiToken, NewApiToken } from '../../http/contract.js';
 import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
-import { focusSoon, useLoad } from '../state.js';
+import { focusSoon, securityVersion, useLoad } from '../state.js';
 import { Field, Notice, useAction, useEscape } from '../ui.js';
 
 /** How long a new token is valid, in days (the API takes 1 to 365); 90 is preselected. */
@@ -91,27 +92,84 @@ function TokenRow(props: { token: ApiToken; confirming: boolean; busy: boolean; 
   );
 }
 
-export function ApiTokens() {
+/** "Create a token": name, validity, the current password and (with two-factor sign-in on) a code. */
+function NewTokenForm(props: { onCreated: (created: NewApiToken) => Promise<void> }) {
   const text = t().apiTokens;
-  const tokens = useLoad(() => api('GET /api/auth/api-tokens'), []);
+  const twoFactor = useLoad(() => api('GET /api/auth/2fa'), [securityVersion.value]);
+  const withCode = twoFactor.data?.enabled === true;
   const [name, setName] = useState('');
   const [days, setDays] = useState(String(DEFAULT_DAYS));
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const create = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void create.run(async () => {
+      const proof = withCode ? { password, code: code.replace(/\s/g, '') } : { password };
+      const answer = await api('POST /api/auth/api-tokens', { body: { name: name.trim(), expires_in_days: Number(days), ...proof } });
+      setName('');
+      setDays(String(DEFAULT_DAYS));
+      setPassword('');
+      setCode('');
+      await props.onCreated(answer);
+    });
+  };
+  return (
+    <form ref={create.formRef} onSubmit={submit} class="token-form">
+      <Notice error={create.error ?? twoFactor.error} errorRef={create.errorRef} />
+      <Field label={text.name} name="name" value={name} onInput={setName} hint={text.nameHint} required error={create.fieldErrors.name} autocomplete="off" />
+      <div class={create.fieldErrors.expires_in_days ? 'field invalid' : 'field'}>
+        <label for="api-token-days">{text.validFor}</label>
+        <select id="api-token-days" name="expires_in_days" value={days} onChange={(event) => setDays(event.currentTarget.value)}>
+          {VALIDITY_DAYS.map((n) => (
+            <option key={n} value={String(n)}>
+              {text.days(n)}
+            </option>
+          ))}
+        </select>
+        {create.fieldErrors.expires_in_days && <p class="field-error">{create.fieldErrors.expires_in_days}</p>}
+      </div>
+      <Field
+        label={t().settings.currentPassword}
+        name="password"
+        type="password"
+        value={password}
+        onInput={setPassword}
+        autocomplete="current-password"
+        required
+        error={create.fieldErrors.password}
+      />
+      {withCode && (
+        <Field
+          label={t().twoFactor.codeOrRecovery}
+          name="code"
+          value={code}
+          onInput={setCode}
+          autocomplete="one-time-code"
+          required
+          error={create.fieldErrors.code}
+        />
+      )}
+      <button type="submit" class="primary" disabled={create.busy || !twoFactor.data}>
+        {text.create}
+      </button>
+    </form>
+  );
+}
+
+export function ApiTokens() {
+  const text = t().apiTokens;
+  // Reloaded when a password change or "sign out all other devices" may have revoked tokens.
+  const tokens = useLoad(() => api('GET /api/auth/api-tokens'), [securityVersion.value]);
   const [created, setCreated] = useState<NewApiToken>();
   const [confirming, setConfirming] = useState<ApiToken>();
-  const create = useAction();
   const revoke = useAction();
 
   useEscape(confirming !== undefined, () => (setConfirming(undefined), focusSoon(`#api-token-${confirming?.id} .revoke`)));
 
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void create.run(async () => {
-      const answer = await api('POST /api/auth/api-tokens', { body: { name: name.trim(), expires_in_days: Number(days) } });
-      setCreated(answer);
-      setName('');
-      setDays(String(DEFAULT_DAYS));
-      await tokens.reload();
-    });
+  const onCreated = async (answer: NewApiToken) => {
+    setCreated(answer);
+    await tokens.reload();
   };
   const confirmRevoke = (token: ApiToken) =>
     revoke.run(async () => {
@@ -147,24 +205,7 @@ export function ApiTokens() {
         ))}
       </ul>
       <h4>{text.createTitle}</h4>
-      <form ref={create.formRef} onSubmit={submit} class="token-form">
-        <Notice error={create.error} errorRef={create.errorRef} />
-        <Field label={text.name} name="name" value={name} onInput={setName} hint={text.nameHint} required error={create.fieldErrors.name} autocomplete="off" />
-        <div class={create.fieldErrors.expires_in_days ? 'field invalid' : 'field'}>
-          <label for="api-token-days">{text.validFor}</label>
-          <select id="api-token-days" name="expires_in_days" value={days} onChange={(event) => setDays(event.currentTarget.value)}>
-            {VALIDITY_DAYS.map((n) => (
-              <option key={n} value={String(n)}>
-                {text.days(n)}
-              </option>
-            ))}
-          </select>
-          {create.fieldErrors.expires_in_days && <p class="field-error">{create.fieldErrors.expires_in_days}</p>}
-        </div>
-        <button type="submit" class="primary" disabled={create.busy}>
-          {text.create}
-        </button>
-      </form>
+      <NewTokenForm onCreated={onCreated} />
     </section>
   );
 }

@@ -1,23 +1,28 @@
-// Settings → changing the password (the current one, the new one twice); other sessions are signed out.
+// Settings → changing the password (the current one, the new one twice); other sessions are signed out,
+// and the API tokens too unless "Also revoke my API tokens" is unticked.
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t } from '../i18n/index.js';
+import { securityChanged } from '../state.js';
 import { Field, Notice, useAction } from '../ui.js';
+import { RevokeApiTokensCheck } from './security.js';
 
 export function PasswordChange() {
   const text = t().settings;
   const [oldPassword, setOldPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [repeat, setRepeat] = useState('');
+  const [revokeApiTokens, setRevokeApiTokens] = useState(true);
   const action = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
     if (newPassword !== repeat) return action.fail(text.notSame, 'repeat');
     void action.run(async () => {
-      await api('POST /api/auth/change-password', { body: { old_password: oldPassword, new_password: newPassword } });
+      await api('POST /api/auth/change-password', { body: { old_password: oldPassword, new_password: newPassword, revoke_api_tokens: revokeApiTokens } });
       setOldPassword('');
       setNewPassword('');
       setRepeat('');
+      securityChanged(); // the sessions, and the API tokens' list, load again
       return text.passwordChanged;
     });
   };
@@ -55,6 +60,7 @@ export function PasswordChange() {
         required
         minLength={8}
       />
+      <RevokeApiTokensCheck id="password-revoke-api-tokens" checked={revokeApiTokens} onChange={setRevokeApiTokens} />
       <button type="submit" class="primary" disabled={action.busy}>
         {text.changePassword}
       </button>

@@ -1,9 +1,11 @@
 // Settings → Security: the account's sessions (device, address, last use), "Sign out" per device,
-// "Sign out this device" and "Sign out all other devices" (docs/web-client.md).
+// "Sign out this device" and "Sign out all other devices", with "Also revoke my API tokens" ticked
+// unless the owner unticks it (docs/web-client.md).
+import { useState } from 'preact/hooks';
 import type { OwnSession } from '../../http/contract.js';
 import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
-import { securityVersion, useLoad } from '../state.js';
+import { securityChanged, securityVersion, useLoad } from '../state.js';
 import { Notice, useAction } from '../ui.js';
 import { signOut } from '../sign-out.js';
 import { Confirmation } from '../confirmation.js';
@@ -12,9 +14,20 @@ function when(iso: string): string {
   return new Intl.DateTimeFormat(language.value, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
+/** "Also revoke my API tokens", ticked by default: beside "Sign out all other devices" and the password change. */
+export function RevokeApiTokensCheck(props: { id: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <div class="field check">
+      <input id={props.id} name="revoke_api_tokens" type="checkbox" checked={props.checked} onChange={(event) => props.onChange(event.currentTarget.checked)} />
+      <label for={props.id}>{t().security.alsoRevokeApiTokens}</label>
+    </div>
+  );
+}
+
 export function SessionList() {
   const text = t().security;
   const sessions = useLoad(() => api('GET /api/auth/sessions'), [securityVersion.value]);
+  const [revokeApiTokens, setRevokeApiTokens] = useState(true);
   const action = useAction();
   const revoke = (session: OwnSession) =>
     action.run(async () => {
@@ -24,9 +37,11 @@ export function SessionList() {
     });
   const revokeOthers = () =>
     action.run(async () => {
-      const { revoked } = await api('POST /api/auth/sessions/revoke-others');
-      await sessions.reload();
-      return text.signedOutOthers(revoked);
+      const answer = await api('POST /api/auth/sessions/revoke-others', { body: { revoke_api_tokens: revokeApiTokens } });
+      securityChanged(); // the sessions, and the API tokens' list, load again
+      return answer.revoked_api_tokens > 0
+        ? `${text.signedOutOthers(answer.revoked)} ${text.revokedApiTokens(answer.revoked_api_tokens)}`
+        : text.signedOutOthers(answer.revoked);
     });
   const list = sessions.data?.sessions ?? [];
   return (
@@ -64,9 +79,12 @@ export function SessionList() {
       </ul>
       <Confirmation id="sessions-confirmation" text={action.info} />
       {list.length > 1 && (
-        <button type="button" disabled={action.busy} onClick={() => void revokeOthers()}>
-          {text.signOutOthers}
-        </button>
+        <>
+          <RevokeApiTokensCheck id="sessions-revoke-api-tokens" checked={revokeApiTokens} onChange={setRevokeApiTokens} />
+          <button type="button" disabled={action.busy} onClick={() => void revokeOthers()}>
+            {text.signOutOthers}
+          </button>
+        </>
       )}
     </div>
   );
