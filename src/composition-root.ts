@@ -113,14 +113,8 @@ function identityServices(wiring: Wiring) {
     options: { required: config.require2fa, firstCodeLockSeconds: config.twoFactorLockSeconds },
     notices: createCodeLockNotices(config, logger, background, options.mailRetryDelaysMs),
   });
-  const delivery = createResetLinkDelivery({
-    dev: config.dev,
-    smtp: config.smtp,
-    logger,
-    background,
-    terminal: options.terminal ?? process.stdout,
-    retryDelaysMs: options.mailRetryDelaysMs,
-  });
+  const terminal = options.terminal ?? process.stdout;
+  const delivery = createResetLinkDelivery({ dev: config.dev, smtp: config.smtp, logger, background, terminal, retryDelaysMs: options.mailRetryDelaysMs });
   const notify = createBackgroundNotices(config.smtp, logger, background, options.mailRetryDelaysMs); // the new-API-token notice
   return {
     signInNotices: signInNotices(wiring, loadSecret),
