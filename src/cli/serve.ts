@@ -79,6 +79,8 @@ export function registerServeCommand(program: Command): void {
       const { runServer } = await import('../http/server.js');
       // A new database's folder exists only now.
       if (ctx.config.database.engine === 'sqlite' && !lock) lock = await lockDatabaseFile(ctx.config.database.path, 'serve');
+      // A database made just now is there to lock itself only now (src/db/file-lock.ts).
+      await lock?.holdDatabaseFile();
       try {
         await runServer(ctx, { version: packageVersion(), commit: buildCommit(), starting, createdNotice });
       } catch (error) {

@@ -1,11 +1,14 @@
 // One server per SQLite file, enforced by the operating system: `serve` holds an exclusive flock(2)
-// on `<db>.lock` for its whole life, and `restore` takes the same lock without waiting, so it can
-// never replace a file a server has open. Node has no flock of its own: a small child process
+// on `<db>.lock` and one on the database file itself for its whole life, and `restore` takes the same
+// locks without waiting, so it can never replace a file a server has open. The lock on the database
+// file is what a deleted `<db>.lock` cannot release (the file cannot go without the data); `<db>.lock`
+// names the holder, and is what servers of earlier versions lock (flock(2) on a file is independent
+// of SQLite's own POSIX locks on it). Node has no flock of its own: a small child process
 // (util-linux `flock`, which Debian always has) takes the lock and keeps it while its standard input
 // is open. When the owner ends in any way (even SIGKILL) the pipe closes, the child exits and the
 // kernel releases the lock; nothing stale is left to clean up. The child ignores SIGTERM, SIGINT and
 // SIGHUP, so the lock lasts until the owner itself has finished (systemd signals the whole group).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { DatabaseLockedError } from './database.js';
 
@@ -14,6 +17,8 @@ export function lockFileOf(dbPath: string): string {
 }
 
 export interface HeldLock {
+  /** Also locks the database file itself, if it was not there when the lock was taken (a new database). */
+  holdDatabaseFile(): Promise<void>;
   release(): void;
 }
 
@@ -60,10 +65,8 @@ function holderGone(file: string): boolean {
   }
 }
 
-async function tryLock(dbPath: string, what: string): Promise<HeldLock> {
-  const file = lockFileOf(dbPath);
-  // Created 0600 and never followed through a symlink.
-  fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_RDWR | fs.constants.O_NOFOLLOW, 0o600));
+/** A `flock` child holding `file` while this process lives: 'locked', flock's exit code, or the error of starting it. */
+async function flockChild(file: string): Promise<{ child: ChildProcess; outcome: 'locked' | number | Error }> {
   const child = spawn(
     'flock',
     ['--exclusive', '--nonblock', '--conflict-exit-code', String(CONFLICT), file, 'sh', '-c', 'trap "" TERM INT HUP; echo locked; exec cat >/dev/null'],
@@ -71,13 +74,53 @@ async function tryLock(dbPath: string, what: string): Promise<HeldLock> {
   );
   const outcome = await new Promise<'locked' | number | Error>((resolve) => {
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('locked')) resolve('locked');
     });
     child.once('error', (error) => resolve(error));
     child.once('exit', (code) => resolve(code ?? 1));
   });
+  return { child, outcome };
+}
+
+/** Neither the child nor its pipes keep this process alive; ending its standard input releases the lock. */
+function detached(child: ChildProcess): () => void {
+  child.unref();
+  child.stdout?.destroy();
+  (child.stdin as unknown as { unref?: () => void }).unref?.();
+  (child.stdin as unknown as { _handle?: { unref?: () => void } })._handle?.unref?.();
+  return () => child.stdin?.end();
+}
+
+/**
+ * The database file itself locked, when it is there as a regular file (flock would create a missing
+ * one, and follow a symlink); undefined when there is nothing to lock yet.
+ */
+async function lockTheFileItself(dbPath: string, lockFile: string): Promise<(() => void) | undefined> {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(dbPath);
+  } catch {
+    return undefined;
+  }
+  if (!stat.isFile()) return undefined;
+  const { child, outcome } = await flockChild(dbPath);
+  if (outcome === 'locked') return detached(child);
+  if (outcome === CONFLICT) {
+    // <db>.lock is ours by now: the holder of the file itself is one that lost its <db>.lock.
+    throw new DatabaseLockedError(
+      `another timetrack process is using ${dbPath} (it holds the database file; ${lockFile} was removed while it ran): one server per database file; stop it first`,
+    );
+  }
+  throw new DatabaseLockedError(`cannot lock ${dbPath}: ${outcome instanceof Error ? outcome.message : `flock exited with ${outcome}`}`);
+}
+
+async function tryLock(dbPath: string, what: string): Promise<HeldLock> {
+  const file = lockFileOf(dbPath);
+  // Created 0600 and never followed through a symlink.
+  fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_RDWR | fs.constants.O_NOFOLLOW, 0o600));
+  const { child, outcome } = await flockChild(file);
   if (outcome instanceof Error) {
     throw new DatabaseLockedError(
       `cannot lock ${file}: ${(outcome as NodeJS.ErrnoException).code === 'ENOENT' ? 'the flock command (util-linux) is not installed' : outcome.message}`,
@@ -91,18 +134,25 @@ async function tryLock(dbPath: string, what: string): Promise<HeldLock> {
     }
     throw new DatabaseLockedError(`cannot lock ${file} (flock exited with ${outcome})`);
   }
+  const releaseBeside = detached(child);
+  let releaseFile: (() => void) | undefined;
+  try {
+    releaseFile = await lockTheFileItself(dbPath, file);
+  } catch (error) {
+    releaseBeside();
+    throw error;
+  }
   // Ours now: say who holds it, for the sentence of whoever is refused.
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW);
   fs.writeSync(fd, `${process.pid} ${what}\n`);
   fs.closeSync(fd);
-  // Neither the child nor its pipes keep this process alive.
-  child.unref();
-  child.stdout.destroy();
-  (child.stdin as unknown as { unref?: () => void }).unref?.();
-  (child.stdin as unknown as { _handle?: { unref?: () => void } })._handle?.unref?.();
   return {
+    async holdDatabaseFile() {
+      releaseFile ??= await lockTheFileItself(dbPath, file);
+    },
     release() {
-      child.stdin.end();
+      releaseFile?.();
+      releaseBeside();
     },
   };
 }

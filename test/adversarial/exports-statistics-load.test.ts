@@ -94,14 +94,13 @@ describe('exports of full accounts', () => {
       ['/api/time-entries/export', '/api/settings/export'],
       ['/api/settings/export', '/api/time-entries/export'],
     ]) {
-      // The first is generated (about 10 MB) while the second arrives; another account's export runs beside
-      // it (the second place of this one address, free again once the second was refused).
-      const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      const [first, second, other] = await Promise.all([
-        request(server, 'GET', firstPath!, { token }),
-        later(100).then(() => request(server, 'GET', secondPath!, { token })),
-        later(300).then(() => request(server, 'GET', '/api/time-entries/export', { token: tokens[2]! })),
-      ]);
+      // The first is generated (about 10 MB) while the second arrives: the second is sent once the first
+      // holds its lease (a fixed delay raced the generation on a loaded machine). Another account's export
+      // runs beside it (the second place of this one address, free again once the second was refused).
+      const firstAnswer = request(server, 'GET', firstPath!, { token });
+      await expect.poll(async () => (await queryRows(db, 'select user_id from export_leases')).length, { interval: 5, timeout: 30_000 }).toBe(1);
+      const second = await request(server, 'GET', secondPath!, { token });
+      const [first, other] = await Promise.all([firstAnswer, request(server, 'GET', '/api/time-entries/export', { token: tokens[2]! })]);
       expect(first.statusCode, firstPath).toBe(200);
       expect(other.statusCode).toBe(200);
       expect(second.statusCode, secondPath).toBe(409);

@@ -2,6 +2,7 @@
 // `serve`): a second `serve` on the same file refuses to start, and `restore` refuses while any
 // server holds the lock, whichever process group it runs in, however the second one ended.
 import { execa } from 'execa';
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
@@ -71,5 +72,27 @@ describe.skipIf(onPostgres)('one server per SQLite file (file locks: SQLite only
       await server;
     }
     await expect.poll(async () => (await cli(db, ['restore', copy])).exitCode, { timeout: 10_000 }).toBe(0);
+  });
+
+  it('deleting <db>.lock while a server runs lets no second server start: the database file itself is locked too, on an existing and on a new database', async () => {
+    for (const fresh of [false, true]) {
+      const db = fresh ? path.join(makeTempDir('timetrack-new-'), 'timetrack.db') : tempDb();
+      if (!fresh) await createAccountWithCli(db, 'ann@example.com');
+      const first = await startServer(db);
+      try {
+        fs.rmSync(`${db}.lock`);
+        const second = await execa('node', [BIN, '--db', db, 'serve', '--port', '0'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
+        expect(second.exitCode).toBe(1);
+        expect(String(second.stderr)).toMatch(
+          /^timetrack: another timetrack process is using .* \(it holds the database file; .*\.lock was removed while it ran\): one server per database file; stop it first$/,
+        );
+        expect(await register(first.baseUrl, 'bob@example.com')).toBe(201);
+      } finally {
+        await first.stop();
+      }
+      // Stopped, it holds nothing: the next server starts.
+      const next = await startServer(db);
+      await next.stop();
+    }
   });
 });

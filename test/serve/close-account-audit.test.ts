@@ -38,7 +38,7 @@ describe('the audit trail of a closed account', () => {
     server = await startServer(db);
     const session = await signIn();
     await signIn();
-    const created = await callJson(server, 'POST', '/api/auth/api-tokens', { name: 'Ann Kowalski laptop', expires_in_days: 5 }, session);
+    const created = await callJson(server, 'POST', '/api/auth/api-tokens', { name: 'Ann Kowalski laptop', expires_in_days: 5, password: PASSWORD }, session);
     expect(created.status).toBe(201);
     expect((await callJson(server, 'POST', '/api/auth/sessions/revoke-others', undefined, session)).status).toBe(200);
     expect((await callJson(server, 'DELETE', '/api/auth/account', { password: PASSWORD }, session)).status).toBe(204);
@@ -50,7 +50,7 @@ describe('the audit trail of a closed account', () => {
     expect(ann.map((event) => event.action)).toEqual(['account_closed', 'sessions_revoked', 'api_token_created', 'account_updated', 'account_created']);
     expect(ann.every((event) => event.user_id === annId && event.user_email === label)).toBe(true);
     // What happened, from where and how much, stays.
-    expect(ann[1]!.detail).toEqual({ by: 'owner', others: 1, client: '127.0.0.1' });
+    expect(ann[1]!.detail).toEqual({ by: 'owner', others: 1, api_tokens: 1, client: '127.0.0.1' });
     expect(ann[2]!.detail).toEqual({ api_token_id: expect.any(Number), expires_at: expect.any(String), client: '127.0.0.1' });
     expect(ann[3]!.detail).toEqual({});
     expect(ann[4]!.detail).toEqual({});

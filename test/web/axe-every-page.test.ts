@@ -154,6 +154,7 @@ async function settings(page: Page, visit: (state: string) => Promise<void>) {
   await page.locator('code.secret').waitFor();
   await visit('two-factor-set-up');
   await page.locator('.token-form input[name=name]').fill('nightly export');
+  await page.locator('.token-form input[name=password]').fill(PASSWORD);
   await page.locator('.token-form button[type=submit]').click();
   await page.locator('section.new-token').waitFor();
   await visit('api-token-new');

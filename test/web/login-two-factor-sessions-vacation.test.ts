@@ -182,7 +182,10 @@ describe.runIf(browserAvailable)('focus and confirmations after actions', () => 
       expect((await api(server, 'GET', '/api/time-entries/absences', undefined, token)).absences).toEqual([]);
       await page.screenshot({ path: path.join(SHOTS, `vacation-warning-${viewport.width}.png`), fullPage: viewport === DESKTOP });
       await button(page, 'Book anyway').click();
-      await page.getByText(/days added\. It is more than the vacation that remains\./).waitFor({ state: 'attached' });
+      await page
+        .locator('p.notice.info')
+        .getByText(/days added\. It is more than the vacation that remains\./)
+        .waitFor({ state: 'attached' });
       expect((await api(server, 'GET', '/api/time-entries/absences', undefined, token)).absences.length).toBeGreaterThan(10);
       await page.screenshot({ path: path.join(SHOTS, `vacation-booked-${viewport.width}.png`), fullPage: true });
       await context.close();
