@@ -6,43 +6,12 @@
 // `last_migration` stands for a process of an older version (one of this build knows every migration).
 import { describe, expect, it } from 'vitest';
 import { cli, tempDb } from '../support/cli-accounts.js';
-import { onPostgres, postgresDatabaseFor, queryRows } from '../support/database.js';
-import { migrations } from '../../migrations/index.js';
-import { openPostgresDatabase } from '../../src/db/postgres.js';
-import { openSqliteDatabase } from '../../src/db/sqlite.js';
+import { onPostgres, queryRows } from '../support/database.js';
+import { appliedMigrations, TAKEN_BACK, TAKEN_BACK_MIGRATIONS, takeBackMigrations } from '../support/taken-back-migrations.js';
 import { startServer } from '../support/server.js';
 import { packageVersion } from '../../src/version.js';
 
 const VERSION = packageVersion();
-
-/** The migration of the process registry: taken back, with every later one, to play a database an older server runs on. */
-const TAKEN_BACK = '20261126230000_server_processes';
-
-/**
- * Takes back every migration from TAKEN_BACK on, newest first, each by its own `down`, except the
- * registry's table, which stays (its migration creates it only where missing): the database then
- * needs migrations that the running server's schema lacks.
- */
-async function takeBackMigrations(db: string): Promise<void> {
-  const database = onPostgres
-    ? openPostgresDatabase(postgresDatabaseFor(db), { max: 1, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, lockTimeoutMs: 10_000 })
-    : openSqliteDatabase(db);
-  try {
-    for (const name of Object.keys(migrations)
-      .filter((n) => n >= TAKEN_BACK)
-      .sort()
-      .reverse()) {
-      if (name !== TAKEN_BACK) await migrations[name]!.down?.(database.db);
-      await queryRows(db, 'delete from kysely_migration where name = ?', [name]);
-    }
-  } finally {
-    await database.close();
-  }
-}
-
-async function applied(db: string): Promise<string[]> {
-  return (await queryRows<{ name: string }>(db, 'select name from kysely_migration order by name')).map((row) => row.name);
-}
 
 describe.skipIf(onPostgres)('migrate beside a running server (SQLite: the file lock names its version)', () => {
   it('refuses while the server holds the file and a migration is pending, naming the running version; up to date is said beside it; applies once it stopped', async () => {
@@ -60,13 +29,13 @@ describe.skipIf(onPostgres)('migrate beside a running server (SQLite: the file l
       expect(String(refused.stderr).trim()).toBe(
         `timetrack: stop the running ${VERSION} server first: timetrack serve ${VERSION} (pid ${server.process.pid}) is using ${db} and would not know its new schema (systemctl stop timetrack, then migrate, then start it)`,
       );
-      expect(await applied(db)).not.toContain(TAKEN_BACK);
+      expect(await appliedMigrations(db)).not.toContain(TAKEN_BACK);
     } finally {
       await server.stop();
     }
     const migrated = await cli(db, ['migrate']);
     expect(migrated.exitCode).toBe(0);
-    expect(String(migrated.stdout)).toContain(`applied ${Object.keys(migrations).filter((n) => n >= TAKEN_BACK).length} migration(s): ${TAKEN_BACK}`);
+    expect(String(migrated.stdout)).toContain(`applied ${TAKEN_BACK_MIGRATIONS.length} migration(s): ${TAKEN_BACK}`);
   });
 });
 
@@ -87,20 +56,20 @@ describe.runIf(onPostgres)('migrate beside running processes (PostgreSQL: the pr
       expect(String(refused.stderr).trim()).toBe(
         "timetrack: stop the running 0.2.9 server first: 0.2.9 (pid 4242 on web-1) still writes to this database and would not know its new schema (or start this version's `serve` processes: they wait until the older ones stop writing, then migrate)",
       );
-      expect(await applied(db)).not.toContain(TAKEN_BACK);
+      expect(await appliedMigrations(db)).not.toContain(TAKEN_BACK);
 
       // Stopped writing (it saw the newer version): migrate goes ahead.
       await queryRows(db, "update server_processes set writing = 0 where id = 'older'");
       await takeBackMigrations(db);
       expect((await cli(db, ['migrate'])).exitCode).toBe(0);
-      expect(await applied(db)).toContain(TAKEN_BACK);
+      expect(await appliedMigrations(db)).toContain(TAKEN_BACK);
 
       // Gone (no heartbeat for more than 30 s): ignored.
       await takeBackMigrations(db);
       await queryRows(db, "update server_processes set writing = 1, heartbeat_at = now() - interval '31 seconds' where id = 'older'");
       const migrated = await cli(db, ['migrate']);
       expect(migrated.exitCode).toBe(0);
-      expect(String(migrated.stdout)).toContain(`applied ${Object.keys(migrations).filter((n) => n >= TAKEN_BACK).length} migration(s): ${TAKEN_BACK}`);
+      expect(String(migrated.stdout)).toContain(`applied ${TAKEN_BACK_MIGRATIONS.length} migration(s): ${TAKEN_BACK}`);
     } finally {
       await server.stop();
     }
