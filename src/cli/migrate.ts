@@ -76,10 +76,17 @@ async function lockUnlessHeld(dbPath: string): Promise<{ held?: HeldLock; heldBy
   }
 }
 
-/** "stop the running 0.2.0 server first", with who holds the file. */
+/**
+ * "stop the running 0.2.0 server first", with who holds the file. The lock records the version from
+ * the release after 0.2.0 on; a server that does not record it is 0.2.0 (the first with the lock) or
+ * an unreleased build before this one.
+ */
 function refusalWhileHeld(dbPath: string, error: DatabaseLockedError): string {
   const holder = lockHolder(dbPath);
   if (holder?.what !== 'serve') return error.message;
-  const running = holder.version ? `timetrack serve ${holder.version} (pid ${holder.pid})` : `timetrack serve of an earlier version (pid ${holder.pid})`;
-  return `stop the running ${holder.version ?? ''}${holder.version ? ' ' : ''}server first: ${running} is using ${dbPath} and would not know its new schema (systemctl stop timetrack, then migrate, then start it)`;
+  const version = holder.version ?? '0.2.0';
+  const running = holder.version
+    ? `timetrack serve ${holder.version} (pid ${holder.pid})`
+    : `timetrack serve (pid ${holder.pid}, 0.2.0 or older: it does not record its version)`;
+  return `stop the running ${version} server first: ${running} is using ${dbPath} and would not know its new schema (systemctl stop timetrack, then migrate, then start it)`;
 }
