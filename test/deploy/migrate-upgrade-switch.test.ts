@@ -14,8 +14,8 @@ import { parseEnv } from 'node:util';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
-import { cleanEnv, PROJECT_ROOT } from '../support/cli.js';
-import { onPostgres } from '../support/database.js';
+import { BIN, cleanEnv, PROJECT_ROOT } from '../support/cli.js';
+import { createPostgresDatabase, onPostgres, TEST_JWT_SECRET } from '../support/database.js';
 import { freePort } from '../support/server.js';
 import { startWriters, type Writers } from '../support/writer-loop.js';
 
@@ -175,12 +175,13 @@ afterEach(async () => {
   writers = undefined;
 });
 
-describe.skipIf(onPostgres || !history020)('upgrading 0.2.0 by switching the link, while a client writes (SQLite)', () => {
-  beforeAll(async () => {
-    built020 = path.join(makeTempDir('timetrack-0.2.0-'), 'timetrack');
-    await build020(built020);
-  }, 180_000);
+beforeAll(async () => {
+  if (!history020) return;
+  built020 = path.join(makeTempDir('timetrack-0.2.0-'), 'timetrack');
+  await build020(built020);
+}, 180_000);
 
+describe.skipIf(onPostgres || !history020)('upgrading 0.2.0 by switching the link, while a client writes (SQLite)', () => {
   it('docs/operations.md: 0.2.0 gets its folder and link, the new release is switched in and migrated, no acknowledged write is lost and nothing answered 500; going back brings 0.2.0 and the backup back', async () => {
     machine = new Machine(built020!);
     const m = machine;
@@ -233,5 +234,71 @@ describe.skipIf(onPostgres || !history020)('upgrading 0.2.0 by switching the lin
     expect(back.commit).toBe('unknown');
     const kept = report.acknowledged.slice(0, acknowledgedBeforeBackup);
     expect(await report.missing(m.baseUrl(), kept)).toEqual([]);
+  });
+});
+
+/** A `serve` on PostgreSQL from `bin` (0.2.0's or this build's), on `port`. */
+function serveOnPostgres(bin: string, url: string, port: number): { child: ResultPromise; output: () => string } {
+  const child = execa('node', [bin, '--database-url', url, 'serve', '--port', String(port)], {
+    env: cleanEnv({ JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info', RATE_LIMIT_AUTH: '0' }),
+    extendEnv: false,
+    reject: false,
+    all: true,
+    stdin: 'ignore',
+  });
+  let output = '';
+  child.all?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+async function healthOf(port: number): Promise<{ status: number; body?: { status: string; commit: string; reason?: string } }> {
+  return fetch(`http://127.0.0.1:${port}/api/health`).then(
+    async (response) => ({ status: response.status, body: (await response.json()) as { status: string; commit: string } }),
+    () => ({ status: 0 }),
+  );
+}
+
+describe.runIf(onPostgres && history020)('upgrading two 0.2.0 processes on PostgreSQL while a client writes', () => {
+  it('docs/operations.md "Several processes on PostgreSQL": a new process started beside them migrates, the old ones are stopped; no acknowledged write is lost, nothing answered 500', async () => {
+    const url = createPostgresDatabase('switch');
+    const ports = [await freePort(), await freePort(), await freePort()];
+    const bin020 = path.join(built020!, 'bin/timetrack.cjs');
+    const old = [serveOnPostgres(bin020, url, ports[0]!)];
+    await expect.poll(async () => (await healthOf(ports[0]!)).status, { timeout: 30_000, interval: 100 }).toBe(200);
+    old.push(serveOnPostgres(bin020, url, ports[1]!));
+    const processes = [...old];
+    try {
+      await expect.poll(async () => (await healthOf(ports[1]!)).status, { timeout: 30_000, interval: 100 }).toBe(200);
+      expect((await healthOf(ports[0]!)).body?.commit).toBe('unknown');
+      // The load balancer knows the new process's address from the start: refused until it listens.
+      writers = await startWriters(
+        ports.map((port) => `http://127.0.0.1:${port}`),
+        { email: 'ann@example.com', password: PASSWORD },
+      );
+      await writers.waitForAcknowledged(10);
+
+      // The new release's process, beside the old ones: it migrates (0.2.0 announces nothing).
+      const next = serveOnPostgres(BIN, url, ports[2]!);
+      processes.push(next);
+      await expect.poll(() => next.output().includes('Server listening'), { timeout: 60_000, interval: 100 }).toBe(true);
+      expect(next.output()).toContain('20261126230000_server_processes');
+      expect((await healthOf(ports[2]!)).body?.commit).not.toBe('unknown');
+      await writers.waitForAcknowledged(writers.acknowledged().length + 10);
+
+      // Then the old ones are stopped, and the client goes on with the new one.
+      for (const process of old) {
+        process.child.kill('SIGTERM');
+        await process.child;
+      }
+      await writers.waitForAcknowledged(writers.acknowledged().length + 10);
+      const report = await writers.stop();
+      expect(report.failures).toEqual([]);
+      expect(await report.missing(`http://127.0.0.1:${ports[2]}`)).toEqual([]);
+    } finally {
+      for (const process of processes) {
+        process.child.kill('SIGTERM');
+        await process.child;
+      }
+    }
   });
 });
