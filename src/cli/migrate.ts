@@ -71,8 +71,11 @@ async function lockUnlessHeld(dbPath: string): Promise<{ held?: HeldLock; heldBy
   try {
     return { held: await lockDatabaseFile(dbPath, 'migrate', packageVersion()) };
   } catch (error) {
-    if (error instanceof DatabaseLockedError) return { heldBy: error };
-    throw error;
+    // Held by another process (file-lock.ts marks a conflict with `holderGone`).
+    if (error instanceof DatabaseLockedError && 'holderGone' in error) return { heldBy: error };
+    // No lock to be had here (a folder this user cannot write, no flock): the migration goes on as
+    // before the lock, and fails by itself where the file cannot be written.
+    return {};
   }
 }
 
