@@ -27,7 +27,7 @@ import * as timerLimitDefault from './20261126170200_timer_limit_default.js';
 import * as vacationTakenBeforeTracking from './20261126170300_vacation_taken_before_tracking.js';
 import * as zoneHistory from './20261126170500_zone_history.js';
 import * as splitShiftBreaks from './20261126173500_split_shift_breaks.js';
-import * as serverProcesses from './20261126230000_server_processes.js';
+import * as serverProcesses from './20261126233000_server_processes.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -55,5 +55,5 @@ export const migrations: Record<string, Migration> = {
   '20261126170300_vacation_taken_before_tracking': vacationTakenBeforeTracking,
   '20261126170500_zone_history': zoneHistory,
   '20261126173500_split_shift_breaks': splitShiftBreaks,
-  '20261126230000_server_processes': serverProcesses,
+  '20261126233000_server_processes': serverProcesses,
 };

@@ -1,5 +1,5 @@
 // The `serve` processes of a PostgreSQL database announce themselves (migration
-// 20261126230000_server_processes; docs/operations.md, "Several processes on PostgreSQL"): one row
+// 20261126233000_server_processes; docs/operations.md, "Several processes on PostgreSQL"): one row
 // each, with its version, the newest migration it knows and whether it writes, renewed every
 // HEARTBEAT_INTERVAL_MS. A row not renewed for STALE_AFTER_SECONDS belongs to a process that is gone
 // and is ignored. Times are the database server's (`now()`), so the clocks of several machines do not

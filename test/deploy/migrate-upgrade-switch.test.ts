@@ -216,7 +216,7 @@ describe.skipIf(onPostgres || !history020)('upgrading 0.2.0 by switching the lin
       }
       const { stdout } = await m.run(step);
       if (step.startsWith('curl ')) health = stdout;
-      if (step.includes(' migrate --status')) expect(stdout).toMatch(/20261126230000_server_processes\s+pending/);
+      if (step.includes(' migrate --status')) expect(stdout).toMatch(/20261126233000_server_processes\s+pending/);
     }
     await writers.waitForAcknowledged(writers.acknowledged().length + 5);
     const report = await writers.stop();
@@ -281,7 +281,7 @@ describe.runIf(onPostgres && history020)('upgrading two 0.2.0 processes on Postg
       const next = serveOnPostgres(BIN, url, ports[2]!);
       processes.push(next);
       await expect.poll(() => next.output().includes('Server listening'), { timeout: 60_000, interval: 100 }).toBe(true);
-      expect(next.output()).toContain('20261126230000_server_processes');
+      expect(next.output()).toContain('20261126233000_server_processes');
       expect((await healthOf(ports[2]!)).body?.commit).not.toBe('unknown');
       await writers.waitForAcknowledged(writers.acknowledged().length + 10);
 

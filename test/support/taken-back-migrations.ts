@@ -6,7 +6,7 @@ import { openSqliteDatabase } from '../../src/db/sqlite.js';
 import { onPostgres, postgresDatabaseFor, queryRows } from './database.js';
 
 /** The migration of the process registry: taken back, with every later one. */
-export const TAKEN_BACK = '20261126230000_server_processes';
+export const TAKEN_BACK = '20261126233000_server_processes';
 
 /** The migrations takeBackMigrations takes back, oldest first. */
 export const TAKEN_BACK_MIGRATIONS = Object.keys(migrations)
