@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config, type ConfigOverrides, type Env } 
 import { connectionsOf, databaseFileOf, type OpenedDatabase } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
+import { waitForOlderWriters } from './db/process-registry.js';
 import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
@@ -267,7 +268,7 @@ export async function createContext(options: ContextOptions = {}): Promise<AppCo
   const { db } = database;
   try {
     if (options.migrate) {
-      for (const migration of await migrateToLatest(db)) {
+      for (const migration of await migrateToLatest(db, () => waitForOlderWriters(database, (fields, message) => logger.warn(fields, message)))) {
         logger.info({ migration, db: database.location, at: clock.now().toISOString() }, 'migration applied');
       }
     } else if (!options.skipSchemaCheck) {

@@ -45,7 +45,7 @@ export function registerServeCommand(program: Command): void {
       const created = database.engine === 'sqlite' && options.migrate && !fs.existsSync(database.path);
       if (database.engine === 'sqlite' && options.migrate) refuseNewDatabaseBesideAnother(database.path, env, databaseOverrides(global));
       let lock: HeldLock | undefined;
-      if (database.engine === 'sqlite' && fs.existsSync(path.dirname(database.path))) lock = await lockDatabaseFile(database.path, 'serve');
+      if (database.engine === 'sqlite' && fs.existsSync(path.dirname(database.path))) lock = await lockDatabaseFile(database.path, 'serve', packageVersion());
       // While migrations run (or another process migrates a PostgreSQL database), the address already
       // answers readiness with 503 (src/http/starting.ts); the server takes it over afterwards.
       let starting: StartingListener | undefined;
@@ -78,7 +78,7 @@ export function registerServeCommand(program: Command): void {
       // Loaded here only: no other command pays for Fastify.
       const { runServer } = await import('../http/server.js');
       // A new database's folder exists only now.
-      if (ctx.config.database.engine === 'sqlite' && !lock) lock = await lockDatabaseFile(ctx.config.database.path, 'serve');
+      if (ctx.config.database.engine === 'sqlite' && !lock) lock = await lockDatabaseFile(ctx.config.database.path, 'serve', packageVersion());
       // A database made just now is there to lock itself only now (src/db/file-lock.ts).
       await lock?.holdDatabaseFile();
       try {

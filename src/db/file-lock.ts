@@ -25,6 +25,18 @@ export interface HeldLock {
 /** flock's exit code when the lock is held by another process (--conflict-exit-code). */
 const CONFLICT = 75;
 
+/** Who holds the lock of `dbPath`, as it wrote itself into the file; undefined when unreadable. */
+export function lockHolder(dbPath: string): { pid: number; what: string; version: string | undefined } | undefined {
+  try {
+    const text = fs.readFileSync(lockFileOf(dbPath), 'utf8');
+    const match = /^(\d+) ([^\n]+)\n(?:version (\S+)\n)?/.exec(text);
+    if (match) return { pid: Number(match[1]), what: match[2]!, version: match[3] };
+  } catch {
+    // Unreadable: nothing to say.
+  }
+  return undefined;
+}
+
 /** Who holds the lock, as the holder wrote it into the file ("timetrack serve (pid 123)"). */
 function holderOf(file: string): string {
   try {
@@ -38,14 +50,15 @@ function holderOf(file: string): string {
 
 /**
  * Takes the exclusive lock of `dbPath` without waiting; throws a DatabaseLockedError naming the
- * holder when another process has it. `what` says who holds it, written into the file for others.
+ * holder when another process has it. `what` says who holds it, written into the file for others,
+ * with the `version` of a server (`migrate` names it).
  */
-export async function lockDatabaseFile(dbPath: string, what: string): Promise<HeldLock> {
+export async function lockDatabaseFile(dbPath: string, what: string, version?: string): Promise<HeldLock> {
   // A holder that just died (kill -9) releases its lock once its flock child has seen the pipe
   // close: a few milliseconds. While the process named in the file is gone, wait that long, no more.
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await tryLock(dbPath, what);
+      return await tryLock(dbPath, what, version);
     } catch (error) {
       if (!(error instanceof DatabaseLockedError) || !(error as DatabaseLockedError & { holderGone?: boolean }).holderGone || attempt >= 30) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -116,7 +129,7 @@ async function lockTheFileItself(dbPath: string, lockFile: string): Promise<(() 
   throw new DatabaseLockedError(`cannot lock ${dbPath}: ${outcome instanceof Error ? outcome.message : `flock exited with ${outcome}`}`);
 }
 
-async function tryLock(dbPath: string, what: string): Promise<HeldLock> {
+async function tryLock(dbPath: string, what: string, version: string | undefined): Promise<HeldLock> {
   const file = lockFileOf(dbPath);
   // Created 0600 and never followed through a symlink.
   fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_RDWR | fs.constants.O_NOFOLLOW, 0o600));
@@ -144,7 +157,8 @@ async function tryLock(dbPath: string, what: string): Promise<HeldLock> {
   }
   // Ours now: say who holds it, for the sentence of whoever is refused.
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW);
-  fs.writeSync(fd, `${process.pid} ${what}\n`);
+  // The version on a line of its own: `migrate` names the running version in its refusal.
+  fs.writeSync(fd, `${process.pid} ${what}\n${version ? `version ${version}\n` : ''}`);
   fs.closeSync(fd);
   return {
     async holdDatabaseFile() {

@@ -69,10 +69,25 @@ export async function assertSchemaCurrent(db: Kysely<any>): Promise<void> {
   }
 }
 
-/** Applies every pending migration; returns the names applied now. */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const unknown = (await migrationStatus(db)).filter((m) => m.state === 'unknown');
+/**
+ * The migrations recorded that this build does not know: a newer version migrated the database. One
+ * small read, cheap enough for every few seconds (src/http/schema-guard.ts).
+ */
+export async function unknownMigrations(db: Kysely<any>): Promise<string[]> {
+  const rows: { name: string }[] = await db.selectFrom(MIGRATION_TABLE).select('name').execute();
+  return rows.map((row) => row.name).filter((name) => !(name in migrations));
+}
+
+/**
+ * Applies every pending migration; returns the names applied now. `beforeApplying` runs first when
+ * something is pending, with the names: it may wait, or refuse by throwing (src/db/process-registry.ts).
+ */
+export async function migrateToLatest(db: Kysely<any>, beforeApplying?: (pending: string[]) => Promise<void>): Promise<string[]> {
+  const states = await migrationStatus(db);
+  const unknown = states.filter((m) => m.state === 'unknown');
   if (unknown.length > 0) throw newerVersionError(unknown);
+  const pending = states.filter((m) => m.state === 'pending').map((m) => m.name);
+  if (pending.length > 0) await beforeApplying?.(pending);
   const { error, results }: MigrationResultSet = await migratorFor(db).migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');

@@ -36,4 +36,5 @@ export const TABLES = everyTable([
   'bookings',
   'daily_totals',
   'export_leases',
+  'server_processes',
 ]);

@@ -271,6 +271,21 @@ export interface ExportLeasesTable {
   expires_at: Instant;
 }
 
+/** One running `serve` on PostgreSQL (src/db/process-registry.ts); empty on SQLite. */
+export interface ServerProcessesTable {
+  /** Random per process. */
+  id: string;
+  version: string;
+  /** The newest migration this process knows (its build's last). */
+  last_migration: string;
+  pid: number;
+  host: string;
+  /** 1 while it writes, 0 once it stopped (a newer version migrates or has migrated). */
+  writing: number;
+  started_at: Instant;
+  heartbeat_at: Instant;
+}
+
 export interface Database {
   users: UsersTable;
   auth_info: AuthInfoTable;
@@ -292,6 +307,7 @@ export interface Database {
   target_schedules: TargetSchedulesTable;
   zone_history: ZoneHistoryTable;
   bookings: BookingsTable;
+  server_processes: ServerProcessesTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

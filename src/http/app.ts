@@ -23,6 +23,8 @@ import type { Metrics } from './metrics.js';
 import { registerApiTree } from './api-hooks.js';
 import { registerOpenApi, serveOpenApi } from './openapi.js';
 import { keptCompilers } from './schema-compilers.js';
+import { registerSchemaGuard, type SchemaGuard } from './schema-guard.js';
+import { buildCommit, packageVersion } from '../version.js';
 
 /** Small on purpose: no body of this API comes near it, and a flood of large bodies costs memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -41,6 +43,8 @@ export interface AppOptions {
   outages?: OutageLog;
   /** Where and how far exports are spooled (export-spool.ts); tests narrow the bounds. */
   exportSpool?: Partial<SpoolLimits>;
+  /** serve on PostgreSQL: stops writing once a newer version takes over (schema-guard.ts). */
+  schemaGuard?: SchemaGuard | undefined;
 }
 
 export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
@@ -80,6 +84,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}) {
         }
       : undefined;
   registerRequestStart(app, { onFirstForwarded, draining: options.draining });
+  if (options.schemaGuard)
+    registerSchemaGuard(app, options.schemaGuard, () => ({ version: packageVersion(), commit: buildCommit(), engine: ctx.database.engine }));
   registerRequestLog(app, ctx, metrics);
   const outages = options.outages ?? createOutageLog(ctx.logger, () => ctx.services.health.isHealthy());
   app.addHook('onClose', async () => outages.stop());

@@ -7,6 +7,7 @@ import type { StartingListener } from './starting.js';
 import { createMetrics, serveMetrics, type Metrics } from './metrics.js';
 import { closeGracefully, drainSwitch, listen, SHUTDOWN_DEADLINE_MS, stopSignal } from './lifecycle.js';
 import { serveJobs } from './serve-jobs.js';
+import { createSchemaGuard } from './schema-guard.js';
 import { createOutageLog } from './outage-log.js';
 import { logStarted, runStartupChecks, warnAboutSettings } from './start-up.js';
 
@@ -19,7 +20,8 @@ export async function runServer(
   const metrics = config.metricsListen ? createMetrics({ version: about.version, commit: about.commit }) : undefined;
   const drain = drainSwitch();
   const outages = createOutageLog(logger, () => ctx.services.health.isHealthy());
-  const app = await buildApp(ctx, { metrics, draining: drain.draining, outages });
+  const schemaGuard = createSchemaGuard(ctx.database, about.version, logger);
+  const app = await buildApp(ctx, { metrics, draining: drain.draining, outages, schemaGuard });
   warnAboutSettings(ctx);
   const stopped = stopSignal(() => logger.error({ after_ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time: exiting now'));
   // Every address is taken before the API's: a process that cannot serve all it was told to ends
@@ -39,6 +41,7 @@ export async function runServer(
   }
   const jobs = serveJobs(ctx, outages);
   jobs.start();
+  await schemaGuard?.start();
   logStarted(ctx, about);
 
   const signal = await stopped;
@@ -46,6 +49,7 @@ export async function runServer(
   jobs.stop();
   metricsServer?.close();
   await closeGracefully(app, drain);
+  await schemaGuard?.stop();
   await ctx.close();
   logger.info('stopped');
 }

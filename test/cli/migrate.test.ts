@@ -35,6 +35,7 @@ const MIGRATIONS = [
   '20261126170500_zone_history',
   '20261126173500_split_shift_breaks',
   '20261126230000_second_factor_failures',
+  '20261126233000_server_processes',
 ];
 
 describe('timetrack migrate', () => {
