@@ -1,8 +1,7 @@
 // Table types of the current schema. Migrations never import these: they are frozen in time.
 import type { ColumnType, Generated, Selectable } from 'kysely';
-
-/** ISO 8601 instant in UTC with milliseconds, e.g. 2026-11-22T08:00:00.000Z (sorts as text). */
-export type Instant = string;
+import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
+export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -148,9 +147,6 @@ export interface UnknownLoginFailuresTable {
   updated_at: Instant;
 }
 
-/** Calendar day YYYY-MM-DD (in the user's time zone where it stands for a day of work). */
-export type LocalDate = string;
-
 export interface UserSettingsTable {
   user_id: number;
   /** The zone before zone histories (the migration 20261126170500_zone_history): no longer read, kept as it was. */
@@ -252,38 +248,6 @@ export interface BookingsTable {
   kind: BookingKind;
   note: string;
   created_at: Instant;
-}
-
-/** Worked time of finished entries per local day of a user, kept with every entry write. */
-export interface DailyTotalsTable {
-  user_id: number;
-  date: LocalDate;
-  worked_ms: number;
-  /** The gaps of at least the user's min_break_minutes between the day's entries (docs/time-model.md, Break rules). */
-  break_ms: Generated<number>;
-}
-
-/** An export of the account running now (one at a time per account): who holds it, until when unless renewed. */
-export interface ExportLeasesTable {
-  user_id: number;
-  /** Random per export: only the export that took the lease renews or ends it. */
-  holder: string;
-  expires_at: Instant;
-}
-
-/** One running `serve` on PostgreSQL (src/db/process-registry.ts); empty on SQLite. */
-export interface ServerProcessesTable {
-  /** Random per process. */
-  id: string;
-  version: string;
-  /** The newest migration this process knows (its build's last). */
-  last_migration: string;
-  pid: number;
-  host: string;
-  /** 1 while it writes, 0 once it stopped (a newer version migrates or has migrated). */
-  writing: number;
-  started_at: Instant;
-  heartbeat_at: Instant;
 }
 
 export interface Database {
