@@ -135,6 +135,8 @@ describe.runIf(browserAvailable)('guards of the browser client', () => {
     await button(page, 'Add entry').click();
     await button(page, '45 minutes').click();
     await page.getByText('(0:45)').waitFor();
+    // Focus lands on the result, the new entry's line, not on the page (the question's buttons are gone).
+    await expect.poll(() => page.evaluate<string>('document.activeElement.id')).toMatch(/^entry-\d+$/);
 
     // 9:00–5:00: overnight, then longer than 12 hours; each asked once.
     await field(page, 'Date').fill(twoDaysAgo);

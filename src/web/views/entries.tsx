@@ -7,6 +7,7 @@
 import { useState } from 'preact/hooks';
 import type { Entry } from '../../http/contract.js';
 import { api, ApiError } from '../api.js';
+import { focusOnArrival } from '../focus.js';
 import { language, t } from '../i18n/index.js';
 import { announcement, fmt, focusSoon, shownWeek, useLoad, zone } from '../state.js';
 import { Notice, useAction, useEscape } from '../ui.js';
@@ -187,6 +188,9 @@ export function EntriesView() {
             const addedWeek = localDateOf(added.start_at, zone());
             if (addedWeek >= monday && addedWeek < shiftWeek(monday, 1)) void entries.reload();
             else shownWeek.value = weekStartOf(addedWeek);
+            // Focus on the result, the new entry's line, once the list shows it (the save button it
+            // was on is disabled while saving, which leaves focus on the page).
+            focusOnArrival(`#entry-${added.id}`);
           }}
         />
       )}
