@@ -7,7 +7,10 @@
 //   named after the process (`<pid>-<random>.spool`), removed when it has been sent, when the client
 //   goes away or the sending is cut, and at the start of `serve` when its process is gone.
 // - Bounds: at most maxBytes (the largest export the quotas allow, MAX_SPOOL_BYTES), generation at
-//   most generationMs; past either the export is refused with 503 BUSY and its file removed.
+//   most generationMs; past either the export is refused with 503 BUSY and its file removed. All the
+//   spool files of a process together hold at most maxHeldBytes (MAX_HELD_SPOOL_BYTES): an export
+//   that would pass it is refused the same way, so many accounts exporting at once cannot fill the
+//   disk the spool shares with others.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,6 +36,8 @@ export const MAX_SPOOL_BYTES =
 export const EXPORT_GENERATION_MS = 5 * 60_000;
 /** The longest the sending of a spooled export may take (a full account at 1 MB/s: about 7 minutes). */
 export const EXPORT_SEND_MS = 10 * 60_000;
+/** All spool files of a process at once, written and not yet removed: four of the largest, and room. */
+export const MAX_HELD_SPOOL_BYTES = 2 * 1024 ** 3;
 /** Seconds a refusal for size or time asks the client to wait. */
 const REFUSED_RETRY_SECONDS = 60;
 
@@ -40,6 +45,10 @@ export interface SpoolLimits {
   /** The folder of the spool files (made 0700 if missing). */
   folder: string;
   maxBytes: number;
+  /** The bytes all spool files of this process may hold at once. */
+  maxHeldBytes: number;
+  /** What they hold now (one counter per application: the spools of one process share it). */
+  held: { bytes: number };
   generationMs: number;
   sendMs: number;
 }
@@ -50,7 +59,14 @@ export function defaultSpoolFolder(): string {
 }
 
 export function defaultSpoolLimits(): SpoolLimits {
-  return { folder: defaultSpoolFolder(), maxBytes: MAX_SPOOL_BYTES, generationMs: EXPORT_GENERATION_MS, sendMs: EXPORT_SEND_MS };
+  return {
+    folder: defaultSpoolFolder(),
+    maxBytes: MAX_SPOOL_BYTES,
+    maxHeldBytes: MAX_HELD_SPOOL_BYTES,
+    held: { bytes: 0 },
+    generationMs: EXPORT_GENERATION_MS,
+    sendMs: EXPORT_SEND_MS,
+  };
 }
 
 /** Makes the folder (0700) or checks the one there: a directory, not a link, this user's, closed to others. */
@@ -63,15 +79,18 @@ async function ensureFolder(folder: string): Promise<void> {
   }
 }
 
-/** A spooled export: its file, open for reading, and its size. */
+/** A spooled export: its file, open for reading, its size, and its share of the process's spool. */
 export interface Spooled {
   file: string;
   handle: fs.promises.FileHandle;
   bytes: number;
+  /** Gives the file's bytes back to the process's count; only the first call counts. */
+  release: () => void;
 }
 
-/** Closes and removes a spool file; safe to call twice. */
-export async function discardSpooled(spooled: Pick<Spooled, 'file' | 'handle'>): Promise<void> {
+/** Closes and removes a spool file and gives its bytes back; safe to call twice. */
+export async function discardSpooled(spooled: Pick<Spooled, 'file' | 'handle' | 'release'>): Promise<void> {
+  spooled.release();
   await spooled.handle.close().catch(() => undefined);
   await fs.promises.rm(spooled.file, { force: true }).catch(() => undefined);
 }
@@ -88,13 +107,23 @@ export async function spoolPieces(pieces: AsyncIterable<string>, limits: SpoolLi
   const handle = await fs.promises.open(file, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW, 0o600);
   const started = now();
   let bytes = 0;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    limits.held.bytes -= bytes;
+  };
   try {
     for await (const piece of pieces) {
       if (gone.aborted) throw new ServiceError('BUSY', 'The client went away', REFUSED_RETRY_SECONDS);
       const buffer = Buffer.from(piece, 'utf8');
       bytes += buffer.length;
+      limits.held.bytes += buffer.length;
       if (bytes > limits.maxBytes) {
         throw new ServiceError('BUSY', `The export is larger than this server sends (${limits.maxBytes} bytes)`, REFUSED_RETRY_SECONDS);
+      }
+      if (limits.held.bytes > limits.maxHeldBytes) {
+        throw new ServiceError('BUSY', 'The server is preparing and sending other exports; try again later', REFUSED_RETRY_SECONDS);
       }
       if (now() - started > limits.generationMs) {
         throw new ServiceError(
@@ -106,13 +135,13 @@ export async function spoolPieces(pieces: AsyncIterable<string>, limits: SpoolLi
       await handle.write(buffer, 0, buffer.length, null);
     }
   } catch (error) {
-    await discardSpooled({ file, handle });
+    await discardSpooled({ file, handle, release });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOSPC' || code === 'EDQUOT')
       throw new ServiceError('BUSY', 'The server has no room to prepare the export; try again later', REFUSED_RETRY_SECONDS);
     throw error;
   }
-  return { file, handle, bytes };
+  return { file, handle, bytes, release };
 }
 
 /**

@@ -2,7 +2,8 @@
 // application listening on a real socket, with the bounds narrowed: past the size cap or the
 // generation time the export is refused with 503 BUSY, its file removed, its place and lease free and
 // its try not charged to RATE_LIMIT_EXPORT;
-// a download that takes longer than the sending bound is cut and its file removed.
+// a download that takes longer than the sending bound is cut and its file removed; all the spool files
+// of a process together hold a bounded number of bytes.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -118,5 +119,26 @@ describe('the bounds of a spooled export', () => {
     const { bytes, complete } = await held.readAll();
     expect(complete).toBe(false);
     expect(bytes).toBeLessThan(held.length);
+  }, 60_000);
+
+  it("refuses an export with 503 BUSY while the process's spool files hold the most they may, and takes it again once they are gone", async () => {
+    // A new hour of the budget of two: this test's two exports are its own.
+    t.clock.set('2026-03-10T15:00:00.000Z');
+    // Room for one export of about 11 MB, not for two.
+    const { port, folder } = await listening({ maxHeldBytes: 15_000_000 });
+    const held = await get(port, '/api/time-entries/export', false);
+    expect(held.status).toBe(200);
+    expect(spooled(folder)).toHaveLength(1);
+    const refused = await get(port, '/api/time-entries/export');
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'BUSY', message: expect.stringContaining('other exports') });
+    expect(spooled(folder)).toHaveLength(1);
+    expect(await leases()).toEqual([]);
+    // The first download read to its end: its file and its bytes are given back.
+    expect((await held.readAll()).complete).toBe(true);
+    await expect.poll(() => spooled(folder), { timeout: 10_000 }).toEqual([]);
+    const again = await get(port, '/api/time-entries/export');
+    expect(again.status).toBe(200);
+    expect(again.body.length).toBe(held.length);
   }, 60_000);
 });
