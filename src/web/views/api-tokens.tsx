@@ -8,6 +8,7 @@ import type { ApiToken, NewApiToken } from '../../http/contract.js';
 import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { focusSoon, securityVersion, useLoad } from '../state.js';
+import { ReauthenticationFields, useReauthentication } from '../reauthentication.js';
 import { Field, Notice, useAction, useEscape } from '../ui.js';
 
 /** How long a new token is valid, in days (the API takes 1 to 365); 90 is preselected. */
@@ -96,21 +97,18 @@ function TokenRow(props: { token: ApiToken; confirming: boolean; busy: boolean; 
 function NewTokenForm(props: { onCreated: (created: NewApiToken) => Promise<void> }) {
   const text = t().apiTokens;
   const twoFactor = useLoad(() => api('GET /api/auth/2fa'), [securityVersion.value]);
-  const withCode = twoFactor.data?.enabled === true;
+  const reauthentication = useReauthentication(twoFactor.data?.enabled === true);
   const [name, setName] = useState('');
   const [days, setDays] = useState(String(DEFAULT_DAYS));
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
   const create = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
     void create.run(async () => {
-      const proof = withCode ? { password, code: code.replace(/\s/g, '') } : { password };
-      const answer = await api('POST /api/auth/api-tokens', { body: { name: name.trim(), expires_in_days: Number(days), ...proof } });
+      const body = { name: name.trim(), expires_in_days: Number(days), ...reauthentication.proof() };
+      const answer = await api('POST /api/auth/api-tokens', { body });
       setName('');
       setDays(String(DEFAULT_DAYS));
-      setPassword('');
-      setCode('');
+      reauthentication.clear();
       await props.onCreated(answer);
     });
   };
@@ -129,27 +127,7 @@ function NewTokenForm(props: { onCreated: (created: NewApiToken) => Promise<void
         </select>
         {create.fieldErrors.expires_in_days && <p class="field-error">{create.fieldErrors.expires_in_days}</p>}
       </div>
-      <Field
-        label={t().settings.currentPassword}
-        name="password"
-        type="password"
-        value={password}
-        onInput={setPassword}
-        autocomplete="current-password"
-        required
-        error={create.fieldErrors.password}
-      />
-      {withCode && (
-        <Field
-          label={t().twoFactor.codeOrRecovery}
-          name="code"
-          value={code}
-          onInput={setCode}
-          autocomplete="one-time-code"
-          required
-          error={create.fieldErrors.code}
-        />
-      )}
+      <ReauthenticationFields state={reauthentication} errors={create.fieldErrors} />
       <button type="submit" class="primary" disabled={create.busy || !twoFactor.data}>
         {text.create}
       </button>

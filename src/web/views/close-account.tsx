@@ -6,7 +6,8 @@ import { useState } from 'preact/hooks';
 import { api, downloadAccountData, endSession } from '../api.js';
 import { t } from '../i18n/index.js';
 import { focusSoon, useLoad } from '../state.js';
-import { Field, Notice, useAction, useDownload } from '../ui.js';
+import { ReauthenticationFields, useReauthentication } from '../reauthentication.js';
+import { Notice, useAction, useDownload } from '../ui.js';
 
 /** The tick that closing the account is meant; its sentence beside it when missing. */
 function UnderstoodCheck(props: { checked: boolean; onChange: (checked: boolean) => void; error: string | undefined }) {
@@ -35,18 +36,16 @@ function UnderstoodCheck(props: { checked: boolean; onChange: (checked: boolean)
 function CloseAccountForm(props: { onCancel: () => void }) {
   const text = t().closeAccount;
   const twoFactor = useLoad(() => api('GET /api/auth/2fa'), []);
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
+  const reauthentication = useReauthentication(twoFactor.data?.enabled === true);
   const [understood, setUnderstood] = useState(false);
   const download = useDownload();
   const action = useAction();
-  const withCode = twoFactor.data?.enabled === true;
 
   const submit = (event: Event) => {
     event.preventDefault();
     if (!understood) return action.fail(text.mustConfirm, 'understood');
     void action.run(async () => {
-      await api('DELETE /api/auth/account', { body: withCode ? { password, code: code.replace(/\s/g, '') } : { password } });
+      await api('DELETE /api/auth/account', { body: reauthentication.proof() });
       // Signed out here (and so in every tab); the sign-in page says why.
       endSession(text.closed);
       focusSoon('main h1');
@@ -72,27 +71,7 @@ function CloseAccountForm(props: { onCancel: () => void }) {
       <h4>{text.stepClose}</h4>
       <Notice error={action.error ?? twoFactor.error} errorRef={action.errorRef} />
       <form ref={action.formRef} onSubmit={submit}>
-        <Field
-          label={t().settings.currentPassword}
-          name="password"
-          type="password"
-          value={password}
-          onInput={setPassword}
-          autocomplete="current-password"
-          required
-          error={action.fieldErrors.password}
-        />
-        {withCode && (
-          <Field
-            label={t().twoFactor.codeOrRecovery}
-            name="code"
-            value={code}
-            onInput={setCode}
-            autocomplete="one-time-code"
-            required
-            error={action.fieldErrors.code}
-          />
-        )}
+        <ReauthenticationFields state={reauthentication} errors={action.fieldErrors} />
         <UnderstoodCheck checked={understood} onChange={setUnderstood} error={action.fieldErrors.understood} />
         <p class="actions">
           <button type="submit" class="danger" disabled={action.busy || !twoFactor.data}>

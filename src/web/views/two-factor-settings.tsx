@@ -8,6 +8,7 @@ import { api, currentUser } from '../api.js';
 import { t } from '../i18n/index.js';
 import { focusSoon, securityChanged, useLoad } from '../state.js';
 import { RecoveryCodes, TwoFactorSetup } from '../two-factor.js';
+import { ReauthenticationFields, useReauthentication } from '../reauthentication.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
 
 type Step =
@@ -38,30 +39,19 @@ function PasswordAndCode(props: {
   note: string;
   submitLabel: string;
   danger?: boolean;
-  send: (password: string, code: string) => Promise<string | void>;
+  send: (proof: { password: string; code: string }) => Promise<string | void>;
   onCancel: () => void;
 }) {
   const text = t().twoFactor;
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
+  const reauthentication = useReauthentication(true);
   const action = useAction();
   return (
     <div class="step">
       <StepHeading>{props.title}</StepHeading>
       <p>{props.note}</p>
       <Notice error={action.error} errorRef={action.errorRef} />
-      <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), action.run(() => props.send(password, code.replace(/\s/g, ''))))}>
-        <Field
-          label={t().settings.currentPassword}
-          name="password"
-          type="password"
-          value={password}
-          onInput={setPassword}
-          autocomplete="current-password"
-          required
-          error={action.fieldErrors.password}
-        />
-        <Field label={text.codeOrRecovery} name="code" value={code} onInput={setCode} autocomplete="one-time-code" required error={action.fieldErrors.code} />
+      <form ref={action.formRef} onSubmit={(event) => (event.preventDefault(), action.run(() => props.send({ code: '', ...reauthentication.proof() })))}>
+        <ReauthenticationFields state={reauthentication} errors={action.fieldErrors} />
         <p class="actions">
           <button type="submit" class={props.danger ? 'danger' : 'primary'} disabled={action.busy}>
             {props.submitLabel}
@@ -218,8 +208,8 @@ export function TwoFactorSettings() {
           submitLabel={text.turnOff}
           danger
           onCancel={() => finish()}
-          send={async (password, code) => {
-            await api('POST /api/auth/2fa/disable', { body: { password, code } });
+          send={async (proof) => {
+            await api('POST /api/auth/2fa/disable', { body: proof });
             securityChanged();
             finish(text.turnedOff);
           }}
@@ -231,8 +221,8 @@ export function TwoFactorSettings() {
           note={text.newCodesNote}
           submitLabel={text.makeCodes}
           onCancel={() => finish()}
-          send={async (password, code) => {
-            const { recovery_codes } = await api('POST /api/auth/2fa/recovery-codes', { body: { password, code } });
+          send={async (proof) => {
+            const { recovery_codes } = await api('POST /api/auth/2fa/recovery-codes', { body: proof });
             setStep({ kind: 'codes', codes: recovery_codes });
           }}
         />
