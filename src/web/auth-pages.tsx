@@ -9,6 +9,7 @@ import { AuthFrame, Field, Link, Notice, useAction } from './ui.js';
 import { signedIn, signIn, type SecondStep } from './sign-in.js';
 import { CodeStep, TwoFactorSetup } from './two-factor.js';
 import { askRegistration, registration, RegistrationClosed } from './registration.js';
+import { NewPasswordFields, useNewPassword } from './password-fields.js';
 
 const go = (href: string) => navigate(href);
 const RESET_TOKEN_KEY = 'timetrack.reset-token';
@@ -212,16 +213,15 @@ function takeResetToken(): string {
 
 export function PasswordResetPage() {
   const [token] = useState(takeResetToken);
-  const [password, setPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const newPassword = useNewPassword();
   const action = useAction();
   const text = t().auth;
   const submit = (event: Event) => {
     event.preventDefault();
-    if (password !== repeat) return action.fail(text.notSame, 'repeat');
+    if (!newPassword.matches()) return action.fail(text.notSame, 'repeat');
     void action.run(async () => {
       try {
-        await api('POST /api/auth/reset-password', { body: { token, new_password: password } });
+        await api('POST /api/auth/reset-password', { body: { token, new_password: newPassword.password } });
       } catch (error) {
         if (error instanceof Error && 'failure' in error && (error as { failure: { code: string } }).failure.code === 'INVALID_RESET_TOKEN')
           sessionStorage.removeItem(RESET_TOKEN_KEY);
@@ -247,29 +247,7 @@ export function PasswordResetPage() {
     <AuthFrame title={text.resetTitle}>
       <Notice error={action.error} errorRef={action.errorRef} />
       <form ref={action.formRef} onSubmit={submit}>
-        <Field
-          label={text.newPassword}
-          name="new_password"
-          error={action.fieldErrors.new_password}
-          type="password"
-          value={password}
-          onInput={setPassword}
-          autocomplete="new-password"
-          required
-          minLength={8}
-          hint={text.passwordHint}
-        />
-        <Field
-          label={text.newPasswordAgain}
-          name="repeat"
-          error={action.fieldErrors.repeat}
-          type="password"
-          value={repeat}
-          onInput={setRepeat}
-          autocomplete="new-password"
-          required
-          minLength={8}
-        />
+        <NewPasswordFields state={newPassword} errors={action.fieldErrors} />
         <button type="submit" class="primary" disabled={action.busy}>
           {text.setNewPassword}
         </button>

@@ -8,7 +8,7 @@ import type { ApiToken, NewApiToken } from '../../http/contract.js';
 import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { focusSoon, securityVersion, useLoad } from '../state.js';
-import { ReauthenticationFields, useReauthentication } from '../reauthentication.js';
+import { ReauthenticationFields, useReauthentication } from '../password-fields.js';
 import { Field, Notice, useAction, useEscape } from '../ui.js';
 
 /** How long a new token is valid, in days (the API takes 1 to 365); 90 is preselected. */

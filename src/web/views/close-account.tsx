@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, downloadAccountData, endSession } from '../api.js';
 import { t } from '../i18n/index.js';
 import { focusSoon, useLoad } from '../state.js';
-import { ReauthenticationFields, useReauthentication } from '../reauthentication.js';
+import { ReauthenticationFields, useReauthentication } from '../password-fields.js';
 import { Notice, useAction, useDownload } from '../ui.js';
 
 /** The tick that closing the account is meant; its sentence beside it when missing. */

@@ -4,24 +4,25 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t } from '../i18n/index.js';
 import { securityChanged } from '../state.js';
+import { NewPasswordFields, useNewPassword } from '../password-fields.js';
 import { Field, Notice, useAction } from '../ui.js';
 import { RevokeApiTokensCheck } from './security.js';
 
 export function PasswordChange() {
   const text = t().settings;
   const [oldPassword, setOldPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [repeat, setRepeat] = useState('');
+  const newPassword = useNewPassword();
   const [revokeApiTokens, setRevokeApiTokens] = useState(true);
   const action = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
-    if (newPassword !== repeat) return action.fail(text.notSame, 'repeat');
+    if (!newPassword.matches()) return action.fail(text.notSame, 'repeat');
     void action.run(async () => {
-      await api('POST /api/auth/change-password', { body: { old_password: oldPassword, new_password: newPassword, revoke_api_tokens: revokeApiTokens } });
+      await api('POST /api/auth/change-password', {
+        body: { old_password: oldPassword, new_password: newPassword.password, revoke_api_tokens: revokeApiTokens },
+      });
       setOldPassword('');
-      setNewPassword('');
-      setRepeat('');
+      newPassword.clear();
       securityChanged(); // the sessions, and the API tokens' list, load again
       return text.passwordChanged;
     });
@@ -38,28 +39,7 @@ export function PasswordChange() {
         autocomplete="current-password"
         required
       />
-      <Field
-        label={t().auth.newPassword}
-        name="new_password"
-        error={action.fieldErrors.new_password}
-        type="password"
-        value={newPassword}
-        onInput={setNewPassword}
-        autocomplete="new-password"
-        required
-        minLength={8}
-      />
-      <Field
-        label={t().auth.newPasswordAgain}
-        name="repeat"
-        error={action.fieldErrors.repeat}
-        type="password"
-        value={repeat}
-        onInput={setRepeat}
-        autocomplete="new-password"
-        required
-        minLength={8}
-      />
+      <NewPasswordFields state={newPassword} errors={action.fieldErrors} />
       <RevokeApiTokensCheck id="password-revoke-api-tokens" checked={revokeApiTokens} onChange={setRevokeApiTokens} />
       <button type="submit" class="primary" disabled={action.busy}>
         {text.changePassword}

@@ -8,7 +8,7 @@ import { api, currentUser } from '../api.js';
 import { t } from '../i18n/index.js';
 import { focusSoon, securityChanged, useLoad } from '../state.js';
 import { RecoveryCodes, TwoFactorSetup } from '../two-factor.js';
-import { ReauthenticationFields, useReauthentication } from '../reauthentication.js';
+import { ReauthenticationFields, useReauthentication } from '../password-fields.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
 
 type Step =
