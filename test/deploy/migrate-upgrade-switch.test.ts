@@ -17,22 +17,14 @@ import { makeTempDir, PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv, PROJECT_ROOT } from '../support/cli.js';
 import { createPostgresDatabase, onPostgres, TEST_JWT_SECRET } from '../support/database.js';
 import { freePort } from '../support/server.js';
+import { gitHas, shellBlockAfter, SimulatedHost } from '../support/simulated-host.js';
 import { startWriters, type Writers } from '../support/writer-loop.js';
 
 /** The commit 0.2.0 was released from: package.json first said 0.2.0 and CHANGELOG.md released it there. */
 export const RELEASE_0_2_0 = '5035804';
-const RECIPES = fs.readFileSync(path.join(PROJECT_ROOT, 'docs/operations.md'), 'utf8');
 /** The new release's folder name in the recipes' `<version>` (this checkout's version may still say 0.2.0). */
 const NEXT = 'next';
 
-function gitHas(commit: string): boolean {
-  try {
-    execFileSync('git', ['cat-file', '-e', `${commit}^{commit}`], { cwd: PROJECT_ROOT, stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 export const history020 = gitHas(RELEASE_0_2_0);
 if (!history020) console.log(`Upgrade switch test skipped: commit ${RELEASE_0_2_0} (release 0.2.0) is not in this clone's history (a shallow clone?)`);
 
@@ -55,35 +47,17 @@ function installThisBuild(folder: string): void {
   fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(folder, 'node_modules'));
 }
 
-/** The lines of the first shell block after `title` in docs/operations.md. */
-function shellBlockAfter(title: string): string[] {
-  const start = RECIPES.indexOf(title);
-  if (start < 0) throw new Error(`docs/operations.md has no "${title}"`);
-  const block = /```sh\n([\s\S]*?)```/.exec(RECIPES.slice(start));
-  if (!block?.[1]) throw new Error(`no shell block after "${title}"`);
-  return block[1]
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-}
-
 /** A machine under a temporary root, systemctl played by the installed unit file. */
-class Machine {
-  readonly root = makeTempDir('timetrack-switch-');
-  running: { child: ResultPromise; output: () => string } | undefined;
-  port = 0;
-
-  constructor(private readonly built020: string) {}
+class Machine extends SimulatedHost {
+  constructor(private readonly built020: string) {
+    super('timetrack-switch-');
+  }
 
   map(text: string): string {
     return text.replace(
       /(?<![\w/.-])\/(var\/lib\/timetrack|etc\/timetrack|etc\/systemd\/system|usr\/lib\/timetrack|usr\/lib\/node_modules\/timetrack|usr\/bin\/timetrack)/g,
       `${this.root}/$1`,
     );
-  }
-
-  baseUrl(): string {
-    return `http://127.0.0.1:${this.port}`;
   }
 
   /** 0.2.0 installed as its docs said: the folder, the link, the unit, the env file. */
@@ -107,37 +81,7 @@ class Machine {
     env.STATE_DIRECTORY = this.map('/var/lib/timetrack');
     expect(value('ExecStart')).toBe('/usr/bin/timetrack serve');
     const { LOG_LEVEL: _level, ...base } = cleanEnv();
-    const child = execa('node', [this.map('/usr/bin/timetrack'), 'serve'], {
-      cwd: this.map(value('WorkingDirectory')),
-      env: { ...base, ...env },
-      extendEnv: false,
-      reject: false,
-      all: true,
-      stdin: 'ignore',
-    });
-    let output = '';
-    child.all?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    this.running = { child, output: () => output };
-    for (let waited = 0; ; waited += 100) {
-      if (child.exitCode !== null) throw new Error(`the service did not start:\n${output}`);
-      if (
-        await fetch(`${this.baseUrl()}/api/health`).then(
-          (response) => response.ok,
-          () => false,
-        )
-      )
-        return;
-      if (waited > 30_000) throw new Error(`the service did not answer:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  /** `systemctl stop timetrack`: SIGTERM and wait. */
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running.child.kill('SIGTERM');
-    await this.running.child;
-    this.running = undefined;
+    await this.launch([this.map('/usr/bin/timetrack'), 'serve'], this.map(value('WorkingDirectory')), { ...base, ...env });
   }
 
   /** One line of a docs block, as root (who plays the service's user too). */

@@ -10,41 +10,20 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv, PROJECT_ROOT } from '../support/cli.js';
 import { onPostgres } from '../support/database.js';
 import { freePort } from '../support/server.js';
+import { gitHas, shellBlockAfter, SimulatedHost } from '../support/simulated-host.js';
 
 /** The commit 0.1.0 was released from: the last of its round, version 0.1.0, migrations 001–003 (CHANGELOG, 0.1.0). */
 const RELEASE_0_1_0 = 'f26ad21';
 const VERSION = (JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-/** Where the upgrade recipes are (one section per way of installing). */
-const RECIPES = fs.readFileSync(path.join(PROJECT_ROOT, 'docs/operations.md'), 'utf8');
 
-function gitHas(commit: string): boolean {
-  try {
-    execFileSync('git', ['cat-file', '-e', `${commit}^{commit}`], { cwd: PROJECT_ROOT, stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 const historyHere = gitHas(RELEASE_0_1_0);
 if (!historyHere) console.log(`Upgrade test skipped: commit ${RELEASE_0_1_0} (release 0.1.0) is not in this clone's history (a shallow clone?)`);
-
-/** The lines of the first shell block after a heading (or bold paragraph title) of docs/operations.md. */
-function shellBlockAfter(title: string): string[] {
-  const start = RECIPES.indexOf(title);
-  if (start < 0) throw new Error(`docs/operations.md has no "${title}"`);
-  const block = /```sh\n([\s\S]*?)```/.exec(RECIPES.slice(start));
-  if (!block?.[1]) throw new Error(`no shell block after "${title}"`);
-  return block[1]
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-}
 
 /** Builds 0.1.0 from git into `folder` as `npm ci` did there (its `bundle` script), on this checkout's node_modules. */
 async function build010(folder: string): Promise<void> {
@@ -68,10 +47,10 @@ async function build010(folder: string): Promise<void> {
 }
 
 /** A machine under a temporary root: the folders the README names, mapped, and systemctl played by the unit file. */
-class Machine {
-  readonly root = makeTempDir('timetrack-upgrade-');
-  running: { child: ResultPromise; output: () => string } | undefined;
-  port = 0;
+class Machine extends SimulatedHost {
+  constructor() {
+    super('timetrack-upgrade-');
+  }
 
   /** A path of the real system, under the root. */
   map(text: string): string {
@@ -92,10 +71,6 @@ class Machine {
     fs.mkdirSync(folder, { recursive: true });
     fs.cpSync(path.join(PROJECT_ROOT, 'config'), path.join(folder, 'config'), { recursive: true });
     fs.mkdirSync(this.map('/usr/bin'), { recursive: true });
-  }
-
-  baseUrl(): string {
-    return `http://127.0.0.1:${this.port}`;
   }
 
   /** `systemctl start timetrack`: runs the installed unit file as systemd would (the settings the test needs). */
@@ -123,37 +98,7 @@ class Machine {
     const argv = command === '/usr/bin/timetrack' ? [BIN, ...args] : args.map((arg) => this.map(arg));
     expect(command === '/usr/bin/timetrack' || command === '/usr/bin/node').toBe(true);
     const { LOG_LEVEL: _level, ...base } = cleanEnv();
-    const child = execa('node', argv, {
-      cwd: this.map(values('WorkingDirectory').at(-1)!),
-      env: { ...base, ...env },
-      extendEnv: false,
-      reject: false,
-      all: true,
-      stdin: 'ignore',
-    });
-    let output = '';
-    child.all?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    this.running = { child, output: () => output };
-    for (let waited = 0; ; waited += 100) {
-      if (child.exitCode !== null) throw new Error(`the service did not start:\n${output}`);
-      if (
-        await fetch(`${this.baseUrl()}/api/health`).then(
-          (response) => response.ok,
-          () => false,
-        )
-      )
-        return;
-      if (waited > 30_000) throw new Error(`the service did not answer:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  /** `systemctl stop timetrack`: SIGTERM (KillSignal=) and wait. */
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running.child.kill('SIGTERM');
-    await this.running.child;
-    this.running = undefined;
+    await this.launch(argv, this.map(values('WorkingDirectory').at(-1)!), { ...base, ...env });
   }
 
   /** One line of a README shell block, as root on this machine. */
