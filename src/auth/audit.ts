@@ -21,6 +21,7 @@ export type AuditAction =
   | 'two_factor_locked'
   | 'account_imported'
   | 'account_updated'
+  | 'role_changed'
   | 'password_set'
   | 'database_restored'
   | 'sessions_revoked'

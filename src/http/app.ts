@@ -13,6 +13,7 @@ import { refundedBudget } from './account-limits.js';
 import { defaultSpoolLimits, type SpoolLimits } from './export-spool.js';
 import { errorBody } from './errors.js';
 import { answerClientError, registerRequestStart } from './security-headers.js';
+import { userRoutes } from './users/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -172,6 +173,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
     twoFactor,
   };
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
+  await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit });
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   // A refused try (409 EXPORT_RUNNING, 503 BUSY) is given back.

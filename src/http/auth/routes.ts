@@ -12,7 +12,7 @@ import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { normalizeTimezone } from '../../time/calendar/dates.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
-import { challengeAnswer, LoginResponse, RevokeApiTokensOption, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
+import { challengeAnswer, LoginResponse, MeResponse, RevokeApiTokensOption, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
 import { twoFactorRoutes } from './two-factor-routes.js';
 import { accountRoutes } from './account-routes.js';
 import { apiTokenRoutes } from './api-token-routes.js';
@@ -161,11 +161,12 @@ function sessionCheckRoutes(app: ApiInstance, { credentials, sessions }: AuthSer
     '/me',
     {
       ...authenticated,
-      schema: { tags: ['auth'], security: BEARER, response: { 200: UserResponse, ...errorResponses(401) } },
+      schema: { tags: ['auth'], security: BEARER, response: { 200: MeResponse, ...errorResponses(401) } },
     },
     (request, reply) => {
       // A callback handler: nothing here waits, and an async one costs a promise per request.
-      reply.send({ user: sessionOf(request).user });
+      const { user, role } = sessionOf(request);
+      reply.send({ user, role, teams: [] });
     },
   );
 
