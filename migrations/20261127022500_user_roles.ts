@@ -7,7 +7,12 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('users')
-    .addColumn('role', 'text', (col) => col.notNull().defaultTo('member').check(sql`role in ('admin', 'lead', 'member')`))
+    .addColumn('role', 'text', (col) =>
+      col
+        .notNull()
+        .defaultTo('member')
+        .check(sql`role in ('admin', 'lead', 'member')`),
+    )
     .execute();
   await db.schema.createIndex('users_by_role').on('users').column('role').execute();
 }

@@ -12,7 +12,14 @@ import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createBackgroundNotices, createCodeLockNotices, createNoticeMailer } from './mail/notices.js';
 import { createAbsenceService } from './time/absences/absences.js';
-import { createAccountAdminService, createAccountClosingService, createAccountService, createRoleService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
+import {
+  createAccountAdminService,
+  createAccountClosingService,
+  createAccountService,
+  createRoleService,
+  createUserDirectory,
+  type PublicUser,
+} from './auth/accounts/index.js';
 import { createPeopleService } from './teams/index.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';

@@ -196,7 +196,8 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean; backu
         results.push({ check: 'migrations', ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${states.length} applied` });
         if (problems.length === 0) activeSessions = (await ctx.services.accountAdmin.listAccounts()).reduce((sum, account) => sum + account.active_sessions, 0);
         if (problems.length === 0) sealed = await ctx.services.twoFactor.countSealedSecrets();
-        if (problems.length === 0 && !(await ctx.services.people.hasActiveAdmin())) results.push({ check: 'admin', ok: true, warning: true, detail: NO_ADMIN_NOTICE });
+        if (problems.length === 0 && !(await ctx.services.people.hasActiveAdmin()))
+          results.push({ check: 'admin', ok: true, warning: true, detail: NO_ADMIN_NOTICE });
       },
       // check may run as another user (root): it creates no generated secret file.
       { skipSchemaCheck: true, generateSecrets: false },

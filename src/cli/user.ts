@@ -58,7 +58,11 @@ Examples:
         });
         const created = await ctx.services.accounts.createAccount(input);
         if (role !== 'member') await ctx.services.people.setRole(created.id, role);
-        await recordAdminAction(ctx, { action: 'account_created', user: created, detail: { username: created.username, ...(role !== 'member' ? { role } : {}) } });
+        await recordAdminAction(ctx, {
+          action: 'account_created',
+          user: created,
+          detail: { username: created.username, ...(role !== 'member' ? { role } : {}) },
+        });
         return { json: { user: created }, text: [`created account ${created.email} (id ${created.id})`] };
       });
     });

@@ -77,7 +77,12 @@ async function setRole(deps: Pick<RoleDeps, 'database'>, userId: number, role: U
     const before = await trx.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst();
     if (!before) throw new ServiceError('USER_NOT_FOUND', 'No such account');
     if (before.role === 'admin' && role !== 'admin') await refuseLastAdmin(database, trx, userId);
-    const user = await trx.updateTable('users').set({ role }).where('id', '=', userId).returning(['id', 'email', 'full_name', 'username', 'created_at', 'role']).executeTakeFirstOrThrow();
+    const user = await trx
+      .updateTable('users')
+      .set({ role })
+      .where('id', '=', userId)
+      .returning(['id', 'email', 'full_name', 'username', 'created_at', 'role'])
+      .executeTakeFirstOrThrow();
     return { user, from: before.role };
   });
 }
@@ -112,7 +117,11 @@ export interface UserPageQuery {
 
 /** One page of every account, by id. */
 async function listUsers(deps: Pick<RoleDeps, 'database'>, query: UserPageQuery): Promise<{ users: UserWithRole[]; nextAfter: number | null }> {
-  let select = deps.database.db.selectFrom('users').select(USER_WITH_ROLE_COLUMNS).orderBy('users.id').limit(query.limit + 1);
+  let select = deps.database.db
+    .selectFrom('users')
+    .select(USER_WITH_ROLE_COLUMNS)
+    .orderBy('users.id')
+    .limit(query.limit + 1);
   if (query.after !== undefined) select = select.where('users.id', '>', query.after);
   if (query.q !== undefined && query.q !== '') {
     const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

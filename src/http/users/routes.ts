@@ -76,7 +76,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
         request.body.password,
       );
       if (from !== user.role) {
-        await audit.record({ action: 'role_changed', actor: `user:${session.user.id}`, user: { id: user.id, email: user.email }, detail: { from, to: user.role } });
+        await audit.record({
+          action: 'role_changed',
+          actor: `user:${session.user.id}`,
+          user: { id: user.id, email: user.email },
+          detail: { from, to: user.role },
+        });
       }
       return { user };
     },
