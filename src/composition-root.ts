@@ -12,14 +12,7 @@ import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createBackgroundNotices, createCodeLockNotices, createNoticeMailer } from './mail/notices.js';
 import { createAbsenceService } from './time/absences/absences.js';
-import {
-  createAccountAdminService,
-  createAccountClosingService,
-  createAccountService,
-  createRoleService,
-  createUserDirectory,
-  type PublicUser,
-} from './auth/accounts/index.js';
+import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
 import { createPeopleService } from './teams/index.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
@@ -209,7 +202,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     background: wiring.background,
     audit,
     accountClosing: createAccountClosingService({ database, twoFactor: identity.twoFactor, audit }),
-    people: createPeopleService({ database, roles: createRoleService({ database, hasher: identity.hasher }) }),
+    people: createPeopleService({ database, hasher: identity.hasher }),
     health: createHealthService(database, clock, () => assertSchemaCurrent(database.db)),
     accountData: createAccountDataService({
       database,

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { parseRole } from '../auth/accounts/roles.js';
 import { recordAdminAction, runAdminCommand } from './command-context.js';
 
+export { parseRole };
+
 export function roleCommand(user: Command): void {
   user
     .command('role')

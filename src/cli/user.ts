@@ -6,8 +6,7 @@ import { UsageError } from './errors.js';
 import { ServiceError } from '../common/errors.js';
 import { printJson, printLines, printTable } from './output.js';
 import { exportCommand, importCommand } from './user-transfer.js';
-import { roleCommand } from './user-role.js';
-import { parseRole } from '../auth/accounts/roles.js';
+import { parseRole, roleCommand } from './user-role.js';
 import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from './user-input.js';
 
 /** The one user object of list, show, unlock, disable and enable (docs/cli.md). */
@@ -58,11 +57,8 @@ Examples:
         });
         const created = await ctx.services.accounts.createAccount(input);
         if (role !== 'member') await ctx.services.people.setRole(created.id, role);
-        await recordAdminAction(ctx, {
-          action: 'account_created',
-          user: created,
-          detail: { username: created.username, ...(role !== 'member' ? { role } : {}) },
-        });
+        const detail = role === 'member' ? { username: created.username } : { username: created.username, role };
+        await recordAdminAction(ctx, { action: 'account_created', user: created, detail });
         return { json: { user: created }, text: [`created account ${created.email} (id ${created.id})`] };
       });
     });

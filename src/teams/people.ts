@@ -1,6 +1,6 @@
 // Accounts as the team layer administers them (docs/teams.md, docs/api.md "Users"): the list of every
 // account, one account, its role. Each call asks `can` first, with how the actor stands to the account.
-import type { RoleService, UserWithRole } from '../auth/accounts/index.js';
+import { createRoleService, type RoleDeps, type UserWithRole } from '../auth/accounts/index.js';
 import type { UserPageQuery } from '../auth/accounts/roles.js';
 import { ServiceError } from '../common/errors.js';
 import type { TransactionalDatabase } from '../db/database.js';
@@ -8,16 +8,18 @@ import type { UserRole } from '../db/types.js';
 import { OPERATOR, requireAllowed, type Actor } from './access.js';
 import { relationToPerson } from './members.js';
 
-export interface PeopleDeps {
+export type PeopleDeps = RoleDeps;
+
+interface PeopleContext {
   database: Pick<TransactionalDatabase, 'db'>;
-  roles: RoleService;
+  roles: ReturnType<typeof createRoleService>;
 }
 
 function noSuchAccount(): ServiceError {
   return new ServiceError('USER_NOT_FOUND', 'No such account');
 }
 
-async function readPerson(deps: PeopleDeps, actor: Actor, userId: number): Promise<UserWithRole> {
+async function readPerson(deps: PeopleContext, actor: Actor, userId: number): Promise<UserWithRole> {
   requireAllowed(actor, 'users.read', { kind: 'person', relation: await relationToPerson(deps.database.db, actor.userId, userId) }, noSuchAccount);
   const user = await deps.roles.userWithRole(userId);
   if (!user) throw noSuchAccount();
@@ -30,13 +32,14 @@ export interface ActingSession {
   tokenHash: string;
 }
 
-async function changeRole(deps: PeopleDeps, acting: ActingSession, userId: number, role: UserRole, password: string | undefined) {
+async function changeRole(deps: PeopleContext, acting: ActingSession, userId: number, role: UserRole, password: string | undefined) {
   const { actor } = acting;
   requireAllowed(actor, 'users.role', { kind: 'person', relation: await relationToPerson(deps.database.db, actor.userId, userId) }, noSuchAccount);
   return deps.roles.changeRoleBySession({ tokenHash: acting.tokenHash, userId: actor.userId }, userId, role, password);
 }
 
-export function createPeopleService(deps: PeopleDeps) {
+export function createPeopleService(given: PeopleDeps) {
+  const deps: PeopleContext = { database: given.database, roles: createRoleService(given) };
   return {
     list(actor: Actor, query: UserPageQuery) {
       requireAllowed(actor, 'users.list', { kind: 'everyone' }, noSuchAccount);

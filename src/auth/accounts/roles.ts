@@ -152,5 +152,3 @@ export function createRoleService(deps: RoleDeps) {
     },
   };
 }
-
-export type RoleService = ReturnType<typeof createRoleService>;
