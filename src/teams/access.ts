@@ -58,9 +58,20 @@ function ruleFor(action: Action, target: Target): Verdict {
   }
 }
 
+/**
+ * A team's lead acts as one only while the account's role is `lead`: an account with the role `member`
+ * that a team still names as its lead is one of its members, and the people it led are out of its reach.
+ */
+function asRoleAllows(role: UserRole, target: Target): Target {
+  if (role !== 'member') return target;
+  if (target.kind === 'person' && target.relation === 'led') return { kind: 'person', relation: 'none' };
+  if ((target.kind === 'team' || target.kind === 'membership') && target.relation === 'lead') return { ...target, relation: 'member' };
+  return target;
+}
+
 /** May `actor` do `action` to `target`? */
 export function can(actor: Actor, action: Action, target: Target): Verdict {
-  const verdict = actor.role === 'admin' ? 'allow' : ruleFor(action, target);
+  const verdict = actor.role === 'admin' ? 'allow' : ruleFor(action, asRoleAllows(actor.role, target));
   // A token administers nothing, not even what its account may (outside the reach it still finds nothing).
   if (actor.viaApiToken && isAdministration(action) && verdict === 'allow') return 'forbidden';
   return verdict;
