@@ -3,9 +3,8 @@
 // decides the rest through the people service.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuditService } from '../../auth/audit.js';
-import type { AuthenticatedSession } from '../../auth/sessions/index.js';
-import type { Actor } from '../../teams/access.js';
 import type { PeopleService } from '../../teams/people.js';
+import { actorOf } from '../actor.js';
 import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { BEARER } from '../openapi.js';
@@ -16,11 +15,6 @@ export interface UserRouteOptions {
   credentials: Authenticator;
   people: PeopleService;
   audit: Pick<AuditService, 'record'>;
-}
-
-/** The actor of a request (docs/teams.md): its account, role, and whether it came with an API token. */
-export function actorOf(session: AuthenticatedSession): Actor {
-  return { userId: session.user.id, role: session.role, viaApiToken: session.apiTokenId !== undefined };
 }
 
 export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (app, { credentials, people, audit }) => {
