@@ -176,7 +176,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
   };
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
   await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit });
-  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams });
+  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit });
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   // A refused try (409 EXPORT_RUNNING, 503 BUSY) is given back.
