@@ -13,6 +13,7 @@ import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createBackgroundNotices, createCodeLockNotices, createNoticeMailer } from './mail/notices.js';
 import { createAbsenceService } from './time/absences/absences.js';
 import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
+import { createPeopleService, createTeamService } from './teams/index.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
 import { createAuditService } from './auth/audit.js';
@@ -200,7 +201,9 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     ...time,
     background: wiring.background,
     audit,
-    accountClosing: createAccountClosingService({ twoFactor: identity.twoFactor, audit }),
+    accountClosing: createAccountClosingService({ database, twoFactor: identity.twoFactor, audit }),
+    people: createPeopleService({ database, hasher: identity.hasher }),
+    teams: createTeamService({ database, clock }),
     health: createHealthService(database, clock, () => assertSchemaCurrent(database.db)),
     accountData: createAccountDataService({
       database,

@@ -1,5 +1,6 @@
 // `timetrack check`: what an operator wants to know before and after a change. Each check prints one
 // line; any problem makes the command fail, naming how many there were.
+import { NO_ADMIN_NOTICE } from '../auth/accounts/roles.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -195,6 +196,8 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean; backu
         results.push({ check: 'migrations', ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${states.length} applied` });
         if (problems.length === 0) activeSessions = (await ctx.services.accountAdmin.listAccounts()).reduce((sum, account) => sum + account.active_sessions, 0);
         if (problems.length === 0) sealed = await ctx.services.twoFactor.countSealedSecrets();
+        if (problems.length === 0 && !(await ctx.services.people.hasActiveAdmin()))
+          results.push({ check: 'admin', ok: true, warning: true, detail: NO_ADMIN_NOTICE });
       },
       // check may run as another user (root): it creates no generated secret file.
       { skipSchemaCheck: true, generateSecrets: false },

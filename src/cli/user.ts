@@ -6,6 +6,7 @@ import { UsageError } from './errors.js';
 import { ServiceError } from '../common/errors.js';
 import { printJson, printLines, printTable } from './output.js';
 import { exportCommand, importCommand } from './user-transfer.js';
+import { parseRole, roleCommand } from './user-role.js';
 import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from './user-input.js';
 
 /** The one user object of list, show, unlock, disable and enable (docs/cli.md). */
@@ -28,6 +29,7 @@ function createCommand(user: Command): void {
     .option('--email <email>', 'e-mail address (the login)')
     .option('--name <name>', 'full name')
     .option('--username <username>', 'optional username (3-32 letters, digits, . _ -), also accepted at login')
+    .option('--role <role>', 'admin, lead or member (the default; docs/teams.md)')
     .option(
       '--password-stdin',
       'read the password from standard input: exactly one line (a second line is an error); on a terminal it is asked instead, hidden and twice',
@@ -39,7 +41,8 @@ Examples:
   $ timetrack user create                                   # asks for everything, password hidden, twice
   $ printf '%s\\n' "$PASSWORD" | timetrack user create --email ann@example.com --name "Ann" --password-stdin`,
     )
-    .action(async (flags: AccountFlags, command: Command) => {
+    .action(async (flags: AccountFlags & { role?: string }, command: Command) => {
+      const role = parseRole(flags.role ?? 'member');
       // The database is open while a person answers (to refuse a taken address at its prompt), but
       // no transaction is: the prompts hold no lock.
       await runAdminCommand(command, async (ctx) => {
@@ -53,7 +56,9 @@ Examples:
           }
         });
         const created = await ctx.services.accounts.createAccount(input);
-        await recordAdminAction(ctx, { action: 'account_created', user: created, detail: { username: created.username } });
+        if (role !== 'member') await ctx.services.people.setRole(created.id, role);
+        const detail = role === 'member' ? { username: created.username } : { username: created.username, role };
+        await recordAdminAction(ctx, { action: 'account_created', user: created, detail });
         return { json: { user: created }, text: [`created account ${created.email} (id ${created.id})`] };
       });
     });
@@ -276,7 +281,7 @@ function deleteCommand(user: Command): void {
 export function registerUserCommand(program: Command): void {
   const user = program
     .command('user')
-    .description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, 2fa-reset, export, import, delete');
+    .description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, role, 2fa-reset, export, import, delete');
   createCommand(user);
   listCommand(user);
   showCommand(user);
@@ -285,6 +290,7 @@ export function registerUserCommand(program: Command): void {
   unlockCommand(user);
   disableCommand(user);
   enableCommand(user);
+  roleCommand(user);
   twoFactorResetCommand(user);
   exportCommand(user);
   importCommand(user);

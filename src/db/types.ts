@@ -2,6 +2,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
+import type { TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
+export type { TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -11,6 +13,8 @@ export interface UsersTable {
   /** Unique without regard to ASCII case (COLLATE NOCASE). */
   username: string | null;
   created_at: Instant;
+  /** docs/teams.md; `member` unless set. */
+  role: Generated<UserRole>;
 }
 
 export type AccountStatus = 'active' | 'disabled';
@@ -272,6 +276,8 @@ export interface Database {
   zone_history: ZoneHistoryTable;
   bookings: BookingsTable;
   server_processes: ServerProcessesTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

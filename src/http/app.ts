@@ -13,6 +13,8 @@ import { refundedBudget } from './account-limits.js';
 import { defaultSpoolLimits, type SpoolLimits } from './export-spool.js';
 import { errorBody } from './errors.js';
 import { answerClientError, registerRequestStart } from './security-headers.js';
+import { userRoutes } from './users/routes.js';
+import { teamRoutes } from './teams/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -169,9 +171,12 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
     sessions,
     settings,
     signInNotices,
+    teams: services.teams,
     twoFactor,
   };
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
+  await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit });
+  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit });
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   // A refused try (409 EXPORT_RUNNING, 503 BUSY) is given back.

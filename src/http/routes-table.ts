@@ -32,6 +32,7 @@ import type {
 import type {
   EnableWithChallengeResponse,
   LoginResponse,
+  MeResponse,
   RevokedResponse,
   SessionListResponse,
   TwoFactorRequiredResponse,
@@ -78,7 +79,7 @@ export interface Routes {
   };
   'POST /api/auth/login/2fa': { body: { challenge: string; code: string }; response: Login };
   'POST /api/auth/logout': { response: Message };
-  'GET /api/auth/me': { response: { user: User } };
+  'GET /api/auth/me': { response: Static<typeof MeResponse> };
   'POST /api/auth/request-reset': {
     body: { email: string };
     response: { message: string; delivery: 'mail' | 'terminal' | 'none'; reset_token?: string; reset_url?: string };

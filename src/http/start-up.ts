@@ -1,5 +1,6 @@
 // What `serve` does before it listens (checks and clean-ups of the start) and says once it listens
 // (warnings about the settings, and the line an operator checks first after a deploy).
+import { NO_ADMIN_NOTICE } from '../auth/accounts/roles.js';
 import path from 'node:path';
 import { sqlitePathOf, type AppContext } from '../composition-root.js';
 import { secretFilePath } from '../auth/secret.js';
@@ -31,6 +32,8 @@ export async function runStartupChecks(ctx: AppContext): Promise<void> {
     const ended = await services.twoFactor.deleteSessionsWithoutTwoFactor();
     logger.info({ deleted: ended }, 'REQUIRE_2FA: ended the sessions of accounts without two-factor sign-in');
   }
+  // Nobody could administer accounts or teams from the browser (docs/teams.md).
+  if (!(await services.people.hasActiveAdmin())) logger.warn(NO_ADMIN_NOTICE);
   await services.hasher.warmUp();
   try {
     await services.statistics.warmUp();

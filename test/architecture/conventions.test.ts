@@ -131,12 +131,16 @@ describe('imports under src/', () => {
       target === 'src/logger.ts' ||
       packageNamed('fastify')(target) ||
       packageNamed('@fastify')(target);
-    expect(importsMatching('src/auth', (target) => upward(target) || under('src/time')(target))).toEqual([]);
-    expect(importsMatching('src/time', (target) => upward(target) || under('src/auth')(target))).toEqual([]);
+    expect(importsMatching('src/auth', (target) => upward(target) || under('src/time')(target) || under('src/teams')(target))).toEqual([]);
+    expect(importsMatching('src/time', (target) => upward(target) || under('src/auth')(target) || under('src/teams')(target))).toEqual([]);
+    // The team layer sits above both (docs/architecture.md, "The team layer") and below the edges.
+    expect(importsMatching('src/teams', upward)).toEqual([]);
   });
 
   it('src/db imports nothing of the domains, http or cli', () => {
-    expect(importsMatching('src/db', (target) => ['src/auth', 'src/time', 'src/http', 'src/cli'].some((folder) => under(folder)(target)))).toEqual([]);
+    expect(importsMatching('src/db', (target) => ['src/auth', 'src/time', 'src/teams', 'src/http', 'src/cli'].some((folder) => under(folder)(target)))).toEqual(
+      [],
+    );
   });
 
   it('the browser client (src/web) takes only types from src/http', () => {

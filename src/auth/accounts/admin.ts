@@ -8,6 +8,7 @@ import type { LockoutService } from '../passwords/lockout.js';
 import type { PasswordHasher } from '../passwords/hasher.js';
 import { checkNewPassword } from '../passwords/policy.js';
 import { emailTaken, rethrowTaken, usernameTaken } from './accounts.js';
+import { refuseLastAdmin } from './roles.js';
 import { identifierMatches, PUBLIC_USER_COLUMNS, type AccountSummary, type PublicUser, type UserDirectory } from './users.js';
 
 export interface AccountChanges {
@@ -147,6 +148,8 @@ async function setAccountStatus(context: AccountAdminDeps, identifier: string, s
   const { database, clock, users } = context;
   const user = await users.requireUser(identifier);
   return database.transact(async (trx) => {
+    // The last active admin stays one (docs/teams.md).
+    if (status === 'disabled') await refuseLastAdmin(database, trx, user.id);
     await trx.updateTable('auth_info').set({ status, updated_at: clock.now().toISOString() }).where('user_id', '=', user.id).execute();
     if (status === 'active') return { user, revokedSessions: 0 };
     const revoked = await trx.deleteFrom('auth_tokens').where('user_id', '=', user.id).executeTakeFirst();
@@ -162,10 +165,12 @@ async function setAccountStatus(context: AccountAdminDeps, identifier: string, s
  * so this one DELETE statement (atomic like any transaction) removes all of it or nothing.
  */
 async function deleteAccount(context: AccountAdminDeps, identifier: string): Promise<PublicUser> {
-  const { users } = context;
-  const { db } = context.database;
+  const { users, database } = context;
   const user = await users.requireUser(identifier);
-  await db.deleteFrom('users').where('id', '=', user.id).execute();
+  await database.transact(async (trx) => {
+    await refuseLastAdmin(database, trx, user.id);
+    await trx.deleteFrom('users').where('id', '=', user.id).execute();
+  });
   return user;
 }
 

@@ -8,16 +8,21 @@
 import { closedAccountLabel, keepTrailOfClosedAccount, type AuditService } from '../audit.js';
 import type { AuthenticatedSession } from '../sessions/index.js';
 import type { TwoFactorService } from '../two-factor/index.js';
+import type { TransactionalDatabase } from '../../db/database.js';
+import { refuseLastAdmin } from './roles.js';
 
 export interface AccountClosingDeps {
+  database: Pick<TransactionalDatabase, 'lockUser'>;
   twoFactor: Pick<TwoFactorService, 'reauthenticate'>;
   audit: Pick<AuditService, 'record'>;
 }
 
-export function createAccountClosingService({ twoFactor, audit }: AccountClosingDeps) {
+export function createAccountClosingService({ database, twoFactor, audit }: AccountClosingDeps) {
   async function closeAccount(session: AuthenticatedSession, password: string, code: string | undefined): Promise<void> {
     const { user } = session;
     await twoFactor.reauthenticate(session, password, code, async (trx) => {
+      // The last active admin cannot leave (docs/teams.md).
+      await refuseLastAdmin(database, trx, user.id);
       await trx.deleteFrom('users').where('id', '=', user.id).execute();
       // The trail keeps what happened, when and from where, under the account's label; the e-mail address goes with the account.
       await keepTrailOfClosedAccount(trx, user.id);

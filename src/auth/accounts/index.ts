@@ -4,4 +4,5 @@
 export { createAccountService, type AccountDeps } from './accounts.js';
 export { createAccountAdminService, type AccountAdminDeps } from './admin.js';
 export { createAccountClosingService, type AccountClosingDeps } from './closing.js';
+export { createRoleService, type RoleDeps, type UserWithRole } from './roles.js';
 export { createUserDirectory, type PublicUser, type UserDirectory, type UserDirectoryDeps } from './users.js';

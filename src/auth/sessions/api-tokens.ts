@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { KeyCondition, TransactionalDatabase } from '../../db/database.js';
-import type { Database } from '../../db/types.js';
+import type { Database, UserRole } from '../../db/types.js';
 import { addSeconds, type Clock } from '../../common/clock.js';
 import { ServiceError, validationError } from '../../common/errors.js';
 import type { ActivityRecorder } from './activity.js';
@@ -47,6 +47,7 @@ export interface ApiTokenRow {
   full_name: string;
   username: string | null;
   created_at: string;
+  role: UserRole;
 }
 
 function normalizeName(raw: string): string {
@@ -78,7 +79,7 @@ export function apiTokenLookupQuery(db: Kysely<Database>, requireTwoFactor: bool
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
       .innerJoin('auth_info', 'auth_info.user_id', 'api_tokens.user_id')
-      .select(['api_tokens.token_hash as lookup_key', 'api_tokens.id as token_id', 'api_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
+      .select(['api_tokens.token_hash as lookup_key', 'api_tokens.id as token_id', 'api_tokens.expires_at', ...PUBLIC_USER_COLUMNS, 'users.role'])
       .where((eb) => keyIs(eb.ref('api_tokens.token_hash')))
       .where(sql<boolean>`auth_info.status = 'active'`); // a literal: the lookup's only parameter is the hash (or hashes)
     if (requireTwoFactor) {
@@ -107,14 +108,15 @@ export function apiTokenRowOfValues(values: unknown[]): ApiTokenRow {
     full_name: values[5] as string,
     username: values[6] as string | null,
     created_at: values[7] as string,
+    role: values[8] as UserRole,
   };
 }
 
 /** The record, the expiry and an active account; every failure is UNAUTHORIZED, whatever its cause. */
 export function sessionOfApiTokenRow(tokenHash: string, row: ApiTokenRow | undefined, now: Date): AuthenticatedSession {
   if (!row || new Date(row.expires_at) <= now) throw unauthorized();
-  const { lookup_key: _key, token_id, expires_at, ...user } = row;
-  return { user, tokenHash, expiresAt: new Date(expires_at), apiTokenId: token_id };
+  const { lookup_key: _key, token_id, expires_at, role, ...user } = row;
+  return { user, role, tokenHash, expiresAt: new Date(expires_at), apiTokenId: token_id };
 }
 
 function withLastUse(deps: ApiTokenDeps, row: ApiTokenRecord & { token_hash: string }): ApiTokenRecord {

@@ -4,12 +4,14 @@
 import { hash } from 'node:crypto';
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { KeyCondition } from '../../db/database.js';
-import type { Database } from '../../db/types.js';
+import type { Database, UserRole } from '../../db/types.js';
 import { ServiceError } from '../../common/errors.js';
 import { PUBLIC_USER_COLUMNS, type PublicUser } from '../accounts/users.js';
 
 export interface AuthenticatedSession {
   user: PublicUser;
+  /** The account's role (docs/teams.md), read with the session on every request. */
+  role: UserRole;
   tokenHash: string;
   expiresAt: Date;
   /** Set when the credential is an API token (src/auth/sessions/api-tokens.ts): it may not manage the account. */
@@ -70,6 +72,7 @@ export interface SessionRecordRow {
   full_name: string;
   username: string | null;
   created_at: string;
+  role: UserRole;
 }
 
 /** The record lookup of every protected request with a session token; its only parameter is the hash (or hashes). */
@@ -79,7 +82,7 @@ export function sessionLookupQuery(db: Kysely<Database>) {
       .selectFrom('auth_tokens')
       .innerJoin('users', 'users.id', 'auth_tokens.user_id')
       .innerJoin('auth_info', 'auth_info.user_id', 'auth_tokens.user_id')
-      .select(['auth_tokens.token_hash as lookup_key', 'auth_tokens.expires_at', ...PUBLIC_USER_COLUMNS])
+      .select(['auth_tokens.token_hash as lookup_key', 'auth_tokens.expires_at', ...PUBLIC_USER_COLUMNS, 'users.role'])
       .where((eb) => keyIs(eb.ref('auth_tokens.token_hash')))
       // A disabled account's sessions are deleted when it is disabled; this also refuses any that
       // a login racing the disable could have stored.
@@ -97,6 +100,7 @@ export function sessionRecordOfValues(values: unknown[]): SessionRecordRow {
     full_name: values[4] as string,
     username: values[5] as string | null,
     created_at: values[6] as string,
+    role: values[7] as UserRole,
   };
 }
 
@@ -107,6 +111,6 @@ export function liveRecord(record: SessionRecordRow | undefined, now: Date): Ses
 }
 
 export function sessionOfRecord(record: SessionRecordRow, tokenHash: string): AuthenticatedSession {
-  const { lookup_key: _key, expires_at, ...user } = record;
-  return { user, tokenHash, expiresAt: new Date(expires_at) };
+  const { lookup_key: _key, expires_at, role, ...user } = record;
+  return { user, role, tokenHash, expiresAt: new Date(expires_at) };
 }

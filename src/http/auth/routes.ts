@@ -12,7 +12,7 @@ import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
 import { normalizeTimezone } from '../../time/calendar/dates.js';
 import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
-import { challengeAnswer, LoginResponse, RevokeApiTokensOption, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
+import { challengeAnswer, LoginResponse, MeResponse, RevokeApiTokensOption, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
 import { twoFactorRoutes } from './two-factor-routes.js';
 import { accountRoutes } from './account-routes.js';
 import { apiTokenRoutes } from './api-token-routes.js';
@@ -46,6 +46,7 @@ export type AuthServices = Pick<
   | 'sessions'
   | 'settings'
   | 'signInNotices'
+  | 'teams'
   | 'twoFactor'
 >;
 
@@ -142,7 +143,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
 };
 
 /** Signing out, and what a client asks of its token: whose it is, until when. */
-function sessionCheckRoutes(app: ApiInstance, { credentials, sessions }: AuthServices): void {
+function sessionCheckRoutes(app: ApiInstance, { credentials, sessions, teams }: AuthServices): void {
   const authenticated = { onRequest: requireSession(credentials) };
   const accountManagement = { onRequest: requireAccountSession(credentials) };
   app.post(
@@ -161,11 +162,11 @@ function sessionCheckRoutes(app: ApiInstance, { credentials, sessions }: AuthSer
     '/me',
     {
       ...authenticated,
-      schema: { tags: ['auth'], security: BEARER, response: { 200: UserResponse, ...errorResponses(401) } },
+      schema: { tags: ['auth'], security: BEARER, response: { 200: MeResponse, ...errorResponses(401) } },
     },
-    (request, reply) => {
-      // A callback handler: nothing here waits, and an async one costs a promise per request.
-      reply.send({ user: sessionOf(request).user });
+    async (request) => {
+      const { user, role } = sessionOf(request);
+      return { user, role, teams: await teams.teamsOf(user.id) };
     },
   );
 

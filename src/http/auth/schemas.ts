@@ -75,3 +75,10 @@ export const RecoveryCodesResponse = Type.Object({
   recovery_codes: Type.Array(Type.String(), { description: '10 codes, each works once; shown only in this answer' }),
 });
 export const EnableWithChallengeResponse = Type.Object({ ...RecoveryCodesResponse.properties, ...LoginResponse.properties });
+
+/** The role of an account (docs/teams.md). */
+export const RoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('lead'), Type.Literal('member')]);
+/** A team the account is in, with its role there. */
+export const OwnTeamSchema = Type.Object({ id: Type.Integer(), name: Type.String(), role: Type.Union([Type.Literal('lead'), Type.Literal('member')]) });
+/** GET /api/auth/me: the account, its role and its teams. */
+export const MeResponse = Type.Object({ user: UserSchema, role: RoleSchema, teams: Type.Array(OwnTeamSchema) });

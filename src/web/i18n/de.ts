@@ -40,6 +40,9 @@ export const de: Catalog = {
     USER_NOT_FOUND: 'Dieses Konto gibt es nicht mehr.',
     UNAUTHORIZED: 'Ihre Sitzung ist abgelaufen. Melden Sie sich wieder an.',
     FORBIDDEN_FOR_API_TOKEN: 'Ein API-Token kann das Konto nicht ändern. Melden Sie sich dafür an.',
+    FORBIDDEN: 'Ihre Rolle erlaubt das nicht.',
+    LAST_ADMIN: 'Dies ist der letzte aktive Administrator. Machen Sie zuerst jemand anderen zum Administrator.',
+    TEAM_NAME_TAKEN: 'Ein Team mit diesem Namen gibt es schon.',
     INVALID_TWO_FACTOR_CODE:
       'Dieser Code stimmt nicht oder wurde schon benutzt. Geben Sie den aktuellen Code aus Ihrer App oder einen Wiederherstellungscode ein.',
     INVALID_CHALLENGE: 'Die Anmeldung hat zu lange gedauert oder ist schon abgeschlossen. Geben Sie Ihr Passwort noch einmal ein.',
