@@ -99,14 +99,16 @@ function collector(): { stream: Writable; text: () => string } {
 /**
  * Runs `timetrack <args>` in this process with the environment runCli gives the binary (cleanEnv, the
  * engine's settings, the thread-pool size bin/timetrack.cjs sets): its exit code, stdout and stderr.
- * `input` is its standard input (none: an empty one). Not for `serve`, a command that reads file
- * descriptor 0 itself (an import from `-`), or a setting that acts on the process.
+ * `input` is its standard input (none: an empty one). Not for `serve`, an import from `-` (it reads
+ * file descriptor 0 itself), or a setting that acts on the process.
  */
 export async function runCliInProcess(givenArgs: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<InProcessResult> {
   const { args, env } = forEngine(givenArgs, options.env ?? {});
   const clean = cleanEnv(env);
   const processSetting = PROCESS_SETTINGS.find((name) => name in clean || (active === 0 && name in process.env));
-  if (args.includes('serve') || args.includes('-') || processSetting !== undefined) {
+  // `user import -` and `entries import -` read file descriptor 0 itself, which no view can stand for.
+  const readsDescriptor0 = args.includes('import') && args.includes('-');
+  if (args.includes('serve') || readsDescriptor0 || processSetting !== undefined) {
     throw new Error(`runCliInProcess: timetrack ${args.join(' ')} ${processSetting ?? ''} needs a process of its own; use cli()`);
   }
   const { main } = await loadBundle();
