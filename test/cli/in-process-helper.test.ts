@@ -7,9 +7,12 @@ import { PASSWORD } from '../support/app.js';
 import { cli, tempDb } from '../support/cli-accounts.js';
 import { cliInProcess } from '../support/cli-in-process.js';
 
-/** The two databases' paths and the times and ids of a run written alike. */
+/** The two databases (their paths; on PostgreSQL the names that stand for them) and a run's times written alike. */
 function alike(text: string, ...dbs: string[]): string {
-  return dbs.reduce((shown, db) => shown.replaceAll(db, '<db>'), text).replace(/"(at|\w+_at)": "[^"]*"/g, '"$1": "<time>"');
+  return dbs
+    .reduce((shown, db) => shown.replaceAll(db, '<db>'), text)
+    .replace(/(postgres:\/\/\S+\/)tt_\w+/g, '$1<db>')
+    .replace(/"(at|\w+_at)": "[^"]*"/g, '"$1": "<time>"');
 }
 
 describe('the in-process CLI runner', () => {
