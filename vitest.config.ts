@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { browserTestFiles } from './vitest.browser-files.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/stress/**', 'test/bench/**', 'node_modules/**'],
+    // The browser suite (Chromium end to end) is its own command: `npm run test:browser`.
+    exclude: ['test/stress/**', 'test/bench/**', 'node_modules/**', ...browserTestFiles()],
     // Files run in worker processes (signals and native modules behave as in production), and a
     // worker runs file after file without loading the modules again (isolate: false; ~50 s less on 2
     // cores). Each test builds its own app, database, servers and clock, so nothing a test depends on

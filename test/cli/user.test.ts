@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { databaseLine, queryRows, tableNames } from '../support/database.js';
 
 describe('timetrack user create', () => {
@@ -43,7 +44,7 @@ describe('timetrack user create', () => {
       /8 to 256 characters/,
     );
     expectFailure(await cli(db, ['user', 'create', '--email', 'not-an-email', '--name', 'E', '--password-stdin'], { input: PASSWORD }), 1, /e-mail address/);
-    const list = await cli(db, ['--json', 'user', 'list']);
+    const list = await cliInProcess(db, ['--json', 'user', 'list']);
     expect((JSON.parse(list.stdout as string) as { users: unknown[] }).users).toHaveLength(1);
   });
 
@@ -109,7 +110,7 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     await createAccountWithCli(db, 'ann@example.com');
     const disabled = await cli(db, ['user', 'disable', 'ann@example.com']);
     expect(disabled.stdout).toBe(`disabled ann@example.com; revoked 0 session(s)\n${databaseLine(db)}`);
-    expect(JSON.parse((await cli(db, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user.status).toBe('disabled');
+    expect(JSON.parse((await cliInProcess(db, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user.status).toBe('disabled');
     const enabled = JSON.parse((await cli(db, ['--json', 'user', 'enable', 'ann@example.com'])).stdout as string) as { user: { status: string } };
     expect(enabled.user.status).toBe('active');
   });
@@ -121,7 +122,7 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     expectFailure(await cli(db, ['user', 'delete', 'ann@example.com']), 2, /without --yes/);
 
     // Give Ann a reset token, time entries and an absence, so every kind of row exists.
-    expect((await cli(db, ['reset', 'issue', 'ann@example.com'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['reset', 'issue', 'ann@example.com'])).exitCode).toBe(0);
     const now = new Date().toISOString();
     await queryRows(db, 'insert into auth_tokens (user_id, token_hash, created_at, expires_at) values (1, ?, ?, ?)', [
       'a'.repeat(64),

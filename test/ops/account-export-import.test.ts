@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { tempDb } from '../support/cli-accounts.js';
 import { addEntry, type SignedIn, signIn } from '../support/requests.js';
 
@@ -45,7 +46,7 @@ afterEach(async () => {
 
 describe('user export and import', () => {
   it('carries fields, settings, schedules, entries, absences and bookings to another database, without secrets; --skip-existing makes a re-run harmless', async () => {
-    const exported = await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com']);
+    const exported = await runCliInProcess(['--db', t.dbPath, 'user', 'export', 'ann@example.com']);
     expect(exported.exitCode).toBe(0);
     const document = JSON.parse(String(exported.stdout));
     expect(document).toMatchObject({
@@ -75,7 +76,7 @@ describe('user export and import', () => {
     const file = path.join(t.dir, 'ann.json');
     fs.writeFileSync(file, String(exported.stdout));
     const target = tempDb();
-    expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+    expect((await runCliInProcess(['--db', target, 'migrate'])).exitCode).toBe(0);
     const imported = await runCli(['--db', target, '--json', 'user', 'import', file]);
     expect(imported.stderr).toBe('');
     expect(JSON.parse(String(imported.stdout))).toMatchObject({ created: true, entries: 2, absences: 2, skipped_entries: 0, bookings: 1 });
@@ -94,18 +95,18 @@ describe('user export and import', () => {
       skipped_bookings: 1,
     });
 
-    const copy = JSON.parse(String((await runCli(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
+    const copy = JSON.parse(String((await runCliInProcess(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
     expect({ ...copy, exported_at: undefined, user: { ...copy.user, created_at: undefined } }).toEqual({
       ...document,
       exported_at: undefined,
       user: { ...document.user, created_at: undefined },
     });
-    const audit = JSON.parse(String((await runCli(['--db', target, '--json', 'audit', 'list'])).stdout)) as { events: Array<{ action: string }> };
+    const audit = JSON.parse(String((await runCliInProcess(['--db', target, '--json', 'audit', 'list'])).stdout)) as { events: Array<{ action: string }> };
     expect(audit.events.map((event) => event.action)).toContain('account_imported');
   });
 
   it('a document from before schedules and bookings: its weekly targets hold from the tracking start on', async () => {
-    const document = JSON.parse(String((await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
+    const document = JSON.parse(String((await runCliInProcess(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
     delete document.schedules;
     delete document.bookings;
     delete document.settings.targets_valid_from;
@@ -115,11 +116,11 @@ describe('user export and import', () => {
     const file = path.join(t.dir, 'old.json');
     fs.writeFileSync(file, JSON.stringify(document));
     const target = tempDb();
-    expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+    expect((await runCliInProcess(['--db', target, 'migrate'])).exitCode).toBe(0);
     const imported = await runCli(['--db', target, '--json', 'user', 'import', file]);
     expect(imported.stderr).toBe('');
     expect(JSON.parse(String(imported.stdout))).toMatchObject({ created: true, absences: 2, bookings: 0 });
-    const copy = JSON.parse(String((await runCli(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
+    const copy = JSON.parse(String((await runCliInProcess(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
     expect(copy.schedules).toEqual([{ valid_from: document.settings.tracking_start, weekly_target_minutes: document.settings.weekly_target_minutes }]);
     expect(copy.absences.map((absence: { portion: string }) => absence.portion)).toEqual(['full', 'full']);
     expect(copy.settings.vacation_taken_before_tracking_days).toBeNull();
@@ -128,7 +129,7 @@ describe('user export and import', () => {
   it('absences booked together stay one booking; a document without request_id imports each absence as its own', async () => {
     const range = await ann.call('POST', '/api/time-entries/absences', { from: '2026-03-16', to: '2026-03-18', type: 'vacation', note: 'trip' });
     expect(range.statusCode).toBe(201);
-    const document = JSON.parse(String((await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
+    const document = JSON.parse(String((await runCliInProcess(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
     type Booked = { date: string; request_id?: number };
     /** The absences' dates, grouped by booking. */
     const bookings = (absences: Booked[]) => {
@@ -144,17 +145,17 @@ describe('user export and import', () => {
     const file = path.join(t.dir, 'grouped.json');
     fs.writeFileSync(file, JSON.stringify(document));
     const target = tempDb();
-    expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+    expect((await runCliInProcess(['--db', target, 'migrate'])).exitCode).toBe(0);
     expect((await runCli(['--db', target, 'user', 'import', file])).exitCode).toBe(0);
-    const copy = JSON.parse(String((await runCli(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
+    const copy = JSON.parse(String((await runCliInProcess(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
     expect(bookings(copy.absences)).toEqual(bookings(document.absences));
 
     for (const absence of document.absences) delete absence.request_id;
     fs.writeFileSync(file, JSON.stringify(document));
     const older = tempDb();
-    expect((await runCli(['--db', older, 'migrate'])).exitCode).toBe(0);
+    expect((await runCliInProcess(['--db', older, 'migrate'])).exitCode).toBe(0);
     expect((await runCli(['--db', older, 'user', 'import', file])).exitCode).toBe(0);
-    const oldCopy = JSON.parse(String((await runCli(['--db', older, 'user', 'export', 'ann@example.com'])).stdout));
+    const oldCopy = JSON.parse(String((await runCliInProcess(['--db', older, 'user', 'export', 'ann@example.com'])).stdout));
     expect(bookings(oldCopy.absences)).toHaveLength(5);
   });
 
@@ -162,7 +163,7 @@ describe('user export and import', () => {
     expect(
       (await ann.call('PATCH', '/api/settings', { tracking_start: '2026-03-01', timezone: 'Asia/Tokyo', timezone_valid_from: '2026-03-04' })).statusCode,
     ).toBe(200);
-    const document = JSON.parse(String((await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
+    const document = JSON.parse(String((await runCliInProcess(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
     const start = document.settings.tracking_start as string;
     expect(document.zones).toEqual([
       { valid_from: start, timezone: 'Europe/Berlin' },
@@ -173,9 +174,9 @@ describe('user export and import', () => {
       const file = path.join(t.dir, `zones-${Math.random()}.json`);
       fs.writeFileSync(file, JSON.stringify(content));
       const target = tempDb();
-      expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+      expect((await runCliInProcess(['--db', target, 'migrate'])).exitCode).toBe(0);
       expect((await runCli(['--db', target, '--json', 'user', 'import', file])).stderr).toBe('');
-      return JSON.parse(String((await runCli(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
+      return JSON.parse(String((await runCliInProcess(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
     };
     expect((await importInto(document)).zones).toEqual(document.zones);
     const old = { ...document, version: 1, zones: undefined };
@@ -183,32 +184,32 @@ describe('user export and import', () => {
     const badFile = path.join(t.dir, 'bad-zone.json');
     fs.writeFileSync(badFile, JSON.stringify({ ...document, zones: [document.zones[0], { valid_from: '2026-03-04', timezone: 'Mars/Base' }] }));
     const target = tempDb();
-    expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+    expect((await runCliInProcess(['--db', target, 'migrate'])).exitCode).toBe(0);
     const bad = await runCli(['--db', target, 'user', 'import', badFile]);
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toMatch(/zones\[2\]\.timezone: timezone must be an IANA time zone/);
   });
 
   it('names the field of a bad schedule or booking, and writes nothing', async () => {
-    const document = JSON.parse(String((await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
+    const document = JSON.parse(String((await runCliInProcess(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
     document.schedules[1].weekly_target_minutes.tue = 2000;
     document.bookings[0].minutes = 90;
     const file = path.join(t.dir, 'bad.json');
     fs.writeFileSync(file, JSON.stringify(document));
     const target = tempDb();
-    expect((await runCli(['--db', target, 'migrate'])).exitCode).toBe(0);
+    expect((await runCliInProcess(['--db', target, 'migrate'])).exitCode).toBe(0);
     const imported = await runCli(['--db', target, 'user', 'import', file]);
     expect(imported.exitCode).toBe(1);
     expect(imported.stderr).toMatch(/schedules\[2\]\.weekly_target_minutes\.tue: /);
     expect(imported.stderr).toMatch(/bookings\[1\]\.minutes: a payout/);
-    expect((await runCli(['--db', target, 'user', 'list'])).stdout).not.toContain('ann@example.com');
+    expect((await runCliInProcess(['--db', target, 'user', 'list'])).stdout).not.toContain('ann@example.com');
   });
 
   it('the API hands the signed-in person the same document', async () => {
     const response = await ann.call('GET', '/api/settings/export');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toBe('attachment; filename="timetrack-account.json"');
-    const cliDocument = JSON.parse(String((await runCli(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
+    const cliDocument = JSON.parse(String((await runCliInProcess(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
     expect({ ...response.json(), exported_at: undefined }).toEqual({ ...cliDocument, exported_at: undefined });
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/settings/export' });
     expect(anonymous.statusCode).toBe(401);

@@ -6,6 +6,7 @@ import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const OLD_SECRET = 'the first signing secret, 32 bytes or more';
@@ -47,9 +48,9 @@ describe('security events in the server log', () => {
     expect((await login('nobody-here@example.com', 'a wrong password')).status).toBe(401);
     expect((await login('ann@example.com', 'a wrong password')).status).toBe(401);
     expect((await login('ann@example.com', 'a wrong password')).status).toBe(423);
-    expect((await cli(db, ['user', 'disable', 'bob@example.com'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['user', 'disable', 'bob@example.com'])).exitCode).toBe(0);
     expect((await login('bob@example.com', PASSWORD)).status).toBe(403);
-    expect((await cli(db, ['user', 'enable', 'bob@example.com'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['user', 'enable', 'bob@example.com'])).exitCode).toBe(0);
     const { token } = await login('bob@example.com', PASSWORD);
     const changed = await fetch(`${server.baseUrl}/api/auth/change-password`, {
       method: 'POST',
@@ -71,7 +72,7 @@ describe('security events in the server log', () => {
     expect(events[4]).toMatchObject({ user_id: expect.any(Number), client: '127.0.0.1' });
 
     // The server's change is in the audit trail too, beside the admin commands.
-    const audit = await cli(db, ['--json', 'audit', 'list', '--user', 'bob@example.com']);
+    const audit = await cliInProcess(db, ['--json', 'audit', 'list', '--user', 'bob@example.com']);
     const actions = (JSON.parse(String(audit.stdout)) as { events: Array<{ action: string; actor: string }> }).events;
     expect(actions.map((event) => event.action)).toEqual(['password_changed', 'account_enabled', 'account_disabled', 'account_created']);
     expect(actions[0]?.actor).toMatch(/^user:\d+$/);
@@ -83,9 +84,9 @@ describe('timetrack audit list', () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     await createAccountWithCli(db, 'bob@example.com');
-    expect((await cli(db, ['user', 'disable', 'ann@example.com'])).exitCode).toBe(0);
-    expect((await cli(db, ['user', 'delete', 'bob@example.com', '--yes'])).exitCode).toBe(0);
-    expect((await cli(db, ['token', 'revoke', '--all'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['user', 'disable', 'ann@example.com'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['user', 'delete', 'bob@example.com', '--yes'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['token', 'revoke', '--all'])).exitCode).toBe(0);
 
     const all = await cli(db, ['--json', 'audit', 'list']);
     expect(all.exitCode).toBe(0);
@@ -148,7 +149,7 @@ describe('sessions: client, key id, one device at a time', () => {
 
     server = await startServer(db, { JWT_SECRET: NEW_SECRET });
     expect(server.output()).toMatch(/"deleted":1,"msg":"deleted the sessions of signing secrets no longer configured"/);
-    const show = JSON.parse(String((await cli(db, ['--json', 'user', 'show', 'ann@example.com'], { env: { JWT_SECRET: NEW_SECRET } })).stdout)) as {
+    const show = JSON.parse(String((await cliInProcess(db, ['--json', 'user', 'show', 'ann@example.com'], { env: { JWT_SECRET: NEW_SECRET } })).stdout)) as {
       user: { active_sessions: number };
     };
     expect(show.user.active_sessions).toBe(0);

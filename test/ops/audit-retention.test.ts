@@ -6,6 +6,7 @@ import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/auth/audit.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { onPostgres, queryRows } from '../support/database.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -31,7 +32,7 @@ async function plant(db: string, count: number, daysAgo: number, action: string)
 }
 
 async function actions(db: string): Promise<string[]> {
-  const listed = await cli(db, ['--json', 'audit', 'list', '--limit', '10000']);
+  const listed = await cliInProcess(db, ['--json', 'audit', 'list', '--limit', '10000']);
   expect(listed.exitCode, String(listed.stderr)).toBe(0);
   return (JSON.parse(String(listed.stdout)) as { events: AuditRecord[] }).events.map((event) => event.action);
 }
@@ -60,7 +61,7 @@ describe('the retention of the audit trail', () => {
       expect(count(left, 'account_disabled')).toBe(3);
       expect(count(left, 'account_created')).toBe(1);
       // The pruning is in the trail itself, by whom and how many.
-      const events = (JSON.parse(String((await cli(db, ['--json', 'audit', 'list', '--limit', '1'])).stdout)) as { events: AuditRecord[] }).events;
+      const events = (JSON.parse(String((await cliInProcess(db, ['--json', 'audit', 'list', '--limit', '1'])).stdout)) as { events: AuditRecord[] }).events;
       expect(events[0]).toMatchObject({ action: 'audit_pruned', actor: ME, detail: { deleted: 2500, before: result.before } });
 
       // A shorter retention from the setting; a second run finds nothing and records nothing.

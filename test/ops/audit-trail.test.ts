@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/auth/audit.js';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { onPostgres } from '../support/database.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -23,14 +24,14 @@ afterEach(async () => {
 });
 
 async function events(db: string, ...filter: string[]): Promise<Event[]> {
-  const listed = await cli(db, ['--json', 'audit', 'list', '--limit', '1000', ...filter]);
+  const listed = await cliInProcess(db, ['--json', 'audit', 'list', '--limit', '1000', ...filter]);
   expect(listed.stderr).toBe('');
   expect(listed.exitCode).toBe(0);
   return (JSON.parse(String(listed.stdout)) as { events: Event[] }).events;
 }
 
 async function ok(db: string, args: string[], options: { input?: string; env?: Record<string, string> } = {}) {
-  const result = await cli(db, args, options);
+  const result = await cliInProcess(db, args, options);
   expect(result.stderr, args.join(' ')).toBe('');
   expect(result.exitCode, args.join(' ')).toBe(0);
   return result;

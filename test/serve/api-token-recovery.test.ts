@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { cli } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { resetLinkOf, startSmtpServer } from '../support/smtp.js';
 import { totpCode, wrongCode } from '../support/totp.js';
 
@@ -50,7 +51,7 @@ interface AuditEvent {
 
 /** The audit trail through the built CLI, newest first. */
 async function auditEvents(dbPath: string): Promise<AuditEvent[]> {
-  return (JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: AuditEvent[] }).events;
+  return (JSON.parse((await cliInProcess(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: AuditEvent[] }).events;
 }
 
 /** Registers ann, signs in and makes an API token; answers the session and the token (checked to work). */
@@ -120,19 +121,19 @@ describe('recovery ends API tokens, against a real server', () => {
   it('`user set-password` through the built CLI ends every API token', async () => {
     const { server, dbPath } = await serve();
     const { apiToken } = await accountWithToken(server);
-    const result = await cli(dbPath, ['user', 'set-password', 'ann@example.com', '--password-stdin'], { input: `${NEW_PASSWORD}\n` });
+    const result = await cliInProcess(dbPath, ['user', 'set-password', 'ann@example.com', '--password-stdin'], { input: `${NEW_PASSWORD}\n` });
     expect(result.exitCode).toBe(0);
     expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
-    expect(JSON.parse((await cli(dbPath, ['--json', 'token', 'list', '--api'])).stdout as string)).toEqual({ api_tokens: [] });
+    expect(JSON.parse((await cliInProcess(dbPath, ['--json', 'token', 'list', '--api'])).stdout as string)).toEqual({ api_tokens: [] });
   });
 
   it('`user disable` through the built CLI ends every API token; `user enable` does not bring one back', async () => {
     const { server, dbPath } = await serve();
     const { apiToken } = await accountWithToken(server);
-    expect((await cli(dbPath, ['user', 'disable', 'ann@example.com'])).exitCode).toBe(0);
-    expect((await cli(dbPath, ['user', 'enable', 'ann@example.com'])).exitCode).toBe(0);
+    expect((await cliInProcess(dbPath, ['user', 'disable', 'ann@example.com'])).exitCode).toBe(0);
+    expect((await cliInProcess(dbPath, ['user', 'enable', 'ann@example.com'])).exitCode).toBe(0);
     expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
-    expect(JSON.parse((await cli(dbPath, ['--json', 'token', 'list', '--api'])).stdout as string)).toEqual({ api_tokens: [] });
+    expect(JSON.parse((await cliInProcess(dbPath, ['--json', 'token', 'list', '--api'])).stdout as string)).toEqual({ api_tokens: [] });
   });
 
   it('`token revoke --user` and `--all` through the built CLI end API tokens too, and say how many', async () => {
@@ -178,7 +179,7 @@ describe('the audit trail, against a real server', () => {
     const { server, dbPath } = await serve();
     const { session } = await accountWithToken(server);
     const auditActions = async (): Promise<string[]> =>
-      (JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string }> }).events.map(
+      (JSON.parse((await cliInProcess(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string }> }).events.map(
         (event) => event.action,
       );
     // The first call ends the API token (one row); the next ones end nothing.

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/auth/audit.js';
 import { PASSWORD } from '../support/app.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
 
 let server: RunningServer | undefined;
@@ -21,7 +22,7 @@ async function signIn(): Promise<string> {
 }
 
 async function trail(db: string, ...filter: string[]): Promise<AuditRecord[]> {
-  const listed = await cli(db, ['--json', 'audit', 'list', ...filter]);
+  const listed = await cliInProcess(db, ['--json', 'audit', 'list', ...filter]);
   expect(listed.stderr).toBe('');
   expect(listed.exitCode).toBe(0);
   return (JSON.parse(String(listed.stdout)) as { events: AuditRecord[] }).events;
@@ -32,8 +33,8 @@ describe('the audit trail of a closed account', () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com', ['--username', 'ann_k']);
     await createAccountWithCli(db, 'bob@example.com');
-    expect((await cli(db, ['user', 'update', 'ann_k', '--email', 'ann.k@example.org', '--name', 'Ann Kowalski'])).exitCode).toBe(0);
-    const annId = (JSON.parse(String((await cli(db, ['--json', 'user', 'show', 'ann_k'])).stdout)) as { user: { id: number } }).user.id;
+    expect((await cliInProcess(db, ['user', 'update', 'ann_k', '--email', 'ann.k@example.org', '--name', 'Ann Kowalski'])).exitCode).toBe(0);
+    const annId = (JSON.parse(String((await cliInProcess(db, ['--json', 'user', 'show', 'ann_k'])).stdout)) as { user: { id: number } }).user.id;
 
     server = await startServer(db);
     const session = await signIn();

@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/auth/audit.js';
 import { PASSWORD } from '../support/app.js';
-import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
 
 let server: RunningServer | undefined;
@@ -19,7 +20,7 @@ async function signIn(email: string, password: string): Promise<number> {
 }
 
 async function locks(db: string): Promise<AuditRecord[]> {
-  const listed = await cli(db, ['--json', 'audit', 'list', '--limit', '1000']);
+  const listed = await cliInProcess(db, ['--json', 'audit', 'list', '--limit', '1000']);
   expect(listed.exitCode, String(listed.stderr)).toBe(0);
   return (JSON.parse(String(listed.stdout)) as { events: AuditRecord[] }).events.filter((event) => event.action === 'account_locked');
 }
@@ -28,7 +29,7 @@ describe('lockouts in the audit trail', () => {
   it('one account_locked row when a lock starts, not one per refused try; none for an unknown identifier', { timeout: 120_000 }, async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
-    const annId = (JSON.parse(String((await cli(db, ['--json', 'user', 'show', 'ann@example.com'])).stdout)) as { user: { id: number } }).user.id;
+    const annId = (JSON.parse(String((await cliInProcess(db, ['--json', 'user', 'show', 'ann@example.com'])).stdout)) as { user: { id: number } }).user.id;
     server = await startServer(db, { LOCKOUT_ATTEMPTS: '3' });
 
     expect(await signIn('ann@example.com', 'wrong one')).toBe(401);
@@ -54,7 +55,7 @@ describe('lockouts in the audit trail', () => {
     expect(await locks(db)).toHaveLength(1);
 
     // Unlocked by the operator, locked again: a second row.
-    expect((await cli(db, ['user', 'unlock', 'ann@example.com'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['user', 'unlock', 'ann@example.com'])).exitCode).toBe(0);
     for (let index = 0; index < 2; index += 1) expect(await signIn('ann@example.com', 'wrong again')).toBe(401);
     expect(await signIn('ann@example.com', 'wrong again')).toBe(423);
     expect(await signIn('ann@example.com', 'wrong again')).toBe(423);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { cli } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { totpCode, wrongCode } from '../support/totp.js';
 
 const running: RunningServer[] = [];
@@ -119,7 +120,7 @@ describe('API tokens, against a real server and the admin CLI', () => {
     expect((await call(server, 'GET', '/api/time-entries/current', { token })).status).toBe(401);
     expect((await call(server, 'GET', '/api/time-entries/current', { token: session })).status).toBe(200);
     expect((await cli(dbPath, ['token', 'revoke', '--api', '--id', String(id)])).exitCode).toBe(3);
-    const audit = JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string }> };
+    const audit = JSON.parse((await cliInProcess(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string }> };
     expect(audit.events.map((event) => event.action)).toEqual(expect.arrayContaining(['api_token_created', 'api_token_revoked']));
   });
 });
@@ -183,7 +184,7 @@ describe('operators, against real servers and the admin CLI', () => {
     const server = await serve({}, dbPath);
     await registerAccount(server);
     const session = await signIn(server);
-    const show = async () => JSON.parse((await cli(dbPath, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user;
+    const show = async () => JSON.parse((await cliInProcess(dbPath, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user;
     expect((await show()).two_factor).toBe(false);
     await enableTwoFactorOn(server, session);
     expect((await show()).two_factor).toBe(true);
@@ -193,7 +194,7 @@ describe('operators, against real servers and the admin CLI', () => {
     expect(JSON.parse(reset.stdout as string)).toMatchObject({ user: { email: 'ann@example.com', two_factor: false }, was_enabled: true, revoked_sessions: 1 });
     expect((await call(server, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
     expect((await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).body.token).toEqual(expect.any(String));
-    const audit = JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as {
+    const audit = JSON.parse((await cliInProcess(dbPath, ['--json', 'audit', 'list'])).stdout as string) as {
       events: Array<{ action: string; actor: string; detail: Record<string, unknown> }>;
     };
     expect(audit.events[0]).toMatchObject({
@@ -239,8 +240,8 @@ describe('closing the account, against a real server', () => {
     expect((await call(server, 'DELETE', '/api/auth/account', { token: session, body: { password: PASSWORD } })).status).toBe(204);
     expect((await call(server, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
     expect((await call(server, 'GET', '/api/auth/me', { token })).status).toBe(401);
-    expect((await cli(dbPath, ['user', 'show', 'ann@example.com'])).exitCode).toBe(3);
-    const audit = JSON.parse((await cli(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<Record<string, unknown>> };
+    expect((await cliInProcess(dbPath, ['user', 'show', 'ann@example.com'])).exitCode).toBe(3);
+    const audit = JSON.parse((await cliInProcess(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<Record<string, unknown>> };
     expect(audit.events[0]).toMatchObject({ action: 'account_closed', user_id: 1, user_email: 'closed-account:1', detail: {} });
     expect(JSON.stringify(audit)).not.toContain('ann@example.com');
   });

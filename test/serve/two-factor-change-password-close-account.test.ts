@@ -5,7 +5,7 @@
 // owner is mailed at the first lock; and one count per session over the five routes that take the
 // password with a session, the third wrong one revoking it without locking the owner's sign-in.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { cli } from '../support/cli-accounts.js';
 import { queryRows } from '../support/database.js';
@@ -203,9 +203,21 @@ describe("one count of a session's wrong passwords, against a real server", () =
     { name: 'closing the account', method: 'DELETE', url: '/api/auth/account', body: () => ({ password: 'wrong' }), twoFactor: false },
   ];
 
+  // One server for these cases (a `serve` process costs about a second of CPU to start): each case has
+  // an account of its own, and what it counts (a session's wrong passwords, the sign-in lock) is the account's.
+  let server: RunningServer;
+  beforeAll(async () => {
+    const dbPath = path.join(makeTempDir(), 'timetrack.db');
+    server = await startServer(dbPath);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const emailOf = (name: string) => `${name.replace(/[^a-z0-9]+/g, '-')}@example.com`;
+
   it.each(routes)('$name: the third wrong password revokes the session, and the owner can still sign in', async (route) => {
-    const { server } = await serve();
-    const { session, secret, recoveryCodes } = await account(server, 'ann@example.com', route.twoFactor);
+    const email = emailOf(route.name);
+    const { session, secret, recoveryCodes } = await account(server, email, route.twoFactor);
     for (let i = 0; i < 2; i += 1) {
       expect(await call(server, route.method, route.url, { token: session, body: route.body(secret) })).toMatchObject({
         status: 403,
@@ -215,21 +227,21 @@ describe("one count of a session's wrong passwords, against a real server", () =
     expect((await call(server, route.method, route.url, { token: session, body: route.body(secret) })).status).toBe(401);
     expect((await call(server, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
     // Two more wrong passwords from another session: LOCKOUT_ATTEMPTS (5) in all, and sign-in is not locked.
-    const login = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
+    const login = await call(server, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } });
     const token = login.body.token ?? (await secondStep(server, login.body.challenge, recoveryCodes[0]!)).body.token;
     for (let i = 0; i < 2; i += 1) expect((await call(server, route.method, route.url, { token, body: route.body(secret) })).status).toBe(403);
-    const last = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
+    const last = await call(server, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } });
     expect(last.status).toBe(200);
   });
 
   it('counts across the routes: one wrong password on each of three routes revokes the session', async () => {
-    const { server } = await serve();
-    const { session } = await account(server, 'ann@example.com', false);
+    const email = emailOf('across the routes');
+    const { session } = await account(server, email, false);
     const wrongOn = (method: string, url: string, body: unknown) => call(server, method, url, { token: session, body });
     expect((await wrongOn('POST', '/api/auth/change-password', { old_password: 'wrong', new_password: NEW_PASSWORD })).status).toBe(403);
     expect((await wrongOn('POST', '/api/auth/2fa/setup', { password: 'wrong' })).status).toBe(403);
     expect((await wrongOn('DELETE', '/api/auth/account', { password: 'wrong' })).status).toBe(401);
     expect((await call(server, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
-    expect((await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).status).toBe(200);
+    expect((await call(server, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } })).status).toBe(200);
   });
 });

@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { makeTempDir, PASSWORD } from './app.js';
 import { execaSync } from 'execa';
 import { BIN, cleanEnv, runCli } from './cli.js';
+import { cliInProcess } from './cli-in-process.js';
 import { forEngine, onPostgres } from './database.js';
 
 /** A path where no database exists yet (only serve and migrate create one). */
@@ -60,11 +61,11 @@ function closedSqliteFile(db: string): boolean {
 const afterFirstAccount = new Map<string, string>();
 
 /**
- * Creates an account with the test password through the real binary (`user create`). In a new
- * database from `tempDb` (SQLite, byte for byte the migrated file), the first run with the same
- * arguments in this worker is kept, and later ones copy the file it left (its salt, times and audit
- * record included): a node process and an argon2id hash less per test (docs/testing.md, "How fast").
- * A test about `user create` itself runs `cli(db, ['user', 'create', …])`.
+ * Creates an account with the test password through the built CLI's `user create`, run in this
+ * process (test/support/cli-in-process.ts). In a new database from `tempDb` (SQLite, byte for byte the
+ * migrated file), the first run with the same arguments in this worker is kept, and later ones copy
+ * the file it left (its salt, times and audit record included): an argon2id hash less per test
+ * (docs/testing.md, "How fast"). A test about `user create` itself runs `cli(db, ['user', 'create', …])`.
  */
 export async function createAccountWithCli(db: string, email: string, extra: string[] = []): Promise<void> {
   const key = JSON.stringify([email, ...extra]);
@@ -74,7 +75,9 @@ export async function createAccountWithCli(db: string, email: string, extra: str
     fs.copyFileSync(kept, db);
     return;
   }
-  const result = await cli(db, ['user', 'create', '--email', email, '--name', 'Test Person', '--password-stdin', ...extra], { input: `${PASSWORD}\n` });
+  const result = await cliInProcess(db, ['user', 'create', '--email', email, '--name', 'Test Person', '--password-stdin', ...extra], {
+    input: `${PASSWORD}\n`,
+  });
   expect(result.stderr).toBe('');
   expect(result.exitCode).toBe(0);
   if (fresh && migratedByCli !== undefined && closedSqliteFile(db)) {
