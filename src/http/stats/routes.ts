@@ -114,8 +114,8 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
       request.session ? timesheet.monthSheet(request.session.user.id, request.query.month, request.query.lang) : { authenticated: false as const },
   );
 
-  // The PDF worker started now, with pdfkit and the fonts, never by a request; PDFs have their own, smaller budget.
-  const renderer = await startPdfRenderer();
+  // The PDF worker starts with the first sheet (src/time/timesheet/pdf-renderer.ts); PDFs have their own, smaller budget.
+  const renderer = startPdfRenderer();
   app.addHook('onClose', renderer.stop);
   const pdfBudget = accountBudget({ name: 'PDF timesheets', max: Math.min(rateLimitStats, PDF_PER_MINUTE), windowMs: 60_000 }, now);
   timesheetFileRoutes(app, timesheet, pdfBudget, renderer);

@@ -1,7 +1,10 @@
-// Draws month PDFs in a worker thread started with `serve` (./pdf-worker.ts), one at a time behind
-// the lane's short queue (./pdf-lane.ts), so that the event loop answers everybody else meanwhile
-// (docs/security.md, "one user's data as a load"). Where the worker's file is not built (the sources
-// run by the tests in-process), the sheets are drawn in this thread, still one at a time.
+// Draws month PDFs in a worker thread (./pdf-worker.ts), one at a time behind the lane's short queue
+// (./pdf-lane.ts), so that the event loop answers everybody else meanwhile (docs/security.md, "one
+// user's data as a load"). The worker starts with the first sheet a process draws (it loads pdfkit
+// and the fonts once, in its own thread: a `serve` that draws none never pays for it), and a worker
+// that ended is replaced at the next sheet instead of failing every PDF until a restart. Where the
+// worker's file is not built (the sources run by the tests in-process), the sheets are drawn in this
+// thread, still one at a time.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -24,8 +27,15 @@ export interface PdfAnswer {
 
 type Draw = (sheet: MonthSheet, person: { name: string; email: string }, language: SheetLanguage) => Promise<Buffer>;
 
+interface Drawer {
+  draw: Draw;
+  stop: () => Promise<void>;
+  /** The worker has ended (or failed): the next sheet needs a new one. */
+  ended: () => boolean;
+}
+
 /** Starts the worker and waits until it has loaded pdfkit and the fonts. */
-async function startWorker(file: string): Promise<{ draw: Draw; stop: () => Promise<void> }> {
+async function startWorker(file: string): Promise<Drawer> {
   const worker = new Worker(file);
   worker.unref();
   const pending = new Map<number, { resolve: (pdf: Buffer) => void; reject: (error: Error) => void }>();
@@ -57,20 +67,39 @@ async function startWorker(file: string): Promise<{ draw: Draw; stop: () => Prom
       worker.postMessage({ id, sheet, person, language } satisfies PdfJob);
     });
   };
-  return { draw, stop: async () => void (await worker.terminate()) };
+  return { draw, stop: async () => void (await worker.terminate()), ended: () => failed !== undefined };
+}
+
+/** Draws in this thread (no worker file): pdfkit and the fonts loaded once. */
+async function inThisThread(): Promise<Drawer> {
+  await preloadPdf();
+  return { draw: timesheetPdf as Draw, stop: async () => {}, ended: () => false };
 }
 
 /** The PDF drawing of a server: in the worker beside this module when it is built, else here; one at a time. */
-export async function startPdfRenderer() {
+export function startPdfRenderer() {
   const file = fileURLToPath(new URL('./pdf-worker.js', import.meta.url));
-  const drawer = fs.existsSync(file) ? await startWorker(file) : { draw: timesheetPdf as Draw, stop: async () => {} };
-  if (!fs.existsSync(file)) await preloadPdf();
+  const built = fs.existsSync(file);
+  let starting: Promise<Drawer> | undefined;
+  let stopped = false;
+  /** The drawer of this sheet: the running one, or a new one when there is none or it ended. */
+  const drawer = async (): Promise<Drawer> => {
+    const current = starting && (await starting.catch(() => undefined));
+    if (current && !current.ended()) return current;
+    if (stopped) throw new Error('the server is stopping');
+    starting = built ? startWorker(file) : inThisThread();
+    return starting;
+  };
   const lane = createPdfLane();
   return {
     /** The sheet drawn in its turn; BUSY at once when the queue is full. */
-    run: <T>(work: (draw: Draw) => Promise<T>): Promise<T> => lane.run(() => work(drawer.draw)),
-    stop: drawer.stop,
+    run: <T>(work: (draw: Draw) => Promise<T>): Promise<T> => lane.run(async () => work((await drawer()).draw)),
+    stop: async () => {
+      stopped = true;
+      const current = starting && (await starting.catch(() => undefined));
+      await current?.stop();
+    },
   };
 }
 
-export type PdfRenderer = Awaited<ReturnType<typeof startPdfRenderer>>;
+export type PdfRenderer = ReturnType<typeof startPdfRenderer>;
