@@ -73,10 +73,13 @@ export async function userWithRole(deps: Pick<RoleDeps, 'database'>, userId: num
 async function setRole(deps: Pick<RoleDeps, 'database'>, userId: number, role: UserRole): Promise<RoleChange> {
   const { database } = deps;
   return database.transact(async (trx) => {
+    // The admins first, in id order, then the account (an admin's row is locked already): two
+    // demotions lock in the same order and never wait on each other in a circle.
+    const admins = await lockActiveAdmins(database, trx);
     await database.lockUser(trx, userId);
     const before = await trx.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst();
     if (!before) throw new ServiceError('NOT_FOUND', 'No such account');
-    if (before.role === 'admin' && role !== 'admin') await refuseLastAdmin(database, trx, userId);
+    if (before.role === 'admin' && role !== 'admin' && admins.length === 1 && admins[0] === userId) throw lastAdmin();
     const user = await trx
       .updateTable('users')
       .set({ role })
