@@ -156,7 +156,13 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean; backu
   const { database } = config;
   const dbPath = database.engine === 'sqlite' ? database.path : undefined;
   if (dbPath !== undefined && !fs.existsSync(dbPath)) {
-    results.push({ check: 'database', ok: false, detail: `no database at ${dbPath}; is TIMETRACK_DB right?` });
+    results.push({
+      check: 'database',
+      ok: false,
+      detail: `no database at ${dbPath}; is TIMETRACK_DB right? (\`timetrack migrate\` or the first start of serve creates it)`,
+    });
+    // No database, no session: a missing secret file ends none (a fresh install before its first start).
+    activeSessions = 0;
   } else {
     // Files first: opening the database may create -wal and -shm.
     if (dbPath !== undefined) {
