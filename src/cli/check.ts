@@ -9,6 +9,7 @@ import type { SealedSecretCounts } from '../auth/two-factor/index.js';
 import { migrationStatus } from '../db/migrate.js';
 import { databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
 import { describeFailure } from './errors.js';
+import { passwdName } from './file-owner.js';
 import { printJson, printLines } from './output.js';
 import { writableByOthers } from './writable-paths.js';
 
@@ -22,16 +23,7 @@ interface CheckResult {
 
 /** A user's name from /etc/passwd, or `uid N`. */
 function userName(uid: number): string {
-  try {
-    const line = fs
-      .readFileSync('/etc/passwd', 'utf8')
-      .split('\n')
-      .find((entry) => entry.split(':')[2] === String(uid));
-    if (line) return line.split(':')[0]!;
-  } catch {
-    // No passwd file: the number says it.
-  }
-  return `uid ${uid}`;
+  return passwdName(uid) ?? `uid ${uid}`;
 }
 
 /**
