@@ -12,3 +12,14 @@ export function changelogMismatch(version, changelog) {
   }
   return undefined;
 }
+
+/**
+ * The warning for a tarball built while "## Unreleased" has entries: it carries the name of the newest
+ * release but holds changes released in no version (installed by the docs' lines it would unpack into
+ * that release's own folder); undefined when "Unreleased" is empty or absent.
+ */
+export function unreleasedWarning(version, changelog) {
+  const section = /^## Unreleased\s*$([\s\S]*?)(?=^## )/m.exec(changelog)?.[1] ?? '';
+  if (section.trim() === '') return undefined;
+  return `CHANGELOG.md has entries under "Unreleased": this tarball is named ${version} but holds changes released in no version, and would unpack into /usr/lib/timetrack/${version}; a release bumps package.json's version and moves "Unreleased" under "## <version>"`;
+}

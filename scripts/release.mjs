@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { changelogMismatch } from './changelog-check.mjs';
+import { changelogMismatch, unreleasedWarning } from './changelog-check.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -78,11 +78,15 @@ function hoisted(locations) {
   return [...placed.entries()].map(([original, at]) => ({ original, at })).sort((a, b) => a.at.localeCompare(b.at));
 }
 
-const mismatch = changelogMismatch(manifest.version, fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8'));
+const changelog = fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
+const mismatch = changelogMismatch(manifest.version, changelog);
 if (mismatch) {
   process.stderr.write(`timetrack: ${mismatch}\n`);
   process.exit(1);
 }
+// Not refused: a checkout between releases still builds a tarball to test; the name must not fool anyone.
+const unreleased = unreleasedWarning(manifest.version, changelog);
+if (unreleased) process.stderr.write(`timetrack: warning: ${unreleased}\n`);
 
 const destination = path.resolve(process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? ROOT);
 execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'inherit' });

@@ -10,6 +10,7 @@ import type { SealedSecretCounts } from '../auth/two-factor/index.js';
 import { migrationStatus } from '../db/migrate.js';
 import { databaseOverrides, readEnvironment, withCommandContext, type GlobalOptions } from './command-context.js';
 import { describeFailure } from './errors.js';
+import { passwdName } from './file-owner.js';
 import { printJson, printLines } from './output.js';
 import { writableByOthers } from './writable-paths.js';
 
@@ -23,16 +24,7 @@ interface CheckResult {
 
 /** A user's name from /etc/passwd, or `uid N`. */
 function userName(uid: number): string {
-  try {
-    const line = fs
-      .readFileSync('/etc/passwd', 'utf8')
-      .split('\n')
-      .find((entry) => entry.split(':')[2] === String(uid));
-    if (line) return line.split(':')[0]!;
-  } catch {
-    // No passwd file: the number says it.
-  }
-  return `uid ${uid}`;
+  return passwdName(uid) ?? `uid ${uid}`;
 }
 
 /**
@@ -157,7 +149,13 @@ async function runChecks(global: GlobalOptions, options: { smtp?: boolean; backu
   const { database } = config;
   const dbPath = database.engine === 'sqlite' ? database.path : undefined;
   if (dbPath !== undefined && !fs.existsSync(dbPath)) {
-    results.push({ check: 'database', ok: false, detail: `no database at ${dbPath}; is TIMETRACK_DB right?` });
+    results.push({
+      check: 'database',
+      ok: false,
+      detail: `no database at ${dbPath}; is TIMETRACK_DB right? (\`timetrack migrate\` or the first start of serve creates it)`,
+    });
+    // No database, no session: a missing secret file ends none (a fresh install before its first start).
+    activeSessions = 0;
   } else {
     // Files first: opening the database may create -wal and -shm.
     if (dbPath !== undefined) {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { migrations } from '../../migrations/index.js';
 import { describe, expect, it } from 'vitest';
 import { runCliAsNobody } from '../support/other-user.js';
-import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cli, createAccountWithCli, expectFailure, tempDb, tempDbPath } from '../support/cli-accounts.js';
 import { startServer } from '../support/server.js';
 
 const isRoot = process.geteuid?.() === 0;
@@ -101,11 +101,15 @@ describe.runIf(isRoot && !onPostgres)('a command run as another user than the da
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     fs.chownSync(db, 65534, 65534);
-    expectFailure(await cli(db, ['user', 'list']), 1, /belongs to uid 65534 but this command runs as uid 0: .*run it as the owner .*, or pass --force/);
-    expectFailure(await cli(db, ['restore', db]), 1, /belongs to uid 65534/);
+    expectFailure(
+      await cli(db, ['user', 'list']),
+      1,
+      /belongs to nobody \(uid 65534\) but this command runs as root \(uid 0\): .*run it as the owner \(sudo -u nobody timetrack …\), or pass --force/,
+    );
+    expectFailure(await cli(db, ['restore', db]), 1, /belongs to nobody \(uid 65534\)/);
     const forced = await cli(db, ['--force', 'user', 'list']);
     expect(forced.exitCode).toBe(0);
-    expect(forced.stderr).toMatch(/^timetrack: warning: .* belongs to uid 65534/);
+    expect(forced.stderr).toMatch(/^timetrack: warning: .* belongs to nobody \(uid 65534\)/);
   });
 });
 
@@ -144,6 +148,18 @@ describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only
     const missing = await cli(db, ['check']);
     expect(missing.exitCode).toBe(1);
     expect(missing.stdout).toMatch(/^PROBLEM secret: no JWT_SECRET and no .*\.jwt-secret: the next start generates a new secret and every session ends/m);
+  });
+
+  it('before the first start (no database yet) only the database is a problem, not the secret file no session needs', async () => {
+    const db = tempDbPath();
+    const result = await cli(db, ['check']);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/timetrack: check found 1 problem\(s\)$/);
+    expect(result.stdout).toMatch(
+      /^PROBLEM database: no database at .*; is TIMETRACK_DB right\? \(`timetrack migrate` or the first start of serve creates it\)$/m,
+    );
+    expect(result.stdout).toMatch(/^ok\s+secret: .*\.jwt-secret is made at the first start \(no session exists yet\)$/m);
+    expect(fs.existsSync(db)).toBe(false);
   });
 
   it('before the first start the sealing key file is named as made then, not as kept', async () => {

@@ -89,3 +89,17 @@ describe('the docs and examples agree on X-Forwarded-For', () => {
     }
   });
 });
+
+describe('config/timetrack@.service and config/nginx.example.conf agree', () => {
+  it("the instance ports the template unit's env files set are the ones the nginx example lists for them", () => {
+    const unit = fs.readFileSync(path.join(PROJECT_ROOT, 'config/timetrack@.service'), 'utf8');
+    const site = fs.readFileSync(path.join(PROJECT_ROOT, 'config/nginx.example.conf'), 'utf8');
+    const ports = [...unit.matchAll(/PORT=(\d+)\\n/g)].map((match) => match[1]);
+    expect(ports).toEqual(['8081', '8082']);
+    for (const port of ports) expect(site).toMatch(new RegExp(`^\\s*#? ?server 127\\.0\\.0\\.1:${port};`, 'm'));
+    // One setting per line: what the unit shows is what an env file may hold (docs/configuration.md).
+    for (const [, text] of unit.matchAll(/printf '([^']*)' > \/etc\/timetrack\/\w+\.env/g)) {
+      for (const line of text!.split('\\n').filter(Boolean)) expect(line).toMatch(/^[A-Z_]+=\S+$/);
+    }
+  });
+});
