@@ -843,8 +843,16 @@ describe.runIf(browserAvailable)('the browser client', () => {
       await page.getByText('Vacation (half day)').waitFor();
       await expect.poll(async () => (await page.locator('.vacation').textContent()) ?? '').toMatch(/Planned0.5 days/);
 
-      // The Month view, reached from Week, with its files.
+      // Week names the half day as Month and the timesheet do (its target is half the day's).
       await openTab(page, 'Week');
+      for (let weeks = 0; weeks < 2; weeks++) {
+        const label = await page.locator('.week-label').textContent();
+        await page.getByRole('button', { name: 'Next week', exact: true }).click();
+        await expect.poll(() => page.locator('.week-label').textContent()).not.toBe(label);
+      }
+      await page.locator('table.week tbody .off-name').getByText('Vacation (half day)', { exact: true }).waitFor();
+
+      // The Month view, reached from Week, with its files.
       await page.getByRole('link', { name: 'Month view' }).click();
       await page.getByRole('heading', { name: 'Month', level: 2 }).waitFor();
       await page.locator('table.month tfoot').waitFor();
