@@ -798,6 +798,8 @@ describe.runIf(browserAvailable)('the browser client', () => {
       await button(page, 'Save settings').click();
       await page.getByText('Settings saved.').first().waitFor();
       await expect.poll(() => page.getByText(/^From .* a week$/).count()).toBe(2);
+      // The earliest schedule counts for the days before its first too: it says so, not the day it was stored.
+      await page.getByText('From the tracking start: 40:00 a week', { exact: true }).waitFor();
       await page.reload();
       await button(page, 'Save settings').waitFor();
       expect(await field(page, 'Rule 1: break (minutes)').inputValue()).toBe('30');

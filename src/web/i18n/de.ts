@@ -417,6 +417,7 @@ export const de: Catalog = {
     targetsFrom: 'Soll gültig ab',
     schedules: 'Soll-Zeitpläne',
     scheduleLine: (from, hours) => `Ab ${from}: ${hours} pro Woche`,
+    scheduleEarliest: (hours) => `Ab Erfassungsbeginn: ${hours} pro Woche`,
     removeSchedule: (from) => `Zeitplan ab ${from} entfernen`,
     scheduleRemoved: 'Zeitplan entfernt.',
     breaks: 'Pausenregeln',

@@ -449,6 +449,8 @@ export const en = {
     targetsFrom: 'Targets valid from',
     schedules: 'Target schedules',
     scheduleLine: (from: string, hours: string) => `From ${from}: ${hours} a week`,
+    // The earliest schedule also counts for every day before its first (docs/time-model.md, Target schedules).
+    scheduleEarliest: (hours: string) => `From the tracking start: ${hours} a week`,
     removeSchedule: (from: string) => `Remove the schedule from ${from}`,
     scheduleRemoved: 'Schedule removed.',
     breaks: 'Break rules',
