@@ -546,7 +546,7 @@ describe.runIf(browserAvailable)('the browser client', () => {
         expect(await page.locator('tfoot .total-balance').textContent()).toBe(signedHours(sheet.totals.balance_minutes));
         await page
           .locator('tfoot')
-          .getByText(`Sum of the days through ${shortDay(yesterday)}`, { exact: true })
+          .getByText(`through ${shortDay(yesterday)}`, { exact: true })
           .waitFor();
         // The sum leaves out the offset carried in: it must not carry the running balance's words beside another figure.
         expect(await page.locator('tfoot').textContent()).not.toContain(through);

@@ -240,7 +240,7 @@ export const de: Catalog = {
 
   balance: {
     through: (date) => `Saldo bis ${date}`,
-    sumThrough: (date) => `Summe der Tage bis ${date}`,
+    sumThrough: (date) => `bis ${date}`,
     notYet: 'noch offen',
     todaySoFar: 'heute, bisher',
     rule: 'Ein Tag zählt im Saldo, sobald er vorbei ist; heute und spätere Tage: noch offen.',

@@ -272,8 +272,8 @@ export const en = {
   // the 12-week line and the timesheet PDF (src/time/timesheet/timesheet.ts repeats them; a test compares).
   balance: {
     through: (date: string) => `Balance through ${date}`,
-    // A total row's balance: the sum of the rows' complete days, not the balance through that day (no carry-in).
-    sumThrough: (date: string) => `Sum of the days through ${date}`,
+    // A total row's balance (the row says "Total"): the sum of its complete days, not the balance through that day (no carry-in).
+    sumThrough: (date: string) => `through ${date}`,
     notYet: 'not yet',
     todaySoFar: 'today, so far',
     rule: 'A day counts in the balance once it is over; today and later days: not yet.',
