@@ -61,6 +61,7 @@ interface Sheet {
   totals: Record<string, number>;
   balance_before_minutes: number;
   balance_after_minutes: number;
+  balance_through: string;
   vacation: Record<string, number | null>;
 }
 
@@ -109,7 +110,9 @@ export function expectPdfShowsSheet(pdf: Buffer, sheet: Sheet, language: 'en' | 
     signed(t.booked_minutes!),
     signed(t.balance_minutes!),
   ]);
-  const words = language === 'de' ? ['Übertrag vom Vormonat', 'Übertrag in den Folgemonat'] : ['Carried in', 'Carried out'];
+  // Carried out in the client's words: the balance through the last day counted.
+  const through = sheetDate(sheet.balance_through, language);
+  const words = language === 'de' ? ['Übertrag vom Vormonat', `Saldo bis ${through}`] : ['Carried in', `Balance through ${through}`];
   const escape = (value: string) => value.replace('+', '\\+');
   expect(text).toMatch(
     new RegExp(`${words[0]}: ${escape(signed(sheet.balance_before_minutes))}\\s+${words[1]}: ${escape(signed(sheet.balance_after_minutes))}`),

@@ -544,7 +544,12 @@ describe.runIf(browserAvailable)('the browser client', () => {
       // The total sums the complete days and says through which day.
       if (today.day > 1) {
         expect(await page.locator('tfoot .total-balance').textContent()).toBe(signedHours(sheet.totals.balance_minutes));
-        await page.locator('tfoot').getByText(through, { exact: true }).waitFor();
+        await page
+          .locator('tfoot')
+          .getByText(`through ${shortDay(yesterday)}`, { exact: true })
+          .waitFor();
+        // The sum leaves out the offset carried in: it must not carry the running balance's words beside another figure.
+        expect(await page.locator('tfoot').textContent()).not.toContain(through);
       }
       await page.getByText('A day counts in the balance once it is over; today and later days: not yet.').waitFor();
 
@@ -793,6 +798,8 @@ describe.runIf(browserAvailable)('the browser client', () => {
       await button(page, 'Save settings').click();
       await page.getByText('Settings saved.').first().waitFor();
       await expect.poll(() => page.getByText(/^From .* a week$/).count()).toBe(2);
+      // The earliest schedule counts for the days before its first too: it says so, not the day it was stored.
+      await page.getByText('From the tracking start: 40:00 a week', { exact: true }).waitFor();
       await page.reload();
       await button(page, 'Save settings').waitFor();
       expect(await field(page, 'Rule 1: break (minutes)').inputValue()).toBe('30');
@@ -838,8 +845,16 @@ describe.runIf(browserAvailable)('the browser client', () => {
       await page.getByText('Vacation (half day)').waitFor();
       await expect.poll(async () => (await page.locator('.vacation').textContent()) ?? '').toMatch(/Planned0.5 days/);
 
-      // The Month view, reached from Week, with its files.
+      // Week names the half day as Month and the timesheet do (its target is half the day's).
       await openTab(page, 'Week');
+      for (let weeks = 0; weeks < 2; weeks++) {
+        const label = await page.locator('.week-label').textContent();
+        await page.getByRole('button', { name: 'Next week', exact: true }).click();
+        await expect.poll(() => page.locator('.week-label').textContent()).not.toBe(label);
+      }
+      await page.locator('table.week tbody .off-name').getByText('Vacation (half day)', { exact: true }).waitFor();
+
+      // The Month view, reached from Week, with its files.
       await page.getByRole('link', { name: 'Month view' }).click();
       await page.getByRole('heading', { name: 'Month', level: 2 }).waitFor();
       await page.locator('table.month tfoot').waitFor();

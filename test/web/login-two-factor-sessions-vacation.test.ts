@@ -1,7 +1,7 @@
 // Where focus lands after an action, and where its confirmation shows (docs/web-client.md, Client rules):
 // after signing in the heading of the section shown, after the password step of two-factor sign-in the
 // code field, after Save in Settings and after signing out a device the confirmation beside the button
-// (on screen on a 390 px phone), after signing out the sign-in page's heading; and the vacation figures
+// (on screen on a 390 px phone), after adding an absence the confirmation under its button, after signing out the sign-in page's heading; and the vacation figures
 // explained on Absences, with the one question before a booking beyond what remains. Debian's Chromium
 // against a real `timetrack serve`; screenshots under /tmp. Needs `npm run build`.
 import fs from 'node:fs';
@@ -186,6 +186,9 @@ describe.runIf(browserAvailable)('focus and confirmations after actions', () => 
         .locator('p.notice.info')
         .getByText(/days added\. It is more than the vacation that remains\./)
         .waitFor({ state: 'attached' });
+      // The button was disabled while it ran: the confirmation beside it takes focus (not the page's body), wholly on screen.
+      await focusedOn(page, '#absence-added');
+      expect(await inViewport(page, '#absence-added')).toBe(true);
       expect((await api(server, 'GET', '/api/time-entries/absences', undefined, token)).absences.length).toBeGreaterThan(10);
       await page.screenshot({ path: path.join(SHOTS, `vacation-booked-${viewport.width}.png`), fullPage: true });
       await context.close();

@@ -67,6 +67,14 @@ describe('the balance words', () => {
       expect(lines.find((line) => line.includes(sheetDate('2026-11-25', language)))).not.toContain(catalog.balance.notYet);
       expect(text.replace(/\s+/g, ' ')).toContain(catalog.balance.rule);
     });
+
+    it(`the ${language} PDF: the balance carried out is the client's "${catalog.balance.through('…')}", through the last day counted`, async () => {
+      const carried = { ...sheet, balance_before_minutes: 90, balance_after_minutes: 90 };
+      const text = pdfText(await timesheetPdf(carried, { name: 'A', email: 'a@example.com' }, language)).replace(/\s+/g, ' ');
+      // This month is counted through yesterday (25 November), so the sheet must not say it is carried into the next month.
+      expect(text).toContain(`${catalog.balance.through(sheetDate('2026-11-25', language))}: +1:30`);
+      expect(text).toContain(catalog.month.carriedIn('+1:30'));
+    });
   }
 });
 

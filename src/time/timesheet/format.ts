@@ -29,7 +29,8 @@ export const SHEET_WORDS = {
     total: 'Total',
     notYet: 'not yet',
     carriedIn: (balance: string) => `Carried in: ${balance}`,
-    carriedOut: (balance: string) => `Carried out: ${balance}`,
+    // The balance carried out, in the words of the client's Month, Week and Today (src/web/i18n/en.ts, balance.through).
+    through: (date: string, balance: string) => `Balance through ${date}: ${balance}`,
     vacation: (year: number) => `Vacation ${year} (days)`,
     vacationFigures: ['allowance', 'carried over', 'taken', 'planned', 'remaining'],
     notTracked: 'not tracked',
@@ -53,7 +54,7 @@ export const SHEET_WORDS = {
     total: 'Summe',
     notYet: 'noch offen',
     carriedIn: (balance: string) => `Übertrag vom Vormonat: ${balance}`,
-    carriedOut: (balance: string) => `Übertrag in den Folgemonat: ${balance}`,
+    through: (date: string, balance: string) => `Saldo bis ${date}: ${balance}`,
     vacation: (year: number) => `Urlaub ${year} (Tage)`,
     vacationFigures: ['Anspruch', 'übertragen', 'genommen', 'geplant', 'Rest'],
     notTracked: 'nicht erfasst',

@@ -197,7 +197,9 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   );
   y += 6;
   doc.font('regular');
-  line(`${text.carriedIn(signedHours(sheet.balance_before_minutes))}      ${text.carriedOut(signedHours(sheet.balance_after_minutes))}`, left, y, width, 9);
+  // Carried out is the balance through its last counted day (yesterday in this month), named as the client's Month names it.
+  const through = text.through(sheetDate(sheet.balance_through, language), signedHours(sheet.balance_after_minutes));
+  line(`${text.carriedIn(signedHours(sheet.balance_before_minutes))}      ${through}`, left, y, width, 9);
   y += 14;
   const v = sheet.vacation;
   const days = (value: number | null) => (value === null ? text.notTracked : dayCount(value, language));

@@ -243,6 +243,7 @@ export const de: Catalog = {
 
   balance: {
     through: (date) => `Saldo bis ${date}`,
+    sumThrough: (date) => `bis ${date}`,
     notYet: 'noch offen',
     todaySoFar: 'heute, bisher',
     rule: 'Ein Tag zählt im Saldo, sobald er vorbei ist; heute und spätere Tage: noch offen.',
@@ -419,6 +420,7 @@ export const de: Catalog = {
     targetsFrom: 'Soll gültig ab',
     schedules: 'Soll-Zeitpläne',
     scheduleLine: (from, hours) => `Ab ${from}: ${hours} pro Woche`,
+    scheduleEarliest: (hours) => `Ab Erfassungsbeginn: ${hours} pro Woche`,
     removeSchedule: (from) => `Zeitplan ab ${from} entfernen`,
     scheduleRemoved: 'Zeitplan entfernt.',
     breaks: 'Pausenregeln',

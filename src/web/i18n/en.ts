@@ -275,6 +275,8 @@ export const en = {
   // the 12-week line and the timesheet PDF (src/time/timesheet/timesheet.ts repeats them; a test compares).
   balance: {
     through: (date: string) => `Balance through ${date}`,
+    // A total row's balance (the row says "Total"): the sum of its complete days, not the balance through that day (no carry-in).
+    sumThrough: (date: string) => `through ${date}`,
     notYet: 'not yet',
     todaySoFar: 'today, so far',
     rule: 'A day counts in the balance once it is over; today and later days: not yet.',
@@ -450,6 +452,8 @@ export const en = {
     targetsFrom: 'Targets valid from',
     schedules: 'Target schedules',
     scheduleLine: (from: string, hours: string) => `From ${from}: ${hours} a week`,
+    // The earliest schedule also counts for every day before its first (docs/time-model.md, Target schedules).
+    scheduleEarliest: (hours: string) => `From the tracking start: ${hours} a week`,
     removeSchedule: (from: string) => `Remove the schedule from ${from}`,
     scheduleRemoved: 'Schedule removed.',
     breaks: 'Break rules',

@@ -5,6 +5,7 @@ import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
 import type { Absence } from '../../http/contract.js';
 import { api } from '../api.js';
+import { Confirmation } from '../confirmation.js';
 import { t } from '../i18n/index.js';
 import { announcement, fmt, shownWeek, useLoad, zone } from '../state.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
@@ -105,8 +106,8 @@ function AbsenceForm(props: { action: Action; form: ReturnType<typeof useAbsence
       <button type="submit" class="primary" disabled={action.busy}>
         {form.warning === undefined ? text.add : t().vacation.addAnyway}
       </button>
-      {/* Seen where the person acted; screen readers hear it once, from the page's status line. */}
-      {action.info !== undefined && <p class="notice info">{action.info}</p>}
+      {/* Seen where the person acted, and focused: the button was disabled while it ran, so focus would fall to the body. */}
+      <Confirmation id="absence-added" text={action.info} />
     </form>
   );
 }

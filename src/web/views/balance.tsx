@@ -21,7 +21,10 @@ function lastCompleteDay(days: readonly Day[]): string | undefined {
   return days.filter((day) => day.complete).at(-1)?.date;
 }
 
-/** The total's balance cell: the sum of the complete days, and through which day it counts. */
+/**
+ * The total's balance cell: the sum of the complete days, and through which day it counts. Not in the
+ * words of the running balance (`balanceThrough`): without what was carried in it is another figure.
+ */
 export function TotalBalance(props: { days: readonly Day[]; balance: number | null }) {
   const words = t().balance;
   const through = lastCompleteDay(props.days);
@@ -29,7 +32,7 @@ export function TotalBalance(props: { days: readonly Day[]; balance: number | nu
   return (
     <>
       <span class="total-balance">{fmt.balance(props.balance ?? 0)}</span>
-      <span class="off-name">{words.through(fmt.day(through))}</span>
+      <span class="off-name">{words.sumThrough(fmt.day(through))}</span>
     </>
   );
 }

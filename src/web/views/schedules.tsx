@@ -1,5 +1,6 @@
 // Settings → the target schedules so far, each with its first day; every one but the earliest can be
-// removed, after a question (../guard.tsx).
+// removed, after a question (../guard.tsx). The earliest counts for every day before its first too, so it
+// says "from the tracking start", not the day it was stored (a registration date after the days typed in).
 import { useState } from 'preact/hooks';
 import type { Schedule } from '../../http/contract.js';
 import { api } from '../api.js';
@@ -32,7 +33,11 @@ export function ScheduleList(props: { schedules: Schedule[]; onChange: () => voi
       <ul class="entries">
         {props.schedules.map((schedule, index) => (
           <li key={schedule.id} id={`schedule-${schedule.id}`}>
-            <span class="entry-text">{text.scheduleLine(fmt.day(schedule.valid_from) + ' ' + schedule.valid_from.slice(0, 4), weekly(schedule))}</span>
+            <span class="entry-text">
+              {index === 0
+                ? text.scheduleEarliest(weekly(schedule))
+                : text.scheduleLine(fmt.day(schedule.valid_from) + ' ' + schedule.valid_from.slice(0, 4), weekly(schedule))}
+            </span>
             {index > 0 &&
               (confirming === schedule.id ? (
                 <ConfirmBar

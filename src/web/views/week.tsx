@@ -18,7 +18,9 @@ export function WeekView() {
   // Holiday names in the client's language, as the month's.
   const week = useLoad(() => api('GET /api/stats/week', { query: { date: monday, lang: language.value } }), [monday, language.value]);
   const today = todayIn(zone());
-  const absenceName = (day: Day) => [day.absence ? text[day.absence] : '', day.public_holiday ?? ''].filter(Boolean).join(' · ');
+  // A half day is named as Month and the timesheet name it.
+  const absence = (day: Day) => (day.absence ? `${text[day.absence]}${day.absence_portion === 'half' ? ` (${t().month.half})` : ''}` : '');
+  const absenceName = (day: Day) => [absence(day), day.public_holiday ?? ''].filter(Boolean).join(' · ');
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>
