@@ -8,12 +8,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
+import { onPostgres } from '../support/database.js';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../support/smtp.js';
 
 let server: RunningServer | undefined;
+let second: RunningServer | undefined;
 let smtp: TestSmtpServer | undefined;
 afterEach(async () => {
   await server?.stop();
+  await second?.stop();
+  second = undefined;
   await smtp?.close();
   server = undefined;
   smtp = undefined;
@@ -158,5 +162,29 @@ describe('invitations', () => {
     expect((await api('GET', '/api/auth/me', { token: lia.body.token as string })).body).toMatchObject({ role: 'lead', teams: [{ role: 'lead' }] });
     await new Promise((resolve) => setTimeout(resolve, 3_500));
     expect((await accept(oldToken)).body).toMatchObject({ statusCode: 410, code: 'INVITATION_EXPIRED' });
+  });
+
+  // SQLite allows one server per file: there the four accepts go to one process.
+  it('two accepts of one link at once, through two serve processes on PostgreSQL: exactly one account', { timeout: 120_000 }, async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com', ['--role', 'admin']);
+    server = await serveWithMail(db);
+    second = onPostgres ? await startServer(db, { PUBLIC_URL: 'https://time.example.org' }) : undefined;
+    const other = second ?? server;
+    const ann = await signIn('ann@example.com');
+    const team = (await api('POST', '/api/teams', ann, { name: 'Kitchen' })).body.team.id as number;
+    await api('POST', '/api/invitations', ann, { email: 'twin@example.com', full_name: 'Twin', team_id: team, role: 'member' });
+    const token = await inviteTokenTo('twin@example.com');
+    const body = { token, password: 'a long new passphrase', full_name: 'Twin' };
+    const answers = await Promise.all([
+      callJson(server, 'POST', '/api/invitations/accept', body),
+      callJson(other, 'POST', '/api/invitations/accept', body),
+      callJson(server, 'POST', '/api/invitations/accept', body),
+      callJson(other, 'POST', '/api/invitations/accept', body),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 410, 410, 410]);
+    for (const refused of answers.filter((answer) => answer.status !== 200)) expect(refused.body.code).toBe('INVITATION_USED');
+    const members = (await api('GET', `/api/teams/${team}`, ann)).body.members as Array<{ user: { email: string } }>;
+    expect(members.map((member) => member.user.email)).toEqual(['twin@example.com']);
   });
 });
