@@ -177,7 +177,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
   };
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
   await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit });
-  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams });
+  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit });
   const invitationServices = { credentials, invitations: services.invitations, authentication, sessions, rateLimited };
   await registerApiTree(app, '/api/invitations', 'private', invitationRoutes, invitationServices);
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });

@@ -73,7 +73,7 @@ export async function putMember(database: TransactionalDatabase, teamId: number,
   await database.transact(async (trx) => {
     await database.lockUser(trx, userId);
     if (!(await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst())) {
-      throw new ServiceError('USER_NOT_FOUND', 'No such account');
+      throw new ServiceError('NOT_FOUND', 'No such account');
     }
     if (!(await trx.selectFrom('teams').select('id').where('id', '=', teamId).executeTakeFirst())) throw new ServiceError('NOT_FOUND', 'No such team');
     await trx

@@ -86,6 +86,18 @@ describe('teams', () => {
     const token = (await api('POST', '/api/auth/api-tokens', ann, { name: 'script', expires_in_days: 30, password: PASSWORD })).body.token as string;
     expect((await callJson(server, 'GET', '/api/teams', undefined, token)).status).toBe(200);
     expect((await callJson(server, 'POST', '/api/teams', { name: 'Bar' }, token)).body).toMatchObject({ code: 'FORBIDDEN_FOR_API_TOKEN' });
+
+    // Each change is audited with the one who made it.
+    const trail = JSON.parse(String((await cli(db, ['--json', 'audit', 'list'])).stdout)).events as Array<{ action: string; actor: string }>;
+    expect(trail.filter((e) => e.action.startsWith('team_')).map((e) => [e.action, e.actor])).toEqual(
+      expect.arrayContaining([
+        ['team_created', `user:${ann.id}`],
+        ['team_member_added', `user:${lea.id}`],
+        ['team_member_removed', `user:${lea.id}`],
+        ['team_renamed', `user:${ann.id}`],
+        ['team_deleted', `user:${ann.id}`],
+      ]),
+    );
   });
 
   it('the team commands: create, add by e-mail or id, --lead, show, rename, remove, delete; names and accounts not found', { timeout: 120_000 }, async () => {
