@@ -82,6 +82,8 @@ describe('invitations', () => {
     // Self-registration is closed with REGISTRATION=invite.
     const register = await api('POST', '/api/auth/register', undefined, { email: 'x@example.com', password: 'a long new passphrase', full_name: 'X' });
     expect(register.body).toMatchObject({ code: 'REGISTRATION_CLOSED' });
+    // The client asks this to offer "Create an account" or not: not with REGISTRATION=invite.
+    expect((await api('GET', '/api/auth/registration', undefined)).body).toEqual({ registration: 'closed' });
 
     // The lead invites a member into its team; the link goes by mail (German, as asked), never into the answer.
     const byLead = await invite(lea, 'Nia@Example.com', kitchen, 'member', 'de');
