@@ -31,6 +31,7 @@ import * as secondFactorFailures from './20261126230000_second_factor_failures.j
 import * as serverProcesses from './20261126233000_server_processes.js';
 import * as userRoles from './20261127022500_user_roles.js';
 import * as teams from './20261127024000_teams.js';
+import * as invitations from './20261127030000_invitations.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '20261126233000_server_processes': serverProcesses,
   '20261127022500_user_roles': userRoles,
   '20261127024000_teams': teams,
+  '20261127030000_invitations': invitations,
 };

@@ -7,6 +7,7 @@ import { ServiceError } from '../common/errors.js';
 import { printJson, printLines, printTable } from './output.js';
 import { exportCommand, importCommand } from './user-transfer.js';
 import { parseRole, roleCommand } from './user-role.js';
+import { inviteCommand } from './user-invite.js';
 import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from './user-input.js';
 
 /** The one user object of list, show, unlock, disable and enable (docs/cli.md). */
@@ -281,7 +282,7 @@ function deleteCommand(user: Command): void {
 export function registerUserCommand(program: Command): void {
   const user = program
     .command('user')
-    .description('manage accounts: create, list, show, set-password, update, unlock, disable, enable, role, 2fa-reset, export, import, delete');
+    .description('manage accounts: create, invite, list, show, set-password, update, unlock, disable, enable, role, 2fa-reset, export, import, delete');
   createCommand(user);
   listCommand(user);
   showCommand(user);
@@ -291,6 +292,7 @@ export function registerUserCommand(program: Command): void {
   disableCommand(user);
   enableCommand(user);
   roleCommand(user);
+  inviteCommand(user);
   twoFactorResetCommand(user);
   exportCommand(user);
   importCommand(user);

@@ -47,6 +47,8 @@ export interface Config {
   /** The first lock after wrong two-factor codes; each next one lasts twice as long (at most a day). */
   twoFactorLockSeconds: number;
   resetTokenTtlSeconds: number;
+  /** INVITE_TTL: how long an invitation link works. */
+  inviteTtlSeconds: number;
   /** Requests per minute per client address on the auth routes; 0 turns the limit off. */
   rateLimitAuth: number;
   /** Exports (CSV and account document) per hour per account; 0 turns the limit off. */
@@ -60,6 +62,8 @@ export interface Config {
    */
   trustProxy: boolean | string[];
   registrationOpen: boolean;
+  /** REGISTRATION as set: `invite` is closed self-registration with invitations (docs/teams.md). */
+  registration: string;
   /** REQUIRE_2FA: accounts without two-factor sign-in sign in only far enough to set it up. */
   require2fa: boolean;
   publicUrl: string;
@@ -160,7 +164,8 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
 
   const { dev, host, port } = readListening(env, overrides, checked);
   const { database, jwtSecret } = readDatabase(env, overrides, checked);
-  const registrationOpen = checked(() => choiceSetting(env, 'REGISTRATION') === 'open');
+  const registration = checked(() => choiceSetting(env, 'REGISTRATION'));
+  const registrationOpen = registration === 'open';
   const logLevel = checked(() => choiceSetting(env, 'LOG_LEVEL'));
 
   const config: Config = {
@@ -176,11 +181,13 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     lockoutDurationSeconds: checked(() => durationSetting(env, 'LOCKOUT_DURATION')),
     twoFactorLockSeconds: checked(() => durationSetting(env, 'TWO_FACTOR_LOCK')),
     resetTokenTtlSeconds: checked(() => durationSetting(env, 'RESET_TOKEN_TTL')),
+    inviteTtlSeconds: checked(() => durationSetting(env, 'INVITE_TTL')),
     rateLimitAuth: checked(() => integerSetting(env, 'RATE_LIMIT_AUTH')),
     rateLimitExport: checked(() => integerSetting(env, 'RATE_LIMIT_EXPORT')),
     rateLimitStats: checked(() => integerSetting(env, 'RATE_LIMIT_STATS')),
     trustProxy: checked(() => parseTrustProxy(valueOf(env, 'TRUST_PROXY'))),
     registrationOpen,
+    registration,
     require2fa: checked(() => booleanSetting(env, 'REQUIRE_2FA')),
     // The default PUBLIC_URL is made of HOST and PORT: checked only when those are good.
     publicUrl: host !== undefined && port !== undefined ? checked(() => parsePublicUrl(valueOf(env, 'PUBLIC_URL'), host, port)) : '',

@@ -85,7 +85,7 @@ export function choiceSetting(env: Env, name: 'REGISTRATION' | 'LOG_LEVEL'): str
   const { default: fallback, choices } = SETTINGS[name];
   const value = (valueOf(env, name) ?? fallback).trim().toLowerCase();
   if (!(choices as readonly string[]).includes(value)) {
-    fail(name, `"${value}" is not ${choices.length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`}`);
+    fail(name, `"${value}" is not ${(choices as readonly string[]).length === 2 ? choices.join(' or ') : `one of ${choices.join(', ')}`}`);
   }
   return value;
 }

@@ -33,6 +33,7 @@ const HOW_TO_COPY: Record<TableName, { key: string[]; identity: boolean }> = {
   daily_totals: { key: ['user_id', 'date'], identity: false },
   export_leases: { key: ['user_id'], identity: false },
   server_processes: { key: ['id'], identity: false },
+  invitations: { key: ['id'], identity: true },
 };
 
 /** Every table, parents first (foreign keys: the order of TABLES), with the columns that order a batch read. */

@@ -39,4 +39,5 @@ export const TABLES = everyTable([
   'server_processes',
   'teams',
   'team_members',
+  'invitations',
 ]);

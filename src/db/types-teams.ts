@@ -24,3 +24,21 @@ export interface TeamMembersTable {
   user_id: number;
   role: TeamRole;
 }
+
+/** An invitation into a team (docs/teams.md, "Invitations"); goes with its team (ON DELETE CASCADE). */
+export interface InvitationsTable {
+  id: Generated<number>;
+  /** Lower-cased. */
+  email: string;
+  full_name: string;
+  team_id: number;
+  role: TeamRole;
+  /** SHA-256 of the link's token (base64url); the token itself is never stored. */
+  token_hash: string;
+  /** Who invited: `user:<id>` or `os:<login>`. */
+  invited_by: string;
+  created_at: Instant;
+  expires_at: Instant;
+  accepted_at: Instant | null;
+  withdrawn_at: Instant | null;
+}

@@ -2,8 +2,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
-import type { TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
-export type { TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
+import type { InvitationsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
+export type { InvitationsTable, TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -278,6 +278,7 @@ export interface Database {
   server_processes: ServerProcessesTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
+  invitations: InvitationsTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

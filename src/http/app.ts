@@ -15,6 +15,7 @@ import { errorBody } from './errors.js';
 import { answerClientError, registerRequestStart } from './security-headers.js';
 import { userRoutes } from './users/routes.js';
 import { teamRoutes } from './teams/routes.js';
+import { invitationRoutes } from './invitations/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -177,6 +178,8 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
   await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit });
   await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit });
+  const invitationServices = { credentials, invitations: services.invitations, authentication, sessions, rateLimited };
+  await registerApiTree(app, '/api/invitations', 'private', invitationRoutes, invitationServices);
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   // A refused try (409 EXPORT_RUNNING, 503 BUSY) is given back.

@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { SmtpConfig } from '../config/index.js';
 import { DEFAULT_RETRY_DELAYS_MS, smtpTransport } from './reset-delivery.js';
+import { createInvitationDelivery, type InvitationDeliveryOptions } from './invitation-delivery.js';
 
 export interface Notice {
   to: string;
@@ -82,4 +83,11 @@ export function createCodeLockNotices(
       background.run('two-factor lock notice', () => mailer.send(notice, 'two-factor-lock'));
     },
   };
+}
+
+/** What the invitation service needs of the settings: how links are delivered, how long they work, where they point. */
+export function invitationLinks(options: InvitationDeliveryOptions) {
+  const { config } = options;
+  const send = createBackgroundNotices(config.smtp, options.logger, options.background, options.options.mailRetryDelaysMs);
+  return { delivery: createInvitationDelivery(options, send), options: { ttlSeconds: config.inviteTtlSeconds, publicUrl: config.publicUrl } };
 }

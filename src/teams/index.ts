@@ -4,4 +4,5 @@
 // rule (people.ts). Above auth/ and time/, which never import it.
 export { OPERATOR, type Actor } from './access.js';
 export { createPeopleService, type PeopleDeps, type PeopleService } from './people.js';
+export { createInvitationService, type InvitationDelivery, type InvitationDeps, type InvitationService, type IssuedInvitation } from './invitations.js';
 export { createTeamService, type TeamDeps, type TeamService } from './team-service.js';

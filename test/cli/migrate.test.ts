@@ -38,6 +38,7 @@ const MIGRATIONS = [
   '20261126233000_server_processes',
   '20261127022500_user_roles',
   '20261127024000_teams',
+  '20261127030000_invitations',
 ];
 
 describe('timetrack migrate', () => {

@@ -45,7 +45,7 @@ describe('settings', () => {
     expect(warned.stderr).toBe('timetrack: warning: REGISTRATON in the environment is not a setting; did you mean REGISTRATION?');
 
     const bad = await runCli(['--db', db, 'user', 'list'], { env: { PORT: 'eighty', LOG_LEVEL: 'loud', REGISTRATION: 'maybe' } });
-    expectFailure(bad, 1, /PORT: "eighty" is not a whole number; REGISTRATION: "maybe" is not open or closed; LOG_LEVEL: "loud" is not one of/);
+    expectFailure(bad, 1, /PORT: "eighty" is not a whole number; REGISTRATION: "maybe" is not one of open, closed, invite; LOG_LEVEL: "loud" is not one of/);
   });
 
   it('the example env file is accepted as it ships', async () => {
