@@ -13,7 +13,7 @@ import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createBackgroundNotices, createCodeLockNotices, createNoticeMailer } from './mail/notices.js';
 import { createAbsenceService } from './time/absences/absences.js';
 import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
-import { createPeopleService, createTeamService } from './teams/index.js';
+import { createOverviewService, createPeopleService, createTeamService } from './teams/index.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
 import { createAuditService } from './auth/audit.js';
@@ -204,6 +204,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     accountClosing: createAccountClosingService({ database, twoFactor: identity.twoFactor, audit }),
     people: createPeopleService({ database, hasher: identity.hasher }),
     teams: createTeamService({ database, clock }),
+    overview: createOverviewService({ database, clock, ...time }),
     health: createHealthService(database, clock, () => assertSchemaCurrent(database.db)),
     accountData: createAccountDataService({
       database,

@@ -18,7 +18,7 @@ import { teamRoutes } from './teams/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
-import { statsRoutes } from './stats/routes.js';
+import { registerStatsTrees } from './stats/routes.js';
 import { timeEntryRoutes } from './time-entries/routes.js';
 import { webRoutes } from './web/routes.js';
 import type { Metrics } from './metrics.js';
@@ -176,7 +176,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
   };
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
   await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit });
-  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams });
+  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, overview: services.overview });
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   // A refused try (409 EXPORT_RUNNING, 503 BUSY) is given back.
@@ -192,11 +192,13 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
     exportSpool,
   });
   await registerApiTree(app, '/api/settings', 'private', settingsRoutes, { credentials, settings, schedules, accountData, exportBudget, exportSpool });
-  await registerApiTree(app, '/api/stats', 'per-token', statsRoutes, {
+  // /api/stats and /api/users/:id/stats (another account's, through the team layer's rule).
+  await registerStatsTrees(app, {
     credentials,
     statistics,
     vacation,
     timesheet,
+    overview: services.overview,
     rateLimitStats: config.rateLimitStats,
     now,
   });

@@ -3,20 +3,33 @@
 // `can` (src/teams/access.ts) decides the rest through the team service: outside the actor's reach 404.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { TeamService } from '../../teams/index.js';
+import type { OverviewService, TeamService } from '../../teams/index.js';
 import { requireAccountSession, requireSession, sessionOf, type Authenticator } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { BEARER } from '../openapi.js';
+import type { ApiInstance } from '../api-hooks.js';
+import type { onRequestHookHandler } from 'fastify';
 import { errorResponses } from '../schemas.js';
 import { actorOf } from '../actor.js';
-import { MemberBody, MemberParams, TeamDetailResponse, TeamListResponse, TeamNameBody, TeamParams, TeamResponse } from './schemas.js';
+import {
+  MemberBody,
+  MemberParams,
+  OverviewQuery,
+  OverviewResponse,
+  TeamDetailResponse,
+  TeamListResponse,
+  TeamNameBody,
+  TeamParams,
+  TeamResponse,
+} from './schemas.js';
 
 export interface TeamRouteOptions {
   credentials: Authenticator;
   teams: TeamService;
+  overview: Pick<OverviewService, 'teamOverview'>;
 }
 
-export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { credentials, teams }) => {
+export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { credentials, teams, overview }) => {
   app.setNotFoundHandler(sendNotFound);
   const reading = { onRequest: requireSession(credentials) };
   const administration = { onRequest: requireAccountSession(credentials) };
@@ -46,6 +59,8 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     { ...reading, schema: { ...schema, params: TeamParams, response: { 200: TeamDetailResponse, ...errorResponses(400, 401, 404) } } },
     async (request) => teams.show(actorOf(sessionOf(request)), request.params.id),
   );
+
+  overviewRoute(app, reading, overview);
 
   app.patch(
     '/:id',
@@ -93,3 +108,22 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     },
   );
 };
+
+/** GET /api/teams/:id/overview: the team's week, for a lead of the team and admins (docs/teams.md, "The lead's view"). */
+function overviewRoute(app: ApiInstance, reading: { onRequest: onRequestHookHandler }, overview: TeamRouteOptions['overview']): void {
+  app.get(
+    '/:id/overview',
+    {
+      ...reading,
+      schema: {
+        tags: ['teams'],
+        security: BEARER,
+        description: "The team's week: every member's figures, as each member gets them (a lead of the team and admins; members 403).",
+        params: TeamParams,
+        querystring: OverviewQuery,
+        response: { 200: OverviewResponse, ...errorResponses(400, 401, 403, 404, 429, 503) },
+      },
+    },
+    async (request) => overview.teamOverview(actorOf(sessionOf(request)), request.params.id, request.query.week),
+  );
+}
