@@ -90,7 +90,7 @@ it.runIf(run)('a lead sees Team with the members and their figures; a member has
 
     // Max's Week and Month, read-only, from /api/users/:id/stats.
     await maxRow.getByRole('button', { name: 'Week', exact: true }).click();
-    const figures = lead.locator('section.person-figures');
+    const figures = lead.locator('.person-figures');
     await figures.locator('tfoot').waitFor();
     expect(await figures.locator('tbody tr').count()).toBe(7);
     expect(await figures.getByRole('heading').textContent()).toMatch(/: Week$/);

@@ -155,7 +155,7 @@ function PersonFigures(props: { person: Person; monday: string }) {
     [person.id, person.view, monday],
   );
   return (
-    <section aria-labelledby="person-title" class="person-figures">
+    <div class="person-figures">
       <h3 id="person-title">
         {person.name}: {t().tabs[person.view]}
       </h3>
@@ -192,6 +192,6 @@ function PersonFigures(props: { person: Person; monday: string }) {
           </table>
         </div>
       )}
-    </section>
+    </div>
   );
 }
