@@ -13,7 +13,7 @@ import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createBackgroundNotices, createCodeLockNotices, createNoticeMailer, invitationLinks } from './mail/notices.js';
 import { createAbsenceService } from './time/absences/absences.js';
 import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
-import { createInvitationService, createPeopleService, createTeamService } from './teams/index.js';
+import { createInvitationService, createOverviewService, createPeopleService, createTeamService } from './teams/index.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
 import { createAuditService } from './auth/audit.js';
@@ -87,12 +87,8 @@ function identityServices(wiring: Wiring) {
   const users = createUserDirectory({ db });
   // On PostgreSQL JWT_SECRET is required (src/config/): a secret file cannot be shared between machines.
   const loadSecret = () => config.jwtSecret ?? loadOrCreateSecret(secretFilePath(sqlitePathOf(config)));
-  const lockout = createLockoutService({
-    db,
-    clock,
-    bestEffort,
-    settings: { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret },
-  });
+  const lockoutSettings = { attempts: config.lockoutAttempts, durationSeconds: config.lockoutDurationSeconds, loadSecret };
+  const lockout = createLockoutService({ db, clock, bestEffort, settings: lockoutSettings });
   const sessions = createSessionService({ database, clock, options: { expirationSeconds: config.jwtExpirationSeconds, loadSecret } });
   const activity = createActivityRecorder({ bestEffort, clock, logger });
   // TOTP secrets sealed under SECRET_KEY (or the generated key file), not kept in the database.
@@ -205,6 +201,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     people: createPeopleService({ database, hasher: identity.hasher }),
     teams: createTeamService({ database, clock }),
     invitations: createInvitationService({ database, clock, hasher: identity.hasher, audit, ...invitationLinks(wiring) }),
+    overview: createOverviewService({ database, clock, ...time }),
     health: createHealthService(database, clock, () => assertSchemaCurrent(database.db)),
     accountData: createAccountDataService({
       database,

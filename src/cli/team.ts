@@ -6,6 +6,7 @@ import type { AppContext } from '../composition-root.js';
 import type { PublicUser } from '../auth/accounts/users.js';
 import { OPERATOR } from '../teams/index.js';
 import { recordAdminAction, runAdminCommand } from './command-context.js';
+import { registerTeamOverviewCommand } from './team-overview.js';
 
 /** An account by id (digits, when one has it), else by e-mail address or username. */
 async function accountOf(ctx: AppContext, reference: string): Promise<PublicUser> {
@@ -109,7 +110,8 @@ function memberCommands(team: Command): void {
 }
 
 export function registerTeamCommand(program: Command): void {
-  const team = program.command('team').description('manage teams: create, list, show, rename, delete, add, remove (docs/teams.md)');
+  const team = program.command('team').description('manage teams: create, list, show, rename, delete, add, remove, overview (docs/teams.md)');
   teamCommands(team);
   memberCommands(team);
+  registerTeamOverviewCommand(team);
 }

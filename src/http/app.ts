@@ -19,7 +19,7 @@ import { invitationRoutes } from './invitations/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
-import { statsRoutes } from './stats/routes.js';
+import { registerStatsTrees } from './stats/routes.js';
 import { timeEntryRoutes } from './time-entries/routes.js';
 import { webRoutes } from './web/routes.js';
 import type { Metrics } from './metrics.js';
@@ -177,7 +177,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
   };
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
   await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit });
-  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit });
+  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit, overview: services.overview });
   const invitationServices = { credentials, invitations: services.invitations, authentication, sessions, rateLimited };
   await registerApiTree(app, '/api/invitations', 'private', invitationRoutes, invitationServices);
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
@@ -195,11 +195,13 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
     exportSpool,
   });
   await registerApiTree(app, '/api/settings', 'private', settingsRoutes, { credentials, settings, schedules, accountData, exportBudget, exportSpool });
-  await registerApiTree(app, '/api/stats', 'per-token', statsRoutes, {
+  // /api/stats and /api/users/:id/stats (another account's, through the team layer's rule).
+  await registerStatsTrees(app, {
     credentials,
     statistics,
     vacation,
     timesheet,
+    overview: services.overview,
     rateLimitStats: config.rateLimitStats,
     now,
   });

@@ -39,6 +39,7 @@ import type {
   TwoFactorSetupRequiredResponse,
 } from './auth/schemas.js';
 import type { Anonymous } from './stats/schemas.js';
+import type { OverviewResponse, TeamListResponse } from './teams/schemas.js';
 import type { IdParams, RangeQuery } from './time-entries/schemas.js';
 
 type Message = Static<typeof MessageSchema>;
@@ -135,6 +136,12 @@ export interface Routes {
   'GET /api/stats/overtime': { response: OvertimeStats | AnonymousStats };
   'GET /api/stats/vacation': { query: { year?: number; from?: string; to?: string; portion?: 'full' | 'half' }; response: VacationStats | AnonymousStats };
   'GET /api/stats/month': { query: MonthQuery; response: MonthStats | AnonymousStats };
+
+  // The lead's view (docs/teams.md): a team's week, and another account's figures.
+  'GET /api/teams': { response: Static<typeof TeamListResponse> };
+  'GET /api/teams/:id/overview': { params: Id; query: { week?: string }; response: Static<typeof OverviewResponse> };
+  'GET /api/users/:id/stats/week': { params: Id; query: { date?: string; region?: string; lang?: 'en' | 'de' }; response: WeekStats };
+  'GET /api/users/:id/stats/month': { params: Id; query: MonthQuery; response: MonthStats };
 }
 
 type MonthQuery = { month?: string; lang?: 'en' | 'de' };
@@ -145,4 +152,5 @@ export interface DownloadRoutes {
   'GET /api/settings/export': Record<never, never>;
   'GET /api/stats/month.csv': { query: MonthQuery };
   'GET /api/stats/month.pdf': { query: MonthQuery };
+  'GET /api/users/:id/stats/month.pdf': { params: Id; query: MonthQuery };
 }

@@ -18,7 +18,8 @@ export const OPERATOR: Actor = { userId: 0, role: 'admin', viaApiToken: false };
 /** The actions that are administration: an API token is refused them (403 FORBIDDEN_FOR_API_TOKEN). */
 export const ADMINISTRATION_ACTIONS = ['users.list', 'users.read', 'users.role', 'teams.create', 'teams.manage', 'teams.members'] as const;
 
-export type Action = (typeof ADMINISTRATION_ACTIONS)[number] | 'teams.read' | 'stats.read';
+/** `teams.overview`: a team's week with every member's figures (src/teams/overview.ts): its leads and admins. */
+export type Action = (typeof ADMINISTRATION_ACTIONS)[number] | 'teams.read' | 'stats.read' | 'teams.overview';
 
 /** How the actor stands to an account: itself, a member of a team it leads, or neither. */
 export type PersonRelation = 'self' | 'led' | 'none';
@@ -51,6 +52,7 @@ function ruleFor(action: Action, target: Target): Verdict {
       return 'forbidden';
     case 'team':
       if (target.relation === 'none') return 'not_found';
+      if (action === 'teams.overview') return target.relation === 'lead' ? 'allow' : 'forbidden';
       return action === 'teams.read' ? 'allow' : 'forbidden';
     case 'membership':
       if (target.relation === 'none') return 'not_found';

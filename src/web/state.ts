@@ -10,7 +10,7 @@ import { formatBalance, formatMinutes } from './duration.js';
 import { locale, t } from './i18n/index.js';
 import { datedTime, shortDate, spanLabel, timeOfDay } from './week.js';
 
-export const TABS = ['today', 'week', 'month', 'entries', 'absences', 'settings'] as const;
+export const TABS = ['today', 'week', 'month', 'entries', 'absences', 'settings', 'team'] as const;
 export type Tab = (typeof TABS)[number];
 /** The sections in the navigation: Month is reached from Week (and shows Week as the current section). */
 export const NAV_TABS = ['today', 'week', 'entries', 'absences', 'settings'] as const satisfies readonly Tab[];
@@ -23,6 +23,8 @@ export const tab = signal<Tab>(tabOfHash());
 addEventListener('hashchange', () => (tab.value = tabOfHash()));
 
 export const settings = signal<Settings | undefined>(undefined);
+/** The teams whose week the account may read (views/team.tsx): every team for an admin, those it leads for a lead; empty for a member. */
+export const ledTeams = signal<Array<{ id: number; name: string }>>([]);
 /** The Monday of the week that Week, Entries and Absences show. */
 export const shownWeek = signal<string | undefined>(undefined);
 /** The month (YYYY-MM) that Month shows; undefined: the month of the shown week. */

@@ -5,7 +5,7 @@ import type { User } from '../http/contract.js';
 import { describe } from './api.js';
 import { t } from './i18n/index.js';
 import { getOnce } from './prefetch.js';
-import { announcement, focusSoon, NAV_TABS, settings, shownWeek, tab, tabOfHash, type Tab } from './state.js';
+import { announcement, focusSoon, ledTeams, NAV_TABS, settings, shownWeek, tab, tabOfHash, type Tab } from './state.js';
 import { Notice } from './ui.js';
 import { watchFreshness } from './freshness.js';
 import { todayIn, weekStartOf } from './week.js';
@@ -16,6 +16,7 @@ import { SettingsView } from './views/settings.js';
 import { TodayView } from './views/today.js';
 import { WeekView } from './views/week.js';
 import { MonthView } from './views/month.js';
+import { loadLedTeams, TeamView } from './views/team.js';
 
 const VIEWS: Record<Tab, () => preact.JSX.Element> = {
   today: TodayView,
@@ -24,6 +25,7 @@ const VIEWS: Record<Tab, () => preact.JSX.Element> = {
   entries: EntriesView,
   absences: AbsencesView,
   settings: SettingsView,
+  team: TeamView,
 };
 
 /** @public Loaded on demand by main.tsx (a separate chunk, so /login stays small). */
@@ -44,6 +46,7 @@ export function Tracker(props: { user: User }) {
       (failure) => setError(describe(failure)),
     );
   }, []);
+  useEffect(() => void loadLedTeams(), []);
   useEffect(watchFreshness, []);
   useEffect(() => {
     document.title = `${text.tabs[tab.value]} · timetrack`;
@@ -64,7 +67,7 @@ export function Tracker(props: { user: User }) {
           {text.signOut}
         </button>
         <nav aria-label={text.sections}>
-          {NAV_TABS.map((name) => (
+          {[...NAV_TABS, ...(ledTeams.value.length ? (['team'] as const) : [])].map((name) => (
             <a key={name} href={`#${name}`} aria-current={tab.value === name || (name === 'week' && tab.value === 'month') ? 'page' : undefined}>
               {text.tabs[name]}
             </a>

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
 import { accessibilityViolations, browserAvailable, launchBrowser, recordedContext } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { cli } from '../support/cli-accounts.js';
 import { totpCode } from '../support/totp.js';
 
 const TIMEOUT = 300_000;
@@ -19,6 +20,7 @@ const SCHEMES = ['light', 'dark'] as const;
 
 let browser: Browser;
 let server: RunningServer;
+let dbPath: string;
 
 /** A button by its name in either language. */
 const button = (page: Page, en: string, de: string) => page.getByRole('button', { name: new RegExp(`^(${escape(en)}|${escape(de)})$`) });
@@ -163,9 +165,24 @@ async function settings(page: Page, visit: (state: string) => Promise<void>) {
   await visit('close-account');
 }
 
+/** Team (a lead's): the members' table, and a member's Week opened below it. */
+async function team(page: Page, visit: (state: string) => Promise<void>) {
+  await page.goto(`${server.baseUrl}/#team`);
+  await page.locator('table.team tbody tr').first().waitFor();
+  await visit('team');
+  await page
+    .locator('table.team tbody tr')
+    .first()
+    .getByRole('button', { name: /^(Week|Woche)$/ })
+    .click();
+  await page.locator('.person-figures tfoot').waitFor();
+  await visit('team-member-week');
+}
+
 describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light and dark', () => {
   beforeAll(async () => {
-    server = await startServer(path.join(makeTempDir('timetrack-axe-'), 'timetrack.db'), {}, ['--dev']);
+    dbPath = path.join(makeTempDir('timetrack-axe-'), 'timetrack.db');
+    server = await startServer(dbPath, {}, ['--dev']);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -185,6 +202,14 @@ describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light
         body: JSON.stringify({ email, password: PASSWORD, full_name: 'Ada Axe', timezone: 'Europe/Berlin' }),
       });
       expect(registered.status).toBe(201);
+      // A lead of a team (the Team page): the role and the team from the shell.
+      for (const args of [
+        ['user', 'role', email, 'lead'],
+        ['team', 'create', `Team ${locale}`],
+        ['team', 'add', `Team ${locale}`, email, '--lead'],
+      ]) {
+        expect((await cli(dbPath, args)).exitCode).toBe(0);
+      }
       // Another device's session, for the list of sessions in Settings.
       const otherDevice = await fetch(`${server.baseUrl}/api/auth/login`, {
         method: 'POST',
@@ -215,6 +240,7 @@ describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light
       await page.reload();
       await sections(page, visit);
       await settings(page, visit);
+      await team(page, visit);
 
       expect(findings).toEqual([]);
       await context.close();

@@ -74,6 +74,9 @@ const QUERIES: { [K in QueryRoute]: { required: readonly string[]; optional: rea
   'GET /api/stats/week': fields<Query<'GET /api/stats/week'>>()([], ['date', 'region', 'lang']),
   'GET /api/stats/vacation': fields<Query<'GET /api/stats/vacation'>>()([], ['year', 'from', 'to', 'portion']),
   'GET /api/stats/month': fields<Query<'GET /api/stats/month'>>()([], ['month', 'lang']),
+  'GET /api/teams/:id/overview': fields<Query<'GET /api/teams/:id/overview'>>()([], ['week']),
+  'GET /api/users/:id/stats/week': fields<Query<'GET /api/users/:id/stats/week'>>()([], ['date', 'region', 'lang']),
+  'GET /api/users/:id/stats/month': fields<Query<'GET /api/users/:id/stats/month'>>()([], ['month', 'lang']),
 };
 
 type JsonSchema = { properties?: Record<string, unknown>; required?: string[]; anyOf?: JsonSchema[]; oneOf?: JsonSchema[] };
@@ -199,6 +202,11 @@ describe('the route table', () => {
       'GET /api/settings/export': true,
       'GET /api/stats/month.csv': true,
       'GET /api/stats/month.pdf': true,
+      'GET /api/teams': true,
+      'GET /api/teams/:id/overview': true,
+      'GET /api/users/:id/stats/week': true,
+      'GET /api/users/:id/stats/month': true,
+      'GET /api/users/:id/stats/month.pdf': true,
     } satisfies Record<keyof Routes | keyof DownloadRoutes, true>;
     it.each(Object.keys(BODIES))('%s: the body fields of its schema', async (key) => {
       const doc = (await get(t.app, '/api/openapi.json')).json();

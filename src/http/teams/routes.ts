@@ -4,22 +4,34 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AuditService } from '../../auth/audit.js';
-import type { TeamService } from '../../teams/index.js';
+import type { OverviewService, TeamService } from '../../teams/index.js';
 import { requireAccountSession, requireSession, sessionOf, type Authenticator } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { BEARER } from '../openapi.js';
+import type { ApiInstance } from '../api-hooks.js';
+import type { onRequestHookHandler } from 'fastify';
 import { errorResponses } from '../schemas.js';
 import { actorOf } from '../actor.js';
-import type { ApiInstance } from '../api-hooks.js';
-import { MemberBody, MemberParams, TeamDetailResponse, TeamListResponse, TeamNameBody, TeamParams, TeamResponse } from './schemas.js';
+import {
+  MemberBody,
+  MemberParams,
+  OverviewQuery,
+  OverviewResponse,
+  TeamDetailResponse,
+  TeamListResponse,
+  TeamNameBody,
+  TeamParams,
+  TeamResponse,
+} from './schemas.js';
 
 export interface TeamRouteOptions {
   credentials: Authenticator;
   teams: TeamService;
   audit: Pick<AuditService, 'record'>;
+  overview: Pick<OverviewService, 'teamOverview'>;
 }
 
-export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { credentials, teams, audit }) => {
+export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { credentials, teams, audit, overview }) => {
   app.setNotFoundHandler(sendNotFound);
   const reading = { onRequest: requireSession(credentials) };
   const administration = { onRequest: requireAccountSession(credentials) };
@@ -55,6 +67,8 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     async (request) => teams.show(actorOf(sessionOf(request)), request.params.id),
   );
 
+  overviewRoute(app, reading, overview);
+
   app.patch(
     '/:id',
     {
@@ -84,7 +98,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
 };
 
 /** Adding an account to a team, changing its role there, taking it out. */
-function memberRoutes(app: ApiInstance, { credentials, teams, audit }: TeamRouteOptions): void {
+function memberRoutes(app: ApiInstance, { credentials, teams, audit }: Omit<TeamRouteOptions, 'overview'>): void {
   const administration = { onRequest: requireAccountSession(credentials) };
   const schema = { tags: ['teams'], security: BEARER };
   app.put(
@@ -118,5 +132,24 @@ function memberRoutes(app: ApiInstance, { credentials, teams, audit }: TeamRoute
       await audit.record({ action: 'team_member_removed', actor: `user:${session.user.id}`, userId, detail: { team: id } });
       return reply.code(204).send(null);
     },
+  );
+}
+
+/** GET /api/teams/:id/overview: the team's week, for a lead of the team and admins (docs/teams.md, "The lead's view"). */
+function overviewRoute(app: ApiInstance, reading: { onRequest: onRequestHookHandler }, overview: TeamRouteOptions['overview']): void {
+  app.get(
+    '/:id/overview',
+    {
+      ...reading,
+      schema: {
+        tags: ['teams'],
+        security: BEARER,
+        description: "The team's week: every member's figures, as each member gets them (a lead of the team and admins; members 403).",
+        params: TeamParams,
+        querystring: OverviewQuery,
+        response: { 200: OverviewResponse, ...errorResponses(400, 401, 403, 404, 429, 503) },
+      },
+    },
+    async (request) => overview.teamOverview(actorOf(sessionOf(request)), request.params.id, request.query.week),
   );
 }

@@ -2,7 +2,8 @@
 // listed fields leaves.
 import { Type } from 'typebox';
 import { TEAM_NAME_MAX_LENGTH } from '../../teams/teams.js';
-import { UserSchema } from '../schemas.js';
+import { AbsenceType, LocalDate, UserSchema } from '../schemas.js';
+import { VacationResponse } from '../stats/schemas.js';
 
 const TeamRoleSchema = Type.Union([Type.Literal('lead'), Type.Literal('member')]);
 
@@ -29,3 +30,28 @@ export const MemberBody = Type.Object({ role: TeamRoleSchema }, { additionalProp
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 export const TeamParams = Type.Object({ id: Id });
 export const MemberParams = Type.Object({ id: Id, userId: Id });
+
+/** GET /api/teams/:id/overview: every member's figures from the member's own answers (docs/teams.md, "The lead's view"). */
+export const OverviewQuery = Type.Object(
+  { week: Type.Optional(Type.String({ maxLength: 10, description: 'YYYY-MM-DD, a day of the week (default: this week in your own time zone)' })) },
+  { additionalProperties: false },
+);
+export const OverviewResponse = Type.Object({
+  team: TeamSchema,
+  week_start: LocalDate,
+  members: Type.Array(
+    Type.Object({
+      user: UserSchema,
+      week: Type.Object(
+        { worked_minutes: Type.Integer(), target_minutes: Type.Integer(), balance_minutes: Type.Integer() },
+        { description: "the totals of the member's own week answer (GET /api/stats/week), in the member's zone" },
+      ),
+      balance_minutes: Type.Integer({ description: "the member's own overtime answer (GET /api/stats/overtime)" }),
+      vacation: VacationResponse,
+      running_since: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: "the running entry's start, or null" }),
+      absence_today: Type.Union([AbsenceType, Type.Null()]),
+      missing_days: Type.Array(LocalDate, { description: "the week's complete days with a target, nothing worked and no absence" }),
+    }),
+    { description: 'leads first, then by e-mail address' },
+  ),
+});

@@ -18,7 +18,7 @@ export const de: Catalog = {
   sections: 'Bereiche',
   days: { today: 'heute', tomorrow: 'morgen', yesterday: 'gestern' },
   undoAvailable: 'Rückgängig',
-  tabs: { today: 'Heute', week: 'Woche', month: 'Monat', entries: 'Einträge', absences: 'Fehltage', settings: 'Konto' },
+  tabs: { today: 'Heute', week: 'Woche', month: 'Monat', entries: 'Einträge', absences: 'Fehltage', settings: 'Konto', team: 'Team' },
 
   errors: {
     INVALID_CREDENTIALS: 'E-Mail, Benutzername oder Passwort stimmen nicht.',
@@ -289,6 +289,22 @@ export const de: Catalog = {
     saveEnd: 'Ende speichern',
     keepEnd: 'So lassen',
     endFixed: 'Das Ende ist gespeichert.',
+  },
+
+  team: {
+    team: 'Team',
+    members: 'Mitglieder des Teams',
+    name: 'Name',
+    week: 'Woche gearbeitet / Soll',
+    weekBalance: 'Saldo der Woche',
+    balance: 'Saldo',
+    vacationLeft: 'Resturlaub (Tage)',
+    runningSince: 'Läuft seit',
+    absentToday: 'Heute abwesend',
+    missingDays: 'Fehlende Tage',
+    figures: 'Zahlen',
+    pdf: 'Monats-PDF',
+    total: 'Summe',
   },
 
   week: {

@@ -52,7 +52,7 @@ export const en = {
   sections: 'Sections',
   days: { today: 'today', tomorrow: 'tomorrow', yesterday: 'yesterday' },
   undoAvailable: 'Undo',
-  tabs: { today: 'Today', week: 'Week', month: 'Month', entries: 'Entries', absences: 'Absences', settings: 'Settings' },
+  tabs: { today: 'Today', week: 'Week', month: 'Month', entries: 'Entries', absences: 'Absences', settings: 'Settings', team: 'Team' },
 
   errors: {
     INVALID_CREDENTIALS: 'The e-mail, username or password is not right.',
@@ -322,6 +322,22 @@ export const en = {
     saveEnd: 'Save end',
     keepEnd: 'Keep it',
     endFixed: 'The end is saved.',
+  },
+
+  team: {
+    team: 'Team',
+    members: 'Members of the team',
+    name: 'Name',
+    week: 'Week worked / target',
+    weekBalance: 'Week balance',
+    balance: 'Balance',
+    vacationLeft: 'Vacation left (days)',
+    runningSince: 'Running since',
+    absentToday: 'Absent today',
+    missingDays: 'Missing days',
+    figures: 'Figures',
+    pdf: 'Month PDF',
+    total: 'Total',
   },
 
   week: {

@@ -1,0 +1,117 @@
+// The lead's view of a team (docs/teams.md, "The lead's view"; docs/api.md, "Teams"): another
+// account's statistics through `can(actor, 'stats.read', person)`, and a team's week: each member's
+// figures read from that member's own services in time/ (the week, overtime and vacation answers the
+// member gets), so a lead sees exactly what the member sees. Members are read one after another, each
+// call through the statistics lane, with a turn of the event loop between two members: one overview
+// never holds the lane or the loop for a whole team.
+import type { Kysely } from 'kysely';
+import { ServiceError } from '../common/errors.js';
+import type { Clock } from '../common/clock.js';
+import type { Database, LocalDate } from '../db/types.js';
+import { PUBLIC_USER_COLUMNS, type PublicUser } from '../auth/accounts/users.js';
+import type { Absence } from '../time/absences/absences.js';
+import type { VacationYear } from '../time/absences/vacation.js';
+import { addDays, localDateOf, mondayOf, parseDate, type DayZones } from '../time/calendar/dates.js';
+import type { RangeQuery } from '../time/entries/rules.js';
+import { runningEntry } from '../time/entries/store.js';
+import type { OvertimeBalance, TodayFigures, WeekOverview } from '../time/statistics/types.js';
+import { requireAllowed, type Actor } from './access.js';
+import { membersOf, relationToPerson, relationToTeam } from './members.js';
+import { teamById, teamNotFound, type Team } from './teams.js';
+
+export interface OverviewDeps {
+  database: { db: Kysely<Database> };
+  clock: Clock;
+  statistics: {
+    weekOverview(userId: number, date?: string): Promise<WeekOverview>;
+    overtime(userId: number): Promise<OvertimeBalance>;
+    today(userId: number): Promise<TodayFigures>;
+  };
+  vacation: { vacationYear(userId: number, year?: number): Promise<VacationYear> };
+  absences: { listAbsences(userId: number, query: RangeQuery): Promise<Absence[]> };
+  settings: { getSettings(userId: number): Promise<{ zones: DayZones }> };
+}
+
+export interface MemberOverview {
+  user: PublicUser;
+  week: { worked_minutes: number; target_minutes: number; balance_minutes: number };
+  balance_minutes: number;
+  vacation: VacationYear;
+  running_since: string | null;
+  absence_today: Absence['type'] | null;
+  missing_days: LocalDate[];
+}
+
+export interface TeamOverview {
+  team: Team;
+  week_start: LocalDate;
+  members: MemberOverview[];
+}
+
+function noSuchAccount(): ServiceError {
+  return new ServiceError('USER_NOT_FOUND', 'No such account');
+}
+
+/** The account whose statistics the actor reads: itself, one it leads, or (an admin) anyone; 404 otherwise. */
+async function statsSubject(deps: OverviewDeps, actor: Actor, userId: number): Promise<PublicUser> {
+  const { db } = deps.database;
+  requireAllowed(actor, 'stats.read', { kind: 'person', relation: await relationToPerson(db, actor.userId, userId) }, noSuchAccount);
+  const user = await db.selectFrom('users').select(PUBLIC_USER_COLUMNS).where('users.id', '=', userId).executeTakeFirst();
+  if (!user) throw noSuchAccount();
+  return user;
+}
+
+/** One member's row: every figure from that member's own answers. */
+async function memberRow(deps: OverviewDeps, user: PublicUser, weekStart: LocalDate): Promise<MemberOverview> {
+  const week = await deps.statistics.weekOverview(user.id, weekStart);
+  const overtime = await deps.statistics.overtime(user.id);
+  const vacation = await deps.vacation.vacationYear(user.id, Number(weekStart.slice(0, 4)));
+  const today = await deps.statistics.today(user.id);
+  const running = await runningEntry(deps.database.db, user.id);
+  const [absence] = await deps.absences.listAbsences(user.id, { from: today.date, to: addDays(today.date, 1) });
+  const { worked_minutes, target_minutes, balance_minutes } = week.totals;
+  return {
+    user,
+    week: { worked_minutes, target_minutes, balance_minutes },
+    balance_minutes: overtime.balance_minutes,
+    vacation,
+    running_since: running ? running.start_at : null,
+    absence_today: absence?.date === today.date ? absence.type : null,
+    // The week's complete days (before today, from tracking_start) with a target, nothing worked and no absence.
+    missing_days: week.days
+      .filter((day) => day.complete && day.target_minutes > 0 && day.worked_minutes === 0 && day.break_minutes === 0 && day.absence === null)
+      .map((day) => day.date),
+  };
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The week (Monday) of `week`, or this week in the actor's own zone (UTC for the operator at the shell). */
+async function weekStartFor(deps: OverviewDeps, actor: Actor, week: string | undefined): Promise<LocalDate> {
+  if (week !== undefined) return mondayOf(parseDate(week, 'week'));
+  const zones: DayZones = actor.userId > 0 ? (await deps.settings.getSettings(actor.userId)).zones : 'UTC';
+  return mondayOf(localDateOf(deps.clock.now().getTime(), zones));
+}
+
+async function teamOverview(deps: OverviewDeps, actor: Actor, teamId: number, week: string | undefined): Promise<TeamOverview> {
+  const { db } = deps.database;
+  requireAllowed(actor, 'teams.overview', { kind: 'team', relation: await relationToTeam(db, actor.userId, teamId) }, teamNotFound);
+  const team = await teamById(db, teamId);
+  if (!team) throw teamNotFound();
+  const weekStart = await weekStartFor(deps, actor, week);
+  const members: MemberOverview[] = [];
+  for (const { user } of await membersOf(db, teamId)) {
+    members.push(await memberRow(deps, user, weekStart));
+    await nextTurn();
+  }
+  return { team, week_start: weekStart, members };
+}
+
+export function createOverviewService(deps: OverviewDeps) {
+  return {
+    statsSubject: (actor: Actor, userId: number) => statsSubject(deps, actor, userId),
+    teamOverview: (actor: Actor, teamId: number, week?: string) => teamOverview(deps, actor, teamId, week),
+  };
+}
+
+export type OverviewService = ReturnType<typeof createOverviewService>;

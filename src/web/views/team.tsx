@@ -1,0 +1,197 @@
+// Team: the lead's view of a team's week (docs/web-client.md, "Team"; docs/teams.md): pick a team (if
+// several), a week, and a table of the members' figures from GET /api/teams/:id/overview; each member's
+// Week and Month one click away (read-only, through /api/users/:id/stats/*), and the month's PDF.
+import { useState } from 'preact/hooks';
+import type { MonthStats, WeekStats } from '../../http/contract.js';
+import type { Answer } from '../routes.js';
+import { api, downloadFile } from '../api.js';
+import { language, t } from '../i18n/index.js';
+import { fmt, ledTeams, shownWeek, useLoad } from '../state.js';
+import { Notice, useDownload } from '../ui.js';
+import { addDays, shiftWeek } from '../week.js';
+
+/** The teams within the lead's reach: every team for an admin, those it leads for a lead (none for a member). */
+export async function loadLedTeams(): Promise<void> {
+  const me = await api('GET /api/auth/me');
+  if (me.role === 'member') ledTeams.value = [];
+  else if (me.role === 'admin') ledTeams.value = (await api('GET /api/teams')).teams;
+  else ledTeams.value = me.teams.filter((team) => team.role === 'lead');
+}
+
+type TeamOverviewAnswer = Answer<'GET /api/teams/:id/overview'>;
+
+interface Person {
+  id: number;
+  name: string;
+  view: 'week' | 'month';
+}
+
+export function TeamView() {
+  const text = t().team;
+  const teams = ledTeams.value;
+  const [chosen, setChosen] = useState<number>();
+  const [monday, setMonday] = useState(shownWeek.value as string);
+  const [person, setPerson] = useState<Person>();
+  const teamId = chosen ?? teams[0]?.id;
+  const overview = useLoad(
+    () => (teamId === undefined ? Promise.resolve(undefined) : api('GET /api/teams/:id/overview', { params: { id: teamId }, query: { week: monday } })),
+    [teamId, monday],
+  );
+  const pdf = useDownload();
+  const month = monday.slice(0, 7);
+  return (
+    <section aria-labelledby="view-title">
+      <h2 id="view-title" tabIndex={-1}>
+        {t().tabs.team}
+      </h2>
+      {teams.length > 1 && (
+        <label class="field">
+          {text.team}
+          <select value={String(teamId)} onChange={(event) => setChosen(Number((event.target as HTMLSelectElement).value))}>
+            {teams.map((team) => (
+              <option key={team.id} value={String(team.id)}>
+                {team.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <div class="week-nav">
+        <button type="button" aria-label={t().week.previous} onClick={() => setMonday(shiftWeek(monday, -1))}>
+          ‹
+        </button>
+        <span aria-live="polite" class="week-label">
+          {fmt.day(monday)} – {fmt.day(addDays(monday, 6))}
+        </span>
+        <button type="button" aria-label={t().week.next} onClick={() => setMonday(shiftWeek(monday, 1))}>
+          ›
+        </button>
+      </div>
+      <Notice error={overview.error ?? pdf.error} />
+      {overview.data && <MembersTable members={overview.data.members} month={month} onPick={setPerson} onPdf={pdf.fetchAndSave} />}
+      {person && <PersonFigures key={`${person.id}-${person.view}-${monday}`} person={person} monday={monday} />}
+    </section>
+  );
+}
+
+type Members = TeamOverviewAnswer['members'];
+
+/** The members' figures, one row a member; the table scrolls inside its box on a narrow screen. */
+function MembersTable(props: {
+  members: Members;
+  month: string;
+  onPick: (person: Person) => void;
+  onPdf: (fetchFile: () => Promise<{ url: string; name: string }>) => Promise<void>;
+}) {
+  const text = t().team;
+  const { month, onPick, onPdf } = props;
+  return (
+    <div class="scroll" tabIndex={0} role="region" aria-label={text.members}>
+      <table class="team">
+        <thead>
+          <tr>
+            {[text.name, text.week, text.weekBalance, text.balance, text.vacationLeft, text.runningSince, text.absentToday, text.missingDays, text.figures].map(
+              (title) => (
+                <th key={title} scope="col">
+                  {title}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {props.members.map((member) => (
+            <tr key={member.user.id}>
+              <th scope="row">{member.user.full_name}</th>
+              <td>
+                {fmt.minutes(member.week.worked_minutes)} / {fmt.minutes(member.week.target_minutes)}
+              </td>
+              <td>{fmt.balance(member.week.balance_minutes)}</td>
+              <td>{fmt.balance(member.balance_minutes)}</td>
+              <td>{member.vacation.remaining_days ?? '–'}</td>
+              <td>{member.running_since ? fmt.dated(member.running_since) : '–'}</td>
+              <td>{member.absence_today ? t().week[member.absence_today] : '–'}</td>
+              <td>{member.missing_days.length ? member.missing_days.map(fmt.day).join(', ') : '–'}</td>
+              <td class="actions">
+                <button type="button" class="link" onClick={() => onPick({ id: member.user.id, name: member.user.full_name, view: 'week' })}>
+                  {t().tabs.week}
+                </button>{' '}
+                <button type="button" class="link" onClick={() => onPick({ id: member.user.id, name: member.user.full_name, view: 'month' })}>
+                  {t().tabs.month}
+                </button>{' '}
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() =>
+                    void onPdf(() =>
+                      downloadFile(
+                        'GET /api/users/:id/stats/month.pdf',
+                        { params: { id: member.user.id }, query: { month, lang: language.value } },
+                        `timesheet-${month}.pdf`,
+                      ),
+                    )
+                  }
+                >
+                  {text.pdf}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One member's Week or Month, read-only: the day rows as the member sees them. */
+function PersonFigures(props: { person: Person; monday: string }) {
+  const { person, monday } = props;
+  const text = t().team;
+  const loaded = useLoad<WeekStats | MonthStats>(
+    () =>
+      person.view === 'week'
+        ? api('GET /api/users/:id/stats/week', { params: { id: person.id }, query: { date: monday, lang: language.value } })
+        : api('GET /api/users/:id/stats/month', { params: { id: person.id }, query: { month: monday.slice(0, 7), lang: language.value } }),
+    [person.id, person.view, monday],
+  );
+  return (
+    <div class="person-figures">
+      <h3 id="person-title">
+        {person.name}: {t().tabs[person.view]}
+      </h3>
+      <Notice error={loaded.error} />
+      {loaded.data && (
+        <div class="scroll" tabIndex={0} role="region" aria-labelledby="person-title">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t().week.day}</th>
+                <th scope="col">{t().week.worked}</th>
+                <th scope="col">{t().week.target}</th>
+                <th scope="col">{text.balance}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaded.data.days.map((day) => (
+                <tr key={day.date}>
+                  <th scope="row">{fmt.day(day.date)}</th>
+                  <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
+                  <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
+                  <td>{day.balance_minutes === null ? '–' : fmt.balance(day.balance_minutes)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">{text.total}</th>
+                <td>{fmt.minutes(loaded.data.totals.worked_minutes ?? 0)}</td>
+                <td>{fmt.minutes(loaded.data.totals.target_minutes ?? 0)}</td>
+                <td>{fmt.balance(loaded.data.totals.balance_minutes ?? 0)}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
