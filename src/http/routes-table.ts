@@ -86,6 +86,12 @@ export interface Routes {
     response: { message: string; delivery: 'mail' | 'terminal' | 'none'; reset_token?: string; reset_url?: string };
   };
   'POST /api/auth/reset-password': { body: { token: string; new_password: string }; response: Message };
+  /** invitations/schemas.ts PreviewResponse (spelled out: that module reaches the server's field rules). */
+  'POST /api/invitations/preview': { body: { token: string }; response: { email: string; full_name: string; team_name: string; role: 'lead' | 'member' } };
+  'POST /api/invitations/accept': {
+    body: { token: string; password: string; full_name: string };
+    response: Login | Static<typeof TwoFactorRequiredResponse> | Static<typeof TwoFactorSetupRequiredResponse>;
+  };
   'POST /api/auth/change-password': { body: { old_password: string; new_password: string; revoke_api_tokens?: boolean }; response: Message };
   'DELETE /api/auth/account': { body: { password: string; code?: string }; response: NoContent };
 

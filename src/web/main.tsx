@@ -7,6 +7,7 @@ import { signal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { currentUser, followStoredSession, sessionVersion, storedToken, takeRestoreError } from './api.js';
 import { LoginPage, PasswordForgotPage, PasswordResetPage, RegisterPage } from './auth-pages.js';
+import { AcceptInvitePage } from './accept-invite.js';
 import { t } from './i18n/index.js';
 import { prefetch, recentEntriesQuery } from './prefetch.js';
 import { currentPath, navigate } from './router.js';
@@ -22,6 +23,7 @@ function loadTracker(): void {
 const PUBLIC_PAGES: Record<string, () => preact.JSX.Element> = {
   '/password-forgot': PasswordForgotPage,
   '/password-reset': PasswordResetPage,
+  '/accept-invite': AcceptInvitePage,
 };
 const SIGNED_OUT_ONLY: Record<string, () => preact.JSX.Element> = { '/login': LoginPage, '/register': RegisterPage };
 
@@ -41,6 +43,7 @@ function App() {
       '/register': text.auth.registerTitle,
       '/password-forgot': text.auth.forgotTitle,
       '/password-reset': text.auth.resetTitle,
+      '/accept-invite': text.invite.title,
     };
     if (titles[path]) document.title = `${titles[path]} · timetrack`;
   }, [path, text]);

@@ -144,6 +144,16 @@ export const de: Catalog = {
     signedOutElsewhere: 'Sie haben sich in einem anderen Tab abgemeldet.',
   },
 
+  invite: {
+    title: 'Ihrem Team beitreten',
+    invited: (email: string, team: string, role: 'lead' | 'member') =>
+      `Sie sind als ${role === 'lead' ? 'Leitung' : 'Mitglied'} von ${team} eingeladen, mit der Adresse ${email}. Wählen Sie Ihr Passwort, um Ihr Konto anzulegen.`,
+    checking: 'Die Einladung wird geprüft …',
+    accept: 'Mein Konto anlegen',
+    needsLink: 'Diese Seite braucht den Link aus Ihrer Einladungs-E-Mail.',
+    signInToFinish: 'Ihr Konto ist angelegt. Melden Sie sich an, um die Zwei-Faktor-Anmeldung einzurichten, die dieser Server verlangt.',
+  },
+
   twoFactor: {
     codeTitle: 'Zwei-Faktor-Anmeldung',
     enterCode: 'Geben Sie den 6-stelligen Code aus Ihrer Authenticator-App ein.',

@@ -175,6 +175,16 @@ export const en = {
     signedOutElsewhere: 'You signed out in another tab.',
   },
 
+  invite: {
+    title: 'Join your team',
+    invited: (email: string, team: string, role: 'lead' | 'member') =>
+      `You are invited as ${role === 'lead' ? 'a lead' : 'a member'} of ${team}, with the address ${email}. Choose your password to create your account.`,
+    checking: 'Checking the invitation…',
+    accept: 'Create my account',
+    needsLink: 'This page needs the link from your invitation e-mail.',
+    signInToFinish: 'Your account is created. Sign in to set up two-factor sign-in, which this server requires.',
+  },
+
   twoFactor: {
     codeTitle: 'Two-factor sign-in',
     enterCode: 'Enter the 6-digit code from your authenticator app.',
