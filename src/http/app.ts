@@ -14,6 +14,8 @@ import { defaultSpoolLimits, type SpoolLimits } from './export-spool.js';
 import { errorBody } from './errors.js';
 import { answerClientError, registerRequestStart } from './security-headers.js';
 import { userRoutes } from './users/routes.js';
+import { accountActionRoutes } from './users/action-routes.js';
+import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -173,7 +175,14 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
     twoFactor,
   };
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
-  await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit });
+  await registerApiTree(app, '/api/users', 'private', userRoutes, {
+    credentials,
+    people: services.people,
+    audit,
+    accountActions: services.accountActions,
+  });
+  await registerApiTree(app, '/api/users', 'private', accountActionRoutes, { credentials, accountActions: services.accountActions });
+  await registerApiTree(app, '/api/audit', 'private', auditRoutes, { credentials, accountActions: services.accountActions });
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   // A refused try (409 EXPORT_RUNNING, 503 BUSY) is given back.

@@ -3,3 +3,4 @@
 // accounts through that rule (people.ts). Above auth/ and time/, which never import it.
 export { ADMINISTRATION_ACTIONS, can, OPERATOR, requireAllowed, type Action, type Actor, type Target, type Verdict } from './access.js';
 export { createPeopleService, type PeopleDeps, type PeopleService } from './people.js';
+export { createAccountActionService, type AccountActionService } from './account-actions.js';

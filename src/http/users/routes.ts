@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuditService } from '../../auth/audit.js';
 import type { AuthenticatedSession } from '../../auth/sessions/index.js';
 import type { Actor } from '../../teams/access.js';
+import type { AccountActionService } from '../../teams/account-actions.js';
 import type { PeopleService } from '../../teams/people.js';
 import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
@@ -16,6 +17,8 @@ export interface UserRouteOptions {
   credentials: Authenticator;
   people: PeopleService;
   audit: Pick<AuditService, 'record'>;
+  /** The state of each listed account (status, two-factor, last sign-in): src/teams/account-actions.ts. */
+  accountActions: Pick<AccountActionService, 'withState'>;
 }
 
 /** The actor of a request (docs/teams.md): its account, role, and whether it came with an API token. */
@@ -23,7 +26,7 @@ export function actorOf(session: AuthenticatedSession): Actor {
   return { userId: session.user.id, role: session.role, viaApiToken: session.apiTokenId !== undefined };
 }
 
-export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (app, { credentials, people, audit }) => {
+export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (app, { credentials, people, audit, accountActions }) => {
   app.setNotFoundHandler(sendNotFound);
   const administration = { onRequest: requireAccountSession(credentials) };
   app.get(
@@ -40,8 +43,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
     },
     async (request) => {
       const { q, limit = 50, cursor } = request.query;
-      const page = await people.list(actorOf(sessionOf(request)), { q, limit, after: cursor === undefined ? undefined : Number(cursor) });
-      return { users: page.users, next_cursor: page.nextAfter === null ? null : String(page.nextAfter) };
+      const actor = actorOf(sessionOf(request));
+      const page = await people.list(actor, { q, limit, after: cursor === undefined ? undefined : Number(cursor) });
+      const users = await accountActions.withState(actor, page.users);
+      return { users, next_cursor: page.nextAfter === null ? null : String(page.nextAfter) };
     },
   );
 
