@@ -39,6 +39,8 @@ import type {
   TwoFactorSetupRequiredResponse,
 } from './auth/schemas.js';
 import type { Anonymous } from './stats/schemas.js';
+import type { AuditQuery, AuditResponse } from './audit/schemas.js';
+import type { AccountStateResponse, ResetLinkResponse, UserListQuery, UserListResponse, UserPatchBody, UserResponse } from './users/schemas.js';
 import type { IdParams, RangeQuery } from './time-entries/schemas.js';
 
 type Message = Static<typeof MessageSchema>;
@@ -135,7 +137,19 @@ export interface Routes {
   'GET /api/stats/overtime': { response: OvertimeStats | AnonymousStats };
   'GET /api/stats/vacation': { query: { year?: number; from?: string; to?: string; portion?: 'full' | 'half' }; response: VacationStats | AnonymousStats };
   'GET /api/stats/month': { query: MonthQuery; response: MonthStats | AnonymousStats };
+
+  // Administration (users/routes.ts, users/action-routes.ts, audit/routes.ts): admins with a session only.
+  'GET /api/users': { query: Static<typeof UserListQuery>; response: Static<typeof UserListResponse> };
+  'PATCH /api/users/:id': { params: Id; body: Static<typeof UserPatchBody>; response: Static<typeof UserResponse> };
+  'POST /api/users/:id/disable': { params: Id; response: AccountState };
+  'POST /api/users/:id/enable': { params: Id; response: AccountState };
+  'POST /api/users/:id/unlock': { params: Id; response: AccountState };
+  'POST /api/users/:id/two-factor-reset': { params: Id; response: AccountState };
+  'POST /api/users/:id/reset-link': { params: Id; response: Static<typeof ResetLinkResponse> };
+  'GET /api/audit': { query: Static<typeof AuditQuery>; response: Static<typeof AuditResponse> };
 }
+
+type AccountState = Static<typeof AccountStateResponse>;
 
 type MonthQuery = { month?: string; lang?: 'en' | 'de' };
 
