@@ -30,6 +30,7 @@ import * as splitShiftBreaks from './20261126173500_split_shift_breaks.js';
 import * as secondFactorFailures from './20261126230000_second_factor_failures.js';
 import * as serverProcesses from './20261126233000_server_processes.js';
 import * as userRoles from './20261127022500_user_roles.js';
+import * as teams from './20261127024000_teams.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '20261126230000_second_factor_failures': secondFactorFailures,
   '20261126233000_server_processes': serverProcesses,
   '20261127022500_user_roles': userRoles,
+  '20261127024000_teams': teams,
 };

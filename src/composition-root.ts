@@ -13,7 +13,7 @@ import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createBackgroundNotices, createCodeLockNotices, createNoticeMailer } from './mail/notices.js';
 import { createAbsenceService } from './time/absences/absences.js';
 import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
-import { createAccountActionService, createPeopleService } from './teams/index.js';
+import { createAccountActionService, createPeopleService, createTeamService } from './teams/index.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
 import { createAuditService } from './auth/audit.js';
@@ -203,8 +203,8 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     audit,
     accountClosing: createAccountClosingService({ database, twoFactor: identity.twoFactor, audit }),
     people: createPeopleService({ database, hasher: identity.hasher }),
-    /** An admin's actions on accounts in the browser: the commands' service functions, behind `can`. */
     accountActions: createAccountActionService({ ...identity, database, audit }),
+    teams: createTeamService({ database, clock }),
     health: createHealthService(database, clock, () => assertSchemaCurrent(database.db)),
     accountData: createAccountDataService({
       database,

@@ -17,6 +17,7 @@ import { registerResetCommand } from './reset.js';
 import { registerServeCommand } from './serve.js';
 import { registerTokenCommand } from './token.js';
 import { registerUserCommand } from './user.js';
+import { registerTeamCommand } from './team.js';
 import { versionLine } from '../version.js';
 import { stdoutRole, terminalSafe } from './output.js';
 
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerMigrateCommand(program);
   registerUserCommand(program);
+  registerTeamCommand(program);
   registerTokenCommand(program);
   registerResetCommand(program);
   registerEntriesCommand(program);

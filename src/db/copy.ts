@@ -11,6 +11,8 @@ import type { Database } from './types.js';
 /** How each table is read in batches (the columns that order it) and whether its id is an identity column. */
 const HOW_TO_COPY: Record<TableName, { key: string[]; identity: boolean }> = {
   users: { key: ['id'], identity: true },
+  teams: { key: ['id'], identity: true },
+  team_members: { key: ['team_id', 'user_id'], identity: false },
   auth_info: { key: ['user_id'], identity: false },
   auth_tokens: { key: ['id'], identity: true },
   api_tokens: { key: ['id'], identity: true },

@@ -207,7 +207,7 @@ export function isRetryableTransactionError(error: unknown): boolean {
 }
 
 /** The rules the schema states as unique indexes or constraints, by the names the services know. */
-export type StoredRule = 'email' | 'username' | 'absence_day' | 'running_entry' | 'entry_overlap' | 'schedule_day';
+export type StoredRule = 'email' | 'username' | 'absence_day' | 'running_entry' | 'entry_overlap' | 'schedule_day' | 'team_name';
 
 /** PostgreSQL constraint and index names (migrations), and SQLite's "UNIQUE constraint failed: …" subjects. */
 const RULES: Record<StoredRule, { postgres: string; sqlite: string[] }> = {
@@ -217,6 +217,7 @@ const RULES: Record<StoredRule, { postgres: string; sqlite: string[] }> = {
   running_entry: { postgres: 'time_entries_one_running_per_user', sqlite: ['time_entries.user_id'] },
   entry_overlap: { postgres: 'time_entries_no_overlap', sqlite: [] },
   schedule_day: { postgres: 'target_schedules_one_per_day', sqlite: ['target_schedules.user_id, target_schedules.valid_from'] },
+  team_name: { postgres: 'teams_name_unique', sqlite: ["index 'teams_name_unique'"] },
 };
 
 /** Which of the stored rules a failed write broke (a unique or exclusion violation), if any. */

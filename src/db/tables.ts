@@ -37,4 +37,6 @@ export const TABLES = everyTable([
   'daily_totals',
   'export_leases',
   'server_processes',
+  'teams',
+  'team_members',
 ]);

@@ -1,5 +1,26 @@
-// Table types of the team layer (docs/teams.md): the role of an account (a column of `users`).
+// Table types of the team layer (docs/teams.md): the role of an account (a column of `users`), teams
+// and their members.
 // Kept apart from src/db/types.ts, which holds the rest of the schema.
+import type { Generated } from 'kysely';
+import type { Instant } from './types-operations.js';
 
 /** What an account may do (docs/teams.md): `member` by default. */
 export type UserRole = 'admin' | 'lead' | 'member';
+
+/** A team (docs/teams.md). */
+export interface TeamsTable {
+  id: Generated<number>;
+  /** Trimmed; unique without regard to case (a unique index on lower(name)). */
+  name: string;
+  created_at: Instant;
+}
+
+/** A team's role of one of its members. */
+export type TeamRole = 'lead' | 'member';
+
+/** One account in one team; goes with either (ON DELETE CASCADE). */
+export interface TeamMembersTable {
+  team_id: number;
+  user_id: number;
+  role: TeamRole;
+}

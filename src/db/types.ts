@@ -2,8 +2,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
-import type { UserRole } from './types-teams.js';
-export type { UserRole } from './types-teams.js';
+import type { TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
+export type { TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -276,6 +276,8 @@ export interface Database {
   zone_history: ZoneHistoryTable;
   bookings: BookingsTable;
   server_processes: ServerProcessesTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

@@ -16,6 +16,7 @@ import { answerClientError, registerRequestStart } from './security-headers.js';
 import { userRoutes } from './users/routes.js';
 import { accountActionRoutes } from './users/action-routes.js';
 import { auditRoutes } from './audit/routes.js';
+import { teamRoutes } from './teams/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -172,6 +173,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
     sessions,
     settings,
     signInNotices,
+    teams: services.teams,
     twoFactor,
   };
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
@@ -183,6 +185,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
   });
   await registerApiTree(app, '/api/users', 'private', accountActionRoutes, { credentials, accountActions: services.accountActions });
   await registerApiTree(app, '/api/audit', 'private', auditRoutes, { credentials, accountActions: services.accountActions });
+  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit });
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   // A refused try (409 EXPORT_RUNNING, 503 BUSY) is given back.

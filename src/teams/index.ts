@@ -1,6 +1,8 @@
 // The team layer (docs/teams.md; docs/architecture.md, "The team layer"): the one authorisation rule
-// (access.ts), how an actor stands to an account or a team (members.ts), and the administration of
-// accounts through that rule (people.ts). Above auth/ and time/, which never import it.
-export { ADMINISTRATION_ACTIONS, can, OPERATOR, requireAllowed, type Action, type Actor, type Target, type Verdict } from './access.js';
+// (access.ts), memberships and how an actor stands to an account or a team (members.ts), teams
+// (teams.ts, bound with the rule in team-service.ts), and the administration of accounts through the
+// rule (people.ts). Above auth/ and time/, which never import it.
+export { OPERATOR, type Actor } from './access.js';
 export { createPeopleService, type PeopleDeps, type PeopleService } from './people.js';
 export { createAccountActionService, type AccountActionService } from './account-actions.js';
+export { createTeamService, type TeamDeps, type TeamService } from './team-service.js';

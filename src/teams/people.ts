@@ -16,7 +16,7 @@ interface PeopleContext {
 }
 
 function noSuchAccount(): ServiceError {
-  return new ServiceError('USER_NOT_FOUND', 'No such account');
+  return new ServiceError('NOT_FOUND', 'No such account');
 }
 
 async function readPerson(deps: PeopleContext, actor: Actor, userId: number): Promise<UserWithRole> {

@@ -179,6 +179,8 @@ describe('session routes', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.json()).toEqual({
       user: { id: userId, email: 'ann@example.com', full_name: 'Ann Example', username: null, created_at: '2026-03-02T09:00:00.000Z' },
+      role: 'member',
+      teams: [],
     });
   });
 

@@ -36,6 +36,8 @@ const MIGRATIONS = [
   '20261126173500_split_shift_breaks',
   '20261126230000_second_factor_failures',
   '20261126233000_server_processes',
+  '20261127022500_user_roles',
+  '20261127024000_teams',
 ];
 
 describe('timetrack migrate', () => {

@@ -23,8 +23,10 @@ export async function takeBackMigrations(db: string): Promise<void> {
     ? openPostgresDatabase(postgresDatabaseFor(db), { max: 1, connectTimeoutMs: 10_000, statementTimeoutMs: 60_000, lockTimeoutMs: 10_000 })
     : openSqliteDatabase(db);
   try {
+    // Only what is applied is taken back: a test may take them back twice without a migrate between.
+    const applied = new Set((await queryRows<{ name: string }>(db, 'select name from kysely_migration')).map((row) => row.name));
     for (const name of [...TAKEN_BACK_MIGRATIONS].reverse()) {
-      if (name !== TAKEN_BACK) await migrations[name]!.down?.(database.db);
+      if (name !== TAKEN_BACK && applied.has(name)) await migrations[name]!.down?.(database.db);
       await queryRows(db, 'delete from kysely_migration where name = ?', [name]);
     }
   } finally {

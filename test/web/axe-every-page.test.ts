@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
 import { accessibilityViolations, browserAvailable, launchBrowser, recordedContext } from '../support/browser.js';
+import { cli } from '../support/cli-accounts.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { totpCode } from '../support/totp.js';
 
@@ -19,6 +20,7 @@ const SCHEMES = ['light', 'dark'] as const;
 
 let browser: Browser;
 let server: RunningServer;
+let dbPath: string;
 
 /** A button by its name in either language. */
 const button = (page: Page, en: string, de: string) => page.getByRole('button', { name: new RegExp(`^(${escape(en)}|${escape(de)})$`) });
@@ -163,9 +165,25 @@ async function settings(page: Page, visit: (state: string) => Promise<void>) {
   await visit('close-account');
 }
 
+/** Administration, once the account is an admin (`timetrack user role`): Accounts with a question open, and the audit trail. */
+async function administration(page: Page, email: string, visit: (state: string) => Promise<void>) {
+  expect((await cli(dbPath, ['user', 'role', email, 'admin'])).exitCode).toBe(0);
+  await page.goto(`${server.baseUrl}/#accounts`);
+  await page.locator('li.admin-account').first().waitFor();
+  await visit('admin-accounts');
+  await button(page, 'Disable', 'Sperren').first().click();
+  await button(page, 'Keep it', 'Behalten').waitFor();
+  await visit('admin-accounts-question');
+  await page.keyboard.press('Escape');
+  await page.goto(`${server.baseUrl}/#audit`);
+  await page.locator('li.audit-event').first().waitFor();
+  await visit('admin-audit');
+}
+
 describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light and dark', () => {
   beforeAll(async () => {
-    server = await startServer(path.join(makeTempDir('timetrack-axe-'), 'timetrack.db'), {}, ['--dev']);
+    dbPath = path.join(makeTempDir('timetrack-axe-'), 'timetrack.db');
+    server = await startServer(dbPath, {}, ['--dev']);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -215,6 +233,7 @@ describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light
       await page.reload();
       await sections(page, visit);
       await settings(page, visit);
+      await administration(page, email, visit);
 
       expect(findings).toEqual([]);
       await context.close();

@@ -75,7 +75,7 @@ async function setRole(deps: Pick<RoleDeps, 'database'>, userId: number, role: U
   return database.transact(async (trx) => {
     await database.lockUser(trx, userId);
     const before = await trx.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst();
-    if (!before) throw new ServiceError('USER_NOT_FOUND', 'No such account');
+    if (!before) throw new ServiceError('NOT_FOUND', 'No such account');
     if (before.role === 'admin' && role !== 'admin') await refuseLastAdmin(database, trx, userId);
     const user = await trx
       .updateTable('users')
@@ -99,7 +99,7 @@ async function changeRoleBySession(
   password: string | undefined,
 ): Promise<RoleChange> {
   const current = await userWithRole(deps, userId);
-  if (!current) throw new ServiceError('USER_NOT_FOUND', 'No such account');
+  if (!current) throw new ServiceError('NOT_FOUND', 'No such account');
   if ((current.role === 'admin') !== (role === 'admin')) {
     if (password === undefined) throw validationError('granting or removing admin needs your current password', 'password');
     await createSessionPasswordCheck(deps).check(session, password);

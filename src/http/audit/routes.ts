@@ -7,7 +7,7 @@ import { requireAccountSession, sessionOf, type Authenticator } from '../authent
 import { sendNotFound } from '../error-handler.js';
 import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
-import { actorOf } from '../users/routes.js';
+import { actorOf } from '../actor.js';
 import { AuditQuery, AuditResponse } from './schemas.js';
 
 export interface AuditRouteOptions {

@@ -33,7 +33,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
           },
           { additionalProperties: false },
         ),
-        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 423, 429, 503) },
+        response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 409, 423, 429, 503) },
       },
     },
     async (request, reply) => {

@@ -46,6 +46,7 @@ export type AuthServices = Pick<
   | 'sessions'
   | 'settings'
   | 'signInNotices'
+  | 'teams'
   | 'twoFactor'
 >;
 
@@ -142,7 +143,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
 };
 
 /** Signing out, and what a client asks of its token: whose it is, until when. */
-function sessionCheckRoutes(app: ApiInstance, { credentials, sessions }: AuthServices): void {
+function sessionCheckRoutes(app: ApiInstance, { credentials, sessions, teams }: AuthServices): void {
   const authenticated = { onRequest: requireSession(credentials) };
   const accountManagement = { onRequest: requireAccountSession(credentials) };
   app.post(
@@ -163,10 +164,9 @@ function sessionCheckRoutes(app: ApiInstance, { credentials, sessions }: AuthSer
       ...authenticated,
       schema: { tags: ['auth'], security: BEARER, response: { 200: MeResponse, ...errorResponses(401) } },
     },
-    (request, reply) => {
-      // A callback handler: nothing here waits, and an async one costs a promise per request.
+    async (request) => {
       const { user, role } = sessionOf(request);
-      reply.send({ user, role, teams: [] });
+      return { user, role, teams: await teams.teamsOf(user.id) };
     },
   );
 

@@ -7,7 +7,7 @@ import type { AccountActionService } from '../../teams/account-actions.js';
 import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
 import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
-import { actorOf } from './routes.js';
+import { actorOf } from '../actor.js';
 import { AccountStateResponse, ResetLinkResponse, UserParams } from './schemas.js';
 
 export interface AccountActionRouteOptions {

@@ -3,10 +3,9 @@
 // decides the rest through the people service.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuditService } from '../../auth/audit.js';
-import type { AuthenticatedSession } from '../../auth/sessions/index.js';
-import type { Actor } from '../../teams/access.js';
 import type { AccountActionService } from '../../teams/account-actions.js';
 import type { PeopleService } from '../../teams/people.js';
+import { actorOf } from '../actor.js';
 import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { BEARER } from '../openapi.js';
@@ -19,11 +18,6 @@ export interface UserRouteOptions {
   audit: Pick<AuditService, 'record'>;
   /** The state of each listed account (status, two-factor, last sign-in): src/teams/account-actions.ts. */
   accountActions: Pick<AccountActionService, 'withState'>;
-}
-
-/** The actor of a request (docs/teams.md): its account, role, and whether it came with an API token. */
-export function actorOf(session: AuthenticatedSession): Actor {
-  return { userId: session.user.id, role: session.role, viaApiToken: session.apiTokenId !== undefined };
 }
 
 export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (app, { credentials, people, audit, accountActions }) => {

@@ -1,0 +1,122 @@
+// /api/teams (docs/api.md, "Teams"; docs/teams.md): teams and their members. Reading takes a session
+// or an API token; every change is administration (a session only: 403 FORBIDDEN_FOR_API_TOKEN).
+// `can` (src/teams/access.ts) decides the rest through the team service: outside the actor's reach 404.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AuditService } from '../../auth/audit.js';
+import type { TeamService } from '../../teams/index.js';
+import { requireAccountSession, requireSession, sessionOf, type Authenticator } from '../authentication.js';
+import { sendNotFound } from '../error-handler.js';
+import { BEARER } from '../openapi.js';
+import { errorResponses } from '../schemas.js';
+import { actorOf } from '../actor.js';
+import type { ApiInstance } from '../api-hooks.js';
+import { MemberBody, MemberParams, TeamDetailResponse, TeamListResponse, TeamNameBody, TeamParams, TeamResponse } from './schemas.js';
+
+export interface TeamRouteOptions {
+  credentials: Authenticator;
+  teams: TeamService;
+  audit: Pick<AuditService, 'record'>;
+}
+
+export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { credentials, teams, audit }) => {
+  app.setNotFoundHandler(sendNotFound);
+  const reading = { onRequest: requireSession(credentials) };
+  const administration = { onRequest: requireAccountSession(credentials) };
+  const schema = { tags: ['teams'], security: BEARER };
+
+  app.get(
+    '/',
+    {
+      ...reading,
+      schema: {
+        ...schema,
+        description: 'The teams within reach: every team for an admin, your own otherwise.',
+        response: { 200: TeamListResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => ({ teams: await teams.list(actorOf(sessionOf(request))) }),
+  );
+
+  app.post(
+    '/',
+    { ...administration, schema: { ...schema, body: TeamNameBody, response: { 201: TeamResponse, ...errorResponses(400, 401, 403, 409) } } },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const team = await teams.create(actorOf(session), request.body.name);
+      await audit.record({ action: 'team_created', actor: `user:${session.user.id}`, detail: { team: team.id, name: team.name } });
+      return reply.code(201).send({ team });
+    },
+  );
+
+  app.get(
+    '/:id',
+    { ...reading, schema: { ...schema, params: TeamParams, response: { 200: TeamDetailResponse, ...errorResponses(400, 401, 404) } } },
+    async (request) => teams.show(actorOf(sessionOf(request)), request.params.id),
+  );
+
+  app.patch(
+    '/:id',
+    {
+      ...administration,
+      schema: { ...schema, params: TeamParams, body: TeamNameBody, response: { 200: TeamResponse, ...errorResponses(400, 401, 403, 404, 409) } },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      const team = await teams.rename(actorOf(session), request.params.id, request.body.name);
+      await audit.record({ action: 'team_renamed', actor: `user:${session.user.id}`, detail: { team: team.id, to: team.name } });
+      return { team };
+    },
+  );
+
+  app.delete(
+    '/:id',
+    { ...administration, schema: { ...schema, params: TeamParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } } },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      await teams.remove(actorOf(session), request.params.id);
+      await audit.record({ action: 'team_deleted', actor: `user:${session.user.id}`, detail: { team: request.params.id } });
+      return reply.code(204).send(null);
+    },
+  );
+
+  memberRoutes(app, { credentials, teams, audit });
+};
+
+/** Adding an account to a team, changing its role there, taking it out. */
+function memberRoutes(app: ApiInstance, { credentials, teams, audit }: TeamRouteOptions): void {
+  const administration = { onRequest: requireAccountSession(credentials) };
+  const schema = { tags: ['teams'], security: BEARER };
+  app.put(
+    '/:id/members/:userId',
+    {
+      ...administration,
+      schema: {
+        ...schema,
+        description: 'Adds the account to the team or changes its role there. A lead of the team may add members, never leads.',
+        params: MemberParams,
+        body: MemberBody,
+        response: { 200: TeamDetailResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      const { id, userId } = request.params;
+      await teams.putMember(actorOf(session), id, userId, request.body.role);
+      await audit.record({ action: 'team_member_added', actor: `user:${session.user.id}`, userId, detail: { team: id, role: request.body.role } });
+      return teams.show(actorOf(session), id);
+    },
+  );
+
+  app.delete(
+    '/:id/members/:userId',
+    { ...administration, schema: { ...schema, params: MemberParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } } },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const { id, userId } = request.params;
+      await teams.removeMember(actorOf(session), id, userId);
+      await audit.record({ action: 'team_member_removed', actor: `user:${session.user.id}`, userId, detail: { team: id } });
+      return reply.code(204).send(null);
+    },
+  );
+}

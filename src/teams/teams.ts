@@ -1,0 +1,106 @@
+// Teams (docs/teams.md, docs/api.md "Teams"): making, naming, listing, reading and deleting them.
+// A name is trimmed, 1 to 100 characters without control or invisible ones, and unique without
+// regard to case: the unique index on lower(name) decides, also between two processes (TEAM_NAME_TAKEN).
+import type { Kysely } from 'kysely';
+import { violatedRule, type TransactionalDatabase } from '../db/database.js';
+import type { Database } from '../db/types.js';
+import { ServiceError, validationError } from '../common/errors.js';
+import type { Clock } from '../common/clock.js';
+
+export const TEAM_NAME_MAX_LENGTH = 100;
+const INVISIBLE_CHARACTERS = /[\p{C}\p{Zl}\p{Zp}]/u;
+
+export interface Team {
+  id: number;
+  name: string;
+  created_at: string;
+}
+
+export function teamNotFound(): ServiceError {
+  return new ServiceError('NOT_FOUND', 'No such team');
+}
+
+function nameTaken(): ServiceError {
+  return new ServiceError('TEAM_NAME_TAKEN', 'A team with this name exists already');
+}
+
+export function normalizeTeamName(raw: string): string {
+  const name = raw.normalize('NFC').trim();
+  if (name.length === 0 || name.length > TEAM_NAME_MAX_LENGTH || INVISIBLE_CHARACTERS.test(name)) {
+    throw validationError(`name must be 1 to ${TEAM_NAME_MAX_LENGTH} characters without control or invisible characters`, 'name');
+  }
+  return name;
+}
+
+async function rethrowNameTaken<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (violatedRule(error) === 'team_name') throw nameTaken();
+    throw error;
+  }
+}
+
+const TEAM_COLUMNS = ['teams.id', 'teams.name', 'teams.created_at'] as const;
+
+export async function createTeam(deps: { database: TransactionalDatabase; clock: Clock }, rawName: string): Promise<Team> {
+  const name = normalizeTeamName(rawName);
+  return rethrowNameTaken(
+    deps.database.db
+      .insertInto('teams')
+      .values({ name, created_at: deps.clock.now().toISOString() })
+      .returning(['id', 'name', 'created_at'])
+      .executeTakeFirstOrThrow(),
+  );
+}
+
+export async function renameTeam(db: Kysely<Database>, teamId: number, rawName: string): Promise<Team> {
+  const name = normalizeTeamName(rawName);
+  const team = await rethrowNameTaken(
+    db.updateTable('teams').set({ name }).where('id', '=', teamId).returning(['id', 'name', 'created_at']).executeTakeFirst(),
+  );
+  if (!team) throw teamNotFound();
+  return team;
+}
+
+/** Deletes the team and its memberships (ON DELETE CASCADE); the accounts stay. */
+export async function deleteTeam(db: Kysely<Database>, teamId: number): Promise<void> {
+  const deleted = await db.deleteFrom('teams').where('id', '=', teamId).executeTakeFirst();
+  if (Number(deleted.numDeletedRows) === 0) throw teamNotFound();
+}
+
+export async function teamById(db: Kysely<Database>, teamId: number): Promise<Team | undefined> {
+  return db.selectFrom('teams').select(TEAM_COLUMNS).where('teams.id', '=', teamId).executeTakeFirst();
+}
+
+/** A team by its id (digits) or its name (without regard to case), as the CLI names one; NOT_FOUND otherwise. */
+export async function findTeam(db: Kysely<Database>, reference: string): Promise<Team> {
+  const byId = /^[0-9]{1,15}$/.test(reference) ? await teamById(db, Number(reference)) : undefined;
+  if (byId) return byId;
+  // Both sides through the engine's lower(), as the unique index compares them.
+  const name = reference.normalize('NFC').trim();
+  const byName = await db
+    .selectFrom('teams')
+    .select(TEAM_COLUMNS)
+    .where((eb) => eb(eb.fn('lower', ['teams.name']), '=', eb.fn<string>('lower', [eb.val(name)])))
+    .executeTakeFirst();
+  if (!byName) throw new ServiceError('NOT_FOUND', `no team named ${reference}`);
+  return byName;
+}
+
+/** Every team (an admin's reach), or the teams `userId` is in; by name. */
+export async function listTeams(db: Kysely<Database>, userId: number | 'all'): Promise<Team[]> {
+  let query = db.selectFrom('teams').select(TEAM_COLUMNS).orderBy('teams.name').orderBy('teams.id');
+  if (userId !== 'all') {
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('team_members')
+          .select('team_members.team_id')
+          .whereRef('team_members.team_id', '=', 'teams.id')
+          .where('team_members.user_id', '=', userId),
+      ),
+    );
+  }
+  return query.execute();
+}

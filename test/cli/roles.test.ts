@@ -1,0 +1,52 @@
+// Roles from the shell, with the built binary (docs/cli.md, docs/teams.md): `user create --role`,
+// `user role`, a role that does not exist, and the warnings of `timetrack check` and of `serve`'s
+// start while no account is an active admin.
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { startServer, type RunningServer } from '../support/server.js';
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+const NO_ADMIN = /no active admin: make one with `timetrack user role <account> admin`/;
+
+describe('roles from the shell', () => {
+  it('check warns while no active admin exists, and passes; user role makes one; an unknown role is refused', { timeout: 60_000 }, async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    const before = await cli(db, ['check']);
+    expect(before.exitCode).toBe(0);
+    expect(String(before.stdout)).toMatch(new RegExp(`^WARNING admin: ${NO_ADMIN.source}`, 'm'));
+    expectFailure(await cli(db, ['user', 'role', 'ann@example.com', 'boss']), 1, /role must be one of admin, lead, member/);
+    expectFailure(await cli(db, ['user', 'role', 'nobody@example.com', 'admin']), 3, /no account/);
+    const made = await cli(db, ['--json', 'user', 'role', 'ann@example.com', 'admin']);
+    expect(JSON.parse(String(made.stdout))).toMatchObject({ user: { email: 'ann@example.com', role: 'admin' }, from: 'member' });
+    expect(String((await cli(db, ['check'])).stdout)).not.toMatch(NO_ADMIN);
+    // A disabled admin is no active admin.
+    expect(
+      (
+        await cli(db, ['user', 'create', '--email', 'bob@example.com', '--name', 'Bob', '--role', 'admin', '--password-stdin'], {
+          input: 'correct horse battery staple\n',
+        })
+      ).exitCode,
+    ).toBe(0);
+    expect((await cli(db, ['user', 'disable', 'ann@example.com'])).exitCode).toBe(0);
+    expectFailure(await cli(db, ['user', 'disable', 'bob@example.com']), 1, /last active admin/);
+    expectFailure(
+      await cli(db, ['user', 'create', '--email', 'cid@example.com', '--name', 'Cid', '--role', 'boss', '--password-stdin'], { input: 'x\n' }),
+      1,
+      /role must be one of/,
+    );
+  });
+
+  it('serve warns at its start while no active admin exists', { timeout: 60_000 }, async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com');
+    server = await startServer(db);
+    while (!server.output().includes('timetrack started')) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.output()).toMatch(NO_ADMIN);
+  });
+});
