@@ -168,7 +168,9 @@ async function settings(page: Page, visit: (state: string) => Promise<void>) {
 /** Administration, once the account is an admin (`timetrack user role`): Accounts with a question open, and the audit trail. */
 async function administration(page: Page, email: string, visit: (state: string) => Promise<void>) {
   expect((await cli(dbPath, ['user', 'role', email, 'admin'])).exitCode).toBe(0);
-  await page.goto(`${server.baseUrl}/#accounts`);
+  // A fresh load reads the new role; then the navigation has Administration.
+  await page.reload();
+  await page.locator('header nav a[href="#accounts"]').click();
   await page.locator('li.admin-account').first().waitFor();
   await visit('admin-accounts');
   await button(page, 'Disable', 'Sperren').first().click();
