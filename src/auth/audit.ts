@@ -108,6 +108,17 @@ export function securityEvent(logger: Pick<Logger, 'info' | 'warn'>, name: Secur
   else logger.info({ security: name, ...fields }, `security event: ${name}`);
 }
 
+export interface AuditFilter {
+  userIds?: number[];
+  since?: string;
+  until?: string;
+  actor?: string;
+  action?: string;
+  /** The page starts after this row (the last one of the page before, in the order newest first). */
+  before?: { at: string; id: number };
+  limit?: number;
+}
+
 export interface AuditDeps {
   db: Kysely<Database>;
   clock: Clock;
@@ -234,11 +245,21 @@ export function createAuditService({ db, clock, logger }: AuditDeps) {
     return ids;
   }
 
-  /** Newest first; `userIds` from accountIds; `since` is an ISO instant. */
-  async function list(filter: { userIds?: number[]; since?: string; limit?: number }): Promise<AuditRecord[]> {
+  /**
+   * Newest first (`timetrack audit list`, GET /api/audit): `userIds` from accountIds, `since` and `until`
+   * ISO instants (from inclusive, until exclusive), `before` the last row of the page before.
+   */
+  async function list(filter: AuditFilter): Promise<AuditRecord[]> {
     let query = db.selectFrom('audit_events').selectAll();
     if (filter.userIds !== undefined) query = query.where('user_id', 'in', filter.userIds);
     if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
+    if (filter.until !== undefined) query = query.where('at', '<', filter.until);
+    if (filter.actor !== undefined) query = query.where('actor', '=', filter.actor);
+    if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+    const before = filter.before;
+    if (before !== undefined) {
+      query = query.where((eb) => eb.or([eb('at', '<', before.at), eb.and([eb('at', '=', before.at), eb('id', '<', before.id)])]));
+    }
     const rows = await query
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')

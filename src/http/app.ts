@@ -14,6 +14,8 @@ import { defaultSpoolLimits, type SpoolLimits } from './export-spool.js';
 import { errorBody } from './errors.js';
 import { answerClientError, registerRequestStart } from './security-headers.js';
 import { userRoutes } from './users/routes.js';
+import { accountActionRoutes } from './users/action-routes.js';
+import { auditRoutes } from './audit/routes.js';
 import { teamRoutes } from './teams/routes.js';
 import { invitationRoutes } from './invitations/routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -176,7 +178,9 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
     twoFactor,
   };
   await registerApiTree(app, '/api/auth', 'private', authRoutes, { services: authServices, rateLimited });
-  await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit });
+  await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit, accountActions: services.accountActions });
+  await registerApiTree(app, '/api/users', 'private', accountActionRoutes, { credentials, accountActions: services.accountActions });
+  await registerApiTree(app, '/api/audit', 'private', auditRoutes, { credentials, accountActions: services.accountActions });
   await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit, overview: services.overview });
   const invitationServices = { credentials, invitations: services.invitations, authentication, sessions, rateLimited };
   await registerApiTree(app, '/api/invitations', 'private', invitationRoutes, invitationServices);

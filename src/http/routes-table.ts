@@ -40,6 +40,8 @@ import type {
 } from './auth/schemas.js';
 import type { Anonymous } from './stats/schemas.js';
 import type { OverviewResponse, TeamListResponse } from './teams/schemas.js';
+import type { AuditQuery, AuditResponse } from './audit/schemas.js';
+import type { AccountStateResponse, ResetLinkResponse, UserListQuery, UserListResponse, UserPatchBody, UserResponse } from './users/schemas.js';
 import type { IdParams, RangeQuery } from './time-entries/schemas.js';
 
 type Message = Static<typeof MessageSchema>;
@@ -148,7 +150,18 @@ export interface Routes {
   'GET /api/teams/:id/overview': { params: Id; query: { week?: string }; response: Static<typeof OverviewResponse> };
   'GET /api/users/:id/stats/week': { params: Id; query: { date?: string; region?: string; lang?: 'en' | 'de' }; response: WeekStats };
   'GET /api/users/:id/stats/month': { params: Id; query: MonthQuery; response: MonthStats };
+  // Administration (users/routes.ts, users/action-routes.ts, audit/routes.ts): admins with a session only.
+  'GET /api/users': { query: Static<typeof UserListQuery>; response: Static<typeof UserListResponse> };
+  'PATCH /api/users/:id': { params: Id; body: Static<typeof UserPatchBody>; response: Static<typeof UserResponse> };
+  'POST /api/users/:id/disable': { params: Id; response: AccountState };
+  'POST /api/users/:id/enable': { params: Id; response: AccountState };
+  'POST /api/users/:id/unlock': { params: Id; response: AccountState };
+  'POST /api/users/:id/two-factor-reset': { params: Id; response: AccountState };
+  'POST /api/users/:id/reset-link': { params: Id; response: Static<typeof ResetLinkResponse> };
+  'GET /api/audit': { query: Static<typeof AuditQuery>; response: Static<typeof AuditResponse> };
 }
+
+type AccountState = Static<typeof AccountStateResponse>;
 
 type MonthQuery = { month?: string; lang?: 'en' | 'de' };
 

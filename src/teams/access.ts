@@ -16,7 +16,18 @@ export interface Actor {
 export const OPERATOR: Actor = { userId: 0, role: 'admin', viaApiToken: false };
 
 /** The actions that are administration: an API token is refused them (403 FORBIDDEN_FOR_API_TOKEN). */
-export const ADMINISTRATION_ACTIONS = ['users.list', 'users.read', 'users.role', 'teams.create', 'teams.manage', 'teams.members'] as const;
+export const ADMINISTRATION_ACTIONS = [
+  'users.list',
+  'users.read',
+  'users.role',
+  'teams.create',
+  'teams.manage',
+  'teams.members',
+  /** Disable, enable, unlock, a reset link, a two-factor reset: an admin's only (docs/teams.md). */
+  'users.manage',
+  /** The audit trail of every account: an admin's only. */
+  'audit.read',
+] as const;
 
 /** `teams.overview`: a team's week with every member's figures (src/teams/overview.ts): its leads and admins. */
 export type Action = (typeof ADMINISTRATION_ACTIONS)[number] | 'teams.read' | 'stats.read' | 'teams.overview';

@@ -17,6 +17,8 @@ const TOKEN_KEY = 'timetrack.token';
 
 /** The signed-in account; undefined while the session is being restored, null when signed out. */
 export const currentUser = signal<User | null | undefined>(undefined);
+/** The role of the signed-in account (GET /api/auth/me): Administration is shown to an admin only. */
+export const currentRole = signal<'admin' | 'lead' | 'member' | undefined>(undefined);
 /** Changes whenever the page switches account: the signed-in part remounts, forgetting the other account's data. */
 export const sessionVersion = signal(0);
 
@@ -30,6 +32,7 @@ export function storedToken(): string | null {
 export function keepSession(token: string, user: User): void {
   localStorage.setItem(TOKEN_KEY, token);
   pageToken = token;
+  currentRole.value = undefined;
   currentUser.value = user;
   sessionVersion.value += 1;
 }
@@ -160,8 +163,11 @@ export async function followStoredSession(): Promise<void> {
   }
   currentUser.value = undefined;
   try {
-    const { user } = await api('GET /api/auth/me');
-    if (pageToken === token) currentUser.value = user;
+    const { user, role } = await api('GET /api/auth/me');
+    if (pageToken === token) {
+      currentRole.value = role;
+      currentUser.value = user;
+    }
   } catch (error) {
     // A 401 already signed out; anything else leaves the token for a later try.
     if (pageToken === token && currentUser.value === undefined) {

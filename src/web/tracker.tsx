@@ -2,10 +2,10 @@
 // section (views/*). Loaded on demand by main.tsx, so that /login stays small.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { User } from '../http/contract.js';
-import { describe } from './api.js';
+import { api, currentRole, describe } from './api.js';
 import { t } from './i18n/index.js';
 import { getOnce } from './prefetch.js';
-import { announcement, focusSoon, ledTeams, NAV_TABS, settings, shownWeek, tab, tabOfHash, type Tab } from './state.js';
+import { ADMIN_TABS, announcement, focusSoon, ledTeams, NAV_TABS, settings, shownWeek, tab, tabOfHash, type Tab } from './state.js';
 import { Notice } from './ui.js';
 import { watchFreshness } from './freshness.js';
 import { todayIn, weekStartOf } from './week.js';
@@ -17,6 +17,8 @@ import { TodayView } from './views/today.js';
 import { WeekView } from './views/week.js';
 import { MonthView } from './views/month.js';
 import { loadLedTeams, TeamView } from './views/team.js';
+import { AdminAccountsView } from './views/admin-accounts.js';
+import { AdminAuditView } from './views/admin-audit.js';
 
 const VIEWS: Record<Tab, () => preact.JSX.Element> = {
   today: TodayView,
@@ -26,7 +28,11 @@ const VIEWS: Record<Tab, () => preact.JSX.Element> = {
   absences: AbsencesView,
   settings: SettingsView,
   team: TeamView,
+  accounts: AdminAccountsView,
+  audit: AdminAuditView,
 };
+
+const isAdminTab = (name: Tab) => (ADMIN_TABS as readonly Tab[]).includes(name);
 
 /** @public Loaded on demand by main.tsx (a separate chunk, so /login stays small). */
 export function Tracker(props: { user: User }) {
@@ -48,13 +54,30 @@ export function Tracker(props: { user: User }) {
   }, []);
   useEffect(() => void loadLedTeams(), []);
   useEffect(watchFreshness, []);
+  // The role of a session started on this page (a restored one came with /api/auth/me).
+  useEffect(() => {
+    if (currentRole.value === undefined)
+      api('GET /api/auth/me').then(
+        (me) => void (currentRole.value = me.role),
+        () => undefined,
+      );
+  }, []);
+  // Administration for anyone but an admin is no section: the address goes back to Today, as an unknown one does.
+  const role = currentRole.value;
+  useEffect(() => {
+    if (role !== undefined && role !== 'admin' && isAdminTab(tab.value)) {
+      history.replaceState(null, '', '#today');
+      tab.value = 'today';
+    }
+  }, [role, tab.value]);
   useEffect(() => {
     document.title = `${text.tabs[tab.value]} · timetrack`;
     // After a change of section, focus goes to its heading (not on the first load: the page starts at its top).
     if (firstView.current) firstView.current = false;
     else focusSoon('#view-title');
   }, [tab.value]);
-  const View = VIEWS[tab.value];
+  const shown = isAdminTab(tab.value) && role !== 'admin' ? 'today' : tab.value;
+  const View = VIEWS[shown];
   return (
     <div class="tracker">
       <a class="skip" href="#content" onClick={(event) => (event.preventDefault(), document.getElementById('view-title')?.focus())}>
@@ -72,6 +95,11 @@ export function Tracker(props: { user: User }) {
               {text.tabs[name]}
             </a>
           ))}
+          {role === 'admin' && (
+            <a href="#accounts" aria-current={isAdminTab(tab.value) ? 'page' : undefined}>
+              {text.admin.nav}
+            </a>
+          )}
         </nav>
       </header>
       <main id="content">
@@ -80,7 +108,7 @@ export function Tracker(props: { user: User }) {
         <div class="visually-hidden" role="status" aria-live="polite">
           {announcement.value}
         </div>
-        {settings.value && shownWeek.value ? <View key={tab.value} /> : !error && <Notice info={text.loading} />}
+        {settings.value && shownWeek.value ? <View key={shown} /> : !error && <Notice info={text.loading} />}
       </main>
     </div>
   );

@@ -4,7 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { can, requireAllowed, type Action, type Actor, type Target } from '../../src/teams/access.js';
 import { ServiceError } from '../../src/common/errors.js';
 
-const ACTIONS: Action[] = ['users.list', 'users.read', 'users.role', 'teams.create', 'teams.manage', 'teams.members', 'teams.read', 'stats.read'];
+const ACTIONS: Action[] = [
+  'users.list',
+  'users.read',
+  'users.role',
+  'teams.create',
+  'teams.manage',
+  'teams.members',
+  'teams.read',
+  'stats.read',
+  'users.manage',
+  'audit.read',
+];
 
 const TARGETS: Record<string, Target> = {
   everyone: { kind: 'everyone' },
@@ -21,27 +32,27 @@ const TARGETS: Record<string, Target> = {
 };
 
 // One letter per action in ACTIONS order: a = allow, n = not_found, f = forbidden.
-//                          list read role tcre tman tmem tread stats
+//                          list read role tcre tman tmem tread stats manage audit
 // prettier-ignore
 const LEAD: Record<string, string> = {
-  everyone: /*           */ 'f    f    f    f    f    f    a     f',
-  'person self': /*      */ 'f    a    f    f    f    f    f     a',
-  'person led': /*       */ 'f    a    f    f    f    f    f     a',
-  'person none': /*      */ 'n    n    n    n    n    n    n     n',
-  'team lead': /*        */ 'f    f    f    f    f    f    a     f',
-  'team member': /*      */ 'f    f    f    f    f    f    a     f',
-  'team none': /*        */ 'n    n    n    n    n    n    n     n',
-  'lead sets member': /* */ 'f    f    f    f    f    a    f     f',
-  'lead sets lead': /*   */ 'f    f    f    f    f    f    f     f',
-  'member sets member': /**/ 'f    f    f    f    f    f    f     f',
-  'outsider sets member': 'n    n    n    n    n    n    n     n',
+  everyone: /*           */ 'f    f    f    f    f    f    a     f     f    f',
+  'person self': /*      */ 'f    a    f    f    f    f    f     a     f    f',
+  'person led': /*       */ 'f    a    f    f    f    f    f     a     f    f',
+  'person none': /*      */ 'n    n    n    n    n    n    n     n     n    n',
+  'team lead': /*        */ 'f    f    f    f    f    f    a     f     f    f',
+  'team member': /*      */ 'f    f    f    f    f    f    a     f     f    f',
+  'team none': /*        */ 'n    n    n    n    n    n    n     n     n    n',
+  'lead sets member': /* */ 'f    f    f    f    f    a    f     f     f    f',
+  'lead sets lead': /*   */ 'f    f    f    f    f    f    f     f     f    f',
+  'member sets member': /**/ 'f    f    f    f    f    f    f     f     f    f',
+  'outsider sets member': 'n    n    n    n    n    n    n     n     n    n',
 };
 // A member account: what a lead may, except where only leading a team gives it (the led person, a membership).
 // prettier-ignore
 const MEMBER: Record<string, string> = {
   ...LEAD,
-  'person led': /*       */ 'n    n    n    n    n    n    n     n',
-  'lead sets member': /* */ 'f    f    f    f    f    f    f     f',
+  'person led': /*       */ 'n    n    n    n    n    n    n     n     n    n',
+  'lead sets member': /* */ 'f    f    f    f    f    f    f     f     f    f',
 };
 
 const VERDICT = { a: 'allow', n: 'not_found', f: 'forbidden' } as const;

@@ -9,8 +9,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
 import { accessibilityViolations, browserAvailable, launchBrowser, recordedContext } from '../support/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
 import { cli } from '../support/cli-accounts.js';
+import { startServer, type RunningServer } from '../support/server.js';
 import { totpCode } from '../support/totp.js';
 
 const TIMEOUT = 300_000;
@@ -179,6 +179,23 @@ async function team(page: Page, visit: (state: string) => Promise<void>) {
   await visit('team-member-week');
 }
 
+/** Administration, once the account is an admin (`timetrack user role`): Accounts with a question open, and the audit trail. */
+async function administration(page: Page, email: string, visit: (state: string) => Promise<void>) {
+  expect((await cli(dbPath, ['user', 'role', email, 'admin'])).exitCode).toBe(0);
+  // A fresh load reads the new role; then the navigation has Administration.
+  await page.reload();
+  await page.locator('header nav a[href="#accounts"]').click();
+  await page.locator('li.admin-account').first().waitFor();
+  await visit('admin-accounts');
+  await button(page, 'Disable', 'Sperren').first().click();
+  await button(page, 'Keep it', 'Behalten').waitFor();
+  await visit('admin-accounts-question');
+  await page.keyboard.press('Escape');
+  await page.goto(`${server.baseUrl}/#audit`);
+  await page.locator('li.audit-event').first().waitFor();
+  await visit('admin-audit');
+}
+
 describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light and dark', () => {
   beforeAll(async () => {
     dbPath = path.join(makeTempDir('timetrack-axe-'), 'timetrack.db');
@@ -241,6 +258,7 @@ describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light
       await sections(page, visit);
       await settings(page, visit);
       await team(page, visit);
+      await administration(page, email, visit);
 
       expect(findings).toEqual([]);
       await context.close();

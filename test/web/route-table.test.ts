@@ -66,6 +66,7 @@ const BODIES: { [K in BodyRoute]: { required: readonly string[]; optional: reado
   'PATCH /api/time-entries/:id': fields<Body<'PATCH /api/time-entries/:id'>>()([], ['start_at', 'end_at', 'note', 'expected_updated_at']),
   'POST /api/time-entries/absences': fields<Body<'POST /api/time-entries/absences'>>()(['type'], ['date', 'from', 'to', 'portion', 'note']),
   'POST /api/time-entries/bookings': fields<Body<'POST /api/time-entries/bookings'>>()(['date', 'minutes', 'kind'], ['note']),
+  'PATCH /api/users/:id': fields<Body<'PATCH /api/users/:id'>>()(['role'], ['password']),
 };
 const QUERIES: { [K in QueryRoute]: { required: readonly string[]; optional: readonly string[] } } = {
   'GET /api/settings/holiday-regions': fields<Query<'GET /api/settings/holiday-regions'>>()([], ['lang']),
@@ -79,6 +80,8 @@ const QUERIES: { [K in QueryRoute]: { required: readonly string[]; optional: rea
   'GET /api/teams/:id/overview': fields<Query<'GET /api/teams/:id/overview'>>()([], ['week']),
   'GET /api/users/:id/stats/week': fields<Query<'GET /api/users/:id/stats/week'>>()([], ['date', 'region', 'lang']),
   'GET /api/users/:id/stats/month': fields<Query<'GET /api/users/:id/stats/month'>>()([], ['month', 'lang']),
+  'GET /api/users': fields<Query<'GET /api/users'>>()([], ['q', 'limit', 'cursor']),
+  'GET /api/audit': fields<Query<'GET /api/audit'>>()([], ['user', 'actor', 'action', 'from', 'to', 'limit', 'cursor']),
 };
 
 type JsonSchema = { properties?: Record<string, unknown>; required?: string[]; anyOf?: JsonSchema[]; oneOf?: JsonSchema[] };
@@ -200,6 +203,14 @@ describe('the route table', () => {
       'GET /api/stats/overtime': true,
       'GET /api/stats/vacation': true,
       'GET /api/stats/month': true,
+      'GET /api/users': true,
+      'PATCH /api/users/:id': true,
+      'POST /api/users/:id/disable': true,
+      'POST /api/users/:id/enable': true,
+      'POST /api/users/:id/unlock': true,
+      'POST /api/users/:id/two-factor-reset': true,
+      'POST /api/users/:id/reset-link': true,
+      'GET /api/audit': true,
       'GET /api/time-entries/export': true,
       'GET /api/settings/export': true,
       'GET /api/stats/month.csv': true,

@@ -26,7 +26,10 @@ export interface AccountAdminDeps {
   lockout: LockoutService;
 }
 
-async function summaries(context: AccountAdminDeps, email?: string): Promise<AccountSummary[]> {
+/** The accounts by e-mail address (one), by ids (a page of the browser's list), or all. */
+type SummaryFilter = { email: string } | { ids: readonly number[] } | undefined;
+
+async function summaries(context: AccountAdminDeps, filter?: SummaryFilter): Promise<AccountSummary[]> {
   const { clock } = context;
   const { db } = context.database;
   const now = clock.now().toISOString();
@@ -52,11 +55,21 @@ async function summaries(context: AccountAdminDeps, email?: string): Promise<Acc
           .whereRef('two_factor.user_id', '=', 'users.id')
           .where('two_factor.enabled_at', 'is not', null)
           .as('two_factor'),
+      (eb) =>
+        eb
+          .selectFrom('auth_tokens')
+          .select((latest) => latest.fn.max('auth_tokens.created_at').as('at'))
+          .whereRef('auth_tokens.user_id', '=', 'users.id')
+          .as('last_sign_in_at'),
     ])
     .orderBy('users.email');
-  if (email !== undefined) query = query.where('users.email', '=', email);
+  if (filter !== undefined && 'email' in filter) query = query.where('users.email', '=', filter.email);
+  if (filter !== undefined && 'ids' in filter) {
+    if (filter.ids.length === 0) return [];
+    query = query.where('users.id', 'in', filter.ids);
+  }
   const rows = await query.execute();
-  return rows.map(({ status, failed_attempts, locked_until, active_sessions, two_factor, ...user }) => ({
+  return rows.map(({ status, failed_attempts, locked_until, active_sessions, two_factor, last_sign_in_at, ...user }) => ({
     user,
     status,
     failed_attempts,
@@ -64,6 +77,7 @@ async function summaries(context: AccountAdminDeps, email?: string): Promise<Acc
     locked_until: locked_until !== null && locked_until > now ? locked_until : null,
     active_sessions: Number(active_sessions ?? 0),
     two_factor: Number(two_factor ?? 0) > 0,
+    last_sign_in_at: last_sign_in_at ?? null,
   }));
 }
 
@@ -74,7 +88,7 @@ async function listAccounts(context: AccountAdminDeps): Promise<AccountSummary[]
 async function showAccount(context: AccountAdminDeps, identifier: string): Promise<AccountSummary> {
   const { users } = context;
   const user = await users.requireUser(identifier);
-  const [summary] = await summaries(context, user.email);
+  const [summary] = await summaries(context, { email: user.email });
   return summary!;
 }
 
@@ -178,6 +192,8 @@ export function createAccountAdminService(deps: AccountAdminDeps) {
   return {
     listAccounts: () => listAccounts(deps),
     showAccount: (identifier: string) => showAccount(deps, identifier),
+    /** The summaries of these accounts (the browser's list of accounts: status, two-factor, last sign-in). */
+    summariesOf: (ids: readonly number[]) => summaries(deps, { ids }),
     unlockAccount: (identifier: string) => unlockAccount(deps, identifier),
     setPassword: (identifier: string, newPassword: string) => setPassword(deps, identifier, newPassword),
     updateAccount: (identifier: string, changes: AccountChanges) => updateAccount(deps, identifier, changes),

@@ -21,6 +21,8 @@ export interface AccountSummary {
   active_sessions: number;
   /** Two-factor sign-in is on (set up and confirmed with a code). */
   two_factor: boolean;
+  /** The start of the newest session still kept (sessions are deleted when they end); null: none. */
+  last_sign_in_at: string | null;
 }
 
 /** The columns of the public User object: every query that answers a User selects exactly these. */

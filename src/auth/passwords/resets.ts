@@ -116,6 +116,21 @@ async function issueResetForEmail(context: ResetContext, identifier: string): Pr
   return (await issueResetForUser(context, user.id, user.email, 'admin'))!;
 }
 
+/**
+ * POST /api/users/:id/reset-link: the link of `timetrack reset issue` (the same issue), sent the way a
+ * requested one is (mailed over SMTP; in dev mode printed on the terminal). A server that can send it
+ * nowhere issues none (SERVER_MISCONFIGURED): `timetrack reset issue` prints it on the server.
+ */
+async function issueAndSendForAdmin(context: ResetContext, identifier: string): Promise<{ issued: IssuedReset; delivery: 'mail' | 'terminal' }> {
+  const { delivery } = context;
+  if (delivery.mode === 'none') {
+    throw new ServiceError('SERVER_MISCONFIGURED', 'This server cannot send e-mail (no SMTP settings): issue the link with `timetrack reset issue`');
+  }
+  const issued = await issueResetForEmail(context, identifier);
+  delivery.deliver(issued);
+  return { issued, delivery: delivery.mode };
+}
+
 async function issueAndDeliver(context: ResetContext, email: string): Promise<IssuedReset | null> {
   const { clock, delivery, db } = context;
   const account = await db
@@ -210,6 +225,7 @@ export function createResetService(deps: ResetDeps) {
     requestReset: (rawEmail: string) => requestReset(context, rawEmail),
     resetPassword: (token: string, newPassword: string) => resetPassword(context, token, newPassword),
     issueResetForEmail: (identifier: string) => issueResetForEmail(context, identifier),
+    issueAndSendForAdmin: (identifier: string) => issueAndSendForAdmin(context, identifier),
     /** How a requested link would reach its reader; 'none': the requester must ask the administrator. */
     deliveryMode: (): ResetLinkDelivery['mode'] => deps.delivery.mode,
   };

@@ -3,6 +3,7 @@
 // decides the rest through the people service.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AuditService } from '../../auth/audit.js';
+import type { AccountActionService } from '../../teams/account-actions.js';
 import type { PeopleService } from '../../teams/people.js';
 import { actorOf } from '../actor.js';
 import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
@@ -15,9 +16,11 @@ export interface UserRouteOptions {
   credentials: Authenticator;
   people: PeopleService;
   audit: Pick<AuditService, 'record'>;
+  /** The state of each listed account (status, two-factor, last sign-in): src/teams/account-actions.ts. */
+  accountActions: Pick<AccountActionService, 'withState'>;
 }
 
-export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (app, { credentials, people, audit }) => {
+export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (app, { credentials, people, audit, accountActions }) => {
   app.setNotFoundHandler(sendNotFound);
   const administration = { onRequest: requireAccountSession(credentials) };
   app.get(
@@ -34,8 +37,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserRouteOptions> = async (ap
     },
     async (request) => {
       const { q, limit = 50, cursor } = request.query;
-      const page = await people.list(actorOf(sessionOf(request)), { q, limit, after: cursor === undefined ? undefined : Number(cursor) });
-      return { users: page.users, next_cursor: page.nextAfter === null ? null : String(page.nextAfter) };
+      const actor = actorOf(sessionOf(request));
+      const page = await people.list(actor, { q, limit, after: cursor === undefined ? undefined : Number(cursor) });
+      const users = await accountActions.withState(actor, page.users);
+      return { users, next_cursor: page.nextAfter === null ? null : String(page.nextAfter) };
     },
   );
 

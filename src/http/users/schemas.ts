@@ -16,8 +16,18 @@ export const UserListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** How the account stands (`timetrack user show`): what an admin's list shows beside the role. */
+const AccountStateFields = {
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+  locked_until: Type.Union([Type.String(), Type.Null()], { description: 'while too many wrong passwords lock the account' }),
+  two_factor: Type.Boolean({ description: 'two-factor sign-in is on' }),
+  last_sign_in_at: Type.Union([Type.String(), Type.Null()], { description: 'the start of the newest session still kept; null: none' }),
+};
+
+export const UserListItemSchema = Type.Object({ ...UserWithRoleSchema.properties, ...AccountStateFields });
+
 export const UserListResponse = Type.Object({
-  users: Type.Array(UserWithRoleSchema),
+  users: Type.Array(UserListItemSchema),
   next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
 });
 
@@ -34,3 +44,17 @@ export const UserPatchBody = Type.Object(
 );
 
 export const UserResponse = Type.Object({ user: UserWithRoleSchema });
+
+/** The answer of disable, enable, unlock and two-factor-reset: the account as it stands after it. */
+export const AccountStateResponse = Type.Object({
+  user: Type.Object({ ...UserSchema.properties, ...AccountStateFields }),
+  revoked_sessions: Type.Optional(Type.Integer({ description: 'disable and two-factor-reset: the sessions ended' })),
+  was_enabled: Type.Optional(Type.Boolean({ description: 'two-factor-reset: whether two-factor sign-in was on' })),
+});
+
+export const ResetLinkResponse = Type.Object({
+  delivery: Type.Union([Type.Literal('mail'), Type.Literal('terminal')], { description: 'mail: sent over SMTP; terminal: dev mode' }),
+  expires_at: Type.String(),
+  reset_url: Type.Optional(Type.String({ description: 'dev mode only; never in production' })),
+  reset_token: Type.Optional(Type.String({ description: 'dev mode only; never in production' })),
+});
