@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../composition-root.js';
 import type { InvitationService, IssuedInvitation } from '../../teams/index.js';
-import { requireSession, sessionOf, type Authenticator } from '../authentication.js';
+import { requireAccountSession, sessionOf, type Authenticator } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
@@ -35,8 +35,9 @@ export interface InvitationRouteOptions {
 export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRouteOptions> = async (app, options) => {
   const { credentials, invitations } = options;
   app.setNotFoundHandler(sendNotFound);
-  // Any session or API token reaches the handler, so that a token hears FORBIDDEN_FOR_API_TOKEN from the rule.
-  const signedIn = { onRequest: requireSession(credentials) };
+  // Administration: a session only; an API token is refused before its body is read (403
+  // FORBIDDEN_FOR_API_TOKEN, as on every account-management route), and the rule refuses it again.
+  const signedIn = { onRequest: requireAccountSession(credentials) };
   const schema = { tags: ['invitations'], security: BEARER };
   const inviter = (request: Parameters<typeof sessionOf>[0], language?: 'en' | 'de') => {
     const session = sessionOf(request);
