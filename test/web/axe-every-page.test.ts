@@ -55,7 +55,7 @@ async function twoFactorAccount(email: string): Promise<void> {
 }
 
 /** The signed-out pages and their states, and the unknown route (which lands on sign-in). */
-async function signedOutPages(page: Page, email: string, visit: (state: string) => Promise<void>) {
+async function signedOutPages(page: Page, email: string, team: string, visit: (state: string) => Promise<void>) {
   const base = server.baseUrl;
   await page.goto(`${base}/no-such-page`);
   await page.waitForURL(`${base}/login`);
@@ -88,6 +88,17 @@ async function signedOutPages(page: Page, email: string, visit: (state: string) 
     await page.locator('form button[type=submit]').waitFor();
     await visit(state);
   }
+  // An invitation's page: a link that works (made at the shell), and one that does not.
+  const invited = await cli(dbPath, ['--json', 'user', 'invite', email.replace('@', '-invited@'), '--team', team]);
+  const link = new URL((JSON.parse(invited.stdout as string) as { invite_url: string }).invite_url);
+  await page.goto(`${base}/accept-invite${link.search}`);
+  await page.locator('form button[type=submit]').waitFor();
+  await visit('accept-invite');
+  await page.goto(`${base}/accept-invite?token=example`);
+  await page.getByRole('alert').filter({ hasText: /./ }).waitFor();
+  await visit('accept-invite-refused');
+  await page.goto(`${base}/login`);
+  await page.locator('form button[type=submit]').waitFor();
 }
 
 /** The sections of `/`, with an entry's editor open and a field's error. */
@@ -240,7 +251,7 @@ describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light
       const findings: string[] = [];
       const visit = (state: string) => check(page, state, findings);
 
-      await signedOutPages(page, email, visit);
+      await signedOutPages(page, email, `Team ${locale}`, visit);
       await page.locator('input[name=email]').fill(email);
       await page.locator('input[name=password]').fill(PASSWORD);
       await page.locator('form button[type=submit]').click();
