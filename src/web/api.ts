@@ -19,6 +19,8 @@ const TOKEN_KEY = 'timetrack.token';
 export const currentUser = signal<User | null | undefined>(undefined);
 /** The role of the signed-in account (GET /api/auth/me): Administration is shown to an admin only. */
 export const currentRole = signal<'admin' | 'lead' | 'member' | undefined>(undefined);
+/** The teams of the signed-in account and its role in each (GET /api/auth/me), read with the role. */
+export const currentTeams = signal<Array<{ id: number; name: string; role: 'lead' | 'member' }>>([]);
 /** Changes whenever the page switches account: the signed-in part remounts, forgetting the other account's data. */
 export const sessionVersion = signal(0);
 
@@ -33,6 +35,7 @@ export function keepSession(token: string, user: User): void {
   localStorage.setItem(TOKEN_KEY, token);
   pageToken = token;
   currentRole.value = undefined;
+  currentTeams.value = [];
   currentUser.value = user;
   sessionVersion.value += 1;
 }
@@ -163,9 +166,10 @@ export async function followStoredSession(): Promise<void> {
   }
   currentUser.value = undefined;
   try {
-    const { user, role } = await api('GET /api/auth/me');
+    const { user, role, teams } = await api('GET /api/auth/me');
     if (pageToken === token) {
       currentRole.value = role;
+      currentTeams.value = teams;
       currentUser.value = user;
     }
   } catch (error) {

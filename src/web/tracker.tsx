@@ -2,7 +2,7 @@
 // section (views/*). Loaded on demand by main.tsx, so that /login stays small.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { User } from '../http/contract.js';
-import { api, currentRole, describe } from './api.js';
+import { api, currentRole, currentTeams, describe } from './api.js';
 import { t } from './i18n/index.js';
 import { getOnce } from './prefetch.js';
 import { ADMIN_TABS, announcement, focusSoon, ledTeams, NAV_TABS, settings, shownWeek, tab, tabOfHash, type Tab } from './state.js';
@@ -52,15 +52,20 @@ export function Tracker(props: { user: User }) {
       (failure) => setError(describe(failure)),
     );
   }, []);
-  useEffect(() => void loadLedTeams(), []);
   useEffect(watchFreshness, []);
-  // The role of a session started on this page (a restored one came with /api/auth/me).
+  // The role and teams of a session started on this page (a restored one came with /api/auth/me,
+  // so a reload asks for it once), then the teams the account leads for the Team section.
   useEffect(() => {
-    if (currentRole.value === undefined)
-      api('GET /api/auth/me').then(
-        (me) => void (currentRole.value = me.role),
-        () => undefined,
-      );
+    const known = currentRole.value;
+    const access =
+      known !== undefined
+        ? Promise.resolve({ role: known, teams: currentTeams.value })
+        : api('GET /api/auth/me').then((me) => {
+            currentRole.value = me.role;
+            currentTeams.value = me.teams;
+            return me;
+          });
+    access.then(loadLedTeams).catch(() => undefined);
   }, []);
   // Administration for anyone but an admin is no section: the address goes back to Today, as an unknown one does.
   const role = currentRole.value;

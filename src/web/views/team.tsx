@@ -11,8 +11,11 @@ import { Notice, useDownload } from '../ui.js';
 import { addDays, shiftWeek } from '../week.js';
 
 /** The teams within the lead's reach: every team for an admin, those it leads for a lead (none for a member). */
-export async function loadLedTeams(): Promise<void> {
-  const me = await api('GET /api/auth/me');
+/** The teams the account leads (an admin: every team), from its role and teams as /api/auth/me answered them. */
+export async function loadLedTeams(me: {
+  role: 'admin' | 'lead' | 'member';
+  teams: Array<{ id: number; name: string; role: 'lead' | 'member' }>;
+}): Promise<void> {
   if (me.role === 'member') ledTeams.value = [];
   else if (me.role === 'admin') ledTeams.value = (await api('GET /api/teams')).teams;
   else ledTeams.value = me.teams.filter((team) => team.role === 'lead');
