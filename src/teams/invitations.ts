@@ -118,18 +118,19 @@ async function createInvitation(deps: InvitationDeps, by: InvitingActor, input: 
     await deps.audit.record({ action: 'invitation_created', actor: by.label, detail }, trx);
     return row.id;
   });
-  const invitation = {
-    id,
-    email,
-    fullName,
-    teamName: team.name,
-    role: input.role,
-    url: issued.url,
-    expiresAt: issued.expiresAt,
-    language: by.language ?? 'en',
-  };
-  deps.delivery.deliver(invitation);
-  return invitation;
+  return deliver(deps, by, { id, email, fullName, teamName: team.name, role: input.role }, issued);
+}
+
+/** The invitation with its new link, handed to the delivery (mail, terminal or nothing) and answered. */
+function deliver(
+  deps: InvitationDeps,
+  by: InvitingActor,
+  invitation: Pick<IssuedInvitation, 'id' | 'email' | 'fullName' | 'teamName' | 'role'>,
+  issued: { url: string; expiresAt: Date },
+): IssuedInvitation {
+  const sent: IssuedInvitation = { ...invitation, url: issued.url, expiresAt: issued.expiresAt, language: by.language ?? 'en' };
+  deps.delivery.deliver(sent);
+  return sent;
 }
 
 /** The invitation, if it is in the actor's reach (404 otherwise, 403 for what the role may not do). */
@@ -158,18 +159,8 @@ async function resendInvitation(deps: InvitationDeps, by: InvitingActor, id: num
     await deps.audit.record({ action: 'invitation_resent', actor: by.label, detail: { invitation_id: id, email: invitation.email } }, trx);
   });
   const team = await teamById(deps.database.db, invitation.team_id);
-  const resent: IssuedInvitation = {
-    id,
-    email: invitation.email,
-    fullName: invitation.full_name,
-    teamName: team?.name ?? '',
-    role: invitation.role,
-    url: issued.url,
-    expiresAt: issued.expiresAt,
-    language: by.language ?? 'en',
-  };
-  deps.delivery.deliver(resent);
-  return resent;
+  const resent = { id, email: invitation.email, fullName: invitation.full_name, teamName: team?.name ?? '', role: invitation.role };
+  return deliver(deps, by, resent, issued);
 }
 
 async function withdrawInvitation(deps: InvitationDeps, by: InvitingActor, id: number): Promise<void> {
