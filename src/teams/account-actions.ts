@@ -23,7 +23,7 @@ export interface AccountActionDeps {
 }
 
 function noSuchAccount(): ServiceError {
-  return new ServiceError('USER_NOT_FOUND', 'No such account');
+  return new ServiceError('NOT_FOUND', 'No such account');
 }
 
 /** The account `userId` once the actor may manage it: 404 outside its reach, 403 inside it (docs/teams.md). */

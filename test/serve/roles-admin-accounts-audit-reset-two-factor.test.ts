@@ -79,7 +79,7 @@ describe('an admin administers accounts', () => {
     // Their own account: an admin cannot disable it (403), though another admin is active.
     expect((await callJson(server, 'POST', `/api/users/${annId}/disable`, undefined, ann)).body).toMatchObject({ statusCode: 403, code: 'FORBIDDEN' });
     expect((await callJson(server, 'GET', '/api/auth/me', undefined, ann)).status).toBe(200);
-    expect((await callJson(server, 'POST', '/api/users/999999/disable', undefined, ann)).body).toMatchObject({ statusCode: 404, code: 'USER_NOT_FOUND' });
+    expect((await callJson(server, 'POST', '/api/users/999999/disable', undefined, ann)).body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
 
     // Unlock: two wrong passwords lock Bob; the admin clears the lock and Bob signs in.
     for (let i = 0; i < 2; i += 1) await callJson(server, 'POST', '/api/auth/login', { email: 'bob@example.com', password: 'wrong password' });
