@@ -19,13 +19,14 @@ import {
   type World,
 } from './permission-world.js';
 
-/** Who tries: M, L, O, X with a session; m, l, o, x with their API tokens; '-' no credentials; 'M>' and 'm>' M on the other target. */
+/** Who tries: M, L, O, X with a session; m, l, o, x with their API tokens; '-' no credentials; 'M>' and 'm>' M on the others. */
 export const ACTORS = ['M', 'L', 'O', 'X', 'm', 'l', 'o', 'x', '-', 'M>', 'm>'] as const;
 export type ActorKey = (typeof ACTORS)[number];
 
 // What each actor gets, a rule a line: 'ok' the row's answer (200 unless the row says), 404 NOT_FOUND
 // (or the row's code), 403 FORBIDDEN, 'tok' 403 FORBIDDEN_FOR_API_TOKEN, 401 UNAUTHORIZED, '.' not
-// tried. The target is M (a person), team A or M's own object; 'M>' and 'm>' try N (O's member) or team B.
+// tried. The target is M (a person), team A or M's own object. 'M>' and 'm>' are M on what is not its
+// own: a person's row is tried on N (O's member) and on L (M's own lead), a team's on team B.
 // prettier-ignore
 export const RULES = {
   //                       M    L    O    X    m    l    o    x    -    M>   m>
@@ -57,11 +58,12 @@ export type RuleName = keyof typeof RULES;
 
 /** One try of a row: who, with which credential, on which target, and whether the row's answer is expected. */
 export interface Attempt {
-  who: ActorKey;
+  /** The actor, and for M on another the other: `M>N`. */
+  who: string;
   /** The account whose session or token is sent (none for '-'). */
   account: Account | undefined;
-  /** The target out of reach: N, team B, an invitation into B. */
-  other: boolean;
+  /** M on another: the person N or L (a team's row: team B, an invitation into B); undefined: the target is M or team A. */
+  other: 'N' | 'L' | undefined;
   succeeds: boolean;
 }
 
@@ -90,7 +92,7 @@ export interface Row {
   serial?: boolean;
 }
 
-const person = (w: World, a: Attempt) => ({ id: a.other ? w.N.id : w.M.id });
+const person = (w: World, a: Attempt) => ({ id: w[a.other ?? 'M'].id });
 const personOrFresh = async (w: World, a: Attempt) => (a.succeeds ? { id: await freshAccount(w) } : person(w, a));
 const team = (w: World, a: Attempt) => ({ id: a.other ? w.teams.B : w.teams.A });
 const teamOrFresh = async (w: World, a: Attempt) => (a.succeeds ? { id: await freshTeam(w) } : team(w, a));

@@ -44,16 +44,21 @@ interface Try {
   expected: Expected;
 }
 
-/** The tries of a row, from its rule's line: the actors in ACTORS order, '.' left out. */
+/** The tries of a row, from its rule's line: the actors in ACTORS order, '.' left out; M on each of the others. */
 function triesOf(row: Row): Try[] {
   const cells = RULES[row.rule].trim().split(/\s+/);
+  // A person's row: M reads neither O's member N nor its own lead L; a team's row: team B.
+  const others = row.route.includes('/api/users/:id') ? (['N', 'L'] as const) : (['N'] as const);
   return ACTORS.flatMap((who, index): Try[] => {
     const cell = cells[index]!;
     if (cell === '.') return [];
     const account: Account | undefined = who === '-' ? undefined : world[who[0]!.toUpperCase() as 'M' | 'L' | 'O' | 'X'];
     const credential = account === undefined ? undefined : who[0] === who[0]!.toUpperCase() ? account.session : account.token;
-    const attempt: Attempt = { who, account, other: who.endsWith('>'), succeeds: cell === 'ok' };
-    return [{ attempt, credential, expected: expectedOf(row, cell) }];
+    return (who.endsWith('>') ? others : [undefined]).map((other) => ({
+      attempt: { who: other ? `${who}${other}` : who, account, other, succeeds: cell === 'ok' },
+      credential,
+      expected: expectedOf(row, cell),
+    }));
   });
 }
 
