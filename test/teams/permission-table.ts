@@ -21,7 +21,6 @@ import {
 
 /** Who tries: M, L, O, X with a session; m, l, o, x with their API tokens; '-' no credentials; 'M>' and 'm>' M on the others. */
 export const ACTORS = ['M', 'L', 'O', 'X', 'm', 'l', 'o', 'x', '-', 'M>', 'm>'] as const;
-export type ActorKey = (typeof ACTORS)[number];
 
 // What each actor gets, a rule a line: 'ok' the row's answer (200 unless the row says), 404 NOT_FOUND
 // (or the row's code), 403 FORBIDDEN, 'tok' 403 FORBIDDEN_FOR_API_TOKEN, 401 UNAUTHORIZED, '.' not
