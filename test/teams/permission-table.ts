@@ -87,8 +87,8 @@ export interface Row {
   after?: (world: World, attempt: Attempt, body: any) => void | Promise<void>;
   /** The answer is the caller's own. */
   mine?: (body: any, account: Account) => boolean;
-  /** One attempt at a time (one account's running timer, exports and PDFs, which a process takes a few at a time). */
-  serial?: boolean;
+  /** Attempts at once (default: all of a wave): 1 for one account's running timer, a few for what a process takes a few at a time. */
+  atOnce?: number;
 }
 
 const person = (w: World, a: Attempt) => ({ id: w[a.other ?? 'M'].id });
@@ -113,11 +113,12 @@ export const ROWS: Row[] = [
     answer: 201,
     body: (w) => ({ email: `new${w.unique()}@example.com`, password: PASSWORD, full_name: 'New' }),
   },
-  // One at a time: each sign-in in flight holds a slot of the account's lockout (docs/api.md, "Lockout").
-  { route: 'POST /api/auth/login', rule: 'open', serial: true, body: (w) => ({ email: w.S.email, password: PASSWORD }) },
+  // Each sign-in in flight holds one of the account's LOCKOUT_ATTEMPTS (5) slots (docs/api.md, "Lockout"): 4 at once.
+  { route: 'POST /api/auth/login', rule: 'open', atOnce: 4, body: (w) => ({ email: w.S.email, password: PASSWORD }) },
   { route: 'POST /api/auth/login/2fa', rule: 'open', answer: 401, answerCode: 'INVALID_CHALLENGE', body: () => ({ challenge: 'unknown', code: '123456' }) },
   { route: 'POST /api/auth/request-reset', rule: 'open', body: (w) => ({ email: w.R.email }) },
-  { route: 'POST /api/auth/reset-password', rule: 'open', serial: true, body: async (w) => ({ token: await freshResetToken(w), new_password: PASSWORD }) },
+  // A newer reset link voids the one before: one at a time.
+  { route: 'POST /api/auth/reset-password', rule: 'open', atOnce: 1, body: async (w) => ({ token: await freshResetToken(w), new_password: PASSWORD }) },
   { route: 'POST /api/invitations/preview', rule: 'open', body: (w) => ({ token: w.invitations.previewToken }) },
   {
     route: 'POST /api/invitations/accept',
@@ -136,29 +137,30 @@ export const ROWS: Row[] = [
   { route: 'GET /api/stats/month', rule: 'optional' },
   { route: 'GET /api/stats/vacation', rule: 'optional' },
   { route: 'GET /api/stats/month.csv', rule: 'own' },
-  { route: 'GET /api/stats/month.pdf', rule: 'own', serial: true },
+  { route: 'GET /api/stats/month.pdf', rule: 'own', atOnce: 4 },
   { route: 'GET /api/settings', rule: 'own' },
   { route: 'PATCH /api/settings', rule: 'own', body: () => ({ vacation_days_per_year: 25 }) },
   { route: 'GET /api/settings/holiday-regions', rule: 'own' },
-  { route: 'GET /api/settings/export', rule: 'own', serial: true },
+  // A process generates 2 exports of one client address at once, and one of an account (docs/api.md).
+  { route: 'GET /api/settings/export', rule: 'own', atOnce: 2 },
   { route: 'GET /api/settings/schedules', rule: 'own' },
   { route: 'POST /api/settings/schedules', rule: 'own', answer: 201, body: (w) => ({ valid_from: day(1 + w.unique()), weekly_target_minutes: { mon: 420 } }) },
   { route: 'DELETE /api/settings/schedules/:id', rule: 'owner', answer: 204, ids: owned('schedule') },
   { route: 'GET /api/time-entries', rule: 'own', query: range },
   { route: 'POST /api/time-entries', rule: 'own', answer: 201, body: (w) => pastHour(w) },
   { route: 'GET /api/time-entries/current', rule: 'own' },
-  { route: 'GET /api/time-entries/export', rule: 'own', query: range, serial: true },
+  { route: 'GET /api/time-entries/export', rule: 'own', query: range, atOnce: 2 },
   {
     route: 'POST /api/time-entries/start',
     rule: 'own',
     answer: 201,
-    serial: true,
+    atOnce: 1,
     after: (w, a) => must(w, 'POST', '/api/time-entries/stop', undefined, a.account!.session),
   },
   {
     route: 'POST /api/time-entries/stop',
     rule: 'own',
-    serial: true,
+    atOnce: 1,
     before: (w, a) => must(w, 'POST', '/api/time-entries/start', {}, a.account!.session),
   },
   { route: 'GET /api/time-entries/:id', rule: 'owner', ids: (w) => ({ id: w.own.entry }) },
@@ -187,7 +189,7 @@ export const ROWS: Row[] = [
     notFound: 'USER_NOT_FOUND',
     ids: person,
   })),
-  { route: 'GET /api/users/:id/stats/month.pdf', rule: 'person-stats', notFound: 'USER_NOT_FOUND', ids: person, serial: true },
+  { route: 'GET /api/users/:id/stats/month.pdf', rule: 'person-stats', notFound: 'USER_NOT_FOUND', ids: person, atOnce: 4 },
 
   { route: 'GET /api/teams', rule: 'own' },
   { route: 'POST /api/teams', rule: 'admin', answer: 201, body: (w) => ({ name: `Made ${w.unique()}` }) },

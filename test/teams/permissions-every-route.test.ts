@@ -86,8 +86,10 @@ async function tryRow(row: Row): Promise<string[]> {
   const tries = triesOf(row);
   const failures: Array<string | undefined> = [];
   for (const wave of [tries.filter((t) => !t.attempt.succeeds), tries.filter((t) => t.attempt.succeeds)]) {
-    if (row.serial) for (const one of wave) failures.push(await tryOnce(row, one));
-    else failures.push(...(await Promise.all(wave.map((one) => tryOnce(row, one)))));
+    const atOnce = row.atOnce ?? wave.length;
+    for (let first = 0; first < wave.length; first += atOnce) {
+      failures.push(...(await Promise.all(wave.slice(first, first + atOnce).map((one) => tryOnce(row, one)))));
+    }
   }
   return failures.filter((failure): failure is string => failure !== undefined);
 }
