@@ -42,3 +42,11 @@ export interface InvitationsTable {
   accepted_at: Instant | null;
   withdrawn_at: Instant | null;
 }
+
+/** A one-time link that makes the first admin (docs/teams.md, "The first admin"); all go once an admin exists. */
+export interface AdminSetupLinksTable {
+  /** SHA-256 of the link's token (base64url); the token itself is never stored. */
+  token_hash: string;
+  created_at: Instant;
+  expires_at: Instant;
+}

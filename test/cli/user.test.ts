@@ -140,9 +140,10 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     expect(deleted.exitCode).toBe(0);
     expect(JSON.parse(deleted.stdout as string).deleted.email).toBe('ann@example.com');
 
-    // Of no account: users itself, failed sign-ins of unknown names, the serve processes (PostgreSQL), teams and invitations (team_members is).
+    // Of no account: users itself, failed sign-ins of unknown names, the serve processes (PostgreSQL), teams, invitations (team_members is) and setup links.
     const tables = (await tableNames(db)).filter(
-      (name) => !['users', 'unknown_login_failures', 'server_processes', 'teams', 'invitations'].includes(name) && !name.startsWith('kysely_'),
+      (name) =>
+        !['users', 'unknown_login_failures', 'server_processes', 'teams', 'invitations', 'admin_setup_links'].includes(name) && !name.startsWith('kysely_'),
     );
     expect(tables).toEqual(expect.arrayContaining(['auth_info', 'auth_tokens', 'reset_tokens', 'time_entries', 'absences', 'daily_totals', 'user_settings']));
     // The audit trail is the exception: who created, changed and deleted the account outlives it.
