@@ -111,5 +111,3 @@ export function createFirstAdminService(deps: FirstAdminDeps) {
     registerFirstAdmin: (input: NewAccountInput, token: string) => registerFirstAdmin(deps, input, token),
   };
 }
-
-export type FirstAdminService = ReturnType<typeof createFirstAdminService>;
