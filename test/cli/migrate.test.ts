@@ -39,6 +39,7 @@ const MIGRATIONS = [
   '20261127022500_user_roles',
   '20261127024000_teams',
   '20261127030000_invitations',
+  '20261127053000_admin_setup_links',
 ];
 
 describe('timetrack migrate', () => {

@@ -123,7 +123,7 @@ export const de: Catalog = {
     TOO_MANY_BOOKINGS: 'Sie haben die größtmögliche Zahl an Buchungen. Löschen Sie alte, um neue anzulegen.',
     EXPORT_RUNNING: 'Ein Export Ihrer Daten läuft schon. Warten Sie, bis er fertig ist.',
     ACCOUNT_LOCKED: (seconds) => `Zu viele fehlgeschlagene Anmeldungen: Das Konto ist gesperrt. Versuchen Sie es ${inTime(seconds)} wieder.`,
-    RATE_LIMITED: (seconds) => `Zu viele Versuche von dieser Adresse. Versuchen Sie es ${inTime(seconds)} wieder.`,
+    RATE_LIMITED: (seconds) => `Zu viele Anfragen in kurzer Zeit. Versuchen Sie es ${inTime(seconds)} wieder.`,
     BUSY: 'Der Server ist ausgelastet. Versuchen Sie es gleich noch einmal.',
     SERVER_MISCONFIGURED:
       'Der Server kann Zwei-Faktor-Codes nicht prüfen: Er ist falsch eingerichtet. Bitte melden Sie das dem Betreiber; ein Wiederherstellungscode meldet Sie weiterhin an.',

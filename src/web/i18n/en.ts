@@ -154,7 +154,7 @@ export const en = {
     TOO_MANY_BOOKINGS: 'You keep the most bookings allowed. Delete old ones to add more.',
     EXPORT_RUNNING: 'An export of your data is running already. Wait until it has finished.',
     ACCOUNT_LOCKED: (seconds: number | undefined) => `Too many failed sign-ins: this account is locked. Try again ${inTime(seconds)}.`,
-    RATE_LIMITED: (seconds: number | undefined) => `Too many attempts from this address. Try again ${inTime(seconds)}.`,
+    RATE_LIMITED: (seconds: number | undefined) => `Too many requests in a short time. Try again ${inTime(seconds)}.`,
     BUSY: 'The server is busy. Try again in a moment.',
     SERVER_MISCONFIGURED: 'The server cannot check two-factor codes: its configuration is wrong. Tell its operator; a recovery code still signs you in.',
     DATABASE_UNAVAILABLE: 'The server is busy. Try again in a moment.',
