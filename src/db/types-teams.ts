@@ -10,8 +10,10 @@ export type UserRole = 'admin' | 'lead' | 'member';
 /** A team (docs/teams.md). */
 export interface TeamsTable {
   id: Generated<number>;
-  /** Trimmed; unique without regard to case (a unique index on lower(name)). */
+  /** Trimmed, NFC. */
   name: string;
+  /** The name without regard to case (src/teams/teams.ts, teamNameKey): unique. */
+  name_key: string;
   created_at: Instant;
 }
 

@@ -40,6 +40,7 @@ const MIGRATIONS = [
   '20261127024000_teams',
   '20261127030000_invitations',
   '20261127053000_admin_setup_links',
+  '20261127054500_team_name_key',
 ];
 
 describe('timetrack migrate', () => {
