@@ -32,6 +32,8 @@ import * as serverProcesses from './20261126233000_server_processes.js';
 import * as userRoles from './20261127022500_user_roles.js';
 import * as teams from './20261127024000_teams.js';
 import * as invitations from './20261127030000_invitations.js';
+import * as adminSetupLinks from './20261127053000_admin_setup_links.js';
+import * as teamNameKey from './20261127054500_team_name_key.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '20261127022500_user_roles': userRoles,
   '20261127024000_teams': teams,
   '20261127030000_invitations': invitations,
+  '20261127053000_admin_setup_links': adminSetupLinks,
+  '20261127054500_team_name_key': teamNameKey,
 };

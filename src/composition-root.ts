@@ -13,6 +13,7 @@ import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createBackgroundNotices, createCodeLockNotices, createNoticeMailer, invitationLinks } from './mail/notices.js';
 import { createAbsenceService } from './time/absences/absences.js';
 import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
+import { createFirstAdminService } from './auth/accounts/first-admin.js';
 import { createAccountActionService, createInvitationService, createOverviewService, createPeopleService, createTeamService } from './teams/index.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
@@ -199,6 +200,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     audit,
     accountClosing: createAccountClosingService({ database, twoFactor: identity.twoFactor, audit }),
     people: createPeopleService({ database, hasher: identity.hasher }),
+    firstAdmin: createFirstAdminService({ database, clock, hasher: identity.hasher, audit }),
     accountActions: createAccountActionService({ ...identity, database, audit }),
     teams: createTeamService({ database, clock }),
     invitations: createInvitationService({ database, clock, hasher: identity.hasher, audit, ...invitationLinks(wiring) }),

@@ -11,15 +11,9 @@ import { inviteCommand } from './user-invite.js';
 import { askForMissingAccountFields, askForNewPassword, type AccountFlags } from './user-input.js';
 
 /** The one user object of list, show, unlock, disable and enable (docs/cli.md). */
-function summaryJson(summary: AccountSummary) {
-  return {
-    ...summary.user,
-    status: summary.status,
-    failed_attempts: summary.failed_attempts,
-    locked_until: summary.locked_until,
-    active_sessions: summary.active_sessions,
-    two_factor: summary.two_factor,
-  };
+function summaryJson({ user, last_sign_in_at: _lastSignIn, ...account }: AccountSummary) {
+  // The fields in AccountSummary's order: role, status, failed_attempts, locked_until, active_sessions, two_factor.
+  return { ...user, ...account };
 }
 
 /** `timetrack user create` */
@@ -78,10 +72,11 @@ function listCommand(user: Command): void {
       }));
       if (global.json) return printJson({ users: accounts.map(summaryJson) });
       printTable(
-        ['email', 'name', 'status', 'failed attempts', 'locked until', 'active sessions', 'two-factor'],
+        ['email', 'name', 'role', 'status', 'failed attempts', 'locked until', 'active sessions', 'two-factor'],
         accounts.map((a) => [
           a.user.email,
           a.user.full_name,
+          a.role,
           a.status,
           String(a.failed_attempts),
           a.locked_until ?? '-',
@@ -110,6 +105,7 @@ function showCommand(user: Command): void {
             `name:            ${s.full_name}`,
             `username:        ${s.username ?? '-'}`,
             `created:         ${s.created_at}`,
+            `role:            ${s.role}`,
             `status:          ${s.status}`,
             `failed attempts: ${s.failed_attempts}`,
             `locked until:    ${s.locked_until ?? '-'}`,

@@ -217,7 +217,7 @@ const RULES: Record<StoredRule, { postgres: string; sqlite: string[] }> = {
   running_entry: { postgres: 'time_entries_one_running_per_user', sqlite: ['time_entries.user_id'] },
   entry_overlap: { postgres: 'time_entries_no_overlap', sqlite: [] },
   schedule_day: { postgres: 'target_schedules_one_per_day', sqlite: ['target_schedules.user_id, target_schedules.valid_from'] },
-  team_name: { postgres: 'teams_name_unique', sqlite: ["index 'teams_name_unique'"] },
+  team_name: { postgres: 'teams_name_key_unique', sqlite: ['teams.name_key'] },
 };
 
 /** Which of the stored rules a failed write broke (a unique or exclusion violation), if any. */

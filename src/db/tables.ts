@@ -40,4 +40,5 @@ export const TABLES = everyTable([
   'teams',
   'team_members',
   'invitations',
+  'admin_setup_links',
 ]);

@@ -10,8 +10,10 @@ export type UserRole = 'admin' | 'lead' | 'member';
 /** A team (docs/teams.md). */
 export interface TeamsTable {
   id: Generated<number>;
-  /** Trimmed; unique without regard to case (a unique index on lower(name)). */
+  /** Trimmed, NFC. */
   name: string;
+  /** The name without regard to case (src/teams/teams.ts, teamNameKey): unique. */
+  name_key: string;
   created_at: Instant;
 }
 
@@ -41,4 +43,12 @@ export interface InvitationsTable {
   expires_at: Instant;
   accepted_at: Instant | null;
   withdrawn_at: Instant | null;
+}
+
+/** A one-time link that makes the first admin (docs/teams.md, "The first admin"); all go once an admin exists. */
+export interface AdminSetupLinksTable {
+  /** SHA-256 of the link's token (base64url); the token itself is never stored. */
+  token_hash: string;
+  created_at: Instant;
+  expires_at: Instant;
 }

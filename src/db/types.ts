@@ -2,7 +2,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
-import type { InvitationsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
+import type { AdminSetupLinksTable, InvitationsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
 export type { InvitationsTable, TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
 
 export interface UsersTable {
@@ -279,6 +279,7 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   invitations: InvitationsTable;
+  admin_setup_links: AdminSetupLinksTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

@@ -168,6 +168,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
     audit,
     authentication,
     credentials,
+    firstAdmin: services.firstAdmin,
     lockout,
     ownSessions,
     resets,

@@ -54,8 +54,8 @@ type NoContent = void;
 type Login = Static<typeof LoginResponse>;
 
 // Request bodies written inline in the route files.
-/** auth/routes.ts, POST /register. */
-type RegisterBody = { email: string; password: string; full_name: string; username?: string | null; timezone?: string };
+/** auth/registration-routes.ts, POST /register. */
+type RegisterBody = { email: string; password: string; full_name: string; username?: string | null; timezone?: string; setup_token?: string };
 /** time-entries/routes.ts: NewEntryBody and EntryPatchBody. */
 type NewEntryBody = { start_at: string; end_at?: string | null; note?: string };
 type EntryPatchBody = Partial<NewEntryBody> & { expected_updated_at?: string };
@@ -76,6 +76,7 @@ type PasswordAndCode = { password: string; code: string };
 export interface Routes {
   'POST /api/auth/register': { body: RegisterBody; response: { user: User } };
   'GET /api/auth/registration': { response: { registration: 'open' | 'closed' } };
+  'GET /api/auth/setup-link': { query: { token: string }; response: { valid: true } };
   'POST /api/auth/login': {
     body: { email: string; password: string };
     response: Login | Static<typeof TwoFactorRequiredResponse> | Static<typeof TwoFactorSetupRequiredResponse>;

@@ -1,6 +1,7 @@
 // What `serve` does before it listens (checks and clean-ups of the start) and says once it listens
 // (warnings about the settings, and the line an operator checks first after a deploy).
 import { NO_ADMIN_NOTICE } from '../auth/accounts/roles.js';
+import { SETUP_LINK_TTL_SECONDS } from '../auth/accounts/first-admin.js';
 import path from 'node:path';
 import { sqlitePathOf, type AppContext } from '../composition-root.js';
 import { secretFilePath } from '../auth/secret.js';
@@ -32,8 +33,7 @@ export async function runStartupChecks(ctx: AppContext): Promise<void> {
     const ended = await services.twoFactor.deleteSessionsWithoutTwoFactor();
     logger.info({ deleted: ended }, 'REQUIRE_2FA: ended the sessions of accounts without two-factor sign-in');
   }
-  // Nobody could administer accounts or teams from the browser (docs/teams.md).
-  if (!(await services.people.hasActiveAdmin())) logger.warn(NO_ADMIN_NOTICE);
+  await offerFirstAdminLink(ctx);
   await services.hasher.warmUp();
   try {
     await services.statistics.warmUp();
@@ -41,6 +41,27 @@ export async function runStartupChecks(ctx: AppContext): Promise<void> {
     // Only a head start: the years are worked out on first use otherwise.
     logger.warn({ err: error }, 'could not read the holiday regions in use to work their years out ahead');
   }
+}
+
+/**
+ * While no account is an active admin, nobody could administer accounts or teams from the browser: a
+ * one-time setup link on this terminal only (docs/teams.md, "The first admin"), which whoever merely
+ * reaches the server cannot see.
+ */
+async function offerFirstAdminLink({ config, logger, services }: AppContext): Promise<void> {
+  let token: string | undefined;
+  try {
+    token = await services.firstAdmin.issueLink();
+  } catch (error) {
+    // With --no-migrate the table of the links may not exist yet: the notice without a link.
+    if (!(await services.people.hasActiveAdmin())) logger.warn({ err: error }, NO_ADMIN_NOTICE);
+    return;
+  }
+  if (token === undefined) return;
+  const days = SETUP_LINK_TTL_SECONDS / 86_400;
+  logger.warn(
+    `no active admin: to make the first admin account, open ${config.publicUrl}/register?setup=${token} (one-time; valid ${days} days, until an admin exists), or run \`timetrack user role <account> admin\``,
+  );
 }
 
 /**

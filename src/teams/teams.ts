@@ -1,6 +1,7 @@
 // Teams (docs/teams.md, docs/api.md "Teams"): making, naming, listing, reading and deleting them.
 // A name is trimmed, 1 to 100 characters without control or invisible ones, and unique without
-// regard to case: the unique index on lower(name) decides, also between two processes (TEAM_NAME_TAKEN).
+// regard to case: the unique index on its key (`teamNameKey`, computed here alike for both engines)
+// decides, also between two processes (TEAM_NAME_TAKEN).
 import type { Kysely } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../db/database.js';
 import type { Database } from '../db/types.js';
@@ -32,6 +33,11 @@ export function normalizeTeamName(raw: string): string {
   return name;
 }
 
+/** What two names share when they are the same name without regard to case: NFC, then Unicode lower case. */
+export function teamNameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
 async function rethrowNameTaken<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
@@ -48,7 +54,7 @@ export async function createTeam(deps: { database: TransactionalDatabase; clock:
   return rethrowNameTaken(
     deps.database.db
       .insertInto('teams')
-      .values({ name, created_at: deps.clock.now().toISOString() })
+      .values({ name, name_key: teamNameKey(name), created_at: deps.clock.now().toISOString() })
       .returning(['id', 'name', 'created_at'])
       .executeTakeFirstOrThrow(),
   );
@@ -57,7 +63,12 @@ export async function createTeam(deps: { database: TransactionalDatabase; clock:
 export async function renameTeam(db: Kysely<Database>, teamId: number, rawName: string): Promise<Team> {
   const name = normalizeTeamName(rawName);
   const team = await rethrowNameTaken(
-    db.updateTable('teams').set({ name }).where('id', '=', teamId).returning(['id', 'name', 'created_at']).executeTakeFirst(),
+    db
+      .updateTable('teams')
+      .set({ name, name_key: teamNameKey(name) })
+      .where('id', '=', teamId)
+      .returning(['id', 'name', 'created_at'])
+      .executeTakeFirst(),
   );
   if (!team) throw teamNotFound();
   return team;
@@ -77,13 +88,8 @@ export async function teamById(db: Kysely<Database>, teamId: number): Promise<Te
 export async function findTeam(db: Kysely<Database>, reference: string): Promise<Team> {
   const byId = /^[0-9]{1,15}$/.test(reference) ? await teamById(db, Number(reference)) : undefined;
   if (byId) return byId;
-  // Both sides through the engine's lower(), as the unique index compares them.
-  const name = reference.normalize('NFC').trim();
-  const byName = await db
-    .selectFrom('teams')
-    .select(TEAM_COLUMNS)
-    .where((eb) => eb(eb.fn('lower', ['teams.name']), '=', eb.fn<string>('lower', [eb.val(name)])))
-    .executeTakeFirst();
+  // By the key the unique index compares.
+  const byName = await db.selectFrom('teams').select(TEAM_COLUMNS).where('teams.name_key', '=', teamNameKey(reference.trim())).executeTakeFirst();
   if (!byName) throw new ServiceError('NOT_FOUND', `no team named ${reference}`);
   return byName;
 }

@@ -1,14 +1,13 @@
 // The pages before sign-in: login, register, password-forgot, password-reset.
 import { useRef, useState } from 'preact/hooks';
 import type { User } from '../http/contract.js';
-import type { Routes } from '../http/routes-table.js';
 import { api } from './api.js';
 import { t } from './i18n/index.js';
 import { flashMessage, navigate } from './router.js';
 import { AuthFrame, Field, Link, Notice, useAction } from './ui.js';
 import { signedIn, signIn, type SecondStep } from './sign-in.js';
 import { CodeStep, TwoFactorSetup } from './two-factor.js';
-import { askRegistration, registration, RegistrationClosed } from './registration.js';
+import { askRegistration, registration } from './registration.js';
 import { NewPasswordFields, useNewPassword } from './password-fields.js';
 
 const go = (href: string) => navigate(href);
@@ -73,80 +72,6 @@ export function LoginPage() {
         )}
         <Link href="/password-forgot" onNavigate={go}>
           {text.forgot}
-        </Link>
-      </p>
-    </AuthFrame>
-  );
-}
-
-export function RegisterPage() {
-  const [fullName, setFullName] = useState('');
-  const [email, setEmail] = useState('');
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const action = useAction();
-  const text = t().auth;
-  askRegistration();
-  const submit = (event: Event) => {
-    event.preventDefault();
-    void action.run(async () => {
-      // The account starts in this browser's zone: its days and its tracking start are counted there.
-      const body: Routes['POST /api/auth/register']['body'] = {
-        full_name: fullName,
-        email,
-        password,
-        timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      };
-      if (username.trim()) body.username = username.trim();
-      await api('POST /api/auth/register', { body });
-      // REQUIRE_2FA: the sign-in page takes it from the password on.
-      if (await signIn(email, password)) navigate('/login', { replace: true });
-    });
-  };
-  // A link kept from elsewhere: no form where the server takes no registration.
-  if (registration.value === 'closed') return <RegistrationClosed />;
-  return (
-    <AuthFrame title={text.registerTitle}>
-      <Notice error={action.error} errorRef={action.errorRef} />
-      <form ref={action.formRef} onSubmit={submit}>
-        <Field
-          label={text.fullName}
-          name="full_name"
-          error={action.fieldErrors.full_name}
-          value={fullName}
-          onInput={setFullName}
-          autocomplete="name"
-          required
-        />
-        <Field label={text.email} name="email" error={action.fieldErrors.email} type="email" value={email} onInput={setEmail} autocomplete="email" required />
-        <Field
-          label={text.usernameOptional}
-          name="username"
-          error={action.fieldErrors.username}
-          value={username}
-          onInput={setUsername}
-          autocomplete="username"
-        />
-        <Field
-          label={text.password}
-          name="password"
-          error={action.fieldErrors.password}
-          type="password"
-          value={password}
-          onInput={setPassword}
-          autocomplete="new-password"
-          required
-          minLength={8}
-          hint={text.passwordHint}
-        />
-        <button type="submit" class="primary" disabled={action.busy}>
-          {text.createAccount}
-        </button>
-      </form>
-      <p>
-        {text.alreadyRegistered}{' '}
-        <Link href="/login" onNavigate={go}>
-          {text.signInInstead}
         </Link>
       </p>
     </AuthFrame>

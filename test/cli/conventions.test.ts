@@ -195,7 +195,7 @@ describe('JSON shapes and help', () => {
     const unlocked = (await json('user', 'unlock', 'ann@example.com')).user;
     const disabled = (await json('user', 'disable', 'ann@example.com')).user;
     const enabled = (await json('user', 'enable', 'ann@example.com')).user;
-    const keys = ['active_sessions', 'created_at', 'email', 'failed_attempts', 'full_name', 'id', 'locked_until', 'status', 'two_factor', 'username'];
+    const keys = ['active_sessions', 'created_at', 'email', 'failed_attempts', 'full_name', 'id', 'locked_until', 'role', 'status', 'two_factor', 'username'];
     for (const user of [listed, shown, unlocked, disabled, enabled]) expect(Object.keys(user).sort()).toEqual(keys);
     expect(shown).toEqual(listed);
     expect(disabled.status).toBe('disabled');

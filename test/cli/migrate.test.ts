@@ -39,6 +39,8 @@ const MIGRATIONS = [
   '20261127022500_user_roles',
   '20261127024000_teams',
   '20261127030000_invitations',
+  '20261127053000_admin_setup_links',
+  '20261127054500_team_name_key',
 ];
 
 describe('timetrack migrate', () => {

@@ -1,15 +1,8 @@
 // Roles from the shell, with the built binary (docs/cli.md, docs/teams.md): `user create --role`,
-// `user role`, a role that does not exist, and the warnings of `timetrack check` and of `serve`'s
-// start while no account is an active admin.
-import { afterEach, describe, expect, it } from 'vitest';
+// `user role`, a role that does not exist, and the warning of `timetrack check` while no account is an
+// active admin (serve's notice and setup link: test/teams/first-admin-setup-link.test.ts).
+import { describe, expect, it } from 'vitest';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
-import { startServer, type RunningServer } from '../support/server.js';
-
-let server: RunningServer | undefined;
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-});
 
 const NO_ADMIN = /no active admin: make one with `timetrack user role <account> admin`/;
 
@@ -40,13 +33,5 @@ describe('roles from the shell', () => {
       1,
       /role must be one of/,
     );
-  });
-
-  it('serve warns at its start while no active admin exists', { timeout: 60_000 }, async () => {
-    const db = tempDb();
-    await createAccountWithCli(db, 'ann@example.com');
-    server = await startServer(db);
-    while (!server.output().includes('timetrack started')) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(server.output()).toMatch(NO_ADMIN);
   });
 });

@@ -66,8 +66,8 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     const table = await cli(db, ['user', 'list']);
     expect(table.exitCode).toBe(0);
     const lines = (table.stdout as string).split('\n');
-    expect(lines[0]).toMatch(/^email\s+name\s+status\s+failed attempts\s+locked until\s+active sessions\s+two-factor$/);
-    expect(lines[1]).toMatch(/^ann@example\.com\s+Test Person\s+active\s+0\s+-\s+0\s+off$/);
+    expect(lines[0]).toMatch(/^email\s+name\s+role\s+status\s+failed attempts\s+locked until\s+active sessions\s+two-factor$/);
+    expect(lines[1]).toMatch(/^ann@example\.com\s+Test Person\s+member\s+active\s+0\s+-\s+0\s+off$/);
     expect(lines[2]).toMatch(/^bob@example\.com/);
 
     const json = JSON.parse((await cli(db, ['user', 'list', '--json'])).stdout as string) as { users: Array<Record<string, unknown>> };
@@ -77,6 +77,7 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
       full_name: 'Test Person',
       username: null,
       created_at: expect.any(String),
+      role: 'member',
       status: 'active',
       failed_attempts: 0,
       locked_until: null,
@@ -84,7 +85,7 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
       two_factor: false,
     });
     const show = JSON.parse((await cli(db, ['--json', 'user', 'show', 'BOB@example.com'])).stdout as string) as { user: Record<string, unknown> };
-    expect(show.user).toMatchObject({ email: 'bob@example.com', status: 'active' });
+    expect(show.user).toMatchObject({ email: 'bob@example.com', role: 'member', status: 'active' });
     expect(JSON.stringify(json)).not.toMatch(/hash|argon/);
   });
 
@@ -140,9 +141,10 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     expect(deleted.exitCode).toBe(0);
     expect(JSON.parse(deleted.stdout as string).deleted.email).toBe('ann@example.com');
 
-    // Of no account: users itself, failed sign-ins of unknown names, the serve processes (PostgreSQL), teams and invitations (team_members is).
+    // Of no account: users itself, failed sign-ins of unknown names, the serve processes (PostgreSQL), teams, invitations (team_members is) and setup links.
     const tables = (await tableNames(db)).filter(
-      (name) => !['users', 'unknown_login_failures', 'server_processes', 'teams', 'invitations'].includes(name) && !name.startsWith('kysely_'),
+      (name) =>
+        !['users', 'unknown_login_failures', 'server_processes', 'teams', 'invitations', 'admin_setup_links'].includes(name) && !name.startsWith('kysely_'),
     );
     expect(tables).toEqual(expect.arrayContaining(['auth_info', 'auth_tokens', 'reset_tokens', 'time_entries', 'absences', 'daily_totals', 'user_settings']));
     // The audit trail is the exception: who created, changed and deleted the account outlives it.

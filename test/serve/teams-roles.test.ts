@@ -41,6 +41,11 @@ describe('teams', () => {
     expect(made).toMatchObject({ status: 201, body: { team: { name: 'Kitchen' } } });
     const kitchen = made.body.team.id as number;
     expect((await api('POST', '/api/teams', ann, { name: 'KITCHEN' })).body).toMatchObject({ statusCode: 409, code: 'TEAM_NAME_TAKEN' });
+    // Beyond ASCII alike on both engines: the key is computed by timetrack, not by the engine's lower().
+    const doctors = await api('POST', '/api/teams', ann, { name: 'Ärzte' });
+    expect(doctors.status).toBe(201);
+    expect((await api('POST', '/api/teams', ann, { name: 'ÄRZTE' })).body).toMatchObject({ statusCode: 409, code: 'TEAM_NAME_TAKEN' });
+    expect((await api('DELETE', `/api/teams/${doctors.body.team.id}`, ann)).status).toBe(204);
     const other = (await api('POST', '/api/teams', ann, { name: 'Garden' })).body.team.id as number;
 
     // Lea leads Kitchen (set by the admin); Max is a member.

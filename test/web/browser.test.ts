@@ -1083,7 +1083,7 @@ describe.runIf(browserAvailable)('the browser client against a small sign-in rat
 
     // Eight sign-in requests a minute from this address: the ninth is turned away.
     for (let attempt = 6; attempt <= 8; attempt++) await signIn(page, who.email, PASSWORD);
-    await expect.poll(() => alert.textContent()).toMatch(/^Too many attempts from this address\. Try again in (\d+ seconds|1 minute)\.$/);
+    await expect.poll(() => alert.textContent()).toMatch(/^Too many requests in a short time\. Try again in (\d+ seconds|1 minute)\.$/);
     expect(await token(page)).toBeNull();
     expectSameOrigin(requests, server.baseUrl);
     await context.close();

@@ -128,7 +128,7 @@ describe('error sentences', () => {
     expect(errorMessage({ status: 423, code: 'ACCOUNT_LOCKED' })).toMatch(/in a few minutes/);
   });
   it('say when to retry a rate-limited request', () => {
-    expect(errorMessage({ status: 429, code: 'RATE_LIMITED', retryAfterSeconds: 42 })).toBe('Too many attempts from this address. Try again in 42 seconds.');
+    expect(errorMessage({ status: 429, code: 'RATE_LIMITED', retryAfterSeconds: 42 })).toBe('Too many requests in a short time. Try again in 42 seconds.');
   });
   it.each([
     ['WEAK_PASSWORD', 400, /too common/],

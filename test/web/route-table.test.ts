@@ -27,7 +27,7 @@ type Query<K extends QueryRoute> = Routes[K]['query'];
 
 /** The fields of every body and query of the table, checked against the table's types here and the server's schemas below. */
 const BODIES: { [K in BodyRoute]: { required: readonly string[]; optional: readonly string[] } } = {
-  'POST /api/auth/register': fields<Body<'POST /api/auth/register'>>()(['email', 'password', 'full_name'], ['username', 'timezone']),
+  'POST /api/auth/register': fields<Body<'POST /api/auth/register'>>()(['email', 'password', 'full_name'], ['username', 'timezone', 'setup_token']),
   'POST /api/auth/login': fields<Body<'POST /api/auth/login'>>()(['email', 'password'], []),
   'POST /api/auth/login/2fa': fields<Body<'POST /api/auth/login/2fa'>>()(['challenge', 'code'], []),
   'POST /api/auth/request-reset': fields<Body<'POST /api/auth/request-reset'>>()(['email'], []),
@@ -78,6 +78,7 @@ const QUERIES: { [K in QueryRoute]: { required: readonly string[]; optional: rea
   'GET /api/stats/vacation': fields<Query<'GET /api/stats/vacation'>>()([], ['year', 'from', 'to', 'portion']),
   'GET /api/stats/month': fields<Query<'GET /api/stats/month'>>()([], ['month', 'lang']),
   'GET /api/teams/:id/overview': fields<Query<'GET /api/teams/:id/overview'>>()([], ['week']),
+  'GET /api/auth/setup-link': fields<Query<'GET /api/auth/setup-link'>>()(['token'], []),
   'GET /api/users/:id/stats/week': fields<Query<'GET /api/users/:id/stats/week'>>()([], ['date', 'region', 'lang']),
   'GET /api/users/:id/stats/month': fields<Query<'GET /api/users/:id/stats/month'>>()([], ['month', 'lang']),
   'GET /api/users': fields<Query<'GET /api/users'>>()([], ['q', 'limit', 'cursor']),
@@ -160,6 +161,7 @@ describe('the route table', () => {
     const keys = {
       'POST /api/auth/register': true,
       'GET /api/auth/registration': true,
+      'GET /api/auth/setup-link': true,
       'POST /api/auth/login': true,
       'POST /api/auth/login/2fa': true,
       'POST /api/auth/logout': true,

@@ -38,6 +38,7 @@ async function summaries(context: AccountAdminDeps, filter?: SummaryFilter): Pro
     .innerJoin('auth_info', 'auth_info.user_id', 'users.id')
     .select([
       ...PUBLIC_USER_COLUMNS,
+      'users.role',
       'auth_info.status',
       'auth_info.failed_attempts',
       'auth_info.locked_until',
@@ -69,8 +70,9 @@ async function summaries(context: AccountAdminDeps, filter?: SummaryFilter): Pro
     query = query.where('users.id', 'in', filter.ids);
   }
   const rows = await query.execute();
-  return rows.map(({ status, failed_attempts, locked_until, active_sessions, two_factor, last_sign_in_at, ...user }) => ({
+  return rows.map(({ role, status, failed_attempts, locked_until, active_sessions, two_factor, last_sign_in_at, ...user }) => ({
     user,
+    role,
     status,
     failed_attempts,
     // A lock that has passed is no lock: show it as none.

@@ -3,7 +3,7 @@
 // active admin (a demotion, `user disable`, `user delete`, closing one's own account) first locks the
 // rows of all active admins (`lockActiveAdmins`) and counts them again under those locks: two such
 // changes, even from two processes on PostgreSQL, wait for each other and the second sees the first.
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { TransactionalDatabase } from '../../db/database.js';
 import type { Database, UserRole } from '../../db/types.js';
 import { ServiceError, validationError } from '../../common/errors.js';
@@ -20,7 +20,8 @@ export function parseRole(value: string): UserRole {
 }
 
 /** What `serve` and `timetrack check` say while no account is an active admin. */
-export const NO_ADMIN_NOTICE = 'no active admin: make one with `timetrack user role <account> admin` (docs/teams.md)';
+export const NO_ADMIN_NOTICE =
+  'no active admin: make one with `timetrack user role <account> admin`, or with the one-time setup link `serve` prints at its start (docs/teams.md, "The first admin")';
 
 export function lastAdmin(): ServiceError {
   return new ServiceError('LAST_ADMIN', 'This is the last active admin: make another account an admin first');
@@ -110,6 +111,18 @@ async function changeRoleBySession(
   return setRole(deps, userId, role);
 }
 
+/** Whether some account is an active admin. */
+export async function hasActiveAdmin(db: Kysely<Database>): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .innerJoin('auth_info', 'auth_info.user_id', 'users.id')
+    .select('users.id')
+    .where('users.role', '=', 'admin')
+    .where('auth_info.status', '=', 'active')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export interface UserPageQuery {
   /** Part of the e-mail address or the name, without regard to case. */
   q?: string;
@@ -143,15 +156,6 @@ export function createRoleService(deps: RoleDeps) {
       changeRoleBySession(deps, session, userId, role, password),
     listUsers: (query: UserPageQuery) => listUsers(deps, query),
     /** Whether some account is an active admin (`serve` and `timetrack check` warn while none is). */
-    async hasActiveAdmin(): Promise<boolean> {
-      const row = await deps.database.db
-        .selectFrom('users')
-        .innerJoin('auth_info', 'auth_info.user_id', 'users.id')
-        .select('users.id')
-        .where('users.role', '=', 'admin')
-        .where('auth_info.status', '=', 'active')
-        .executeTakeFirst();
-      return row !== undefined;
-    },
+    hasActiveAdmin: () => hasActiveAdmin(deps.database.db),
   };
 }

@@ -1,7 +1,7 @@
 // Reading accounts and shaping the public User object (docs/api.md, Conventions). No route or command
 // ever sees a row with a hash: the public shape is built here.
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { AccountStatus, Database } from '../../db/types.js';
+import type { AccountStatus, Database, UserRole } from '../../db/types.js';
 import { ServiceError } from '../../common/errors.js';
 import { normalizeLoginIdentifier } from './fields.js';
 
@@ -15,6 +15,8 @@ export interface PublicUser {
 
 export interface AccountSummary {
   user: PublicUser;
+  /** What the account may do (docs/teams.md). */
+  role: UserRole;
   status: AccountStatus;
   failed_attempts: number;
   locked_until: string | null;

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Services } from '../../composition-root.js';
-import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../auth/accounts/fields.js';
+import { EMAIL_MAX_LENGTH } from '../../auth/accounts/fields.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/passwords/policy.js';
 import { requireAccountSession, requireSession, sessionOf } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
@@ -10,13 +10,13 @@ import { BEARER } from '../openapi.js';
 import type { ApiInstance } from '../api-hooks.js';
 import { securityEvent } from '../../auth/audit.js';
 import { ServiceError } from '../../common/errors.js';
-import { normalizeTimezone } from '../../time/calendar/dates.js';
-import { errorResponses, MessageSchema, UserSchema } from '../schemas.js';
+import { errorResponses, MessageSchema } from '../schemas.js';
 import { challengeAnswer, LoginResponse, MeResponse, RevokeApiTokensOption, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse } from './schemas.js';
 import { twoFactorRoutes } from './two-factor-routes.js';
 import { accountRoutes } from './account-routes.js';
 import { apiTokenRoutes } from './api-token-routes.js';
 import { sessionRoutes } from './session-routes.js';
+import { registrationRoutes } from './registration-routes.js';
 import { accountBudget } from '../account-limits.js';
 import { REVOCATIONS_PER_HOUR } from '../../auth/sessions/budgets.js';
 
@@ -25,8 +25,6 @@ const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWO
 const LoginIdentifier = Type.String({ minLength: 1, maxLength: EMAIL_MAX_LENGTH });
 const Email = Type.String({ minLength: 1, maxLength: EMAIL_MAX_LENGTH + 64 });
 const ResetToken = Type.String({ minLength: 1, maxLength: 256 });
-
-const UserResponse = Type.Object({ user: UserSchema });
 
 /** Headers a reverse proxy adds: a request carrying one did not come straight from this machine. */
 const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via', 'x-forwarded-host', 'x-forwarded-proto'];
@@ -40,6 +38,7 @@ export type AuthServices = Pick<
   | 'audit'
   | 'authentication'
   | 'credentials'
+  | 'firstAdmin'
   | 'lockout'
   | 'ownSessions'
   | 'resets'
@@ -70,38 +69,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteOptions> = async (ap
   await app.register(twoFactorRoutes, { credentials, audit, sessions, twoFactor: services.twoFactor, signInNotices, rateLimited });
   await app.register(accountRoutes, { credentials, accountClosing: services.accountClosing, rateLimited });
 
-  app.post(
-    '/register',
-    {
-      config: rateLimited,
-      schema: {
-        tags: ['auth'],
-        body: Type.Object(
-          {
-            email: Email,
-            password: Password,
-            full_name: Type.String({ minLength: 1, maxLength: FULL_NAME_MAX_LENGTH + 64 }),
-            // Null first: Ajv's type coercion would otherwise turn null into "" for the string branch.
-            username: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 64 })])),
-            timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA zone the account starts in (the browser sends its own); default UTC' })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 201: UserResponse, ...errorResponses(400, 403, 409, 429) },
-      },
-    },
-    async (request, reply) => {
-      const { timezone, ...account } = request.body;
-      // Checked before the account is made: an unknown zone is a 400 naming the field, and nothing is created.
-      const zone = timezone === undefined ? undefined : normalizeTimezone(timezone);
-      const user = await accounts.registerAccount(account);
-      // The account starts in the zone; its tracking start is the registration date there.
-      if (zone !== undefined && zone !== 'UTC') await settings.updateSettings(user.id, { timezone: zone, timezone_valid_from: '1970-01-01' });
-      return reply.code(201).send({ user });
-    },
-  );
-
-  registrationRoute(app, accounts);
+  await app.register(registrationRoutes, { accounts, firstAdmin: services.firstAdmin, settings, rateLimited });
 
   app.post(
     '/login',
@@ -275,20 +243,5 @@ function passwordRoutes(app: ApiInstance, { audit, authentication, credentials, 
       await audit.record({ action: 'password_changed', actor: `user:${user.id}`, user, detail });
       return { message: `Password changed; other sessions ${revokeApiTokens ? 'and API tokens ' : ''}have been signed out` };
     },
-  );
-}
-
-/** GET /api/auth/registration: whether anyone may create an account here, asked by the client before it offers sign-up. */
-function registrationRoute(app: ApiInstance, accounts: AuthServices['accounts']): void {
-  app.get(
-    '/registration',
-    {
-      schema: {
-        tags: ['auth'],
-        description: 'Whether anyone may create an account here (REGISTRATION): the client offers sign-up only when open.',
-        response: { 200: Type.Object({ registration: Type.Union([Type.Literal('open'), Type.Literal('closed')]) }) },
-      },
-    },
-    () => ({ registration: accounts.registration() }),
   );
 }

@@ -90,6 +90,8 @@ export const de: Catalog = {
     REGISTRATION_CLOSED: 'Auf diesem Server kann man sich nicht selbst registrieren. Bitten Sie die Administration um ein Konto.',
     INVALID_RESET_TOKEN: 'Dieser Link ist ungültig, abgelaufen oder schon benutzt. Fordern Sie einen neuen an.',
     INVALID_INVITATION: 'Dieser Einladungslink ist ungültig. Prüfen Sie, ob Sie den ganzen Link aus der E-Mail geöffnet haben.',
+    INVALID_SETUP_LINK:
+      'Dieser Einrichtungslink ist ungültig oder abgelaufen, oder es gibt schon einen Admin. Starten Sie den Server neu für einen neuen Link, oder registrieren Sie sich ohne ihn.',
     INVITATION_EXPIRED: 'Diese Einladung ist abgelaufen. Bitten Sie die Person, die Sie eingeladen hat, sie erneut zu senden.',
     INVITATION_USED: 'Diese Einladung wurde schon benutzt. Melden Sie sich mit dem Konto an, das sie angelegt hat.',
     INVITATION_WITHDRAWN: 'Diese Einladung wurde zurückgezogen. Bitten Sie die Person, die Sie eingeladen hat, um eine neue.',
@@ -121,7 +123,7 @@ export const de: Catalog = {
     TOO_MANY_BOOKINGS: 'Sie haben die größtmögliche Zahl an Buchungen. Löschen Sie alte, um neue anzulegen.',
     EXPORT_RUNNING: 'Ein Export Ihrer Daten läuft schon. Warten Sie, bis er fertig ist.',
     ACCOUNT_LOCKED: (seconds) => `Zu viele fehlgeschlagene Anmeldungen: Das Konto ist gesperrt. Versuchen Sie es ${inTime(seconds)} wieder.`,
-    RATE_LIMITED: (seconds) => `Zu viele Versuche von dieser Adresse. Versuchen Sie es ${inTime(seconds)} wieder.`,
+    RATE_LIMITED: (seconds) => `Zu viele Anfragen in kurzer Zeit. Versuchen Sie es ${inTime(seconds)} wieder.`,
     BUSY: 'Der Server ist ausgelastet. Versuchen Sie es gleich noch einmal.',
     SERVER_MISCONFIGURED:
       'Der Server kann Zwei-Faktor-Codes nicht prüfen: Er ist falsch eingerichtet. Bitte melden Sie das dem Betreiber; ein Wiederherstellungscode meldet Sie weiterhin an.',
@@ -184,6 +186,11 @@ export const de: Catalog = {
     usernameOptional: 'Benutzername (optional)',
     passwordHint: 'Mindestens 8 Zeichen.',
     createAccount: 'Konto anlegen',
+    setupTitle: 'timetrack einrichten',
+    setupExplained:
+      'Mit diesem einmaligen Link wird das Konto, das Sie jetzt anlegen, der erste Admin dieses timetrack. Admins verwalten Konten, Teams und Einladungen.',
+    setupChecking: 'Der Einrichtungslink wird geprüft …',
+    setupCreate: 'Admin-Konto anlegen',
     alreadyRegistered: 'Schon registriert?',
     signInInstead: 'Stattdessen anmelden',
     sendLink: 'Link senden',
