@@ -107,6 +107,8 @@ export const ROWS: Row[] = [
   { route: 'GET /api/health', rule: 'open' },
   { route: 'GET /api/ready', rule: 'open' },
   { route: 'GET /api/auth/registration', rule: 'open' },
+  // Admins exist (X, S): no setup link works, for anyone (docs/teams.md, "The first admin").
+  { route: 'GET /api/auth/setup-link', rule: 'open', query: '?token=unknown', answer: 400, answerCode: 'INVALID_SETUP_LINK' },
   {
     route: 'POST /api/auth/register',
     rule: 'open',
