@@ -97,7 +97,7 @@ export interface SharedServer {
  * first case that asks for it, stopped after the last. Call it where `afterAll` may be called (a
  * file's top level or a `describe` body); each case then uses accounts of its own (`uniqueEmail`).
  */
-export function sharedServer(env: Record<string, string> | (() => Record<string, string>) = {}): () => Promise<SharedServer> {
+export function sharedServer(env: Record<string, string> | (() => Record<string, string>) = {}, args: string[] = []): () => Promise<SharedServer> {
   let started: Promise<SharedServer> | undefined;
   afterAll(async () => {
     const running = await started?.catch(() => undefined);
@@ -106,7 +106,7 @@ export function sharedServer(env: Record<string, string> | (() => Record<string,
   return () => {
     started ??= (async () => {
       const dbPath = path.join(makeTempDir(), 'timetrack.db');
-      return { server: await startServer(dbPath, typeof env === 'function' ? env() : env), dbPath };
+      return { server: await startServer(dbPath, typeof env === 'function' ? env() : env, args), dbPath };
     })();
     return started;
   };
