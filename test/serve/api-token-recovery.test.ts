@@ -17,24 +17,17 @@ import { totpCode, wrongCode } from '../support/totp.js';
 const NEW_PASSWORD = 'another fine passphrase';
 
 const plain = sharedServer();
-let smtp: Promise<TestSmtpServer> | undefined;
+let smtp: TestSmtpServer | undefined;
+const MAIL = { SMTP_HOST: '127.0.0.1', SMTP_FROM: 'timetrack@example.org', PUBLIC_URL: 'https://time.example.org' };
+const mailing = sharedServer(() => ({ ...MAIL, SMTP_PORT: String(smtp!.port) }));
 afterAll(async () => {
-  await (await smtp)?.close();
+  await smtp?.close();
 });
-const mailing = sharedServer(() => ({
-  SMTP_HOST: '127.0.0.1',
-  SMTP_PORT: String(smtpPort),
-  SMTP_FROM: 'timetrack@example.org',
-  PUBLIC_URL: 'https://time.example.org',
-}));
-let smtpPort = 0;
 
-/** The server with mail, and its SMTP server. */
+/** The server with mail, and its SMTP server (started with it). */
 async function withMail(): Promise<{ server: RunningServer; mail: TestSmtpServer }> {
-  smtp ??= startSmtpServer();
-  const mail = await smtp;
-  smtpPort = mail.port;
-  return { server: (await mailing()).server, mail };
+  smtp ??= await startSmtpServer();
+  return { server: (await mailing()).server, mail: smtp };
 }
 
 async function call(
