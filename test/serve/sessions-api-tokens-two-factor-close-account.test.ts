@@ -121,13 +121,13 @@ describe('API tokens, against a real server and the admin CLI', () => {
       ],
     });
     expect(String(listed.stdout)).not.toContain(token);
-    const text = await cli(dbPath, ['token', 'list', '--api', '--user', 'ann@example.com']);
+    const text = await cliInProcess(dbPath, ['token', 'list', '--api', '--user', 'ann@example.com']);
     expect(String(text.stdout)).toMatch(/nightly export/);
     const revoked = await cli(dbPath, ['--json', 'token', 'revoke', '--api', '--id', String(id)]);
     expect([revoked.exitCode, JSON.parse(revoked.stdout as string)]).toEqual([0, { revoked: 1 }]);
     expect((await call(server, 'GET', '/api/time-entries/current', { token })).status).toBe(401);
     expect((await call(server, 'GET', '/api/time-entries/current', { token: session })).status).toBe(200);
-    expect((await cli(dbPath, ['token', 'revoke', '--api', '--id', String(id)])).exitCode).toBe(3);
+    expect((await cliInProcess(dbPath, ['token', 'revoke', '--api', '--id', String(id)])).exitCode).toBe(3);
     const audit = JSON.parse((await cliInProcess(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string }> };
     expect(audit.events.map((event) => event.action)).toEqual(expect.arrayContaining(['api_token_created', 'api_token_revoked']));
   });
@@ -198,7 +198,7 @@ describe('operators, against real servers and the admin CLI', () => {
     expect((await show()).two_factor).toBe(false);
     await enableTwoFactorOn(server, session);
     expect((await show()).two_factor).toBe(true);
-    expect(String((await cli(dbPath, ['user', 'show', email])).stdout)).toMatch(/two-factor:\s+on/);
+    expect(String((await cliInProcess(dbPath, ['user', 'show', email])).stdout)).toMatch(/two-factor:\s+on/);
     const reset = await cli(dbPath, ['--json', 'user', '2fa-reset', email]);
     expect(reset.exitCode).toBe(0);
     expect(JSON.parse(reset.stdout as string)).toMatchObject({ user: { email, two_factor: false }, was_enabled: true, revoked_sessions: 1 });
@@ -212,7 +212,7 @@ describe('operators, against real servers and the admin CLI', () => {
       actor: expect.stringMatching(/^os:/),
       detail: { was_enabled: true, revoked_sessions: 1 },
     });
-    expect((await cli(dbPath, ['user', '2fa-reset', 'nobody@example.com'])).exitCode).toBe(3);
+    expect((await cliInProcess(dbPath, ['user', '2fa-reset', 'nobody@example.com'])).exitCode).toBe(3);
   });
 
   it('REQUIRE_2FA=true at start ends the sessions (and stops the API tokens) of accounts without it; sign-in then leads to set-up', async () => {
