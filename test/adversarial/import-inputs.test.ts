@@ -8,6 +8,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ACCOUNT_DOCUMENT_BYTES } from '../../src/portability/account-document.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { queryRows } from '../support/database.js';
 
 let db: string;
@@ -87,7 +88,7 @@ describe('user import is one transaction', () => {
   });
 
   it('a failure at the last step (an absence already there) rolls back the entries and settings written before it', async () => {
-    const absence = await cli(db, [
+    const absence = await cliInProcess(db, [
       '--json',
       'user',
       'import',
@@ -152,9 +153,10 @@ describe('malformed input gets one clear line per problem, naming the field or r
     ['no user at all', { ...base, user: undefined }, /user: must be an object, not missing/],
     ['another format', { format: 'something', version: 1 }, /not an account document/],
   ];
-  for (const [name, document, message] of cases) {
+  // The first case through the binary, the others through the same bundle in process (docs/testing.md, "How fast").
+  for (const [index, [name, document, message]] of cases.entries()) {
     it(name, async () => {
-      const result = await cli(db, ['user', 'import', documentFile(document)]);
+      const result = await (index === 0 ? cli : cliInProcess)(db, ['user', 'import', documentFile(document)]);
       expectFailure(result, 1, message);
       expect(String(result.stderr)).not.toMatch(/unexpected error/i);
       expect(await counts('new@example.com')).toBeUndefined();
@@ -162,7 +164,7 @@ describe('malformed input gets one clear line per problem, naming the field or r
   }
 
   it('broken JSON names the place', async () => {
-    const result = await cli(db, ['user', 'import', documentFile('{"format": "timetrack-account", "version": 1,\n "user": {"email": }')]);
+    const result = await cliInProcess(db, ['user', 'import', documentFile('{"format": "timetrack-account", "version": 1,\n "user": {"email": }')]);
     expectFailure(result, 1, /account\.json is not valid JSON at line 2, column 20 \(/);
   });
 

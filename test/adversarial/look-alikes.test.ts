@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainToASCII } from 'node:url';
 import { PASSWORD } from '../support/app.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { expectError } from '../support/expectations.js';
 import { request } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
@@ -99,9 +100,13 @@ describe('the admin commands', () => {
 
   it('user update refuses a trailing dot and a blank name, and changes nothing', async () => {
     expectFailure(await cli(db, ['user', 'update', 'ann@example.com', '--email', 'ann@example.com.']), 1, /email must not have an empty part in its domain/);
-    expectFailure(await cli(db, ['user', 'update', 'ann@example.com', '--name', '\u3164']), 1, /full_name must not contain characters that render blank/);
-    expectFailure(await cli(db, ['user', 'update', 'ann@example.com', '--name', 'P\u0430ul']), 1, /full_name must not mix scripts within one word/);
-    const shown = await cli(db, ['--json', 'user', 'show', 'ann@example.com']);
+    expectFailure(
+      await cliInProcess(db, ['user', 'update', 'ann@example.com', '--name', '\u3164']),
+      1,
+      /full_name must not contain characters that render blank/,
+    );
+    expectFailure(await cliInProcess(db, ['user', 'update', 'ann@example.com', '--name', 'P\u0430ul']), 1, /full_name must not mix scripts within one word/);
+    const shown = await cliInProcess(db, ['--json', 'user', 'show', 'ann@example.com']);
     expect(JSON.parse(String(shown.stdout)).user).toMatchObject({ email: 'ann@example.com', full_name: 'Test Person' });
   });
 });

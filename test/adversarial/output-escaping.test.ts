@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { forEngine } from '../support/database.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -57,7 +58,7 @@ describe('entries export', () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     await createAccountWithCli(db, 'bob@example.com');
-    expect((await cli(db, ['entries', 'import', '--user', 'ann@example.com', importFile(NOTES), '--apply', '-q'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['entries', 'import', '--user', 'ann@example.com', importFile(NOTES), '--apply', '-q'])).exitCode).toBe(0);
     const exported = await cli(db, ['entries', 'export', '--user', 'ann@example.com']);
     expect(exported.exitCode).toBe(0);
     const csv = String(exported.stdout);
@@ -69,7 +70,7 @@ describe('entries export', () => {
     // Read back into another account: the very notes that went in.
     const file = path.join(makeTempDir(), 'out.csv');
     fs.writeFileSync(file, csv);
-    expect((await cli(db, ['entries', 'import', '--user', 'bob@example.com', file, '--apply', '-q'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['entries', 'import', '--user', 'bob@example.com', file, '--apply', '-q'])).exitCode).toBe(0);
     const again = String((await cli(db, ['entries', 'export', '--user', 'bob@example.com'])).stdout);
     const roundTrip = (parse(again, { columns: true }) as Array<{ note: string }>).map((row) => row.note);
     expect(roundTrip).toEqual(notes);

@@ -5,6 +5,7 @@ import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, TestClock } from '../support/app.js';
 import { cli, expectFailure } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { addEntry, signIn } from '../support/requests.js';
 
 let t: TestApp | undefined;
@@ -40,7 +41,7 @@ describe('timetrack balance', () => {
     expect(JSON.parse(String(booked.stdout))).toEqual({
       booking: { id: expect.any(Number), date: `${year}-06-30`, minutes: -600, kind: 'payout', note: 'paid with June' },
     });
-    const text = await cli(db, ['balance', 'book', 'ann@example.com', '--date', `${year}-02-10`, '--minutes', '+90', '--kind', 'correction']);
+    const text = await cliInProcess(db, ['balance', 'book', 'ann@example.com', '--date', `${year}-02-10`, '--minutes', '+90', '--kind', 'correction']);
     expect(text.exitCode).toBe(0);
     expect(String(text.stdout)).toMatch(new RegExp(`^booked correction of \\+1:30 \\(90 minutes\\) on ${year}-02-10 for ann@example.com`));
 
@@ -50,13 +51,17 @@ describe('timetrack balance', () => {
       /a payout takes minutes off the balance/,
     );
     expectFailure(
-      await cli(db, ['balance', 'book', 'ann@example.com', '--date', `${year}-06-30`, '--minutes', '1.5h', '--kind', 'correction']),
+      await cliInProcess(db, ['balance', 'book', 'ann@example.com', '--date', `${year}-06-30`, '--minutes', '1.5h', '--kind', 'correction']),
       2,
       /--minutes/,
     );
-    expectFailure(await cli(db, ['balance', 'book', 'nobody@example.com', '--date', `${year}-06-30`, '--minutes', '-1', '--kind', 'payout']), 3, /no account/);
+    expectFailure(
+      await cliInProcess(db, ['balance', 'book', 'nobody@example.com', '--date', `${year}-06-30`, '--minutes', '-1', '--kind', 'payout']),
+      3,
+      /no account/,
+    );
 
-    const audit = JSON.parse(String((await cli(db, ['--json', 'audit', 'list', '--user', 'ann@example.com'])).stdout)) as {
+    const audit = JSON.parse(String((await cliInProcess(db, ['--json', 'audit', 'list', '--user', 'ann@example.com'])).stdout)) as {
       events: Array<{ action: string; actor: string; detail: Record<string, unknown> }>;
     };
     const bookings = audit.events.filter((event) => event.action === 'balance_booked');
@@ -76,12 +81,12 @@ describe('timetrack balance', () => {
     expect(shown.months[5]).toMatchObject({ target_minutes: 0, worked_minutes: 0, booked_minutes: -600 });
     expect(shown.bookings).toHaveLength(2);
     // This year starts with what last year left; the API's balance agrees with the CLI.
-    const thisYear = JSON.parse(String((await cli(db, ['--json', 'balance', 'show', 'ann@example.com'])).stdout));
+    const thisYear = JSON.parse(String((await cliInProcess(db, ['--json', 'balance', 'show', 'ann@example.com'])).stdout));
     expect(thisYear).toMatchObject({ year: year + 1, balance_before_minutes: -390 });
     expect(thisYear.months.at(-1).balance_end_minutes).toBe((await ann.call('GET', '/api/stats/overtime')).json().balance_minutes);
-    const human = await cli(db, ['balance', 'show', 'ann@example.com', '--year', String(year)]);
+    const human = await cliInProcess(db, ['balance', 'show', 'ann@example.com', '--year', String(year)]);
     expect(String(human.stdout)).toMatch(new RegExp(`${year}-06 .*booked\\s+-600 .*balance\\s+-6:30`));
     expect(String(human.stdout)).toMatch(/payout\s+-10:00\s+paid with June/);
-    expectFailure(await cli(db, ['balance', 'show', 'ann@example.com', '--year', '26']), 2, /--year/);
+    expectFailure(await cliInProcess(db, ['balance', 'show', 'ann@example.com', '--year', '26']), 2, /--year/);
   });
 });

@@ -5,6 +5,7 @@ import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
 
 let server: RunningServer | undefined;
@@ -23,7 +24,7 @@ describe('timetrack team overview', () => {
       ['team', 'add', 'Kitchen', 'lea@example.com', '--lead'],
       ['team', 'add', 'Kitchen', 'max@example.com'],
     ]) {
-      expect((await cli(db, args)).exitCode).toBe(0);
+      expect((await cliInProcess(db, args)).exitCode).toBe(0);
     }
     server = await startServer(db);
     const token = async (email: string) => (await callJson(server!, 'POST', '/api/auth/login', { email, password: PASSWORD })).body.token as string;
@@ -48,6 +49,6 @@ describe('timetrack team overview', () => {
     expect(text).toMatch(/member\s+week worked\/target\s+week ±\s+balance\s+vacation left/);
     const maxRow = answer.body.members.find((m: { user: { email: string } }) => m.user.email === 'max@example.com');
     expect(text).toMatch(new RegExp(`max@example\\.com\\s+${Math.floor(maxRow.week.worked_minutes / 60)}:`));
-    expectFailure(await cli(db, ['team', 'overview', 'Nowhere']), 3, /no team named Nowhere/);
+    expectFailure(await cliInProcess(db, ['team', 'overview', 'Nowhere']), 3, /no team named Nowhere/);
   });
 });

@@ -6,6 +6,7 @@ import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeTempDir, type TestApp, TestClock } from '../support/app.js';
 import { cli, expectFailure } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { addEntry, signIn } from '../support/requests.js';
 import { expectPdfShowsSheet } from '../support/timesheet.js';
 
@@ -43,6 +44,6 @@ describe('timetrack report month', () => {
     expectPdfShowsSheet(fs.readFileSync(file), api);
 
     expectFailure(await cli(t.dbPath, ['report', 'month', 'ann@example.com', '--month', '2026-3']), 2, /--month/);
-    expectFailure(await cli(t.dbPath, ['report', 'month', 'ann@example.com', '--format', 'xlsx']), 2, /--format/);
+    expectFailure(await cliInProcess(t.dbPath, ['report', 'month', 'ann@example.com', '--format', 'xlsx']), 2, /--format/);
   });
 });

@@ -3,6 +3,7 @@
 // (in the team, with the role), the trail names the operator; an address with an account is refused.
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
 
 let server: RunningServer | undefined;
@@ -15,7 +16,7 @@ describe('user invite', () => {
   it('prints a link that makes the account in the team; audited as the operator; EMAIL_TAKEN refused', { timeout: 120_000 }, async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
-    expect((await cli(db, ['team', 'create', 'Kitchen'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['team', 'create', 'Kitchen'])).exitCode).toBe(0);
 
     const invited = await cli(db, ['user', 'invite', 'Lia@Example.com', '--team', 'kitchen', '--name', 'Lia Lind', '--lead']);
     expect(invited.exitCode).toBe(0);
@@ -25,9 +26,9 @@ describe('user invite', () => {
     const token = new URL(link!).searchParams.get('token')!;
 
     expectFailure(await cli(db, ['user', 'invite', 'ann@example.com', '--team', 'Kitchen']), 1, /EMAIL_TAKEN|already exists/);
-    expectFailure(await cli(db, ['user', 'invite', 'bo@example.com', '--team', 'Nowhere']), 3, /no team named Nowhere/);
+    expectFailure(await cliInProcess(db, ['user', 'invite', 'bo@example.com', '--team', 'Nowhere']), 3, /no team named Nowhere/);
 
-    const trail = String((await cli(db, ['audit', 'list'])).stdout);
+    const trail = String((await cliInProcess(db, ['audit', 'list'])).stdout);
     expect(trail).toMatch(/os:\S+.*invitation_created|invitation_created.*os:/);
 
     server = await startServer(db);

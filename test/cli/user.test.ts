@@ -23,27 +23,32 @@ describe('timetrack user create', () => {
   it('refuses a duplicate e-mail, a taken username, a weak password and a bad e-mail with exit 1 and one line', async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com', ['--username', 'ann']);
+    // The first refusal through the binary, the others through the same bundle in process (docs/testing.md, "How fast").
     expectFailure(
       await cli(db, ['user', 'create', '--email', 'ANN@example.com', '--name', 'A', '--password-stdin'], { input: PASSWORD }),
       1,
       /^timetrack: An account with this e-mail address already exists$/,
     );
     expectFailure(
-      await cli(db, ['user', 'create', '--email', 'b@example.com', '--name', 'B', '--username', 'ANN', '--password-stdin'], { input: PASSWORD }),
+      await cliInProcess(db, ['user', 'create', '--email', 'b@example.com', '--name', 'B', '--username', 'ANN', '--password-stdin'], { input: PASSWORD }),
       1,
       /username is already taken/,
     );
     expectFailure(
-      await cli(db, ['user', 'create', '--email', 'c@example.com', '--name', 'C', '--password-stdin'], { input: 'password123\n' }),
+      await cliInProcess(db, ['user', 'create', '--email', 'c@example.com', '--name', 'C', '--password-stdin'], { input: 'password123\n' }),
       1,
       /too common/,
     );
     expectFailure(
-      await cli(db, ['user', 'create', '--email', 'd@example.com', '--name', 'D', '--password-stdin'], { input: 'short\n' }),
+      await cliInProcess(db, ['user', 'create', '--email', 'd@example.com', '--name', 'D', '--password-stdin'], { input: 'short\n' }),
       1,
       /8 to 256 characters/,
     );
-    expectFailure(await cli(db, ['user', 'create', '--email', 'not-an-email', '--name', 'E', '--password-stdin'], { input: PASSWORD }), 1, /e-mail address/);
+    expectFailure(
+      await cliInProcess(db, ['user', 'create', '--email', 'not-an-email', '--name', 'E', '--password-stdin'], { input: PASSWORD }),
+      1,
+      /e-mail address/,
+    );
     const list = await cliInProcess(db, ['--json', 'user', 'list']);
     expect((JSON.parse(list.stdout as string) as { users: unknown[] }).users).toHaveLength(1);
   });
@@ -92,18 +97,20 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
   it('answers exit 3 (not found) and one line for an unknown account in every command that takes one', async () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
-    for (const args of [
+    // The first through the binary, the others through the same bundle in process (docs/testing.md, "How fast").
+    for (const [index, args] of [
       ['user', 'show'],
       ['user', 'unlock'],
       ['user', 'disable'],
       ['user', 'enable'],
       ['reset', 'issue'],
-    ]) {
-      expectFailure(await cli(db, [...args, 'nobody@example.com']), 3, /^timetrack: no account with the e-mail address nobody@example\.com$/);
+    ].entries()) {
+      const run = index === 0 ? cli : cliInProcess;
+      expectFailure(await run(db, [...args, 'nobody@example.com']), 3, /^timetrack: no account with the e-mail address nobody@example\.com$/);
     }
-    expectFailure(await cli(db, ['user', 'delete', 'nobody@example.com', '--yes']), 3, /no account/);
-    expectFailure(await cli(db, ['token', 'list', '--user', 'nobody@example.com']), 3, /no account/);
-    expectFailure(await cli(db, ['token', 'revoke', '--user', 'nobody@example.com']), 3, /no account/);
+    expectFailure(await cliInProcess(db, ['user', 'delete', 'nobody@example.com', '--yes']), 3, /no account/);
+    expectFailure(await cliInProcess(db, ['token', 'list', '--user', 'nobody@example.com']), 3, /no account/);
+    expectFailure(await cliInProcess(db, ['token', 'revoke', '--user', 'nobody@example.com']), 3, /no account/);
   });
 
   it('disables and enables an account', async () => {
@@ -158,13 +165,14 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
 describe('usage errors', () => {
   it('answers 2 for an unknown command, an unknown option and a missing argument', async () => {
     const db = tempDb();
+    // The first through the binary, the others through the same bundle in process (docs/testing.md, "How fast").
     expect((await cli(db, ['frobnicate'])).exitCode).toBe(2);
-    expect((await cli(db, ['user', 'frobnicate'])).exitCode).toBe(2);
-    expect((await cli(db, ['user', 'list', '--bogus'])).exitCode).toBe(2);
-    expect((await cli(db, ['user', 'show'])).exitCode).toBe(2);
-    expect((await cli(db, ['token', 'list'])).exitCode).toBe(2);
+    expect((await cliInProcess(db, ['user', 'frobnicate'])).exitCode).toBe(2);
+    expect((await cliInProcess(db, ['user', 'list', '--bogus'])).exitCode).toBe(2);
+    expect((await cliInProcess(db, ['user', 'show'])).exitCode).toBe(2);
+    expect((await cliInProcess(db, ['token', 'list'])).exitCode).toBe(2);
     expectFailure(await cli(db, ['token', 'revoke']), 2, /exactly one of/);
-    expectFailure(await cli(db, ['token', 'revoke', '--all', '--user', 'a@example.com']), 2, /exactly one of/);
+    expectFailure(await cliInProcess(db, ['token', 'revoke', '--all', '--user', 'a@example.com']), 2, /exactly one of/);
   });
 
   it('prints help and the version with exit 0', async () => {

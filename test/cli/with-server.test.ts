@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { databaseLine } from '../support/database.js';
 
 let db: string;
@@ -51,7 +52,7 @@ describe('admin commands against a running server', () => {
     expect(statuses).toEqual([401, 401, 423]);
     expect((await login('locked@example.com')).status).toBe(423);
 
-    const shown = JSON.parse((await cli(db, ['--json', 'user', 'show', 'locked@example.com'])).stdout as string);
+    const shown = JSON.parse((await cliInProcess(db, ['--json', 'user', 'show', 'locked@example.com'])).stdout as string);
     expect(shown.user.failed_attempts).toBe(3);
     expect(shown.user.locked_until).toEqual(expect.any(String));
 
@@ -66,7 +67,7 @@ describe('admin commands against a running server', () => {
     const second = await tokenOf('revoke@example.com');
     const other = await tokenOf('reset@example.com');
 
-    const listed = JSON.parse((await cli(db, ['--json', 'token', 'list', '--user', 'revoke@example.com'])).stdout as string) as {
+    const listed = JSON.parse((await cliInProcess(db, ['--json', 'token', 'list', '--user', 'revoke@example.com'])).stdout as string) as {
       sessions: Array<Record<string, unknown>>;
     };
     expect(listed.sessions).toHaveLength(2);
@@ -111,7 +112,7 @@ describe('admin commands against a running server', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('ACCOUNT_DISABLED');
 
-    expect((await cli(db, ['user', 'enable', 'disable@example.com'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['user', 'enable', 'disable@example.com'])).exitCode).toBe(0);
     expect((await login('disable@example.com')).status).toBe(200);
   });
 });

@@ -12,6 +12,7 @@ import { BIN, cleanEnv } from '../support/cli.js';
 import { runCliAsNobody } from '../support/other-user.js';
 import { cli, createAccountWithCli, emailsIn, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { onPostgres } from '../support/database.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 
 const isRoot = process.geteuid?.() === 0;
 
@@ -31,11 +32,11 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     // Nothing of the staging copy is left beside the database either.
     expect(fs.readdirSync(path.dirname(db)).filter((name) => name.startsWith('.timetrack-staging-'))).toEqual([]);
 
-    expectFailure(await cli(db, ['backup', copy]), 1, /exists already/);
+    expectFailure(await cliInProcess(db, ['backup', copy]), 1, /exists already/);
     expect(fs.readdirSync(folder).sort()).toEqual(['copy.db', 'copy.db.sha256']);
 
     const missing = path.join(folder, 'backups', 'today.db');
-    expectFailure(await cli(db, ['backup', missing]), 1, new RegExp(`the folder ${path.dirname(missing)} does not exist; create it first`));
+    expectFailure(await cliInProcess(db, ['backup', missing]), 1, new RegExp(`the folder ${path.dirname(missing)} does not exist; create it first`));
     expect(fs.readdirSync(folder).sort()).toEqual(['copy.db', 'copy.db.sha256']);
   });
 
@@ -47,7 +48,7 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     fs.symlinkSync(victim, path.join(folder, 'copy.db'));
     expectFailure(await cli(db, ['backup', path.join(folder, 'copy.db')]), 1, /copy\.db is a symbolic link; refused/);
     fs.symlinkSync(victim, path.join(folder, 'other.db.sha256'));
-    expectFailure(await cli(db, ['backup', path.join(folder, 'other.db')]), 1, /other\.db\.sha256 is a symbolic link; refused/);
+    expectFailure(await cliInProcess(db, ['backup', path.join(folder, 'other.db')]), 1, /other\.db\.sha256 is a symbolic link; refused/);
     expect(fs.readFileSync(victim, 'utf8')).toBe('precious');
     expect(fs.existsSync(path.join(folder, 'other.db'))).toBe(false);
   });
@@ -57,7 +58,7 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     await createAccountWithCli(db, 'ann@example.com');
     const folder = makeTempDir('timetrack-backups-');
     const copy = path.join(folder, 'copy.db');
-    expect((await cli(db, ['backup', copy])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['backup', copy])).exitCode).toBe(0);
     await createAccountWithCli(db, 'bob@example.com');
 
     const flipped = fs.readFileSync(copy);
@@ -85,7 +86,7 @@ describe.skipIf(onPostgres)('backup files (SQLite files only; PostgreSQL uses pg
     await createAccountWithCli(db, 'ann@example.com');
     const folder = makeTempDir('timetrack-backups-');
     const planted = path.join(folder, 'planted.db');
-    expect((await cli(db, ['backup', planted])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['backup', planted])).exitCode).toBe(0);
     fs.rmSync(`${planted}.sha256`); // an attacker who can change the file can drop its checksum too
     const sqlite = new Database(planted);
     sqlite.exec(

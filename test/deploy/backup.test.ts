@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { cli, createAccountWithCli, emailsIn, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { startServer } from '../support/server.js';
 import { onPostgres, databaseLine } from '../support/database.js';
 
@@ -84,7 +85,7 @@ describe.skipIf(onPostgres)('SQLite file: timetrack restore', () => {
     expect(fs.statSync(db).mode & 0o777).toBe(0o600);
     expect(integrityOf(db)).toBe('ok');
     expect(emailsIn(db)).toEqual(['ann@example.com']);
-    const listed = JSON.parse((await cli(db, ['--json', 'user', 'list'])).stdout as string) as { users: Array<{ email: string }> };
+    const listed = JSON.parse((await cliInProcess(db, ['--json', 'user', 'list'])).stdout as string) as { users: Array<{ email: string }> };
     expect(listed.users.map((u) => u.email)).toEqual(['ann@example.com']);
   });
 

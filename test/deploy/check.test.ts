@@ -8,6 +8,7 @@ import { migrations } from '../../migrations/index.js';
 import { describe, expect, it } from 'vitest';
 import { runCliAsNobody } from '../support/other-user.js';
 import { cli, createAccountWithCli, expectFailure, tempDb, tempDbPath } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { startServer } from '../support/server.js';
 
 const isRoot = process.geteuid?.() === 0;
@@ -49,6 +50,7 @@ describe.skipIf(onPostgres)('SQLite file: check names folders and files others c
     const folder = path.dirname(db);
     await createAccountWithCli(db, 'ann@example.com');
     fs.chmodSync(folder, 0o777);
+    // The first check through the binary, the next ones through the same bundle in process (docs/testing.md, "How fast").
     const open = await cli(db, ['check']);
     expect(open.exitCode).toBe(1);
     expect(open.stdout).toMatch(
@@ -56,13 +58,13 @@ describe.skipIf(onPostgres)('SQLite file: check names folders and files others c
     );
 
     fs.chmodSync(folder, 0o1777);
-    const sticky = await cli(db, ['check']);
+    const sticky = await cliInProcess(db, ['check']);
     expect(sticky.stdout).toMatch(new RegExp(`^WARNING database folder: the folder ${folder} \\(mode 1777\\) is world-writable with the sticky bit`, 'm'));
     expect(sticky.exitCode).toBe(0);
 
     fs.chmodSync(folder, 0o700);
     fs.chmodSync(db, 0o602);
-    const file = await cli(db, ['check']);
+    const file = await cliInProcess(db, ['check']);
     expect(file.exitCode).toBe(1);
     expect(file.stdout).toMatch(new RegExp(`^PROBLEM database file: others can write the file ${db} \\(mode 602\\) .*\\(fix: chmod 600 ${db}\\)$`, 'm'));
     fs.chmodSync(db, 0o600);
@@ -70,11 +72,11 @@ describe.skipIf(onPostgres)('SQLite file: check names folders and files others c
     const backups = path.join(folder, 'backups');
     fs.mkdirSync(backups, { mode: 0o700 });
     fs.chmodSync(backups, 0o757);
-    const backupFolder = await cli(db, ['check', '--backup-folder', backups]);
+    const backupFolder = await cliInProcess(db, ['check', '--backup-folder', backups]);
     expect(backupFolder.exitCode).toBe(1);
     expect(backupFolder.stdout).toMatch(new RegExp(`^PROBLEM backup folder: others can write the folder ${backups} .*\\(fix: chmod 700 ${backups}\\)$`, 'm'));
     fs.chmodSync(backups, 0o700);
-    const healthy = await cli(db, ['check', '--backup-folder', backups]);
+    const healthy = await cliInProcess(db, ['check', '--backup-folder', backups]);
     expect(healthy.exitCode).toBe(0);
     expect(healthy.stdout).toMatch(/^ok\s+backup folder: .* is writable by its owner only$/m);
     expect(healthy.stdout).not.toMatch(/database folder/);
@@ -82,9 +84,9 @@ describe.skipIf(onPostgres)('SQLite file: check names folders and files others c
     if (isRoot) {
       // Its owner's own group may write; another group (nogroup) may not.
       fs.chmodSync(folder, 0o770);
-      expect((await cli(db, ['check'])).exitCode).toBe(0);
+      expect((await cliInProcess(db, ['check'])).exitCode).toBe(0);
       fs.chownSync(folder, 0, 65534);
-      const group = await cli(db, ['check']);
+      const group = await cliInProcess(db, ['check']);
       expect(group.exitCode).toBe(1);
       expect(group.stdout).toMatch(
         new RegExp(
@@ -143,7 +145,7 @@ describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only
     } finally {
       await server.stop();
     }
-    expect((await cli(db, ['check'])).stdout).toMatch(/^ok\s+secret: generated, kept in /m);
+    expect((await cliInProcess(db, ['check'])).stdout).toMatch(/^ok\s+secret: generated, kept in /m);
     fs.rmSync(`${db}.jwt-secret`);
     const missing = await cli(db, ['check']);
     expect(missing.exitCode).toBe(1);

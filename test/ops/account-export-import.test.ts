@@ -80,10 +80,10 @@ describe('user export and import', () => {
     const imported = await runCli(['--db', target, '--json', 'user', 'import', file]);
     expect(imported.stderr).toBe('');
     expect(JSON.parse(String(imported.stdout))).toMatchObject({ created: true, entries: 2, absences: 2, skipped_entries: 0, bookings: 1 });
-    const again = await runCli(['--db', target, '--json', 'user', 'import', file]);
+    const again = await runCliInProcess(['--db', target, '--json', 'user', 'import', file]);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toMatch(/entries\[1\]: The entry would overlap entry/);
-    const skipping = await runCli(['--db', target, '--json', 'user', 'import', '--skip-existing', file]);
+    const skipping = await runCliInProcess(['--db', target, '--json', 'user', 'import', '--skip-existing', file]);
     expect(skipping.exitCode).toBe(0);
     expect(JSON.parse(String(skipping.stdout))).toMatchObject({
       created: false,
@@ -154,7 +154,7 @@ describe('user export and import', () => {
     fs.writeFileSync(file, JSON.stringify(document));
     const older = tempDb();
     expect((await runCliInProcess(['--db', older, 'migrate'])).exitCode).toBe(0);
-    expect((await runCli(['--db', older, 'user', 'import', file])).exitCode).toBe(0);
+    expect((await runCliInProcess(['--db', older, 'user', 'import', file])).exitCode).toBe(0);
     const oldCopy = JSON.parse(String((await runCliInProcess(['--db', older, 'user', 'export', 'ann@example.com'])).stdout));
     expect(bookings(oldCopy.absences)).toHaveLength(5);
   });
@@ -175,7 +175,7 @@ describe('user export and import', () => {
       fs.writeFileSync(file, JSON.stringify(content));
       const target = tempDb();
       expect((await runCliInProcess(['--db', target, 'migrate'])).exitCode).toBe(0);
-      expect((await runCli(['--db', target, '--json', 'user', 'import', file])).stderr).toBe('');
+      expect((await runCliInProcess(['--db', target, '--json', 'user', 'import', file])).stderr).toBe('');
       return JSON.parse(String((await runCliInProcess(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
     };
     expect((await importInto(document)).zones).toEqual(document.zones);
@@ -185,7 +185,7 @@ describe('user export and import', () => {
     fs.writeFileSync(badFile, JSON.stringify({ ...document, zones: [document.zones[0], { valid_from: '2026-03-04', timezone: 'Mars/Base' }] }));
     const target = tempDb();
     expect((await runCliInProcess(['--db', target, 'migrate'])).exitCode).toBe(0);
-    const bad = await runCli(['--db', target, 'user', 'import', badFile]);
+    const bad = await runCliInProcess(['--db', target, 'user', 'import', badFile]);
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toMatch(/zones\[2\]\.timezone: timezone must be an IANA time zone/);
   });
@@ -198,7 +198,7 @@ describe('user export and import', () => {
     fs.writeFileSync(file, JSON.stringify(document));
     const target = tempDb();
     expect((await runCliInProcess(['--db', target, 'migrate'])).exitCode).toBe(0);
-    const imported = await runCli(['--db', target, 'user', 'import', file]);
+    const imported = await runCliInProcess(['--db', target, 'user', 'import', file]);
     expect(imported.exitCode).toBe(1);
     expect(imported.stderr).toMatch(/schedules\[2\]\.weekly_target_minutes\.tue: /);
     expect(imported.stderr).toMatch(/bookings\[1\]\.minutes: a payout/);

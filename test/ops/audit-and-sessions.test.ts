@@ -102,13 +102,13 @@ describe('timetrack audit list', () => {
     expect(events[2]).toMatchObject({ detail: { revoked_sessions: 0 } });
 
     // A deleted account's events are still found by its address.
-    const bob = JSON.parse(String((await cli(db, ['--json', 'audit', 'list', '--user', 'BOB@example.com'])).stdout)) as { events: unknown[] };
+    const bob = JSON.parse(String((await cliInProcess(db, ['--json', 'audit', 'list', '--user', 'BOB@example.com'])).stdout)) as { events: unknown[] };
     expect(bob.events).toHaveLength(2);
-    const later = JSON.parse(String((await cli(db, ['--json', 'audit', 'list', '--since', '2999-01-01'])).stdout)) as { events: unknown[] };
+    const later = JSON.parse(String((await cliInProcess(db, ['--json', 'audit', 'list', '--since', '2999-01-01'])).stdout)) as { events: unknown[] };
     expect(later.events).toEqual([]);
     const text = await cli(db, ['audit', 'list', '--user', 'ann@example.com']);
     expect(String(text.stdout).split('\n')[0]).toMatch(/^\S+Z {2}account_disabled {2}by os:\S+ {2}ann@example.com/);
-    expect((await cli(db, ['audit', 'list', '--since', 'last tuesday'])).exitCode).toBe(2);
+    expect((await cliInProcess(db, ['audit', 'list', '--since', 'last tuesday'])).exitCode).toBe(2);
   });
 });
 
@@ -125,7 +125,7 @@ describe('sessions: client, key id, one device at a time', () => {
       { id: expect.any(Number), created_at: expect.any(String), expires_at: expect.any(String), client_address: '127.0.0.1', user_agent: 'Phone/1.0' },
       { id: expect.any(Number), created_at: expect.any(String), expires_at: expect.any(String), client_address: '127.0.0.1', user_agent: 'Laptop/2.0' },
     ]);
-    const text = await cli(db, ['token', 'list', '--user', 'ann@example.com']);
+    const text = await cliInProcess(db, ['token', 'list', '--user', 'ann@example.com']);
     expect(text.stdout).toMatch(/Phone\/1\.0/);
 
     const revoked = await cli(db, ['--json', 'token', 'revoke', '--id', String(sessions[0]?.id)]);
@@ -133,7 +133,7 @@ describe('sessions: client, key id, one device at a time', () => {
     expect(JSON.parse(String(revoked.stdout))).toEqual({ revoked: 1 });
     expect(await me(phone.token!)).toBe(401);
     expect(await me(laptop.token!)).toBe(200);
-    const again = await cli(db, ['token', 'revoke', '--id', String(sessions[0]?.id)]);
+    const again = await cliInProcess(db, ['token', 'revoke', '--id', String(sessions[0]?.id)]);
     expect(again.exitCode).not.toBe(0);
     expect(again.stderr).toMatch(/no session with the id/);
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { makeTempDir } from '../support/app.js';
-import { startServer } from '../support/server.js';
+import { sharedServer, uniqueEmail } from '../support/server.js';
 import { onPostgres } from '../support/database.js';
 
 const dir = makeTempDir('timetrack-config-');
@@ -120,47 +120,42 @@ describe('dev mode', () => {
     expectOneLineNaming(await runCli(['serve', '--port', '0', '--db', dbPath, '--dev'], { env: { PUBLIC_URL: 'https://time.example.org' } }), 'PUBLIC_URL');
   });
 
+  // One `--dev` server for the cases that only talk to it.
+  const devServer = sharedServer({}, ['--dev']);
+
   it('answers a reset token only to a request that did not come through a proxy (the documented same-host reverse proxy included)', async () => {
-    const db = path.join(makeTempDir(), 'timetrack.db');
-    const server = await startServer(db, {}, ['--dev']);
-    try {
-      const registered = await fetch(`${server.baseUrl}/api/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'ann@example.com', password: 'correct horse battery staple', full_name: 'Ann' }),
-      });
-      expect(registered.status).toBe(201);
-      const ask = async (headers: Record<string, string>) =>
-        (await (
-          await fetch(`${server.baseUrl}/api/auth/request-reset`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', ...headers },
-            body: '{"email":"ann@example.com"}',
-          })
-        ).json()) as Record<string, unknown>;
-      expect(await ask({})).toHaveProperty('reset_token');
-      const proxied: Array<Record<string, string>> = [
-        { 'x-forwarded-for': '203.0.113.9' },
-        { forwarded: 'for=203.0.113.9' },
-        { 'x-real-ip': '203.0.113.9' },
-        { via: '1.1 caddy' },
-      ];
-      for (const header of proxied) {
-        expect(await ask(header), JSON.stringify(header)).toEqual({ message: expect.any(String), delivery: 'terminal' });
-      }
-    } finally {
-      await server.stop();
+    const { server } = await devServer();
+    const email = uniqueEmail();
+    const registered = await fetch(`${server.baseUrl}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery staple', full_name: 'Ann' }),
+    });
+    expect(registered.status).toBe(201);
+    const ask = async (headers: Record<string, string>) =>
+      (await (
+        await fetch(`${server.baseUrl}/api/auth/request-reset`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ email }),
+        })
+      ).json()) as Record<string, unknown>;
+    expect(await ask({})).toHaveProperty('reset_token');
+    const proxied: Array<Record<string, string>> = [
+      { 'x-forwarded-for': '203.0.113.9' },
+      { forwarded: 'for=203.0.113.9' },
+      { 'x-real-ip': '203.0.113.9' },
+      { via: '1.1 caddy' },
+    ];
+    for (const header of proxied) {
+      expect(await ask(header), JSON.stringify(header)).toEqual({ message: expect.any(String), delivery: 'terminal' });
     }
   });
 
   it('warns loudly when it is on', async () => {
-    const server = await startServer(path.join(makeTempDir(), 'timetrack.db'), {}, ['--dev']);
-    try {
-      // Logged just after "Server listening", which is what startServer waits for.
-      for (let i = 0; i < 100 && !server.output().includes('DEV MODE IS ON'); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(server.output()).toContain('DEV MODE IS ON');
-    } finally {
-      await server.stop();
-    }
+    const { server } = await devServer();
+    // Logged just after "Server listening", which is what startServer waits for.
+    for (let i = 0; i < 100 && !server.output().includes('DEV MODE IS ON'); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.output()).toContain('DEV MODE IS ON');
   });
 });

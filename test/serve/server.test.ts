@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempDir, PASSWORD } from '../support/app.js';
+import { account, makeTempDir, PASSWORD } from '../support/app.js';
 import { onPostgres } from '../support/database.js';
 import { login, register, request } from '../support/requests.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { sharedServer, startServer, uniqueEmail, type RunningServer } from '../support/server.js';
 import { resetLinkOf, startSmtpServer } from '../support/smtp.js';
 
 const running: RunningServer[] = [];
@@ -30,6 +30,9 @@ const registerAndLogin = async (server: RunningServer) => {
 };
 
 describe('timetrack serve', () => {
+  // The cases with the default settings that need no database of their own share one server.
+  const defaults = sharedServer();
+
   it.skipIf(onPostgres)('keeps sessions over a restart with the generated secret file (mode 0600) (SQLite: skipped on PostgreSQL)', async () => {
     const dbPath = path.join(makeTempDir(), 'timetrack.db');
     const first = await serve(dbPath);
@@ -48,10 +51,12 @@ describe('timetrack serve', () => {
   });
 
   it('50 parallel wrong logins over real sockets: at most 4 answers 401, the rest 423; then locked', async () => {
-    const server = await serve(path.join(makeTempDir(), 'timetrack.db'));
-    await registerAndLogin(server);
+    const { server } = await defaults();
+    const email = uniqueEmail();
+    await register(server, account({ email }));
+    await login(server, email);
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => request(server, 'POST', '/api/auth/login', { payload: { email: 'ann@example.com', password: 'a wrong password' } })),
+      Array.from({ length: 50 }, () => request(server, 'POST', '/api/auth/login', { payload: { email, password: 'a wrong password' } })),
     );
     const unauthorized = responses.filter((r) => r.statusCode === 401).length;
     expect(unauthorized).toBeLessThanOrEqual(4);
@@ -60,7 +65,7 @@ describe('timetrack serve', () => {
       expect(response.json().code).toBe('ACCOUNT_LOCKED');
       expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
     }
-    expect((await request(server, 'POST', '/api/auth/login', { payload: { email: 'ann@example.com', password: PASSWORD } })).statusCode).toBe(423);
+    expect((await request(server, 'POST', '/api/auth/login', { payload: { email, password: PASSWORD } })).statusCode).toBe(423);
   });
 
   it('after LOCKOUT_DURATION the correct password works again and the count restarts', async () => {
@@ -147,7 +152,7 @@ describe('timetrack serve', () => {
   );
 
   it('answers /api/health and /api/openapi.json', async () => {
-    const server = await serve(path.join(makeTempDir(), 'timetrack.db'));
+    const { server } = await defaults();
     const health = await request(server, 'GET', '/api/health');
     expect({ status: health.statusCode, body: health.json() }).toEqual({
       status: 200,

@@ -1,9 +1,10 @@
 // The identity features through a real `timetrack serve` over HTTP (docs/api.md, "Your sessions",
-// "API tokens", "Two-factor sign-in", "Closing your account").
+// "API tokens", "Two-factor sign-in", "Closing your account"). Cases that need no database or setting
+// of their own share one server, each with an account of its own.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { sharedServer, startServer, uniqueEmail, type RunningServer } from '../support/server.js';
 import { cli } from '../support/cli-accounts.js';
 import { cliInProcess } from '../support/cli-in-process.js';
 import { totpCode, wrongCode } from '../support/totp.js';
@@ -18,6 +19,9 @@ async function serve(env: Record<string, string> = {}, dbPath = path.join(makeTe
   running.push(server);
   return server;
 }
+
+const shared = async (): Promise<RunningServer> => (await sharedOne()).server;
+const sharedOne = sharedServer();
 
 interface Answer {
   status: number;
@@ -38,8 +42,11 @@ async function call(server: RunningServer, method: string, url: string, options:
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
-async function registerAccount(server: RunningServer, email = 'ann@example.com'): Promise<void> {
-  expect((await call(server, 'POST', '/api/auth/register', { body: { email, password: PASSWORD, full_name: 'Ann' } })).status).toBe(201);
+/** Registers an account; its id. */
+async function registerAccount(server: RunningServer, email = 'ann@example.com'): Promise<number> {
+  const registered = await call(server, 'POST', '/api/auth/register', { body: { email, password: PASSWORD, full_name: 'Ann' } });
+  expect(registered.status).toBe(201);
+  return registered.body.user.id as number;
 }
 
 async function signIn(server: RunningServer, email = 'ann@example.com', userAgent = 'curl/8.5.0'): Promise<string> {
@@ -50,15 +57,16 @@ async function signIn(server: RunningServer, email = 'ann@example.com', userAgen
 
 describe('your sessions, against a real server', () => {
   it('lists them with device and address, revokes one and the others; a revoked one is 401 at once', async () => {
-    const server = await serve();
-    await registerAccount(server);
-    const laptop = await signIn(server, 'ann@example.com', 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0');
+    const server = await shared();
+    const email = uniqueEmail();
+    await registerAccount(server, email);
+    const laptop = await signIn(server, email, 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0');
     const phone = await signIn(
       server,
-      'ann@example.com',
+      email,
       'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
     );
-    const script = await signIn(server);
+    const script = await signIn(server, email);
     const { sessions } = (await call(server, 'GET', '/api/auth/sessions', { token: laptop })).body as {
       sessions: Array<{ id: number; device: string; address: string; current: boolean }>;
     };
@@ -113,13 +121,13 @@ describe('API tokens, against a real server and the admin CLI', () => {
       ],
     });
     expect(String(listed.stdout)).not.toContain(token);
-    const text = await cli(dbPath, ['token', 'list', '--api', '--user', 'ann@example.com']);
+    const text = await cliInProcess(dbPath, ['token', 'list', '--api', '--user', 'ann@example.com']);
     expect(String(text.stdout)).toMatch(/nightly export/);
     const revoked = await cli(dbPath, ['--json', 'token', 'revoke', '--api', '--id', String(id)]);
     expect([revoked.exitCode, JSON.parse(revoked.stdout as string)]).toEqual([0, { revoked: 1 }]);
     expect((await call(server, 'GET', '/api/time-entries/current', { token })).status).toBe(401);
     expect((await call(server, 'GET', '/api/time-entries/current', { token: session })).status).toBe(200);
-    expect((await cli(dbPath, ['token', 'revoke', '--api', '--id', String(id)])).exitCode).toBe(3);
+    expect((await cliInProcess(dbPath, ['token', 'revoke', '--api', '--id', String(id)])).exitCode).toBe(3);
     const audit = JSON.parse((await cliInProcess(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<{ action: string }> };
     expect(audit.events.map((event) => event.action)).toEqual(expect.arrayContaining(['api_token_created', 'api_token_revoked']));
   });
@@ -136,13 +144,14 @@ async function enableTwoFactorOn(server: RunningServer, session: string): Promis
 
 describe('two-factor sign-in, against a real server', () => {
   it('set-up, enable, the two-step sign-in with a code and with a recovery code, disable', async () => {
-    const server = await serve();
-    await registerAccount(server);
-    const session = await signIn(server);
-    const other = await signIn(server);
+    const server = await shared();
+    const email = uniqueEmail();
+    await registerAccount(server, email);
+    const session = await signIn(server, email);
+    const other = await signIn(server, email);
     const { secret, recoveryCodes } = await enableTwoFactorOn(server, session);
     expect((await call(server, 'GET', '/api/auth/me', { token: other })).status).toBe(401);
-    const password = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
+    const password = await call(server, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } });
     expect(password.status).toBe(200);
     expect(password.body).toEqual({ two_factor_required: true, challenge: expect.any(String), expires_at: expect.any(String) });
     // The code used to enable is spent: the next one is the code of a later step, the next step's (one
@@ -150,7 +159,7 @@ describe('two-factor sign-in, against a real server', () => {
     const byRecovery = await call(server, 'POST', '/api/auth/login/2fa', { body: { challenge: password.body.challenge, code: recoveryCodes[0] } });
     expect(byRecovery.status).toBe(200);
     expect((await call(server, 'GET', '/api/auth/me', { token: byRecovery.body.token })).status).toBe(200);
-    const again = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
+    const again = await call(server, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } });
     expect((await call(server, 'POST', '/api/auth/login/2fa', { body: { challenge: again.body.challenge, code: recoveryCodes[0] } })).status).toBe(403);
     const byCode = await call(server, 'POST', '/api/auth/login/2fa', {
       body: { challenge: again.body.challenge, code: totpCode(secret, Date.now() + 30_000) },
@@ -159,14 +168,15 @@ describe('two-factor sign-in, against a real server', () => {
     const disabled = await call(server, 'POST', '/api/auth/2fa/disable', { token: session, body: { password: PASSWORD, code: recoveryCodes[1] } });
     expect(disabled.status).toBe(200);
     expect((await call(server, 'GET', '/api/auth/me', { token: byCode.body.token })).status).toBe(401);
-    expect((await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).body.token).toEqual(expect.any(String));
+    expect((await call(server, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } })).body.token).toEqual(expect.any(String));
   });
 
   it('30 parallel wrong codes: at most 5 checked before the lock, the rest identical 423s', async () => {
-    const server = await serve();
-    await registerAccount(server);
-    const { secret } = await enableTwoFactorOn(server, await signIn(server));
-    const { challenge } = (await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).body;
+    const server = await shared();
+    const email = uniqueEmail();
+    await registerAccount(server, email);
+    const { secret } = await enableTwoFactorOn(server, await signIn(server, email));
+    const { challenge } = (await call(server, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } })).body;
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) => call(server, 'POST', '/api/auth/login/2fa', { body: { challenge, code: wrongCode(secret, Date.now(), i) } })),
     );
@@ -180,20 +190,20 @@ describe('two-factor sign-in, against a real server', () => {
 
 describe('operators, against real servers and the admin CLI', () => {
   it('user show says whether two-factor sign-in is on; user 2fa-reset turns it off, ends the sessions and is audited', async () => {
-    const dbPath = path.join(makeTempDir(), 'timetrack.db');
-    const server = await serve({}, dbPath);
-    await registerAccount(server);
-    const session = await signIn(server);
-    const show = async () => JSON.parse((await cliInProcess(dbPath, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user;
+    const { server, dbPath } = await sharedOne();
+    const email = uniqueEmail();
+    await registerAccount(server, email);
+    const session = await signIn(server, email);
+    const show = async () => JSON.parse((await cliInProcess(dbPath, ['--json', 'user', 'show', email])).stdout as string).user;
     expect((await show()).two_factor).toBe(false);
     await enableTwoFactorOn(server, session);
     expect((await show()).two_factor).toBe(true);
-    expect(String((await cli(dbPath, ['user', 'show', 'ann@example.com'])).stdout)).toMatch(/two-factor:\s+on/);
-    const reset = await cli(dbPath, ['--json', 'user', '2fa-reset', 'ann@example.com']);
+    expect(String((await cliInProcess(dbPath, ['user', 'show', email])).stdout)).toMatch(/two-factor:\s+on/);
+    const reset = await cli(dbPath, ['--json', 'user', '2fa-reset', email]);
     expect(reset.exitCode).toBe(0);
-    expect(JSON.parse(reset.stdout as string)).toMatchObject({ user: { email: 'ann@example.com', two_factor: false }, was_enabled: true, revoked_sessions: 1 });
+    expect(JSON.parse(reset.stdout as string)).toMatchObject({ user: { email, two_factor: false }, was_enabled: true, revoked_sessions: 1 });
     expect((await call(server, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
-    expect((await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } })).body.token).toEqual(expect.any(String));
+    expect((await call(server, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } })).body.token).toEqual(expect.any(String));
     const audit = JSON.parse((await cliInProcess(dbPath, ['--json', 'audit', 'list'])).stdout as string) as {
       events: Array<{ action: string; actor: string; detail: Record<string, unknown> }>;
     };
@@ -202,7 +212,7 @@ describe('operators, against real servers and the admin CLI', () => {
       actor: expect.stringMatching(/^os:/),
       detail: { was_enabled: true, revoked_sessions: 1 },
     });
-    expect((await cli(dbPath, ['user', '2fa-reset', 'nobody@example.com'])).exitCode).toBe(3);
+    expect((await cliInProcess(dbPath, ['user', '2fa-reset', 'nobody@example.com'])).exitCode).toBe(3);
   });
 
   it('REQUIRE_2FA=true at start ends the sessions (and stops the API tokens) of accounts without it; sign-in then leads to set-up', async () => {
@@ -229,10 +239,10 @@ describe('operators, against real servers and the admin CLI', () => {
 
 describe('closing the account, against a real server', () => {
   it('the password deletes the account and its data; an API token may not; audited under its label', async () => {
-    const dbPath = path.join(makeTempDir(), 'timetrack.db');
-    const server = await serve({}, dbPath);
-    await registerAccount(server);
-    const session = await signIn(server);
+    const { server, dbPath } = await sharedOne();
+    const email = uniqueEmail();
+    const id = await registerAccount(server, email);
+    const session = await signIn(server, email);
     expect((await call(server, 'POST', '/api/time-entries/start', { token: session, body: {} })).status).toBe(201);
     const { token } = (await call(server, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'script', expires_in_days: 1, password: PASSWORD } }))
       .body;
@@ -240,9 +250,9 @@ describe('closing the account, against a real server', () => {
     expect((await call(server, 'DELETE', '/api/auth/account', { token: session, body: { password: PASSWORD } })).status).toBe(204);
     expect((await call(server, 'GET', '/api/auth/me', { token: session })).status).toBe(401);
     expect((await call(server, 'GET', '/api/auth/me', { token })).status).toBe(401);
-    expect((await cliInProcess(dbPath, ['user', 'show', 'ann@example.com'])).exitCode).toBe(3);
+    expect((await cliInProcess(dbPath, ['user', 'show', email])).exitCode).toBe(3);
     const audit = JSON.parse((await cliInProcess(dbPath, ['--json', 'audit', 'list'])).stdout as string) as { events: Array<Record<string, unknown>> };
-    expect(audit.events[0]).toMatchObject({ action: 'account_closed', user_id: 1, user_email: 'closed-account:1', detail: {} });
-    expect(JSON.stringify(audit)).not.toContain('ann@example.com');
+    expect(audit.events[0]).toMatchObject({ action: 'account_closed', user_id: id, user_email: `closed-account:${id}`, detail: {} });
+    expect(JSON.stringify(audit)).not.toContain(email);
   });
 });

@@ -1,7 +1,10 @@
 // With TIMETRACK_TEST_CPU_LOG=<file>, every test file appends one line there: its path, its wall time
 // and the CPU time its worker process spent on it, itself and in the processes it started and waited
-// for (serve, the CLI, Chromium), in seconds (docs/testing.md, "How fast"). Without it, nothing.
+// for (serve, the CLI, Chromium), in seconds, then how many `serve` processes and other runs of the
+// built binary it started (docs/testing.md, "How fast"). Without it, nothing.
+import childProcess from 'node:child_process';
 import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -16,10 +19,45 @@ function cpuSeconds(): { own: number; children: number } {
   return { own: (utime! + stime!) / ticks, children: (cutime! + cstime!) / ticks };
 }
 
+interface Starts {
+  serve: number;
+  cli: number;
+}
+
+/**
+ * The processes of the built binary this worker started, `serve` and the rest, counted by wrapping
+ * child_process.spawn and spawnSync once per worker (execa calls them; syncBuiltinESMExports hands the
+ * wrappers to modules that imported them by name).
+ */
+function countBinaryStarts(): Starts {
+  const holder = globalThis as { timetrackBinaryStarts?: Starts };
+  if (holder.timetrackBinaryStarts) return holder.timetrackBinaryStarts;
+  const starts: Starts = { serve: 0, cli: 0 };
+  const count = (args: unknown): void => {
+    const list = Array.isArray(args) ? args.map(String) : [];
+    if (!list.some((arg) => arg.endsWith('bin/timetrack.cjs'))) return;
+    if (list.includes('serve')) starts.serve++;
+    else starts.cli++;
+  };
+  const { spawn, spawnSync } = childProcess;
+  childProcess.spawn = ((command: string, args: unknown, ...rest: unknown[]) => {
+    count(args);
+    return (spawn as (...all: unknown[]) => unknown)(command, args, ...rest);
+  }) as typeof spawn;
+  childProcess.spawnSync = ((command: string, args: unknown, ...rest: unknown[]) => {
+    count(args);
+    return (spawnSync as (...all: unknown[]) => unknown)(command, args, ...rest);
+  }) as typeof spawnSync;
+  syncBuiltinESMExports();
+  holder.timetrackBinaryStarts = starts;
+  return starts;
+}
+
 if (log !== undefined && os.platform() === 'linux') {
-  let start = { wall: 0, own: 0, children: 0 };
+  const starts = countBinaryStarts();
+  let start = { wall: 0, own: 0, children: 0, serve: 0, cli: 0 };
   beforeAll(() => {
-    start = { wall: performance.now(), ...cpuSeconds() };
+    start = { wall: performance.now(), ...cpuSeconds(), ...starts };
   });
   // Vitest passes the file's suite second, after a context it wants destructured.
   // eslint-disable-next-line no-empty-pattern
@@ -31,6 +69,8 @@ if (log !== undefined && os.platform() === 'linux') {
       ((performance.now() - start.wall) / 1000).toFixed(1),
       (end.own - start.own).toFixed(1),
       (end.children - start.children).toFixed(1),
+      starts.serve - start.serve,
+      starts.cli - start.cli,
     ];
     fs.appendFileSync(log, `${row.join('\t')}\n`);
   });

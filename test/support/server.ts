@@ -1,6 +1,9 @@
 // Starts a real `timetrack serve` process on a free port and reads its address from the log.
 import net from 'node:net';
+import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import { afterAll } from 'vitest';
+import { makeTempDir } from './app.js';
 import { BIN, cleanEnv } from './cli.js';
 import { forEngine } from './database.js';
 
@@ -81,6 +84,45 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
       return { exitCode: result.exitCode };
     },
   };
+}
+
+export interface SharedServer {
+  server: RunningServer;
+  dbPath: string;
+}
+
+/**
+ * One `serve` (with these settings, on a database of its own) for the cases of a file or a `describe`
+ * that need no process, setting or database of their own (docs/testing.md, "How fast"): started by the
+ * first case that asks for it, stopped after the last. Call it where `afterAll` may be called (a
+ * file's top level or a `describe` body); each case then uses accounts of its own (`uniqueEmail`).
+ */
+export function sharedServer(env: Record<string, string> | (() => Record<string, string>) = {}, args: string[] = []): () => Promise<SharedServer> {
+  let started: Promise<SharedServer> | undefined;
+  afterAll(async () => {
+    const running = await started?.catch(() => undefined);
+    if (running) expect0((await running.server.stop()).exitCode);
+  });
+  return () => {
+    started ??= (async () => {
+      const dbPath = path.join(makeTempDir(), 'timetrack.db');
+      return { server: await startServer(dbPath, typeof env === 'function' ? env() : env, args), dbPath };
+    })();
+    return started;
+  };
+}
+
+/** A shared server stops as one that ran alone: exit code 0. */
+function expect0(exitCode: number | undefined): void {
+  if (exitCode !== 0) throw new Error(`the shared server exited with ${exitCode}`);
+}
+
+let emails = 0;
+
+/** An e-mail address no other case of this worker uses (`ann-3-12345@example.com`), for a case's own account on a shared server. */
+export function uniqueEmail(name = 'ann'): string {
+  emails += 1;
+  return `${name}-${emails}-${process.pid}@example.com`;
 }
 
 /** One request to a running server: its status, headers and body text (JSON in and a bearer token, when given). */

@@ -13,6 +13,8 @@ export interface TestSmtpServer {
   messages: ReceivedMail[];
   /** Resolves with the n-th message (1-based) once it has arrived. */
   waitForMessage: (n?: number, timeoutMs?: number) => Promise<ReceivedMail>;
+  /** Resolves with the n-th message (1-based) to this address once it has arrived (for a server that mails several accounts). */
+  waitForMessageTo: (to: string, n?: number, timeoutMs?: number) => Promise<ReceivedMail>;
   close: () => Promise<void>;
 }
 
@@ -41,19 +43,26 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
 
-  async function waitForMessage(n = 1, timeoutMs = 20_000): Promise<ReceivedMail> {
+  async function waitForMessageTo(to: string | undefined, n = 1, timeoutMs = 20_000): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs;
-    while (messages.length < n) {
-      if (Date.now() > deadline) throw new Error(`no mail #${n} within ${timeoutMs} ms (got ${messages.length})`);
+    const received = () => messages.filter((message) => to === undefined || message.to.includes(to));
+    while (received().length < n) {
+      if (Date.now() > deadline) throw new Error(`no mail #${n}${to === undefined ? '' : ` to ${to}`} within ${timeoutMs} ms (got ${received().length})`);
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
         setTimeout(resolve, 200);
       });
     }
-    return messages[n - 1]!;
+    return received()[n - 1]!;
   }
 
-  return { port, messages, waitForMessage, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port,
+    messages,
+    waitForMessage: (n, timeoutMs) => waitForMessageTo(undefined, n, timeoutMs),
+    waitForMessageTo,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The reset link of a reset e-mail (quoted-printable soft line breaks undone). */

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { addEntry, type SignedIn, signIn } from '../support/requests.js';
 import { runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 let t: TestApp;
 let ann: SignedIn;
@@ -31,6 +32,8 @@ afterEach(async () => {
 });
 
 const cli = (...args: string[]) => runCli(['--db', t.dbPath, ...args]);
+// The same bundle in process, for the steps after the first of a command (docs/testing.md, "How fast").
+const cliIn = (...args: string[]) => runCliInProcess(['--db', t.dbPath, ...args]);
 const spans = async (user: SignedIn) =>
   (await user.call('GET', '/api/time-entries')).json().entries.map((e: { start_at: string; end_at: string; note: string }) => [e.start_at, e.end_at, e.note]);
 
@@ -62,11 +65,11 @@ describe('CSV export', () => {
     const result = await cli('entries', 'export', '--user', 'ANN@example.com', '--from', '2026-03-03');
     expect(result.exitCode).toBe(0);
     expect(result.stdout + '\n').toBe(http.body);
-    const unknown = await cli('entries', 'export', '--user', 'nobody@example.com');
+    const unknown = await cliIn('entries', 'export', '--user', 'nobody@example.com');
     // Not found has its own exit code (docs/cli.md).
     expect(unknown.exitCode).toBe(3);
     expect(unknown.stderr).toMatch(/no account/);
-    expect((await cli('entries', 'export')).exitCode).toBe(2);
+    expect((await cliIn('entries', 'export')).exitCode).toBe(2);
   });
 });
 
@@ -76,7 +79,7 @@ describe('CSV import (real binary)', () => {
     const file = path.join(t.dir, 'entries.csv');
     fs.writeFileSync(file, String(exported.stdout));
 
-    const dryRun = await cli('entries', 'import', '--user', 'bob@example.com', file);
+    const dryRun = await cliIn('entries', 'import', '--user', 'bob@example.com', file);
     expect(dryRun.exitCode).toBe(0);
     expect(dryRun.stdout).toMatch(/dry run: 5 entries would be imported for bob@example.com/);
     expect(dryRun.stdout).toMatch(/line 2: 2026-03-02T08:00:00.000Z – 2026-03-02T12:00:00.000Z {2}"plain"/);
@@ -97,7 +100,7 @@ describe('CSV import (real binary)', () => {
     expect(week.days[0].worked_minutes).toBe(240 + 90);
 
     // Importing the same file again: every row overlaps what is there now.
-    const twice = await cli('entries', 'import', '--user', 'bob@example.com', file, '--apply');
+    const twice = await cliIn('entries', 'import', '--user', 'bob@example.com', file, '--apply');
     expect(twice.exitCode).toBe(1);
     expect(twice.stderr).toMatch(/line 2: The entry would overlap entry/);
     expect(await spans(bob)).toHaveLength(5);
@@ -115,7 +118,7 @@ describe('CSV import (real binary)', () => {
         '4,not a time,2026-03-03T10:00:00Z,,,garbled',
       ].join('\n'),
     );
-    const result = await cli('entries', 'import', '--user', 'bob@example.com', file, '--apply');
+    const result = await cliIn('entries', 'import', '--user', 'bob@example.com', file, '--apply');
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/line 3: end_at must be after start_at/);
     expect(result.stderr).toMatch(/line 5: start_at must be an ISO 8601 instant/);
@@ -136,7 +139,7 @@ describe('CSV import (real binary)', () => {
         '2026-03-05T08:30:00Z,2026-03-05T08:45:00Z,fine',
       ].join('\n'),
     );
-    const result = await cli('entries', 'import', '--user', 'bob@example.com', file, '--apply');
+    const result = await cliIn('entries', 'import', '--user', 'bob@example.com', file, '--apply');
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/line 3: overlaps the entry on line 2/);
     expect(result.stderr).toMatch(/line 4: The entry would overlap entry \d+/);
@@ -144,12 +147,12 @@ describe('CSV import (real binary)', () => {
   });
 
   it('refuses a missing file or a file without the needed columns', async () => {
-    const missing = await cli('entries', 'import', '--user', 'bob@example.com', path.join(t.dir, 'nope.csv'));
+    const missing = await cliIn('entries', 'import', '--user', 'bob@example.com', path.join(t.dir, 'nope.csv'));
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toMatch(/cannot read .*nope\.csv \(ENOENT\)/);
     const file = path.join(t.dir, 'columns.csv');
     fs.writeFileSync(file, 'begin,finish\n2026-03-02T08:00:00Z,2026-03-02T09:00:00Z\n');
-    const wrong = await cli('entries', 'import', '--user', 'bob@example.com', file);
+    const wrong = await cliIn('entries', 'import', '--user', 'bob@example.com', file);
     expect(wrong.exitCode).toBe(1);
     expect(wrong.stderr).toMatch(/line 1: the header lacks the column\(s\) start_at, end_at, note/);
   });
