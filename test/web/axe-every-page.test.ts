@@ -205,6 +205,35 @@ async function administration(page: Page, email: string, visit: (state: string) 
   await page.goto(`${server.baseUrl}/#audit`);
   await page.locator('li.audit-event').first().waitFor();
   await visit('admin-audit');
+  await adminTeamsAndInvitations(page, visit);
+}
+
+/** Administration → Teams (a team open, the question before deleting, a taken name) and → Invitations (a link issued, the question before withdrawing). */
+async function adminTeamsAndInvitations(page: Page, visit: (state: string) => Promise<void>) {
+  await page.goto(`${server.baseUrl}/#teams`);
+  await page.locator('li.admin-team button.open-team').first().click();
+  await page.locator('section.team-members li.team-member').first().waitFor();
+  await visit('admin-teams-open');
+  await page.locator('li.admin-team button.ask-delete').first().click();
+  await button(page, 'Keep it', 'Behalten').waitFor();
+  await visit('admin-teams-delete-question');
+  await page.keyboard.press('Escape');
+  const create = page.locator('form.team-create');
+  await create.locator('input[name=name]').fill((await page.locator('li.admin-team h4').first().textContent()) ?? '');
+  await create.locator('button[type=submit]').click();
+  await create.locator('.field-error').waitFor();
+  await visit('admin-teams-name-taken');
+  await page.goto(`${server.baseUrl}/#invitations`);
+  const form = page.locator('form.invite-form');
+  await form.locator('input[name=email]').fill(`axe-new-${process.pid}-${Date.now()}@example.com`);
+  await form.locator('input[name=full_name]').fill('Nia New');
+  await form.locator('button[type=submit]').click();
+  await form.locator('code.token').waitFor();
+  await visit('admin-invitations-issued');
+  await page.locator('li.admin-invitation button.ask-withdraw').first().click();
+  await button(page, 'Keep it', 'Behalten').waitFor();
+  await visit('admin-invitations-withdraw-question');
+  await page.keyboard.press('Escape');
 }
 
 describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light and dark', () => {
