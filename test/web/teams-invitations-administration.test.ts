@@ -252,4 +252,30 @@ describe.runIf(browserAvailable)('Administration: teams and invitations', () => 
     }
     await context.close();
   });
+
+  it('a lead invites a member into the team it leads from the Team page', { timeout: 120_000 }, async () => {
+    const users = (await callJson(server, 'GET', '/api/users?q=lea@', undefined, annToken)).body.users as Array<{ id: number }>;
+    const leaId = users[0]!.id;
+    expect((await callJson(server, 'PATCH', `/api/users/${leaId}`, { role: 'lead' }, annToken)).status).toBe(200);
+    const deck = (await callJson(server, 'POST', '/api/teams', { name: 'Deck' }, annToken)).body.team.id as number;
+    expect((await callJson(server, 'PUT', `/api/teams/${deck}/members/${leaId}`, { role: 'lead' }, annToken)).status).toBe(200);
+    const { context } = await recordedContext(browser, { viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await signIn(page, 'lea@example.com');
+    await page.getByRole('link', { name: 'Team', exact: true }).click();
+    const form = page.locator('form.invite-form');
+    await form.getByText('As a lead you invite members into the teams you lead.').waitFor();
+    // A lead invites members only: the form offers no role.
+    expect(await form.locator('select[name=role]').count()).toBe(0);
+    await form.getByLabel('E-mail address').fill('dan@example.com');
+    await form.getByLabel('Full name').fill('Dan Deck');
+    await form.getByRole('button', { name: 'Send invitation' }).click();
+    await status(page, 'The invitation for dan@example.com is made.').waitFor();
+    await form.locator('code.token').waitFor();
+    await page.screenshot({ path: `${SHOTS}/team-lead-invite-390-light.png`, fullPage: true });
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    const pending = (await callJson(server, 'GET', '/api/invitations', undefined, annToken)).body.invitations as Array<Record<string, unknown>>;
+    expect(pending).toContainEqual(expect.objectContaining({ email: 'dan@example.com', team_name: 'Deck', role: 'member', invited_by: `user:${leaId}` }));
+    await context.close();
+  });
 });

@@ -54,7 +54,12 @@ export function InviteLink(props: { url: string }) {
 const emailTaken = (failure: unknown) =>
   failure instanceof ApiError && failure.failure.code === 'EMAIL_TAKEN' ? { field: 'email', message: t().invitations.emailTaken } : undefined;
 
-export function InviteForm(props: { teams: Array<{ id: number; name: string }>; roles: TeamRole[]; onIssued?: () => Promise<void> }) {
+export function InviteForm(props: {
+  teams: Array<{ id: number; name: string }>;
+  roles: TeamRole[];
+  hint?: string | undefined;
+  onIssued?: () => Promise<void>;
+}) {
   const text = t().invitations;
   const [email, setEmail] = useState('');
   const [fullName, setFullName] = useState('');
@@ -83,6 +88,7 @@ export function InviteForm(props: { teams: Array<{ id: number; name: string }>; 
   return (
     <form ref={invite.formRef} class="invite-form" onSubmit={submit} aria-labelledby="invite-title">
       <h3 id="invite-title">{text.invite}</h3>
+      {props.hint && <p class="hint">{props.hint}</p>}
       <Notice error={invite.error} errorRef={invite.errorRef} />
       <Field label={text.email} name="email" type="email" value={email} onInput={setEmail} autocomplete="off" required error={invite.fieldErrors.email} />
       <Field label={text.fullName} name="full_name" value={fullName} onInput={setFullName} autocomplete="off" required error={invite.fieldErrors.full_name} />
