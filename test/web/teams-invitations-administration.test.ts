@@ -5,8 +5,9 @@
 // Accounts (and no Disable on their own row), and deletes the team after the question, the accounts
 // staying. Then invites a person (dev mode: the link, copied), an address that has an account is said
 // beside the e-mail field, resends (the old link refused, the new one makes the account) and withdraws
-// another (asked first). Every change is in the audit trail with the admin as its actor. Screenshots at
-// 390 and 1280 px, light and dark, under /tmp/adminui-shots. Debian's Chromium against a real `serve --dev`.
+// another (asked first); a lead invites a member and withdraws it on the Team page. Every change is in
+// the audit trail with the admin as its actor. Screenshots at 390 and 1280 px, light and dark, under
+// /tmp/adminui-shots. Debian's Chromium against a real `serve --dev`.
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -253,7 +254,7 @@ describe.runIf(browserAvailable)('Administration: teams and invitations', () => 
     await context.close();
   });
 
-  it('a lead invites a member into the team it leads from the Team page', { timeout: 120_000 }, async () => {
+  it('a lead invites a member into the team it leads from the Team page, and withdraws it', { timeout: 120_000 }, async () => {
     const users = (await callJson(server, 'GET', '/api/users?q=lea@', undefined, annToken)).body.users as Array<{ id: number }>;
     const leaId = users[0]!.id;
     expect((await callJson(server, 'PATCH', `/api/users/${leaId}`, { role: 'lead' }, annToken)).status).toBe(200);
@@ -276,6 +277,13 @@ describe.runIf(browserAvailable)('Administration: teams and invitations', () => 
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     const pending = (await callJson(server, 'GET', '/api/invitations', undefined, annToken)).body.invitations as Array<Record<string, unknown>>;
     expect(pending).toContainEqual(expect.objectContaining({ email: 'dan@example.com', team_name: 'Deck', role: 'member', invited_by: `user:${leaId}` }));
+    // The lead's pending invitations are under the form: withdrawing one asks first.
+    const dan = page.locator('li.admin-invitation', { hasText: 'dan@example.com' });
+    await dan.locator('.facts', { hasText: 'Dan Deck · Member of Deck' }).waitFor();
+    await dan.getByRole('button', { name: 'Withdraw' }).click();
+    await dan.getByRole('button', { name: 'Yes, withdraw' }).click();
+    await status(page, 'The invitation for dan@example.com is withdrawn; its link no longer works.').waitFor();
+    expect((await callJson(server, 'GET', '/api/invitations', undefined, annToken)).body.invitations).toEqual([]);
     await context.close();
   });
 });

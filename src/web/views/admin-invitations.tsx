@@ -1,7 +1,7 @@
 // Administration → Invitations (docs/web-client.md; docs/teams.md, "Invitations"): invite a person into
 // a team (invite-form.tsx), and the pending invitations (e-mail, name, team, role, until when the link
-// works) with Resend (a new link; the earlier one stops working) and Withdraw (asked first). The routes
-// of `timetrack user invite`, audited with the admin as the actor. Admins only.
+// works) with Resend (a new link; the earlier one stops working) and Withdraw (asked first), audited
+// with the signed-in account as the actor. Admins here; a lead the same on the Team page, for its team.
 import { useState } from 'preact/hooks';
 import type { Routes } from '../../http/routes-table.js';
 import { api } from '../api.js';
@@ -11,6 +11,7 @@ import { language, t } from '../i18n/index.js';
 import { focusSoon, useLoad } from '../state.js';
 import { Notice, useAction } from '../ui.js';
 import { AdminNav } from './admin-accounts.js';
+import type { TeamRole } from './admin-team-data.js';
 import { InviteForm, InviteLink, issuedMessage } from './invite-form.js';
 
 type Invitation = Routes['GET /api/invitations']['response']['invitations'][number];
@@ -72,25 +73,23 @@ function InvitationRow(props: { invitation: Invitation; onChanged: () => Promise
   );
 }
 
-export function AdminInvitationsView() {
+/**
+ * The invitation form and the pending invitations below it, with Resend and Withdraw: Administration →
+ * Invitations (every team), and the Team page (a lead: the team shown, `teamId`).
+ */
+export function Invitations(props: { teams: Array<{ id: number; name: string }>; roles: TeamRole[]; hint?: string | undefined; teamId?: number }) {
   const text = t().invitations;
   const list = useLoad(() => api('GET /api/invitations'), []);
-  const teams = useLoad(() => api('GET /api/teams'), []);
   const [done, setDone] = useState<string>();
   const withdrawn = async (message: string) => {
     setDone(undefined);
     await list.reload();
     setDone(message);
   };
-  const invitations = list.data?.invitations ?? [];
+  const invitations = (list.data?.invitations ?? []).filter((invitation) => props.teamId === undefined || invitation.team_id === props.teamId);
   return (
-    <section aria-labelledby="view-title" class="admin">
-      <h2 id="view-title" tabIndex={-1}>
-        {t().tabs.invitations}
-      </h2>
-      <AdminNav />
-      <Notice error={teams.error} />
-      {teams.data && <InviteForm teams={teams.data.teams} roles={['member', 'lead']} onIssued={list.reload} />}
+    <div class="invitations">
+      <InviteForm teams={props.teams} roles={props.roles} hint={props.hint} onIssued={list.reload} />
       <h3 id="invitations-list-title" tabIndex={-1}>
         {text.pending}
       </h3>
@@ -102,6 +101,20 @@ export function AdminInvitationsView() {
           <InvitationRow key={invitation.id} invitation={invitation} onChanged={list.reload} onWithdrawn={withdrawn} />
         ))}
       </ul>
+    </div>
+  );
+}
+
+export function AdminInvitationsView() {
+  const teams = useLoad(() => api('GET /api/teams'), []);
+  return (
+    <section aria-labelledby="view-title" class="admin">
+      <h2 id="view-title" tabIndex={-1}>
+        {t().tabs.invitations}
+      </h2>
+      <AdminNav />
+      <Notice error={teams.error} />
+      {teams.data && <Invitations teams={teams.data.teams} roles={['member', 'lead']} />}
     </section>
   );
 }

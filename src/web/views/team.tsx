@@ -9,7 +9,7 @@ import { language, t } from '../i18n/index.js';
 import { fmt, ledTeams, shownWeek, useLoad } from '../state.js';
 import { Notice, useDownload } from '../ui.js';
 import { addDays, shiftWeek } from '../week.js';
-import { InviteForm } from './invite-form.js';
+import { Invitations } from './admin-invitations.js';
 
 /** The teams within the lead's reach: every team for an admin, those it leads for a lead (none for a member). */
 /** The teams the account leads (an admin: every team), from its role and teams as /api/auth/me answered them. */
@@ -37,7 +37,7 @@ export function TeamView() {
   const [monday, setMonday] = useState(shownWeek.value as string);
   const [person, setPerson] = useState<Person>();
   const teamId = chosen ?? teams[0]?.id;
-  // A lead invites into the team shown, as member; an admin also as lead (docs/teams.md, "Invitations").
+  // A lead invites into the team shown, as member, and resends or withdraws its invitations; an admin also invites leads (docs/teams.md, "Invitations").
   const team = teams.find((item) => item.id === teamId);
   const overview = useLoad(
     () => (teamId === undefined ? Promise.resolve(undefined) : api('GET /api/teams/:id/overview', { params: { id: teamId }, query: { week: monday } })),
@@ -77,8 +77,9 @@ export function TeamView() {
       {overview.data && <MembersTable members={overview.data.members} month={month} onPick={setPerson} onPdf={pdf.fetchAndSave} />}
       {person && <PersonFigures key={`${person.id}-${person.view}-${monday}`} person={person} monday={monday} />}
       {team && (
-        <InviteForm
+        <Invitations
           key={team.id}
+          teamId={team.id}
           teams={[team]}
           roles={currentRole.value === 'admin' ? ['member', 'lead'] : ['member']}
           hint={currentRole.value === 'lead' ? t().invitations.leadHint : undefined}
