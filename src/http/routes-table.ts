@@ -39,7 +39,7 @@ import type {
   TwoFactorSetupRequiredResponse,
 } from './auth/schemas.js';
 import type { Anonymous } from './stats/schemas.js';
-import type { OverviewResponse, TeamListResponse } from './teams/schemas.js';
+import type { OverviewResponse, TeamDetailResponse, TeamListResponse, TeamResponse } from './teams/schemas.js';
 import type { AuditQuery, AuditResponse } from './audit/schemas.js';
 import type { AccountStateResponse, ResetLinkResponse, UserListQuery, UserListResponse, UserPatchBody, UserResponse } from './users/schemas.js';
 import type { IdParams, RangeQuery } from './time-entries/schemas.js';
@@ -160,7 +160,39 @@ export interface Routes {
   'POST /api/users/:id/two-factor-reset': { params: Id; response: AccountState };
   'POST /api/users/:id/reset-link': { params: Id; response: Static<typeof ResetLinkResponse> };
   'GET /api/audit': { query: Static<typeof AuditQuery>; response: Static<typeof AuditResponse> };
+  // Teams and invitations (teams/routes.ts, invitations/routes.ts): changes are administration, a session only.
+  'POST /api/teams': { body: { name: string }; response: Static<typeof TeamResponse> };
+  'GET /api/teams/:id': { params: Id; response: Static<typeof TeamDetailResponse> };
+  'PATCH /api/teams/:id': { params: Id; body: { name: string }; response: Static<typeof TeamResponse> };
+  'DELETE /api/teams/:id': { params: Id; response: NoContent };
+  'PUT /api/teams/:id/members/:userId': { params: MemberIds; body: { role: TeamRole }; response: Static<typeof TeamDetailResponse> };
+  'DELETE /api/teams/:id/members/:userId': { params: MemberIds; response: NoContent };
+  'GET /api/invitations': { response: { invitations: Invitation[] } };
+  'POST /api/invitations': { body: InvitationBody; response: IssuedInvitation };
+  'POST /api/invitations/:id/resend': { params: Id; body: { language?: 'en' | 'de' } | null; response: IssuedInvitation };
+  'DELETE /api/invitations/:id': { params: Id; response: NoContent };
 }
+
+type TeamRole = 'lead' | 'member';
+type MemberIds = { id: number; userId: number };
+/** invitations/schemas.ts InvitationSchema, InvitationBody and IssuedInvitationResponse (spelled out: that module reaches the server's field rules). */
+type Invitation = {
+  id: number;
+  email: string;
+  full_name: string;
+  team_id: number;
+  team_name: string;
+  role: TeamRole;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+};
+type InvitationBody = { email: string; full_name: string; team_id: number; role: TeamRole; language?: 'en' | 'de' };
+type IssuedInvitation = {
+  invitation: { id: number; email: string; team_name: string; role: TeamRole; expires_at: string };
+  delivery: 'mail' | 'terminal' | 'none';
+  invite_url?: string;
+};
 
 type AccountState = Static<typeof AccountStateResponse>;
 

@@ -10,13 +10,13 @@ import { formatBalance, formatMinutes } from './duration.js';
 import { locale, t } from './i18n/index.js';
 import { datedTime, shortDate, spanLabel, timeOfDay } from './week.js';
 
-export const TABS = ['today', 'week', 'month', 'entries', 'absences', 'settings', 'team', 'accounts', 'audit'] as const;
+export const TABS = ['today', 'week', 'month', 'entries', 'absences', 'settings', 'team', 'accounts', 'teams', 'invitations', 'audit'] as const;
 export type Tab = (typeof TABS)[number];
 /** The sections in the navigation: Month is reached from Week (and shows Week as the current section). */
 export const NAV_TABS = ['today', 'week', 'entries', 'absences', 'settings'] as const satisfies readonly Tab[];
 
 /** The sections of Administration (an admin's only; the navigation's one item leads to Accounts). */
-export const ADMIN_TABS = ['accounts', 'audit'] as const satisfies readonly Tab[];
+export const ADMIN_TABS = ['accounts', 'teams', 'invitations', 'audit'] as const satisfies readonly Tab[];
 
 export function tabOfHash(): Tab {
   const name = location.hash.slice(1);

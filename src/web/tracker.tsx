@@ -19,6 +19,8 @@ import { MonthView } from './views/month.js';
 import { loadLedTeams, TeamView } from './views/team.js';
 import { AdminAccountsView } from './views/admin-accounts.js';
 import { AdminAuditView } from './views/admin-audit.js';
+import { AdminTeamsView } from './views/admin-teams.js';
+import { AdminInvitationsView } from './views/admin-invitations.js';
 
 const VIEWS: Record<Tab, () => preact.JSX.Element> = {
   today: TodayView,
@@ -29,6 +31,8 @@ const VIEWS: Record<Tab, () => preact.JSX.Element> = {
   settings: SettingsView,
   team: TeamView,
   accounts: AdminAccountsView,
+  teams: AdminTeamsView,
+  invitations: AdminInvitationsView,
   audit: AdminAuditView,
 };
 

@@ -99,6 +99,13 @@ function sentenceOf(field: string): string {
   return (fields as Record<string, string | undefined>)[base] ?? t().errors.VALIDATION_ERROR;
 }
 
+interface RunOptions {
+  /** A sentence of the action's own for a failure (shown in the alert); undefined: the catalog's. */
+  describeFailure?: (error: unknown) => string | undefined;
+  /** A failure that belongs to one field (a name or an address that is taken): its sentence beside that field, focused. */
+  fieldFailure?: (error: unknown) => { field: string; message: string } | undefined;
+}
+
 export interface Action {
   busy: boolean;
   error: string | undefined;
@@ -108,7 +115,7 @@ export interface Action {
   errorRef: RefObject<HTMLDivElement | null>;
   formRef: RefObject<HTMLFormElement | null>;
   /** Runs `work` unless a request of this action is still running; the failure shows beside its field or in the alert, focused. */
-  run: (work: () => Promise<string | void>, options?: { describeFailure?: (error: unknown) => string | undefined }) => Promise<boolean>;
+  run: (work: () => Promise<string | void>, options?: RunOptions) => Promise<boolean>;
   /** A failure found before any request (the client's own check): beside `field`, or in the alert. */
   fail: (message: string, field?: string) => void;
   setInfo: (info: string | undefined) => void;
@@ -161,6 +168,11 @@ export function useAction(): Action {
       if (done) setInfo(done);
       return true;
     } catch (failure) {
+      const onField = options.fieldFailure?.(failure);
+      if (onField) {
+        fail(onField.message, onField.field);
+        return false;
+      }
       const special = options.describeFailure?.(failure);
       const field = failure instanceof ApiError ? failure.failure.details?.[0]?.field : undefined;
       if (!special && field !== undefined) fail(sentenceOf(field), field);

@@ -205,6 +205,35 @@ async function administration(page: Page, email: string, visit: (state: string) 
   await page.goto(`${server.baseUrl}/#audit`);
   await page.locator('li.audit-event').first().waitFor();
   await visit('admin-audit');
+  await adminTeamsAndInvitations(page, visit);
+}
+
+/** Administration → Teams (a team open, the question before deleting, a taken name) and → Invitations (a link issued, the question before withdrawing). */
+async function adminTeamsAndInvitations(page: Page, visit: (state: string) => Promise<void>) {
+  await page.goto(`${server.baseUrl}/#teams`);
+  await page.locator('li.admin-team button.open-team').first().click();
+  await page.locator('section.team-members li.team-member').first().waitFor();
+  await visit('admin-teams-open');
+  await page.locator('li.admin-team button.ask-delete').first().click();
+  await button(page, 'Keep it', 'Behalten').waitFor();
+  await visit('admin-teams-delete-question');
+  await page.keyboard.press('Escape');
+  const create = page.locator('form.team-create');
+  await create.locator('input[name=name]').fill((await page.locator('li.admin-team h4').first().textContent()) ?? '');
+  await create.locator('button[type=submit]').click();
+  await create.locator('.field-error').waitFor();
+  await visit('admin-teams-name-taken');
+  await page.goto(`${server.baseUrl}/#invitations`);
+  const form = page.locator('form.invite-form');
+  await form.locator('input[name=email]').fill(`axe-new-${process.pid}-${Date.now()}@example.com`);
+  await form.locator('input[name=full_name]').fill('Nia New');
+  await form.locator('button[type=submit]').click();
+  await form.locator('code.token').waitFor();
+  await visit('admin-invitations-issued');
+  await page.locator('li.admin-invitation button.ask-withdraw').first().click();
+  await button(page, 'Keep it', 'Behalten').waitFor();
+  await visit('admin-invitations-withdraw-question');
+  await page.keyboard.press('Escape');
 }
 
 describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light and dark', () => {
@@ -257,8 +286,11 @@ describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light
       await page.locator('form button[type=submit]').click();
       await page.locator('button.big').waitFor();
       expect(await page.evaluate<string>('document.documentElement.lang')).toBe(locale.slice(0, 2));
-      // An entry of an hour this morning (Berlin), for Entries' editor and the figures.
-      const start = DateTime.now().setZone('Europe/Berlin').set({ hour: 7, minute: 0, second: 0, millisecond: 0 });
+      // An entry of an hour this morning (Berlin), for Entries' editor and the figures, ending before now:
+      // Today's Start below is refused when an entry ends after now (docs/api.md, OVERLAP), as one of
+      // 7:00-8:00 did when the suite ran between 7 and 8 in Berlin.
+      const now = DateTime.now().setZone('Europe/Berlin');
+      const start = DateTime.min(now.set({ hour: 8, minute: 0, second: 0, millisecond: 0 }), now.minus({ minutes: 5 })).minus({ hours: 1 });
       const status = await page.evaluate<number>(
         `fetch('/api/time-entries', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + localStorage.getItem('timetrack.token') }, body: ${JSON.stringify(
           JSON.stringify({ start_at: start.toUTC().toISO(), end_at: start.plus({ hours: 1 }).toUTC().toISO(), note: 'axe' }),

@@ -67,6 +67,11 @@ const BODIES: { [K in BodyRoute]: { required: readonly string[]; optional: reado
   'POST /api/time-entries/absences': fields<Body<'POST /api/time-entries/absences'>>()(['type'], ['date', 'from', 'to', 'portion', 'note']),
   'POST /api/time-entries/bookings': fields<Body<'POST /api/time-entries/bookings'>>()(['date', 'minutes', 'kind'], ['note']),
   'PATCH /api/users/:id': fields<Body<'PATCH /api/users/:id'>>()(['role'], ['password']),
+  'POST /api/teams': fields<Body<'POST /api/teams'>>()(['name'], []),
+  'PATCH /api/teams/:id': fields<Body<'PATCH /api/teams/:id'>>()(['name'], []),
+  'PUT /api/teams/:id/members/:userId': fields<Body<'PUT /api/teams/:id/members/:userId'>>()(['role'], []),
+  'POST /api/invitations': fields<Body<'POST /api/invitations'>>()(['email', 'full_name', 'team_id', 'role'], ['language']),
+  'POST /api/invitations/:id/resend': fields<Body<'POST /api/invitations/:id/resend'>>()([], ['language']),
 };
 const QUERIES: { [K in QueryRoute]: { required: readonly string[]; optional: readonly string[] } } = {
   'GET /api/settings/holiday-regions': fields<Query<'GET /api/settings/holiday-regions'>>()([], ['lang']),
@@ -224,6 +229,16 @@ describe('the route table', () => {
       'GET /api/users/:id/stats/week': true,
       'GET /api/users/:id/stats/month': true,
       'GET /api/users/:id/stats/month.pdf': true,
+      'POST /api/teams': true,
+      'GET /api/teams/:id': true,
+      'PATCH /api/teams/:id': true,
+      'DELETE /api/teams/:id': true,
+      'PUT /api/teams/:id/members/:userId': true,
+      'DELETE /api/teams/:id/members/:userId': true,
+      'GET /api/invitations': true,
+      'POST /api/invitations': true,
+      'POST /api/invitations/:id/resend': true,
+      'DELETE /api/invitations/:id': true,
     } satisfies Record<keyof Routes | keyof DownloadRoutes, true>;
     it.each(Object.keys(BODIES))('%s: the body fields of its schema', async (key) => {
       const doc = (await get(t.app, '/api/openapi.json')).json();

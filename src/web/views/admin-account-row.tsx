@@ -18,6 +18,17 @@ type Question = 'disable' | 'enable' | 'two-factor-reset';
 const ROLES: Role[] = ['member', 'lead', 'admin'];
 const dateTime = (iso: string) => new Intl.DateTimeFormat(language.value, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
+type Teams = Array<{ name: string; role: 'lead' | 'member' }> | undefined;
+
+/** The account's teams ("Kitchen (lead), Bar"), once they are read. */
+function TeamsLine(props: { teams: Teams }) {
+  const text = t().admin;
+  const { teams } = props;
+  if (!teams) return null;
+  const names = teams.map((team) => (team.role === 'lead' ? text.teamLed(team.name) : team.name));
+  return <p class="teams">{names.length ? text.teamsOf(names.join(', ')) : text.noTeams}</p>;
+}
+
 function Facts(props: { user: Account }) {
   const text = t().admin;
   const { user } = props;
@@ -100,7 +111,8 @@ function questionOf(asking: Question, name: string, run: Run) {
   }[asking];
 }
 
-export function AccountRow(props: { user: Account; onChanged: () => Promise<void> }) {
+/** One account; `self` is the admin's own, which the server will not let the admin disable (403): no Disable there. */
+export function AccountRow(props: { user: Account; teams: Teams; self: boolean; onChanged: () => Promise<void> }) {
   const text = t().admin;
   const { user } = props;
   const name = user.full_name;
@@ -138,6 +150,8 @@ export function AccountRow(props: { user: Account; onChanged: () => Promise<void
       <h4>{name}</h4>
       <p class="email">{user.email}</p>
       <Facts user={user} />
+      <TeamsLine teams={props.teams} />
+      {props.self && <p class="facts">{text.yourself}</p>}
       <RoleForm key={user.role} user={user} onChanged={finish} />
       <Notice error={act.error} errorRef={act.errorRef} />
       <div class="actions" role="group" aria-label={text.actionsFor(name)}>
@@ -145,9 +159,11 @@ export function AccountRow(props: { user: Account; onChanged: () => Promise<void
           <ConfirmBar question={question.question} yes={question.yes} busy={act.busy} onYes={question.onYes} onKeep={() => keep(asking!)} />
         ) : (
           <>
-            <button type="button" class={`ask-${statusQuestion}`} onClick={() => ask(statusQuestion)}>
-              {user.status === 'active' ? text.disable : text.enable}
-            </button>
+            {!(props.self && statusQuestion === 'disable') && (
+              <button type="button" class={`ask-${statusQuestion}`} onClick={() => ask(statusQuestion)}>
+                {user.status === 'active' ? text.disable : text.enable}
+              </button>
+            )}
             {user.locked_until && (
               <button type="button" disabled={act.busy} onClick={() => void run('unlock', text.unlocked(name))}>
                 {text.unlock}

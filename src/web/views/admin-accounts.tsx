@@ -2,11 +2,12 @@
 // search in names and e-mail addresses, a page at a time (GET /api/users), and per account what an admin
 // does to it (admin-account-row.tsx). Shown to admins only: the navigation has the item for them alone.
 import { useState } from 'preact/hooks';
-import { api } from '../api.js';
+import { api, currentUser } from '../api.js';
 import { t } from '../i18n/index.js';
-import { focusSoon, tab, useLoad } from '../state.js';
+import { ADMIN_TABS, focusSoon, tab, useLoad } from '../state.js';
 import { Notice } from '../ui.js';
 import { AccountRow } from './admin-account-row.js';
+import { loadTeamDetails, teamsByAccount } from './admin-team-data.js';
 
 const PAGE_SIZE = 20;
 
@@ -15,12 +16,11 @@ export function AdminNav() {
   const text = t().admin;
   return (
     <nav aria-label={text.sections} class="sub-nav">
-      <a href="#accounts" aria-current={tab.value === 'accounts' ? 'page' : undefined}>
-        {text.accounts}
-      </a>{' '}
-      <a href="#audit" aria-current={tab.value === 'audit' ? 'page' : undefined}>
-        {text.audit}
-      </a>
+      {ADMIN_TABS.map((name) => (
+        <a key={name} href={`#${name}`} aria-current={tab.value === name ? 'page' : undefined}>
+          {t().tabs[name]}
+        </a>
+      ))}
     </nav>
   );
 }
@@ -64,6 +64,9 @@ export function AdminAccountsView() {
   const [query, setQuery] = useState('');
   const pages = usePages();
   const list = useLoad(() => api('GET /api/users', { query: { q: query || undefined, limit: PAGE_SIZE, cursor: pages.cursor } }), [query, pages.cursor]);
+  // The teams of each account: the list of accounts carries none, every team's detail does.
+  const teams = useLoad(loadTeamDetails, []);
+  const teamsOf = teamsByAccount(teams.data ?? []);
   const search = (event: Event) => {
     event.preventDefault();
     pages.reset();
@@ -92,7 +95,13 @@ export function AdminAccountsView() {
       {list.data && users.length === 0 && <p>{text.none}</p>}
       <ul class="admin-accounts">
         {users.map((user) => (
-          <AccountRow key={user.id} user={user} onChanged={list.reload} />
+          <AccountRow
+            key={user.id}
+            user={user}
+            teams={teams.data ? (teamsOf.get(user.id) ?? []) : undefined}
+            self={user.id === currentUser.value?.id}
+            onChanged={list.reload}
+          />
         ))}
       </ul>
       <PageButtons

@@ -4,11 +4,12 @@
 import { useState } from 'preact/hooks';
 import type { MonthStats, WeekStats } from '../../http/contract.js';
 import type { Answer } from '../routes.js';
-import { api, downloadFile } from '../api.js';
+import { api, currentRole, downloadFile } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { fmt, ledTeams, shownWeek, useLoad } from '../state.js';
 import { Notice, useDownload } from '../ui.js';
 import { addDays, shiftWeek } from '../week.js';
+import { Invitations } from './admin-invitations.js';
 
 /** The teams within the lead's reach: every team for an admin, those it leads for a lead (none for a member). */
 /** The teams the account leads (an admin: every team), from its role and teams as /api/auth/me answered them. */
@@ -36,6 +37,8 @@ export function TeamView() {
   const [monday, setMonday] = useState(shownWeek.value as string);
   const [person, setPerson] = useState<Person>();
   const teamId = chosen ?? teams[0]?.id;
+  // A lead invites into the team shown, as member, and resends or withdraws its invitations; an admin also invites leads (docs/teams.md, "Invitations").
+  const team = teams.find((item) => item.id === teamId);
   const overview = useLoad(
     () => (teamId === undefined ? Promise.resolve(undefined) : api('GET /api/teams/:id/overview', { params: { id: teamId }, query: { week: monday } })),
     [teamId, monday],
@@ -73,6 +76,15 @@ export function TeamView() {
       <Notice error={overview.error ?? pdf.error} />
       {overview.data && <MembersTable members={overview.data.members} month={month} onPick={setPerson} onPdf={pdf.fetchAndSave} />}
       {person && <PersonFigures key={`${person.id}-${person.view}-${monday}`} person={person} monday={monday} />}
+      {team && (
+        <Invitations
+          key={team.id}
+          teamId={team.id}
+          teams={[team]}
+          roles={currentRole.value === 'admin' ? ['member', 'lead'] : ['member']}
+          hint={currentRole.value === 'lead' ? t().invitations.leadHint : undefined}
+        />
+      )}
     </section>
   );
 }
