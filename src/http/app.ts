@@ -183,7 +183,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
   await registerApiTree(app, '/api/users', 'private', accountActionRoutes, { credentials, accountActions: services.accountActions });
   await registerApiTree(app, '/api/audit', 'private', auditRoutes, { credentials, accountActions: services.accountActions });
   await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit, overview: services.overview });
-  const invitationServices = { credentials, invitations: services.invitations, authentication, sessions, rateLimited };
+  const invitationServices = { credentials, invitations: services.invitations, authentication, sessions, settings, rateLimited };
   await registerApiTree(app, '/api/invitations', 'private', invitationRoutes, invitationServices);
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.

@@ -92,7 +92,7 @@ export interface Routes {
   /** invitations/schemas.ts PreviewResponse (spelled out: that module reaches the server's field rules). */
   'POST /api/invitations/preview': { body: { token: string }; response: { email: string; full_name: string; team_name: string; role: 'lead' | 'member' } };
   'POST /api/invitations/accept': {
-    body: { token: string; password: string; full_name: string };
+    body: { token: string; password: string; full_name: string; timezone?: string };
     response: Login | Static<typeof TwoFactorRequiredResponse> | Static<typeof TwoFactorSetupRequiredResponse>;
   };
   'POST /api/auth/change-password': { body: { old_password: string; new_password: string; revoke_api_tokens?: boolean }; response: Message };

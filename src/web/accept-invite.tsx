@@ -45,7 +45,9 @@ export function AcceptInvitePage() {
     event.preventDefault();
     if (!newPassword.matches()) return action.fail(t().auth.notSame, 'repeat');
     void action.run(async () => {
-      const answer = await api('POST /api/invitations/accept', { body: { token, password: newPassword.password, full_name: fullName.trim() } });
+      // The account starts in this browser's zone, as a registration does.
+      const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      const answer = await api('POST /api/invitations/accept', { body: { token, password: newPassword.password, full_name: fullName.trim(), timezone } });
       sessionStorage.removeItem(INVITE_TOKEN_KEY);
       if ('token' in answer) signedIn(answer.token, answer.user);
       // REQUIRE_2FA: the account exists; the sign-in page sets up the second factor.

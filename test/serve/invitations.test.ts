@@ -131,8 +131,22 @@ describe('invitations', () => {
       role: 'member',
     });
     expect((await api('POST', '/api/invitations/accept', undefined, { token: niaToken, password: 'password', full_name: 'Nia' })).status).toBe(400);
-    const accepted = await accept(niaToken, 'Nia Nowak');
+    // An unknown zone is refused naming the field, and the link still works; the account starts in the zone sent.
+    const badZone = await api('POST', '/api/invitations/accept', undefined, {
+      token: niaToken,
+      password: 'a long new passphrase',
+      full_name: 'Nia',
+      timezone: 'Mars/Base',
+    });
+    expect(badZone.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR', details: [{ field: 'timezone' }] });
+    const accepted = await api('POST', '/api/invitations/accept', undefined, {
+      token: niaToken,
+      password: 'a long new passphrase',
+      full_name: 'Nia Nowak',
+      timezone: 'Pacific/Auckland',
+    });
     expect(accepted).toMatchObject({ status: 200, body: { token_type: 'Bearer', user: { email: 'nia@example.com', full_name: 'Nia Nowak' } } });
+    expect((await api('GET', '/api/settings', { token: accepted.body.token as string })).body).toMatchObject({ timezone: 'Pacific/Auckland' });
     const me = await api('GET', '/api/auth/me', { token: accepted.body.token as string });
     expect(me.body).toMatchObject({ role: 'member', teams: [{ id: kitchen, name: 'Kitchen', role: 'member' }] });
     expect((await accept(niaToken)).body).toMatchObject({ statusCode: 410, code: 'INVITATION_USED' });

@@ -33,7 +33,7 @@ const BODIES: { [K in BodyRoute]: { required: readonly string[]; optional: reado
   'POST /api/auth/request-reset': fields<Body<'POST /api/auth/request-reset'>>()(['email'], []),
   'POST /api/auth/reset-password': fields<Body<'POST /api/auth/reset-password'>>()(['token', 'new_password'], []),
   'POST /api/invitations/preview': fields<Body<'POST /api/invitations/preview'>>()(['token'], []),
-  'POST /api/invitations/accept': fields<Body<'POST /api/invitations/accept'>>()(['token', 'password', 'full_name'], []),
+  'POST /api/invitations/accept': fields<Body<'POST /api/invitations/accept'>>()(['token', 'password', 'full_name'], ['timezone']),
   'POST /api/auth/change-password': fields<Body<'POST /api/auth/change-password'>>()(['old_password', 'new_password'], ['revoke_api_tokens']),
   'POST /api/auth/sessions/revoke-others': fields<Body<'POST /api/auth/sessions/revoke-others'>>()([], ['revoke_api_tokens']),
   'DELETE /api/auth/account': fields<Body<'DELETE /api/auth/account'>>()(['password'], ['code']),

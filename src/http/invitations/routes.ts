@@ -11,6 +11,7 @@ import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { actorOf } from '../actor.js';
 import type { ApiInstance } from '../api-hooks.js';
+import { normalizeTimezone } from '../../time/calendar/dates.js';
 import { LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse, challengeAnswer } from '../auth/schemas.js';
 import {
   AcceptBody,
@@ -28,6 +29,7 @@ export interface InvitationRouteOptions {
   invitations: InvitationService;
   authentication: Services['authentication'];
   sessions: Services['sessions'];
+  settings: Services['settings'];
   /** Route config that applies the per-address rate limit (empty when RATE_LIMIT_AUTH=0). */
   rateLimited: Record<string, unknown>;
 }
@@ -104,7 +106,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<InvitationRouteOptions>
 };
 
 /** Looking at a link and accepting it: no session, the token is the proof; rate-limited per address like login. */
-function acceptRoutes(app: ApiInstance, { invitations, authentication, sessions, rateLimited }: InvitationRouteOptions): void {
+function acceptRoutes(app: ApiInstance, { invitations, authentication, sessions, settings, rateLimited }: InvitationRouteOptions): void {
   app.post(
     '/preview',
     {
@@ -134,7 +136,12 @@ function acceptRoutes(app: ApiInstance, { invitations, authentication, sessions,
       },
     },
     async (request) => {
-      const user = await invitations.accept(request.body.token, request.body.password, request.body.full_name);
+      const { token, password, full_name: fullName, timezone } = request.body;
+      // Checked before the account is made: an unknown zone is a 400 naming the field, and nothing is created.
+      const zone = timezone === undefined ? undefined : normalizeTimezone(timezone);
+      const user = await invitations.accept(token, password, fullName);
+      // As a registration: the account starts in the zone, its tracking start the date there.
+      if (zone !== undefined && zone !== 'UTC') await settings.updateSettings(user.id, { timezone: zone, timezone_valid_from: '1970-01-01' });
       // Signed in as POST /api/auth/login would (REQUIRE_2FA: the set-up challenge instead of a token).
       const result = await authentication.login(user.email, request.body.password);
       if ('challenge' in result) return challengeAnswer(result.challenge);

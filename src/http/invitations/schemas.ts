@@ -48,7 +48,12 @@ export const ResendBody = Type.Optional(Type.Object({ language: Language }, { ad
 export const InvitationParams = Type.Object({ id: Id });
 
 export const AcceptBody = Type.Object(
-  { token: InviteToken, password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }), full_name: FullName },
+  {
+    token: InviteToken,
+    password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH }),
+    full_name: FullName,
+    timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA zone the account starts in (the browser sends its own); default UTC' })),
+  },
   { additionalProperties: false },
 );
 export const PreviewBody = Type.Object({ token: InviteToken }, { additionalProperties: false });

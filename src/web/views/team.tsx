@@ -6,12 +6,12 @@ import type { MonthStats, WeekStats } from '../../http/contract.js';
 import type { Answer } from '../routes.js';
 import { api, currentRole, downloadFile } from '../api.js';
 import { language, t } from '../i18n/index.js';
-import { fmt, ledTeams, shownWeek, useLoad } from '../state.js';
+import { fmt, ledTeams, shownWeek, useLoad, zone } from '../state.js';
 import { Notice, useDownload } from '../ui.js';
-import { addDays, shiftWeek } from '../week.js';
+import { addDays, shiftWeek, todayIn } from '../week.js';
+import { DayBalance, TotalBalance } from './balance.js';
 import { Invitations } from './admin-invitations.js';
 
-/** The teams within the lead's reach: every team for an admin, those it leads for a lead (none for a member). */
 /** The teams the account leads (an admin: every team), from its role and teams as /api/auth/me answered them. */
 export async function loadLedTeams(me: {
   role: 'admin' | 'lead' | 'member';
@@ -169,6 +169,8 @@ function PersonFigures(props: { person: Person; monday: string }) {
         : api('GET /api/users/:id/stats/month', { params: { id: person.id }, query: { month: monday.slice(0, 7), lang: language.value } }),
     [person.id, person.view, monday],
   );
+  // The balance cells as the member's own Week and Month show them (./balance.tsx); "today" in this browser's zone.
+  const today = todayIn(zone());
   return (
     <div class="person-figures">
       <h3 id="person-title">
@@ -192,7 +194,9 @@ function PersonFigures(props: { person: Person; monday: string }) {
                   <th scope="row">{fmt.day(day.date)}</th>
                   <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
                   <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
-                  <td>{day.balance_minutes === null ? '–' : fmt.balance(day.balance_minutes)}</td>
+                  <td>
+                    <DayBalance day={day} today={today} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -201,7 +205,9 @@ function PersonFigures(props: { person: Person; monday: string }) {
                 <th scope="row">{text.total}</th>
                 <td>{fmt.minutes(loaded.data.totals.worked_minutes ?? 0)}</td>
                 <td>{fmt.minutes(loaded.data.totals.target_minutes ?? 0)}</td>
-                <td>{fmt.balance(loaded.data.totals.balance_minutes ?? 0)}</td>
+                <td>
+                  <TotalBalance days={loaded.data.days} balance={loaded.data.totals.balance_minutes} />
+                </td>
               </tr>
             </tfoot>
           </table>
