@@ -141,7 +141,8 @@ async function seed(target: Target): Promise<void> {
   // The login flood signs in to an account of its own: each sign-in is a session, and past the
   // sessions an account may hold the oldest (the /me token measured meanwhile) would be revoked.
   await accounts.createAccount({ email: target.emails.flood, password: PASSWORD, full_name: 'Flood' });
-  await seedYearsOfEntries({ settings, timeEntries }, stats.id, 5);
+  // The five years are the statistics and bystander figures' (BENCH_ONLY=team or mixed alone needs none).
+  if (ONLY.length === 0 || ONLY.includes('bystander')) await seedYearsOfEntries({ settings, timeEntries }, stats.id, 5);
   await ctx.close();
   await settleSeed(target.env.DATABASE_URL);
 }
@@ -401,10 +402,13 @@ async function teamFigure(target: Target, put: (figure: string, cell: Omit<Cell,
   process.stderr.write(`${target.name}: seeded in ${((performance.now() - seeding) / 1000).toFixed(0)} s\n`);
   const serve = await startServe(target, 'a');
   try {
-    const result = await teamFigures(serve.url, teamId, await token(serve.url, leadEmail), await token(serve.url, target.emails.me), TEAM_SECONDS);
+    const result = await teamFigures(serve, teamId, await token(serve.url, leadEmail), await token(serve.url, target.emails.me), TEAM_SECONDS);
     const loadAverage = os.loadavg().map((value) => value.toFixed(2));
     process.stderr.write(`${target.name}: load average ${loadAverage.join(' ')} after the team figure\n`);
-    put(TEAM_ANSWERS, { measured: `${result.answers} answers in ${TEAM_SECONDS} s (load ${loadAverage[0]})`, ratio: result.answersPerSecond });
+    put(TEAM_ANSWERS, {
+      measured: `${result.answers} answers in ${TEAM_SECONDS} s; busy ${result.busyPercent.toFixed(0)}%, CPU ${result.cpuMsPerAnswer.toFixed(1)} ms an answer; load ${loadAverage[0]}`,
+      ratio: result.answersPerSecond,
+    });
     put(TEAM_P95, { measured: `p95 ${result.p95Ms.toFixed(1)} ms`, ratio: result.p95Ms });
     put(TEAM_BYSTANDER, {
       measured: `/me p95 ${result.meP95.toFixed(1)} ms (idle ${result.idleMeP95.toFixed(1)}), ${result.asked} asked; overview ${result.loadedAnswersPerSecond.toFixed(1)}/s over 4`,

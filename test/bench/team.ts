@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createContext } from '../../src/composition-root.js';
 import { OPERATOR } from '../../src/teams/index.js';
-import { sleep } from './processes.js';
+import { cpuSeconds, sleep, type Server } from './processes.js';
 
 export const TEAM_SIZE = 100;
 export const TEAM_ANSWERS = `team: overview of ${TEAM_SIZE} members × 1 year, answers/s over 1 connection`;
@@ -120,6 +120,9 @@ export interface TeamResult {
   answersPerSecond: number;
   p95Ms: number;
   answers: number;
+  /** serve's CPU time per answer over one connection, and its CPU use then (% of one core): far below 100, the machine was short of CPU. */
+  cpuMsPerAnswer: number;
+  busyPercent: number;
   /** Four connections reloading: their answers a second, the bystander's /me p95 and its idle p95. */
   loadedAnswersPerSecond: number;
   meP95: number;
@@ -128,7 +131,8 @@ export interface TeamResult {
 }
 
 /** Measures the overview of `teamId` (the lead's `leadToken`) for `seconds` each way; `meToken` the bystander's. */
-export async function teamFigures(baseUrl: string, teamId: number, leadToken: string, meToken: string, seconds: number): Promise<TeamResult> {
+export async function teamFigures(server: Server, teamId: number, leadToken: string, meToken: string, seconds: number): Promise<TeamResult> {
+  const baseUrl = server.url;
   const overview = `${baseUrl}/api/teams/${teamId}/overview`;
   const first = await timed(overview, leadToken);
   const members = first.status === 200 ? (JSON.parse(first.body) as { members: unknown[] }).members.length : 0;
@@ -143,9 +147,11 @@ export async function teamFigures(baseUrl: string, teamId: number, leadToken: st
   };
 
   const single: number[] = [];
+  const cpuBefore = cpuSeconds(server.child.pid!);
   let started = performance.now();
   await reload(started + seconds * 1000, single);
   const singleSeconds = (performance.now() - started) / 1000;
+  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
 
   const idle: number[] = [];
   for (let i = 0; i < 50; i++) idle.push((await timed(`${baseUrl}/api/auth/me`, meToken)).ms);
@@ -167,6 +173,8 @@ export async function teamFigures(baseUrl: string, teamId: number, leadToken: st
     answersPerSecond: single.length / singleSeconds,
     p95Ms: percentile(single, 0.95),
     answers: single.length,
+    cpuMsPerAnswer: (cpu * 1000) / single.length,
+    busyPercent: (100 * cpu) / singleSeconds,
     loadedAnswersPerSecond: loaded.length / loadedSeconds,
     meP95: percentile(me, 0.95),
     idleMeP95: percentile(idle, 0.95),
