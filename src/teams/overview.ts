@@ -11,10 +11,10 @@ import type { Database, LocalDate } from '../db/types.js';
 import { PUBLIC_USER_COLUMNS, type PublicUser } from '../auth/accounts/users.js';
 import type { Absence } from '../time/absences/absences.js';
 import type { VacationYear } from '../time/absences/vacation.js';
-import { addDays, localDateOf, mondayOf, parseDate, type DayZones } from '../time/calendar/dates.js';
-import type { RangeQuery } from '../time/entries/rules.js';
-import { runningEntry } from '../time/entries/store.js';
-import type { OvertimeBalance, TodayFigures, WeekOverview } from '../time/statistics/types.js';
+import { localDateOf, mondayOf, parseDate, type DayZones } from '../time/calendar/dates.js';
+import type { ScheduleTimeline } from '../time/schedules.js';
+import type { Settings } from '../time/settings/settings.js';
+import type { MemberWeek } from '../time/statistics/index.js';
 import { requireAllowed, type Actor } from './access.js';
 import { membersOf, relationToPerson, relationToTeam } from './members.js';
 import { teamById, teamNotFound, type Team } from './teams.js';
@@ -22,13 +22,8 @@ import { teamById, teamNotFound, type Team } from './teams.js';
 export interface OverviewDeps {
   database: { db: Kysely<Database> };
   clock: Clock;
-  statistics: {
-    weekOverview(userId: number, date?: string): Promise<WeekOverview>;
-    overtime(userId: number): Promise<OvertimeBalance>;
-    today(userId: number): Promise<TodayFigures>;
-  };
-  vacation: { vacationYear(userId: number, year?: number): Promise<VacationYear> };
-  absences: { listAbsences(userId: number, query: RangeQuery): Promise<Absence[]> };
+  statistics: { memberWeek(userId: number, weekStart: LocalDate): Promise<MemberWeek> };
+  vacation: { vacationYearOf(userId: number, settings: Settings, timeline: ScheduleTimeline, year?: number): Promise<VacationYear> };
   settings: { getSettings(userId: number): Promise<{ zones: DayZones }> };
 }
 
@@ -61,28 +56,27 @@ async function statsSubject(deps: OverviewDeps, actor: Actor, userId: number): P
   return user;
 }
 
-/** One member's row: every figure from that member's own answers. */
+/** One member's row: every figure from the functions of that member's own answers, from one read of its context. */
 async function memberRow(deps: OverviewDeps, user: PublicUser, weekStart: LocalDate): Promise<MemberOverview> {
-  const week = await deps.statistics.weekOverview(user.id, weekStart);
-  const overtime = await deps.statistics.overtime(user.id);
-  const vacation = await deps.vacation.vacationYear(user.id, Number(weekStart.slice(0, 4)));
-  const today = await deps.statistics.today(user.id);
-  const running = await runningEntry(deps.database.db, user.id);
-  const [absence] = await deps.absences.listAbsences(user.id, { from: today.date, to: addDays(today.date, 1) });
-  const { worked_minutes, target_minutes, balance_minutes } = week.totals;
+  const figures = await deps.statistics.memberWeek(user.id, weekStart);
+  const vacation = await deps.vacation.vacationYearOf(user.id, figures.settings, figures.timeline, Number(weekStart.slice(0, 4)));
+  const { worked_minutes, target_minutes, balance_minutes } = figures.week.totals;
   return {
     user,
     week: { worked_minutes, target_minutes, balance_minutes },
-    balance_minutes: overtime.balance_minutes,
+    balance_minutes: figures.overtime.balance_minutes,
     vacation,
-    running_since: running ? running.start_at : null,
-    absence_today: absence?.date === today.date ? absence.type : null,
+    running_since: figures.running_since,
+    absence_today: figures.absence_today,
     // The week's complete days (before today, from tracking_start) with a target, nothing worked and no absence.
-    missing_days: week.days
+    missing_days: figures.week.days
       .filter((day) => day.complete && day.target_minutes > 0 && day.worked_minutes === 0 && day.break_minutes === 0 && day.absence === null)
       .map((day) => day.date),
   };
 }
+
+/** Members whose rows are worked out at once: bounded, so that one overview takes at most this many turns of the lane. */
+const MEMBERS_AT_ONCE = 4;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -99,9 +93,12 @@ async function teamOverview(deps: OverviewDeps, actor: Actor, teamId: number, we
   const team = await teamById(db, teamId);
   if (!team) throw teamNotFound();
   const weekStart = await weekStartFor(deps, actor, week);
+  const users = (await membersOf(db, teamId)).map(({ user }) => user);
   const members: MemberOverview[] = [];
-  for (const { user } of await membersOf(db, teamId)) {
-    members.push(await memberRow(deps, user, weekStart));
+  // A few members at once (their statements overlap where the engine has several connections), each
+  // one turn of the statistics lane, and a turn of the event loop between two waves.
+  for (let at = 0; at < users.length; at += MEMBERS_AT_ONCE) {
+    members.push(...(await Promise.all(users.slice(at, at + MEMBERS_AT_ONCE).map((user) => memberRow(deps, user, weekStart)))));
     await nextTurn();
   }
   return { team, week_start: weekStart, members };
