@@ -22,7 +22,7 @@ import { teamById, teamNotFound, type Team } from './teams.js';
 export interface OverviewDeps {
   database: { db: Kysely<Database> };
   clock: Clock;
-  statistics: { memberWeek(userId: number, weekStart: LocalDate): Promise<MemberWeek> };
+  statistics: { memberWeeks(userIds: readonly number[], weekStart: LocalDate): Promise<MemberWeek[]> };
   vacation: { vacationYearOf(userId: number, settings: Settings, timeline: ScheduleTimeline, year?: number): Promise<VacationYear> };
   settings: { getSettings(userId: number): Promise<{ zones: DayZones }> };
 }
@@ -57,9 +57,8 @@ async function statsSubject(deps: OverviewDeps, actor: Actor, userId: number): P
 }
 
 /** One member's row: every figure from the functions of that member's own answers, from one read of its context. */
-async function memberRow(deps: OverviewDeps, user: PublicUser, weekStart: LocalDate): Promise<MemberOverview> {
-  const figures = await deps.statistics.memberWeek(user.id, weekStart);
-  const vacation = await deps.vacation.vacationYearOf(user.id, figures.settings, figures.timeline, Number(weekStart.slice(0, 4)));
+async function memberRow(deps: OverviewDeps, user: PublicUser, figures: MemberWeek, year: number): Promise<MemberOverview> {
+  const vacation = await deps.vacation.vacationYearOf(user.id, figures.settings, figures.timeline, year);
   const { worked_minutes, target_minutes, balance_minutes } = figures.week.totals;
   return {
     user,
@@ -75,8 +74,8 @@ async function memberRow(deps: OverviewDeps, user: PublicUser, weekStart: LocalD
   };
 }
 
-/** Members whose rows are worked out at once: bounded, so that one overview takes at most this many turns of the lane. */
-const MEMBERS_AT_ONCE = 4;
+/** Members whose rows are worked out at once (their contexts read together, one turn of the statistics lane): bounded. */
+const MEMBERS_AT_ONCE = 10;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -95,10 +94,16 @@ async function teamOverview(deps: OverviewDeps, actor: Actor, teamId: number, we
   const weekStart = await weekStartFor(deps, actor, week);
   const users = (await membersOf(db, teamId)).map(({ user }) => user);
   const members: MemberOverview[] = [];
-  // A few members at once (their statements overlap where the engine has several connections), each
-  // one turn of the statistics lane, and a turn of the event loop between two waves.
+  // A few members at once (their contexts in the same statements, the rest overlapping where the
+  // engine has several connections), in one turn of the statistics lane, and a turn of the event loop
+  // between two waves.
   for (let at = 0; at < users.length; at += MEMBERS_AT_ONCE) {
-    members.push(...(await Promise.all(users.slice(at, at + MEMBERS_AT_ONCE).map((user) => memberRow(deps, user, weekStart)))));
+    const wave = users.slice(at, at + MEMBERS_AT_ONCE);
+    const figures = await deps.statistics.memberWeeks(
+      wave.map((user) => user.id),
+      weekStart,
+    );
+    members.push(...(await Promise.all(wave.map((user, index) => memberRow(deps, user, figures[index]!, Number(weekStart.slice(0, 4)))))));
     await nextTurn();
   }
   return { team, week_start: weekStart, members };

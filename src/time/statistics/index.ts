@@ -14,7 +14,7 @@ import { createWorkLane } from '../../common/work-lane.js';
 import type { LocalDate } from '../../db/types.js';
 import type { HolidayLanguage } from '../calendar/holidays.js';
 import { monthlyBalances, overtime } from './balance.js';
-import { memberWeek } from './member-week.js';
+import { memberWeeks } from './member-week.js';
 import { monthFigures } from './month.js';
 import { todayFigures } from './today.js';
 import type { StatisticsDeps } from './types.js';
@@ -43,8 +43,8 @@ export function createStatisticsService(deps: StatisticsDeps & { connections?: n
     today: (userId: number) => lane.run(() => todayFigures(deps, userId)),
     monthlyBalances: (userId: number, year?: number) => lane.run(() => monthlyBalances(deps, userId, year)),
     monthFigures: (userId: number, month?: string) => lane.run(() => monthFigures(deps, userId, month)),
-    /** A member's row of a lead's overview (./member-week.ts): one turn of the lane for all its figures. */
-    memberWeek: (userId: number, weekStart: LocalDate) => lane.run(() => memberWeek(deps, userId, weekStart)),
+    /** Rows of a lead's overview (./member-week.ts): one turn of the lane for the figures of a few members. */
+    memberWeeks: (userIds: readonly number[], weekStart: LocalDate) => lane.run(() => memberWeeks(deps, userIds, weekStart)),
     /** Once at serve's start: the holiday calendar loaded, the years in use queued (./warm-up.ts). */
     warmUp: () => warmUp(deps),
   };

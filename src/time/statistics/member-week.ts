@@ -1,15 +1,17 @@
 // One member's figures for a lead's overview of a team (docs/teams.md, "The lead's view"): the week,
 // the overtime balance, today (in the member's zone) with its absence, and the running entry, from
-// one account context read once, by the functions the member's own answers use (the week of
-// ./week.ts, the balance of ./balance.ts, today's date as ./today.ts works it out). The settings
-// and schedules read for it come along, so the member's vacation year needs no second read of them.
+// one account context read once (those of several members in the same three statements, and their
+// week's stored days in three more: ./stored-days.ts), by the functions the member's own answers use
+// (the week of ./week.ts, the balance of ./balance.ts, today's date as ./today.ts works it out). The
+// settings and schedules read for it come along, so the member's vacation year needs no second read.
 import type { AbsenceType, LocalDate } from '../../db/types.js';
 import { absencesByDate } from '../absences/days.js';
-import { localDateOf } from '../calendar/dates.js';
+import { addDays, localDateOf } from '../calendar/dates.js';
 import type { Settings } from '../settings/settings.js';
 import type { ScheduleTimeline } from '../schedules.js';
 import { balanceThroughYesterday } from './balance.js';
-import { accountContext } from './context.js';
+import { accountContexts, type AccountContext } from './context.js';
+import { storedDaysOf, type StoredDays } from './stored-days.js';
 import type { OvertimeBalance, StatisticsDeps, WeekOverview } from './types.js';
 import { weekOf } from './week.js';
 
@@ -25,15 +27,20 @@ export interface MemberWeek {
   timeline: ScheduleTimeline;
 }
 
-/** The member's week from `weekStart` (a Monday), balance, today and running entry. */
-export async function memberWeek(deps: StatisticsDeps, userId: number, weekStart: LocalDate): Promise<MemberWeek> {
-  const context = await accountContext(deps, userId);
-  const week = await weekOf(deps.db, context, weekStart);
+/** The week from `weekStart` (a Monday), balance, today and running entry of each of `userIds`, their contexts read together. */
+export async function memberWeeks(deps: StatisticsDeps, userIds: readonly number[], weekStart: LocalDate): Promise<MemberWeek[]> {
+  const contexts = await accountContexts(deps, userIds);
+  const stored = await storedDaysOf(deps.db, userIds, weekStart, addDays(weekStart, 6));
+  return Promise.all(contexts.map((context) => memberWeek(deps, context, weekStart, stored.get(context.userId))));
+}
+
+async function memberWeek(deps: StatisticsDeps, context: AccountContext, weekStart: LocalDate, stored: StoredDays | undefined): Promise<MemberWeek> {
+  const week = await weekOf(deps.db, context, weekStart, 'en', stored);
   const overtime = await balanceThroughYesterday(deps.db, context);
   const today = localDateOf(context.nowMs, context.settings.zones);
   // Today's absence is in the week's days when the week holds today; else one read of that day.
   const inWeek = week.days.find((day) => day.date === today);
-  const absence = inWeek ? inWeek.absence : ((await absencesByDate(deps.db, userId, today, today)).get(today)?.type ?? null);
+  const absence = inWeek ? inWeek.absence : ((await absencesByDate(deps.db, context.userId, today, today)).get(today)?.type ?? null);
   return {
     week,
     overtime,
