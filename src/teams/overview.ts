@@ -1,9 +1,10 @@
 // The lead's view of a team (docs/teams.md, "The lead's view"; docs/api.md, "Teams"): another
 // account's statistics through `can(actor, 'stats.read', person)`, and a team's week: each member's
 // figures read from that member's own services in time/ (the week, overtime and vacation answers the
-// member gets), so a lead sees exactly what the member sees. Members are read one after another, each
-// call through the statistics lane, with a turn of the event loop between two members: one overview
-// never holds the lane or the loop for a whole team.
+// member gets), so a lead sees exactly what the member sees. Members are read ten at a time, each ten
+// in one turn of the statistics lane (src/time/statistics/member-week.ts: their contexts and week read
+// together, their figures worked out one after another), with a turn of the event loop between two:
+// one overview never holds the lane, the pool or the loop for a whole team.
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../common/errors.js';
 import type { Clock } from '../common/clock.js';
@@ -94,16 +95,16 @@ async function teamOverview(deps: OverviewDeps, actor: Actor, teamId: number, we
   const weekStart = await weekStartFor(deps, actor, week);
   const users = (await membersOf(db, teamId)).map(({ user }) => user);
   const members: MemberOverview[] = [];
-  // A few members at once (their contexts in the same statements, the rest overlapping where the
-  // engine has several connections), in one turn of the statistics lane, and a turn of the event loop
-  // between two waves.
+  // A few members at once (their contexts and their week's days read in the same statements, then one
+  // member after another), in one turn of the statistics lane, and a turn of the event loop between
+  // two waves.
   for (let at = 0; at < users.length; at += MEMBERS_AT_ONCE) {
     const wave = users.slice(at, at + MEMBERS_AT_ONCE);
     const figures = await deps.statistics.memberWeeks(
       wave.map((user) => user.id),
       weekStart,
     );
-    members.push(...(await Promise.all(wave.map((user, index) => memberRow(deps, user, figures[index]!, Number(weekStart.slice(0, 4)))))));
+    for (const [index, user] of wave.entries()) members.push(await memberRow(deps, user, figures[index]!, Number(weekStart.slice(0, 4))));
     await nextTurn();
   }
   return { team, week_start: weekStart, members };

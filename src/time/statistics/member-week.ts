@@ -31,7 +31,10 @@ export interface MemberWeek {
 export async function memberWeeks(deps: StatisticsDeps, userIds: readonly number[], weekStart: LocalDate): Promise<MemberWeek[]> {
   const contexts = await accountContexts(deps, userIds);
   const stored = await storedDaysOf(deps.db, userIds, weekStart, addDays(weekStart, 6));
-  return Promise.all(contexts.map((context) => memberWeek(deps, context, weekStart, stored.get(context.userId))));
+  // One member after another: a wave holds one connection of the pool, not one per member.
+  const weeks: MemberWeek[] = [];
+  for (const context of contexts) weeks.push(await memberWeek(deps, context, weekStart, stored.get(context.userId)));
+  return weeks;
 }
 
 async function memberWeek(deps: StatisticsDeps, context: AccountContext, weekStart: LocalDate, stored: StoredDays | undefined): Promise<MemberWeek> {
