@@ -1,9 +1,10 @@
 // The lead's view of a team (docs/teams.md, "The lead's view"; docs/api.md, "Teams"): another
 // account's statistics through `can(actor, 'stats.read', person)`, and a team's week: each member's
 // figures read from that member's own services in time/ (the week, overtime and vacation answers the
-// member gets), so a lead sees exactly what the member sees. Members are read one after another, each
-// call through the statistics lane, with a turn of the event loop between two members: one overview
-// never holds the lane or the loop for a whole team.
+// member gets), so a lead sees exactly what the member sees. Members are read ten at a time, each ten
+// in one turn of the statistics lane (src/time/statistics/member-week.ts: their contexts and week read
+// together, their figures worked out one after another), with a turn of the event loop between two:
+// one overview never holds the lane, the pool or the loop for a whole team.
 import type { Kysely } from 'kysely';
 import { ServiceError } from '../common/errors.js';
 import type { Clock } from '../common/clock.js';
@@ -11,10 +12,10 @@ import type { Database, LocalDate } from '../db/types.js';
 import { PUBLIC_USER_COLUMNS, type PublicUser } from '../auth/accounts/users.js';
 import type { Absence } from '../time/absences/absences.js';
 import type { VacationYear } from '../time/absences/vacation.js';
-import { addDays, localDateOf, mondayOf, parseDate, type DayZones } from '../time/calendar/dates.js';
-import type { RangeQuery } from '../time/entries/rules.js';
-import { runningEntry } from '../time/entries/store.js';
-import type { OvertimeBalance, TodayFigures, WeekOverview } from '../time/statistics/types.js';
+import { localDateOf, mondayOf, parseDate, type DayZones } from '../time/calendar/dates.js';
+import type { ScheduleTimeline } from '../time/schedules.js';
+import type { Settings } from '../time/settings/settings.js';
+import type { MemberWeek } from '../time/statistics/index.js';
 import { requireAllowed, type Actor } from './access.js';
 import { membersOf, relationToPerson, relationToTeam } from './members.js';
 import { teamById, teamNotFound, type Team } from './teams.js';
@@ -22,13 +23,8 @@ import { teamById, teamNotFound, type Team } from './teams.js';
 export interface OverviewDeps {
   database: { db: Kysely<Database> };
   clock: Clock;
-  statistics: {
-    weekOverview(userId: number, date?: string): Promise<WeekOverview>;
-    overtime(userId: number): Promise<OvertimeBalance>;
-    today(userId: number): Promise<TodayFigures>;
-  };
-  vacation: { vacationYear(userId: number, year?: number): Promise<VacationYear> };
-  absences: { listAbsences(userId: number, query: RangeQuery): Promise<Absence[]> };
+  statistics: { memberWeeks(userIds: readonly number[], weekStart: LocalDate): Promise<MemberWeek[]> };
+  vacation: { vacationYearOf(userId: number, settings: Settings, timeline: ScheduleTimeline, year?: number): Promise<VacationYear> };
   settings: { getSettings(userId: number): Promise<{ zones: DayZones }> };
 }
 
@@ -61,28 +57,26 @@ async function statsSubject(deps: OverviewDeps, actor: Actor, userId: number): P
   return user;
 }
 
-/** One member's row: every figure from that member's own answers. */
-async function memberRow(deps: OverviewDeps, user: PublicUser, weekStart: LocalDate): Promise<MemberOverview> {
-  const week = await deps.statistics.weekOverview(user.id, weekStart);
-  const overtime = await deps.statistics.overtime(user.id);
-  const vacation = await deps.vacation.vacationYear(user.id, Number(weekStart.slice(0, 4)));
-  const today = await deps.statistics.today(user.id);
-  const running = await runningEntry(deps.database.db, user.id);
-  const [absence] = await deps.absences.listAbsences(user.id, { from: today.date, to: addDays(today.date, 1) });
-  const { worked_minutes, target_minutes, balance_minutes } = week.totals;
+/** One member's row: every figure from the functions of that member's own answers, from one read of its context. */
+async function memberRow(deps: OverviewDeps, user: PublicUser, figures: MemberWeek, year: number): Promise<MemberOverview> {
+  const vacation = await deps.vacation.vacationYearOf(user.id, figures.settings, figures.timeline, year);
+  const { worked_minutes, target_minutes, balance_minutes } = figures.week.totals;
   return {
     user,
     week: { worked_minutes, target_minutes, balance_minutes },
-    balance_minutes: overtime.balance_minutes,
+    balance_minutes: figures.overtime.balance_minutes,
     vacation,
-    running_since: running ? running.start_at : null,
-    absence_today: absence?.date === today.date ? absence.type : null,
+    running_since: figures.running_since,
+    absence_today: figures.absence_today,
     // The week's complete days (before today, from tracking_start) with a target, nothing worked and no absence.
-    missing_days: week.days
+    missing_days: figures.week.days
       .filter((day) => day.complete && day.target_minutes > 0 && day.worked_minutes === 0 && day.break_minutes === 0 && day.absence === null)
       .map((day) => day.date),
   };
 }
+
+/** Members whose rows are worked out at once (their contexts read together, one turn of the statistics lane): bounded. */
+const MEMBERS_AT_ONCE = 10;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -99,9 +93,18 @@ async function teamOverview(deps: OverviewDeps, actor: Actor, teamId: number, we
   const team = await teamById(db, teamId);
   if (!team) throw teamNotFound();
   const weekStart = await weekStartFor(deps, actor, week);
+  const users = (await membersOf(db, teamId)).map(({ user }) => user);
   const members: MemberOverview[] = [];
-  for (const { user } of await membersOf(db, teamId)) {
-    members.push(await memberRow(deps, user, weekStart));
+  // A few members at once (their contexts and their week's days read in the same statements, then one
+  // member after another), in one turn of the statistics lane, and a turn of the event loop between
+  // two waves.
+  for (let at = 0; at < users.length; at += MEMBERS_AT_ONCE) {
+    const wave = users.slice(at, at + MEMBERS_AT_ONCE);
+    const figures = await deps.statistics.memberWeeks(
+      wave.map((user) => user.id),
+      weekStart,
+    );
+    for (const [index, user] of wave.entries()) members.push(await memberRow(deps, user, figures[index]!, Number(weekStart.slice(0, 4))));
     await nextTurn();
   }
   return { team, week_start: weekStart, members };

@@ -53,17 +53,24 @@ export function checkWeeklyTarget(patch: Partial<Record<string, number | undefin
 
 /** The stored schedules of a user, oldest first (empty: the implicit default). */
 export async function storedSchedules(executor: Kysely<Database>, userId: number): Promise<Schedule[]> {
+  return (await storedSchedulesOf(executor, [userId])).get(userId) ?? [];
+}
+
+/** The same of several users in one statement, by user (a user without a stored schedule is left out). */
+export async function storedSchedulesOf(executor: Kysely<Database>, userIds: readonly number[]): Promise<Map<number, Schedule[]>> {
   const rows = await executor
     .selectFrom('target_schedules')
-    .select(['id', 'valid_from', ...TARGET_COLUMNS])
-    .where('user_id', '=', userId)
+    .select(['id', 'user_id', 'valid_from', ...TARGET_COLUMNS])
+    .where('user_id', 'in', userIds)
+    .orderBy('user_id')
     .orderBy('valid_from')
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    valid_from: row.valid_from,
-    weekly_target_minutes: Object.fromEntries(WEEKDAYS.map((day) => [day, row[targetColumn(day)]])) as WeeklyTarget,
-  }));
+  const found = new Map<number, Schedule[]>();
+  for (const row of rows) {
+    const weekly = Object.fromEntries(WEEKDAYS.map((day) => [day, row[targetColumn(day)]])) as WeeklyTarget;
+    found.set(row.user_id, [...(found.get(row.user_id) ?? []), { id: row.id, valid_from: row.valid_from, weekly_target_minutes: weekly }]);
+  }
+  return found;
 }
 
 /** The schedules of a user as a timeline: which weekly target is in force on a day, and over a range. */

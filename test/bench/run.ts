@@ -33,6 +33,7 @@ import {
 import { LIMIT_404, LIMIT_ME, limitFigures, type Bench } from './limit.js';
 import { BYSTANDER, bystander } from './bystander.js';
 import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople } from './mixed.js';
+import { TEAM_ANSWERS, TEAM_BYSTANDER, TEAM_P95, TEAM_SIZE, seedTeam, teamFigures } from './team.js';
 
 const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -66,7 +67,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROUNDS = 3;
 const HASH_CONCURRENCY = defaultHashConcurrency(); // the server's bound at its default
 const PG_URL = process.env.TIMETRACK_BENCH_DATABASE_URL;
-/** BENCH_ONLY=mixed or bystander (comma-separated): only those figures are measured (docs/performance.md). */
+/** Length of each of the team figure's two runs, in seconds. */
+const TEAM_SECONDS = Number(process.env.BENCH_TEAM_SECONDS ?? 10);
+/** BENCH_ONLY=mixed, bystander or team (comma-separated): only those figures are measured (docs/performance.md). */
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter((name) => name !== '');
 
 /**
@@ -138,7 +141,8 @@ async function seed(target: Target): Promise<void> {
   // The login flood signs in to an account of its own: each sign-in is a session, and past the
   // sessions an account may hold the oldest (the /me token measured meanwhile) would be revoked.
   await accounts.createAccount({ email: target.emails.flood, password: PASSWORD, full_name: 'Flood' });
-  await seedYearsOfEntries({ settings, timeEntries }, stats.id, 5);
+  // The five years are the statistics and bystander figures' (BENCH_ONLY=team or mixed alone needs none).
+  if (ONLY.length === 0 || ONLY.includes('bystander')) await seedYearsOfEntries({ settings, timeEntries }, stats.id, 5);
   await ctx.close();
   await settleSeed(target.env.DATABASE_URL);
 }
@@ -170,6 +174,7 @@ async function measureTarget(driver: Driver, target: Target, put: (figure: strin
     // BENCH_ONLY: only the named figures, to look into one of them without the whole run.
     if (ONLY.includes('mixed')) await mixedFigure(driver, target, put);
     if (ONLY.includes('bystander')) await bystanderFigure(target, put);
+    if (ONLY.includes('team')) await teamFigure(target, put);
     return;
   }
 
@@ -236,6 +241,7 @@ async function measureTarget(driver: Driver, target: Target, put: (figure: strin
 
   await mixedFigure(driver, target, put);
   await bystanderFigure(target, put);
+  await teamFigure(target, put);
 
   const cliTimes: number[] = [];
   const nodeTimes: number[] = [];
@@ -387,6 +393,32 @@ async function bystanderFigure(target: Target, put: (figure: string, cell: Omit<
   }
 }
 
+/** A lead's overview of a team of TEAM_SIZE members with a year each (a), alone and while a second account asks /me. */
+async function teamFigure(target: Target, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+  process.stderr.write(`${target.name}: seeding a team of ${TEAM_SIZE} members with a year each…\n`);
+  const seeding = performance.now();
+  const { leadEmail, teamId } = await seedTeam(target.env, PASSWORD);
+  await settleSeed(target.env.DATABASE_URL);
+  process.stderr.write(`${target.name}: seeded in ${((performance.now() - seeding) / 1000).toFixed(0)} s\n`);
+  const serve = await startServe(target, 'a');
+  try {
+    const result = await teamFigures(serve, teamId, await token(serve.url, leadEmail), await token(serve.url, target.emails.me), TEAM_SECONDS);
+    const loadAverage = os.loadavg().map((value) => value.toFixed(2));
+    process.stderr.write(`${target.name}: load average ${loadAverage.join(' ')} after the team figure\n`);
+    put(TEAM_ANSWERS, {
+      measured: `${result.answers} answers in ${TEAM_SECONDS} s; busy ${result.busyPercent.toFixed(0)}%, CPU ${result.cpuMsPerAnswer.toFixed(1)} ms an answer; load ${loadAverage[0]}`,
+      ratio: result.answersPerSecond,
+    });
+    put(TEAM_P95, { measured: `p95 ${result.p95Ms.toFixed(1)} ms`, ratio: result.p95Ms });
+    put(TEAM_BYSTANDER, {
+      measured: `/me p95 ${result.meP95.toFixed(1)} ms (idle ${result.idleMeP95.toFixed(1)}), ${result.asked} asked; overview ${result.loadedAnswersPerSecond.toFixed(1)}/s over 4`,
+      ratio: result.meP95,
+    });
+  } finally {
+    await serve.stop();
+  }
+}
+
 /** Two serve processes behind one port ÷ one, on /me, both behind the same round-robin proxy (way b). */
 async function scaleOut(
   driver: Driver,
@@ -430,6 +462,7 @@ async function main(): Promise<void> {
 
   const ge = (goal: number) => (ratio: number) => ratio >= goal;
   const le = (goal: number) => (ratio: number) => ratio <= goal;
+  const lt = (goal: number) => (ratio: number) => ratio < goal;
   const rows: Row[] = [
     { figure: '(a) 404 ÷ bare Fastify logging each request', goal: '≥ 0.90', check: ge(0.9), cells: {}, driver },
     { figure: '(a) /me ÷ bare Fastify logging each request', goal: '≥ 0.60', check: ge(0.6), cells: {}, driver },
@@ -445,6 +478,9 @@ async function main(): Promise<void> {
     { figure: STATS_PG, goal: '(none)', pgGoal: '≥ 0.70', pgCheck: ge(0.7), cells: {}, driver },
     { figure: MIXED, goal: '≤ 50', pgGoal: '≤ 50', check: le(50), pgCheck: le(50), cells: {}, driver: 'fetch, open loop' },
     { figure: BYSTANDER, goal: '≤ 100', pgGoal: '≤ 100', check: le(100), pgCheck: le(100), cells: {}, driver: 'fetch, one at a time' },
+    { figure: TEAM_ANSWERS, goal: '≥ 10', pgGoal: '≥ 10', check: ge(10), pgCheck: ge(10), cells: {}, driver: 'fetch, one at a time' },
+    { figure: TEAM_P95, goal: '≤ 150', pgGoal: '≤ 150', check: le(150), pgCheck: le(150), cells: {}, driver: 'fetch, one at a time' },
+    { figure: TEAM_BYSTANDER, goal: '< 100', pgGoal: '< 100', check: lt(100), pgCheck: lt(100), cells: {}, driver: 'fetch, 4 loops + one at a time' },
     { figure: 'login efficiency: logins/s ÷ raw argon2 verifications/s', goal: '≥ 0.85', check: ge(0.85), cells: {}, driver },
     { figure: 'login storm: /me throughput during flood ÷ idle', goal: '≥ 0.5', check: ge(0.5), cells: {}, driver },
     { figure: 'login storm: /me p99 during flood ÷ idle', goal: '≤ 3', check: le(3), cells: {}, driver },

@@ -80,6 +80,40 @@ async function requestedHalfDays(
   return counted.length * (request.portion === 'half' ? 1 : 2);
 }
 
+/** Vacation half days per year from `first` through `last`, split at `today` (taken: on or before it). */
+async function countedHalfDays(
+  db: Kysely<Database>,
+  userId: number,
+  settings: Settings,
+  timeline: ScheduleTimeline,
+  first: number,
+  last: number,
+  today: LocalDate,
+) {
+  const from = `${first}-01-01`;
+  const through = `${last}-12-31`;
+  const rows = await db
+    .selectFrom('absences')
+    .select(['date', 'portion'])
+    .where('user_id', '=', userId)
+    .where('type', '=', 'vacation')
+    .where('date', '>=', from < settings.tracking_start ? settings.tracking_start : from)
+    .where('date', '<=', through)
+    .execute();
+  const holidays = await publicHolidays(settings.holiday_region, from, through);
+  const byYear = new Map<number, { taken: number; planned: number }>();
+  for (const row of rows) {
+    if (holidays.has(row.date) || timeline.targetOn(row.date, weekdayOf(row.date)) === 0) continue;
+    const year = Number(row.date.slice(0, 4));
+    const counts = byYear.get(year) ?? { taken: 0, planned: 0 };
+    const halves = row.portion === 'half' ? 1 : 2;
+    if (row.date <= today) counts.taken += halves;
+    else counts.planned += halves;
+    byYear.set(year, counts);
+  }
+  return byYear;
+}
+
 export interface VacationDeps {
   db: Kysely<Database>;
   clock: Clock;
@@ -87,41 +121,25 @@ export interface VacationDeps {
 }
 
 export function createVacationService({ db, clock, settings: settingsService }: VacationDeps) {
-  /** Vacation half days per year from `first` through `last`, split at `today` (taken: on or before it). */
-  async function countedHalfDays(userId: number, settings: Settings, timeline: ScheduleTimeline, first: number, last: number, today: LocalDate) {
-    const from = `${first}-01-01`;
-    const through = `${last}-12-31`;
-    const rows = await db
-      .selectFrom('absences')
-      .select(['date', 'portion'])
-      .where('user_id', '=', userId)
-      .where('type', '=', 'vacation')
-      .where('date', '>=', from < settings.tracking_start ? settings.tracking_start : from)
-      .where('date', '<=', through)
-      .execute();
-    const holidays = await publicHolidays(settings.holiday_region, from, through);
-    const byYear = new Map<number, { taken: number; planned: number }>();
-    for (const row of rows) {
-      if (holidays.has(row.date) || timeline.targetOn(row.date, weekdayOf(row.date)) === 0) continue;
-      const year = Number(row.date.slice(0, 4));
-      const counts = byYear.get(year) ?? { taken: 0, planned: 0 };
-      const halves = row.portion === 'half' ? 1 : 2;
-      if (row.date <= today) counts.taken += halves;
-      else counts.planned += halves;
-      byYear.set(year, counts);
-    }
-    return byYear;
-  }
-
   /** The vacation figures of `year` (default: the year of `request.from`, else this year in the user's zone). */
   async function vacationYear(userId: number, year?: number, request?: VacationRequest): Promise<VacationYear> {
-    const settings = await settingsService.getSettings(userId);
+    return vacationYearOf(userId, await settingsService.getSettings(userId), () => scheduleTimeline(db, userId), year, request);
+  }
+
+  /** The same, of an account whose settings (and schedules, or how to read them) are read already. */
+  async function vacationYearOf(
+    userId: number,
+    settings: Settings,
+    schedules: ScheduleTimeline | (() => Promise<ScheduleTimeline>),
+    year?: number,
+    request?: VacationRequest,
+  ): Promise<VacationYear> {
     const today = localDateOf(clock.now().getTime(), settings.zones);
     const shown = year ?? Number((request?.from ?? today).slice(0, 4));
     if (!Number.isInteger(shown) || shown < 1970 || shown > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
-    const timeline = await scheduleTimeline(db, userId);
+    const timeline = typeof schedules === 'function' ? await schedules() : schedules;
     const startYear = Math.min(shown, Number(settings.tracking_start.slice(0, 4)));
-    const counted = await countedHalfDays(userId, settings, timeline, startYear, shown, today);
+    const counted = await countedHalfDays(db, userId, settings, timeline, startYear, shown, today);
     const days = (halves: number) => halves / 2;
     const { taken, planned } = counted.get(shown) ?? { taken: 0, planned: 0 };
     const trackingYear = Number(settings.tracking_start.slice(0, 4));
@@ -170,5 +188,5 @@ export function createVacationService({ db, clock, settings: settingsService }: 
     return false;
   }
 
-  return { vacationYear, exceedsAllowance };
+  return { vacationYear, vacationYearOf, exceedsAllowance };
 }

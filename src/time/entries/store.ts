@@ -16,7 +16,7 @@ import { setImmediate as nextMacrotask } from 'node:timers/promises';
  * Every column of an entry, named: the reads below become named statements on PostgreSQL, which
  * prepares no `select *` (src/db/postgres.ts, docs/decisions/0005-postgres-named-statements.md).
  */
-const ENTRY_COLUMNS = ['id', 'user_id', 'start_at', 'end_at', 'note', 'created_at', 'updated_at', 'auto_stopped'] as const;
+export const ENTRY_COLUMNS = ['id', 'user_id', 'start_at', 'end_at', 'note', 'created_at', 'updated_at', 'auto_stopped'] as const;
 import { MAX_BREAK_MINUTES } from '../day-rules.js';
 
 const MAX_BREAK_MS = MAX_BREAK_MINUTES * 60_000;

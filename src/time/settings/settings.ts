@@ -24,7 +24,7 @@ export {
   type SettingsPatch,
 } from './patch.js';
 import { ServiceError } from '../../common/errors.js';
-import { ScheduleTimeline, storedSchedules, writeSchedule, type Schedule, type WeeklyTarget } from '../schedules.js';
+import { ScheduleTimeline, storedSchedulesOf, writeSchedule, type Schedule, type WeeklyTarget } from '../schedules.js';
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_MIN_BREAK_MINUTES = 15;
@@ -78,13 +78,38 @@ async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: 
  * statistics need of an account, read once per request (src/time/statistics/context.ts).
  */
 export async function settingsAndSchedules(clock: Clock, executor: Kysely<Database>, userId: number): Promise<{ settings: Settings; schedules: Schedule[] }> {
-  // One statement for the settings and the zone history: a row per zone (one row, its zone columns
-  // null, without a history), the settings repeated on each; a zone history is a few rows.
-  const rows = await executor
+  return (await settingsAndSchedulesOf(clock, executor, [userId])).get(userId)!;
+}
+
+/** The same of several users (a lead's overview of a team), in the same two statements, by user. */
+export async function settingsAndSchedulesOf(
+  clock: Clock,
+  executor: Kysely<Database>,
+  userIds: readonly number[],
+): Promise<Map<number, { settings: Settings; schedules: Schedule[] }>> {
+  const rows = await settingsRows(executor, userIds);
+  const schedulesOf = await storedSchedulesOf(executor, userIds);
+  const found = new Map<number, { settings: Settings; schedules: Schedule[] }>();
+  for (const userId of userIds) {
+    const own = rows.filter((row) => row.id === userId);
+    if (own.length === 0) throw new ServiceError('NOT_FOUND', 'No such account');
+    const schedules = schedulesOf.get(userId) ?? [];
+    found.set(userId, { settings: settingsOfRows(clock, own, schedules), schedules });
+  }
+  return found;
+}
+
+/**
+ * One statement for the settings and the zone history: a row per zone (one row, its zone columns
+ * null, without a history), the settings repeated on each; a zone history is a few rows.
+ */
+function settingsRows(executor: Kysely<Database>, userIds: readonly number[]) {
+  return executor
     .selectFrom('users')
     .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
     .leftJoin('zone_history', 'zone_history.user_id', 'users.id')
     .select([
+      'users.id',
       'users.created_at',
       'user_settings.holiday_region',
       'user_settings.overtime_offset_minutes',
@@ -100,18 +125,23 @@ export async function settingsAndSchedules(clock: Clock, executor: Kysely<Databa
       'zone_history.valid_from as zone_from',
       'zone_history.timezone as zone',
     ])
-    .where('users.id', '=', userId)
+    .where('users.id', 'in', userIds)
+    .orderBy('users.id')
     .orderBy('zone_history.valid_from')
     .execute();
-  const row = rows[0];
-  if (!row) throw new ServiceError('NOT_FOUND', 'No such account');
+}
+
+type SettingsRow = Awaited<ReturnType<typeof settingsRows>>[number];
+
+/** The settings of one user from its rows of the statement above (a row per zone) and its schedules. */
+function settingsOfRows(clock: Clock, rows: SettingsRow[], schedules: Schedule[]): Settings {
+  const row = rows[0]!;
   const stored: ZoneEntry[] = rows.flatMap(({ zone_from, zone }) => (zone_from !== null && zone !== null ? [{ valid_from: zone_from, timezone: zone }] : []));
   const trackingStart = row.tracking_start ?? localDateOf(Date.parse(row.created_at), stored.length > 0 ? stored : 'UTC');
   const zones = stored.length > 0 ? stored : [{ valid_from: trackingStart, timezone: 'UTC' }];
-  const schedules = await storedSchedules(executor, userId);
   const today = localDateOf(clock.now().getTime(), zones);
   const inForce = schedules.filter((schedule) => schedule.valid_from <= today).at(-1) ?? schedules[0];
-  const settings: Settings = {
+  return {
     timezone: zoneOn(today, zones),
     zones,
     weekly_target_minutes: inForce?.weekly_target_minutes ?? new ScheduleTimeline([]).on(today),
@@ -127,7 +157,6 @@ export async function settingsAndSchedules(clock: Clock, executor: Kysely<Databa
     timer_limit_minutes: row.settings_row === null ? DEFAULT_TIMER_LIMIT_MINUTES : (row.timer_limit_minutes ?? null),
     suggest_timer_limit: row.suggest_timer_limit === 1,
   };
-  return { settings, schedules };
 }
 
 export function createSettingsService({ database, clock }: SettingsDeps) {

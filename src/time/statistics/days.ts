@@ -10,6 +10,7 @@ import type { BreakRule } from '../settings/settings.js';
 import { absencesByDate } from '../absences/days.js';
 import { bookedByDate } from '../bookings.js';
 import type { AccountContext } from './context.js';
+import type { StoredDays } from './stored-days.js';
 import type { DayFigures, Totals } from './types.js';
 
 export const MINUTE_MS = 60_000;
@@ -38,9 +39,10 @@ export async function liveTotals(
   context: AccountContext,
   from: LocalDate,
   through: LocalDate,
+  stored?: Map<LocalDate, DayTotal>,
 ): Promise<{ days: Map<LocalDate, DayTotal>; running: LocalDate[] }> {
   const { settings } = context;
-  const days = await dailyTotals(db, context.userId, from, through);
+  const days = stored ? new Map(stored) : await dailyTotals(db, context.userId, from, through);
   const span = runningSpan(context);
   const running: LocalDate[] = [];
   if (span) {
@@ -71,20 +73,24 @@ export function workedOf(day: DayTotal | undefined, rules: readonly BreakRule[])
   return { raw, taken, deducted: breakDeduction(raw, taken, rules) };
 }
 
-/** The day rows from `from` through `through`, and the live totals they were worked out from. */
+/**
+ * The day rows from `from` through `through`, and the live totals they were worked out from.
+ * `stored`: those days' stored totals, absences and bookings, read already (./stored-days.ts).
+ */
 export async function dayFigures(
   db: Kysely<Database>,
   context: AccountContext,
   from: LocalDate,
   through: LocalDate,
   language: HolidayLanguage = 'en',
+  stored?: StoredDays,
 ): Promise<{ rows: DayFigures[]; totals: Map<LocalDate, DayTotal> }> {
   if (through < from) return { rows: [], totals: new Map() };
   const { settings, timeline, userId } = context;
-  const { days } = await liveTotals(db, context, from, through);
-  const absences = await absencesByDate(db, userId, from, through);
+  const { days } = await liveTotals(db, context, from, through, stored?.totals);
+  const absences = stored?.absences ?? (await absencesByDate(db, userId, from, through));
   const holidays = await publicHolidays(settings.holiday_region, from, through, language);
-  const booked = await bookedByDate(db, userId, from, through);
+  const booked = stored?.booked ?? (await bookedByDate(db, userId, from, through));
   const today = localDateOf(context.nowMs, settings.zones);
   const rows = datesFromThrough(from, through).map((date) => {
     const weekday = weekdayOf(date);

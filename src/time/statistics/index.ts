@@ -11,8 +11,10 @@
 // The figures are module functions taking their dependencies first (./days.ts, ./week.ts,
 // ./balance.ts, ./month.ts, ./today.ts); this binds them to one set of dependencies, behind a work lane.
 import { createWorkLane } from '../../common/work-lane.js';
+import type { LocalDate } from '../../db/types.js';
 import type { HolidayLanguage } from '../calendar/holidays.js';
 import { monthlyBalances, overtime } from './balance.js';
+import { memberWeeks } from './member-week.js';
 import { monthFigures } from './month.js';
 import { todayFigures } from './today.js';
 import type { StatisticsDeps } from './types.js';
@@ -20,6 +22,7 @@ import { anonymousWeekOverview, weekOverview } from './week.js';
 import { warmUp } from './warm-up.js';
 
 export type { StatisticsDeps } from './types.js';
+export type { MemberWeek } from './member-week.js';
 
 /** Statistics computed at once in a process, and waiting at most (then 503 BUSY). */
 export const STATISTICS_LANE = { concurrency: 2, queueLimit: 500 } as const;
@@ -40,6 +43,8 @@ export function createStatisticsService(deps: StatisticsDeps & { connections?: n
     today: (userId: number) => lane.run(() => todayFigures(deps, userId)),
     monthlyBalances: (userId: number, year?: number) => lane.run(() => monthlyBalances(deps, userId, year)),
     monthFigures: (userId: number, month?: string) => lane.run(() => monthFigures(deps, userId, month)),
+    /** Rows of a lead's overview (./member-week.ts): one turn of the lane for the figures of a few members. */
+    memberWeeks: (userIds: readonly number[], weekStart: LocalDate) => lane.run(() => memberWeeks(deps, userIds, weekStart)),
     /** Once at serve's start: the holiday calendar loaded, the years in use queued (./warm-up.ts). */
     warmUp: () => warmUp(deps),
   };
