@@ -34,6 +34,8 @@ export interface MemberOverview {
   balance_minutes: number;
   vacation: VacationYear;
   running_since: string | null;
+  /** The member's date now, in the member's zone (where its week's days stop being complete). */
+  today: LocalDate;
   absence_today: Absence['type'] | null;
   missing_days: LocalDate[];
 }
@@ -67,6 +69,7 @@ async function memberRow(deps: OverviewDeps, user: PublicUser, figures: MemberWe
     balance_minutes: figures.overtime.balance_minutes,
     vacation,
     running_since: figures.running_since,
+    today: figures.today,
     absence_today: figures.absence_today,
     // The week's complete days (before today, from tracking_start) with a target, nothing worked and no absence.
     missing_days: figures.week.days

@@ -71,21 +71,23 @@ export function Tracker(props: { user: User }) {
           });
     access.then(loadLedTeams).catch(() => undefined);
   }, []);
-  // Administration for anyone but an admin is no section: the address goes back to Today, as an unknown one does.
+  // Administration for anyone but an admin, and Team for a member (a lead made a member meanwhile, an
+  // address kept from before), is no section: the address goes back to Today, as an unknown one does.
   const role = currentRole.value;
+  const outOfRole = role !== undefined && ((role !== 'admin' && isAdminTab(tab.value)) || (role === 'member' && tab.value === 'team'));
   useEffect(() => {
-    if (role !== undefined && role !== 'admin' && isAdminTab(tab.value)) {
+    if (outOfRole) {
       history.replaceState(null, '', '#today');
       tab.value = 'today';
     }
-  }, [role, tab.value]);
+  }, [outOfRole]);
   useEffect(() => {
     document.title = `${text.tabs[tab.value]} · timetrack`;
     // After a change of section, focus goes to its heading (not on the first load: the page starts at its top).
     if (firstView.current) firstView.current = false;
     else focusSoon('#view-title');
   }, [tab.value]);
-  const shown = isAdminTab(tab.value) && role !== 'admin' ? 'today' : tab.value;
+  const shown = outOfRole || (isAdminTab(tab.value) && role !== 'admin') ? 'today' : tab.value;
   const View = VIEWS[shown];
   return (
     <div class="tracker">

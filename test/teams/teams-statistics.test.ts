@@ -77,6 +77,7 @@ describe("a lead's overview of a team of more members than it reads at once", ()
         expect(row.missing_days).toEqual(missing.map((d) => d.date));
         expect(row.running_since !== null).toBe(running.has(row.user.id));
         const today = (await statistics.today(row.user.id)).date;
+        expect(row.today).toBe(today);
         const [absence] = await absences.listAbsences(row.user.id, { from: today, to: new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10) });
         expect(row.absence_today).toBe(absence?.date === today ? absence.type : null);
       }

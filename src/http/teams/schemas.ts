@@ -49,6 +49,7 @@ export const OverviewResponse = Type.Object({
       balance_minutes: Type.Integer({ description: "the member's own overtime answer (GET /api/stats/overtime)" }),
       vacation: VacationResponse,
       running_since: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: "the running entry's start, or null" }),
+      today: LocalDate,
       absence_today: Type.Union([AbsenceType, Type.Null()]),
       missing_days: Type.Array(LocalDate, { description: "the week's complete days with a target, nothing worked and no absence" }),
     }),

@@ -6,9 +6,9 @@ import type { MonthStats, WeekStats } from '../../http/contract.js';
 import type { Answer } from '../routes.js';
 import { api, currentRole, downloadFile } from '../api.js';
 import { language, t } from '../i18n/index.js';
-import { fmt, ledTeams, shownWeek, useLoad, zone } from '../state.js';
+import { fmt, ledTeams, shownWeek, useLoad } from '../state.js';
 import { Notice, useDownload } from '../ui.js';
-import { addDays, shiftWeek, todayIn } from '../week.js';
+import { addDays, shiftWeek } from '../week.js';
 import { DayBalance, TotalBalance } from './balance.js';
 import { Invitations } from './admin-invitations.js';
 
@@ -27,6 +27,8 @@ type TeamOverviewAnswer = Answer<'GET /api/teams/:id/overview'>;
 interface Person {
   id: number;
   name: string;
+  /** The member's date now, in the member's zone (the overview's `today`). */
+  today: string;
   view: 'week' | 'month';
 }
 
@@ -128,10 +130,10 @@ function MembersTable(props: {
               <td>{member.absence_today ? t().week[member.absence_today] : '–'}</td>
               <td>{member.missing_days.length ? member.missing_days.map(fmt.day).join(', ') : '–'}</td>
               <td class="actions">
-                <button type="button" class="link" onClick={() => onPick({ id: member.user.id, name: member.user.full_name, view: 'week' })}>
+                <button type="button" class="link" onClick={() => onPick({ id: member.user.id, name: member.user.full_name, today: member.today, view: 'week' })}>
                   {t().tabs.week}
                 </button>{' '}
-                <button type="button" class="link" onClick={() => onPick({ id: member.user.id, name: member.user.full_name, view: 'month' })}>
+                <button type="button" class="link" onClick={() => onPick({ id: member.user.id, name: member.user.full_name, today: member.today, view: 'month' })}>
                   {t().tabs.month}
                 </button>{' '}
                 <button
@@ -169,8 +171,8 @@ function PersonFigures(props: { person: Person; monday: string }) {
         : api('GET /api/users/:id/stats/month', { params: { id: person.id }, query: { month: monday.slice(0, 7), lang: language.value } }),
     [person.id, person.view, monday],
   );
-  // The balance cells as the member's own Week and Month show them (./balance.tsx); "today" in this browser's zone.
-  const today = todayIn(zone());
+  // The balance cells as the member's own Week and Month show them (./balance.tsx), with the member's today.
+  const { today } = person;
   return (
     <div class="person-figures">
       <h3 id="person-title">
