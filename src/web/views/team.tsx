@@ -130,10 +130,18 @@ function MembersTable(props: {
               <td>{member.absence_today ? t().week[member.absence_today] : '–'}</td>
               <td>{member.missing_days.length ? member.missing_days.map(fmt.day).join(', ') : '–'}</td>
               <td class="actions">
-                <button type="button" class="link" onClick={() => onPick({ id: member.user.id, name: member.user.full_name, today: member.today, view: 'week' })}>
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() => onPick({ id: member.user.id, name: member.user.full_name, today: member.today, view: 'week' })}
+                >
                   {t().tabs.week}
                 </button>{' '}
-                <button type="button" class="link" onClick={() => onPick({ id: member.user.id, name: member.user.full_name, today: member.today, view: 'month' })}>
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() => onPick({ id: member.user.id, name: member.user.full_name, today: member.today, view: 'month' })}
+                >
                   {t().tabs.month}
                 </button>{' '}
                 <button
