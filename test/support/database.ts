@@ -247,3 +247,10 @@ export function forEngineCommand(command: string, env: Record<string, string> = 
 export function databaseSettingLines(dbPath: string): string[] {
   return onPostgres ? [`DATABASE_URL=${postgresDatabaseFor(dbPath)}`, `JWT_SECRET=${TEST_JWT_SECRET}`] : [`TIMETRACK_DB=${dbPath}`];
 }
+
+/**
+ * The tables whose rows belong to no one account (users itself aside): failed sign-ins of unknown names,
+ * the serve processes (PostgreSQL), teams and invitations (team_members does belong), the first admin's
+ * setup links. Deleting or closing an account leaves every other table without a row of it.
+ */
+export const TABLES_OF_NO_ACCOUNT = ['unknown_login_failures', 'server_processes', 'teams', 'invitations', 'admin_setup_links'];
