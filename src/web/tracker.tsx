@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { User } from '../http/contract.js';
 import { api, currentRole, currentTeams, describe } from './api.js';
 import { t } from './i18n/index.js';
+import { tl } from './i18n/team-layer.js';
 import { getOnce } from './prefetch.js';
 import { ADMIN_TABS, announcement, focusSoon, ledTeams, NAV_TABS, settings, shownWeek, tab, tabOfHash, type Tab } from './state.js';
 import { Notice } from './ui.js';
@@ -108,7 +109,7 @@ export function Tracker(props: { user: User }) {
           ))}
           {role === 'admin' && (
             <a href="#accounts" aria-current={isAdminTab(tab.value) ? 'page' : undefined}>
-              {text.admin.nav}
+              {tl().admin.nav}
             </a>
           )}
         </nav>

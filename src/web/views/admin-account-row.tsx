@@ -7,7 +7,8 @@ import type { Routes } from '../../http/routes-table.js';
 import { api } from '../api.js';
 import { Confirmation } from '../confirmation.js';
 import { ConfirmBar } from '../guard.js';
-import { language, t } from '../i18n/index.js';
+import { language } from '../i18n/index.js';
+import { tl } from '../i18n/team-layer.js';
 import { focusSoon } from '../state.js';
 import { Field, Notice, useAction } from '../ui.js';
 
@@ -22,7 +23,7 @@ type Teams = Array<{ name: string; role: 'lead' | 'member' }> | undefined;
 
 /** The account's teams ("Kitchen (lead), Bar"), once they are read. */
 function TeamsLine(props: { teams: Teams }) {
-  const text = t().admin;
+  const text = tl().admin;
   const { teams } = props;
   if (!teams) return null;
   const names = teams.map((team) => (team.role === 'lead' ? text.teamLed(team.name) : team.name));
@@ -30,7 +31,7 @@ function TeamsLine(props: { teams: Teams }) {
 }
 
 function Facts(props: { user: Account }) {
-  const text = t().admin;
+  const text = tl().admin;
   const { user } = props;
   return (
     <p class="facts">
@@ -49,7 +50,7 @@ function Facts(props: { user: Account }) {
 
 /** The role select and, when admin is granted or removed, the admin's own password. */
 function RoleForm(props: { user: Account; onChanged: (message: string) => Promise<void> }) {
-  const text = t().admin;
+  const text = tl().admin;
   const { user } = props;
   const [role, setRole] = useState<Role>(user.role);
   const [password, setPassword] = useState('');
@@ -99,7 +100,7 @@ type Run = (route: 'disable' | 'enable' | 'unlock' | 'two-factor-reset', message
 
 /** The question asked before disabling, enabling or resetting two-factor sign-in, and what "yes" does. */
 function questionOf(asking: Question, name: string, run: Run) {
-  const text = t().admin;
+  const text = tl().admin;
   return {
     disable: { question: text.confirmDisable(name), yes: text.yesDisable, onYes: () => void run('disable', text.disabled(name)) },
     enable: { question: text.confirmEnable(name), yes: text.yesEnable, onYes: () => void run('enable', text.enabled(name)) },
@@ -113,7 +114,7 @@ function questionOf(asking: Question, name: string, run: Run) {
 
 /** One account; `self` is the admin's own, which the server will not let the admin disable (403): no Disable there. */
 export function AccountRow(props: { user: Account; teams: Teams; self: boolean; onChanged: () => Promise<void> }) {
-  const text = t().admin;
+  const text = tl().admin;
   const { user } = props;
   const name = user.full_name;
   const [asking, setAsking] = useState<Question>();

@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api, currentUser } from '../api.js';
 import { t } from '../i18n/index.js';
+import { tl } from '../i18n/team-layer.js';
 import { ADMIN_TABS, focusSoon, tab, useLoad } from '../state.js';
 import { Notice } from '../ui.js';
 import { AccountRow } from './admin-account-row.js';
@@ -13,7 +14,7 @@ const PAGE_SIZE = 20;
 
 /** The two sections of Administration, as links; the current one marked. */
 export function AdminNav() {
-  const text = t().admin;
+  const text = tl().admin;
   return (
     <nav aria-label={text.sections} class="sub-nav">
       {ADMIN_TABS.map((name) => (
@@ -39,7 +40,7 @@ export function usePages() {
 }
 
 export function PageButtons(props: { hasPrevious: boolean; next: string | null | undefined; onPrevious: () => void; onNext: (cursor: string) => void }) {
-  const text = t().admin;
+  const text = tl().admin;
   const next = props.next;
   if (!props.hasPrevious && !next) return null;
   return (
@@ -59,7 +60,7 @@ export function PageButtons(props: { hasPrevious: boolean; next: string | null |
 }
 
 export function AdminAccountsView() {
-  const text = t().admin;
+  const text = tl().admin;
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
   const pages = usePages();

@@ -4,7 +4,8 @@
 import { useState } from 'preact/hooks';
 import type { Routes } from '../../http/routes-table.js';
 import { api } from '../api.js';
-import { language, t } from '../i18n/index.js';
+import { language } from '../i18n/index.js';
+import { tl } from '../i18n/team-layer.js';
 import { focusSoon, useLoad } from '../state.js';
 import { Field, Notice } from '../ui.js';
 import { AdminNav, PageButtons, usePages } from './admin-accounts.js';
@@ -23,7 +24,7 @@ function queryOf(filter: Filter, cursor: string | undefined) {
 }
 
 function EventRow(props: { event: AuditEvent }) {
-  const text = t().admin;
+  const text = tl().admin;
   const { event } = props;
   const detail = Object.keys(event.detail).length > 0 ? JSON.stringify(event.detail) : '';
   return (
@@ -45,7 +46,7 @@ function EventRow(props: { event: AuditEvent }) {
 }
 
 export function AdminAuditView() {
-  const text = t().admin;
+  const text = tl().admin;
   const [typed, setTyped] = useState<Filter>(EMPTY);
   const [filter, setFilter] = useState<Filter>(EMPTY);
   const pages = usePages();

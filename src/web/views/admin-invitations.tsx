@@ -8,6 +8,7 @@ import { api } from '../api.js';
 import { Confirmation } from '../confirmation.js';
 import { ConfirmBar } from '../guard.js';
 import { language, t } from '../i18n/index.js';
+import { tl } from '../i18n/team-layer.js';
 import { focusSoon, useLoad } from '../state.js';
 import { Notice, useAction } from '../ui.js';
 import { AdminNav } from './admin-accounts.js';
@@ -19,7 +20,7 @@ type Invitation = Routes['GET /api/invitations']['response']['invitations'][numb
 const dateTime = (iso: string) => new Intl.DateTimeFormat(language.value, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 function InvitationRow(props: { invitation: Invitation; onChanged: () => Promise<void>; onWithdrawn: (message: string) => Promise<void> }) {
-  const text = t().invitations;
+  const text = tl().invitations;
   const { invitation } = props;
   const { email } = invitation;
   const [asking, setAsking] = useState(false);
@@ -78,7 +79,7 @@ function InvitationRow(props: { invitation: Invitation; onChanged: () => Promise
  * Invitations (every team), and the Team page (a lead: the team shown, `teamId`).
  */
 export function Invitations(props: { teams: Array<{ id: number; name: string }>; roles: TeamRole[]; hint?: string | undefined; teamId?: number }) {
-  const text = t().invitations;
+  const text = tl().invitations;
   const list = useLoad(() => api('GET /api/invitations'), []);
   const [done, setDone] = useState<string>();
   const withdrawn = async (message: string) => {

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Confirmation } from '../confirmation.js';
 import { ConfirmBar } from '../guard.js';
-import { t } from '../i18n/index.js';
+import { tl } from '../i18n/team-layer.js';
 import { focusSoon, useLoad } from '../state.js';
 import { Field, Notice, useAction } from '../ui.js';
 import type { TeamDetail, TeamMember, TeamRole } from './admin-team-data.js';
@@ -16,7 +16,7 @@ const CHOICES = 20;
 
 /** Search the accounts, pick one that is not in the team yet, give it a role, add it. */
 function AddMember(props: { detail: TeamDetail; onAdded: (message: string) => Promise<void> }) {
-  const text = t().teams;
+  const text = tl().teams;
   const { team, members } = props.detail;
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
@@ -88,7 +88,7 @@ function AddMember(props: { detail: TeamDetail; onAdded: (message: string) => Pr
 }
 
 function MemberRow(props: { team: TeamDetail['team']; member: TeamMember; onChanged: (message: string) => Promise<void> }) {
-  const text = t().teams;
+  const text = tl().teams;
   const { team, member } = props;
   const { user } = member;
   const [asking, setAsking] = useState(false);
@@ -134,7 +134,7 @@ function MemberRow(props: { team: TeamDetail['team']; member: TeamMember; onChan
 }
 
 export function TeamMembers(props: { detail: TeamDetail; onChanged: () => Promise<void>; onClose: () => void }) {
-  const text = t().teams;
+  const text = tl().teams;
   const { team, members } = props.detail;
   const [done, setDone] = useState<string>();
   const changed = async (message: string) => {

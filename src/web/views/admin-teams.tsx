@@ -7,6 +7,7 @@ import { api, ApiError } from '../api.js';
 import { Confirmation } from '../confirmation.js';
 import { ConfirmBar } from '../guard.js';
 import { t } from '../i18n/index.js';
+import { tl } from '../i18n/team-layer.js';
 import { focusSoon, ledTeams, useLoad } from '../state.js';
 import { Field, Notice, useAction, useEscape } from '../ui.js';
 import { AdminNav } from './admin-accounts.js';
@@ -15,10 +16,10 @@ import { loadTeamDetails, type TeamDetail } from './admin-team-data.js';
 
 /** A taken name belongs to the name field: said beside it, in words that name it. */
 export const nameTaken = (failure: unknown) =>
-  failure instanceof ApiError && failure.failure.code === 'TEAM_NAME_TAKEN' ? { field: 'name', message: t().teams.nameTaken } : undefined;
+  failure instanceof ApiError && failure.failure.code === 'TEAM_NAME_TAKEN' ? { field: 'name', message: tl().teams.nameTaken } : undefined;
 
 function CreateTeam(props: { onCreated: (message: string) => Promise<void> }) {
-  const text = t().teams;
+  const text = tl().teams;
   const [name, setName] = useState('');
   const create = useAction();
   const submit = (event: Event) => {
@@ -45,7 +46,7 @@ function CreateTeam(props: { onCreated: (message: string) => Promise<void> }) {
 }
 
 function RenameForm(props: { detail: TeamDetail; onDone: (message: string | undefined) => Promise<void> }) {
-  const text = t().teams;
+  const text = tl().teams;
   const { team } = props.detail;
   const [name, setName] = useState(team.name);
   const rename = useAction();
@@ -77,7 +78,7 @@ function RenameForm(props: { detail: TeamDetail; onDone: (message: string | unde
 }
 
 function TeamRow(props: { detail: TeamDetail; open: boolean; onOpen: () => void; onChanged: (message: string) => Promise<void> }) {
-  const text = t().teams;
+  const text = tl().teams;
   const { team, members } = props.detail;
   const [mode, setMode] = useState<'rename' | 'delete'>();
   const remove = useAction();
@@ -130,7 +131,7 @@ function TeamRow(props: { detail: TeamDetail; open: boolean; onOpen: () => void;
 }
 
 export function AdminTeamsView() {
-  const text = t().teams;
+  const text = tl().teams;
   const list = useLoad(loadTeamDetails, []);
   const [openId, setOpenId] = useState<number>();
   const [done, setDone] = useState<string>();

@@ -5,7 +5,8 @@ import { useRef, useState } from 'preact/hooks';
 import type { Routes } from '../../http/routes-table.js';
 import { api, ApiError } from '../api.js';
 import { Confirmation } from '../confirmation.js';
-import { language, t } from '../i18n/index.js';
+import { language } from '../i18n/index.js';
+import { tl } from '../i18n/team-layer.js';
 import { Field, Notice, useAction } from '../ui.js';
 import type { TeamRole } from './admin-team-data.js';
 
@@ -19,7 +20,7 @@ export function issuedMessage(issued: Issued, sentences: { mailed: string; shown
 
 /** An invitation's link (dev mode only) with Copy link; without a clipboard the link is selected instead. */
 export function InviteLink(props: { url: string }) {
-  const text = t().invitations;
+  const text = tl().invitations;
   const value = useRef<HTMLElement>(null);
   const [copied, setCopied] = useState<{ ok: boolean; message: string }>();
   const copy = async () => {
@@ -52,7 +53,7 @@ export function InviteLink(props: { url: string }) {
 }
 
 const emailTaken = (failure: unknown) =>
-  failure instanceof ApiError && failure.failure.code === 'EMAIL_TAKEN' ? { field: 'email', message: t().invitations.emailTaken } : undefined;
+  failure instanceof ApiError && failure.failure.code === 'EMAIL_TAKEN' ? { field: 'email', message: tl().invitations.emailTaken } : undefined;
 
 export function InviteForm(props: {
   teams: Array<{ id: number; name: string }>;
@@ -60,7 +61,7 @@ export function InviteForm(props: {
   hint?: string | undefined;
   onIssued?: () => Promise<void>;
 }) {
-  const text = t().invitations;
+  const text = tl().invitations;
   const [email, setEmail] = useState('');
   const [fullName, setFullName] = useState('');
   const [teamId, setTeamId] = useState<string>('');
@@ -108,7 +109,7 @@ export function InviteForm(props: {
           <select id="invite-role" name="role" value={role} onChange={(event) => setRole(event.currentTarget.value as TeamRole)}>
             {props.roles.map((name) => (
               <option key={name} value={name}>
-                {t().teams.roles[name]}
+                {tl().teams.roles[name]}
               </option>
             ))}
           </select>

@@ -6,6 +6,7 @@ import type { MonthStats, WeekStats } from '../../http/contract.js';
 import type { Answer } from '../routes.js';
 import { api, currentRole, downloadFile } from '../api.js';
 import { language, t } from '../i18n/index.js';
+import { tl } from '../i18n/team-layer.js';
 import { fmt, ledTeams, shownWeek, useLoad } from '../state.js';
 import { Notice, useDownload } from '../ui.js';
 import { addDays, shiftWeek } from '../week.js';
@@ -33,7 +34,7 @@ interface Person {
 }
 
 export function TeamView() {
-  const text = t().team;
+  const text = tl().team;
   const teams = ledTeams.value;
   const [chosen, setChosen] = useState<number>();
   const [monday, setMonday] = useState(shownWeek.value as string);
@@ -84,7 +85,7 @@ export function TeamView() {
           teamId={team.id}
           teams={[team]}
           roles={currentRole.value === 'admin' ? ['member', 'lead'] : ['member']}
-          hint={currentRole.value === 'lead' ? t().invitations.leadHint : undefined}
+          hint={currentRole.value === 'lead' ? tl().invitations.leadHint : undefined}
         />
       )}
     </section>
@@ -100,7 +101,7 @@ function MembersTable(props: {
   onPick: (person: Person) => void;
   onPdf: (fetchFile: () => Promise<{ url: string; name: string }>) => Promise<void>;
 }) {
-  const text = t().team;
+  const text = tl().team;
   const { month, onPick, onPdf } = props;
   return (
     <div class="scroll" tabIndex={0} role="region" aria-label={text.members}>
@@ -171,7 +172,7 @@ function MembersTable(props: {
 /** One member's Week or Month, read-only: the day rows as the member sees them. */
 function PersonFigures(props: { person: Person; monday: string }) {
   const { person, monday } = props;
-  const text = t().team;
+  const text = tl().team;
   const loaded = useLoad<WeekStats | MonthStats>(
     () =>
       person.view === 'week'
