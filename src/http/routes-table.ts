@@ -147,7 +147,7 @@ export interface Routes {
   'GET /api/stats/month': { query: MonthQuery; response: MonthStats | AnonymousStats };
 
   // The lead's view (docs/teams.md): a team's week, and another account's figures.
-  'GET /api/teams': { response: Static<typeof TeamListResponse> };
+  'GET /api/teams': { query: { members?: boolean }; response: Static<typeof TeamListResponse> };
   'GET /api/teams/:id/overview': { params: Id; query: { week?: string }; response: Static<typeof OverviewResponse> };
   'GET /api/users/:id/stats/week': { params: Id; query: { date?: string; region?: string; lang?: 'en' | 'de' }; response: WeekStats };
   'GET /api/users/:id/stats/month': { params: Id; query: MonthQuery; response: MonthStats };

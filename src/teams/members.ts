@@ -52,15 +52,23 @@ export interface Member {
 
 /** The members of a team, leads first, then by e-mail address. */
 export async function membersOf(db: Kysely<Database>, teamId: number): Promise<Member[]> {
+  return (await membersOfTeams(db, [teamId])).get(teamId) ?? [];
+}
+
+/** The members of each of these teams, in one statement: leads first, then by e-mail address (a team without any: absent). */
+export async function membersOfTeams(db: Kysely<Database>, teamIds: readonly number[]): Promise<Map<number, Member[]>> {
+  const byTeam = new Map<number, Member[]>();
+  if (teamIds.length === 0) return byTeam;
   const rows = await db
     .selectFrom('team_members')
     .innerJoin('users', 'users.id', 'team_members.user_id')
-    .select([...PUBLIC_USER_COLUMNS, 'team_members.role as team_role'])
-    .where('team_members.team_id', '=', teamId)
+    .select([...PUBLIC_USER_COLUMNS, 'team_members.team_id', 'team_members.role as team_role'])
+    .where('team_members.team_id', 'in', teamIds)
     .orderBy('team_members.role')
     .orderBy('users.email')
     .execute();
-  return rows.map(({ team_role, ...user }) => ({ user, role: team_role }));
+  for (const { team_id, team_role, ...user } of rows) byTeam.set(team_id, [...(byTeam.get(team_id) ?? []), { user, role: team_role }]);
+  return byTeam;
 }
 
 /** The role `userId` has in the team, if any. */

@@ -4,7 +4,7 @@ import type { TransactionalDatabase } from '../db/database.js';
 import type { TeamRole } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { requireAllowed, type Actor } from './access.js';
-import { membersOf, membershipRole, putMember, relationToTeam, removeMember, teamsOf } from './members.js';
+import { membersOf, membersOfTeams, membershipRole, putMember, relationToTeam, removeMember, teamsOf } from './members.js';
 import { createTeam, deleteTeam, findTeam, listTeams, renameTeam, teamById, teamNotFound } from './teams.js';
 
 export interface TeamDeps {
@@ -38,11 +38,21 @@ async function changeMembership(deps: TeamDeps, actor: Actor, teamId: number, us
 
 export function createTeamService(deps: TeamDeps) {
   const { db } = deps.database;
+  /** The teams within the actor's reach: all for an admin, its own for anyone else. */
+  const list = (actor: Actor) => {
+    requireAllowed(actor, 'teams.read', { kind: 'everyone' }, teamNotFound);
+    return listTeams(db, actor.role === 'admin' ? 'all' : actor.userId);
+  };
   return {
-    /** The teams within the actor's reach: all for an admin, its own for anyone else. */
-    list(actor: Actor) {
-      requireAllowed(actor, 'teams.read', { kind: 'everyone' }, teamNotFound);
-      return listTeams(db, actor.role === 'admin' ? 'all' : actor.userId);
+    list,
+    /** The same teams, each with the members GET /api/teams/:id answers (read for all of them at once). */
+    async listWithMembers(actor: Actor) {
+      const teams = await list(actor);
+      const members = await membersOfTeams(
+        db,
+        teams.map((team) => team.id),
+      );
+      return teams.map((team) => ({ ...team, members: members.get(team.id) ?? [] }));
     },
     create(actor: Actor, name: string) {
       requireAllowed(actor, 'teams.create', { kind: 'everyone' }, teamNotFound);

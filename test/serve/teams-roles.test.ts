@@ -71,6 +71,12 @@ describe('teams', () => {
     expect((await api('PUT', `/api/teams/${kitchen}/members/${ola.id}`, max, { role: 'member' })).body).toMatchObject({ code: 'FORBIDDEN' });
     expect((await api('GET', '/api/teams', ola)).body.teams).toEqual([]);
     expect((await api('GET', '/api/teams', ann)).body.teams.map((t: { name: string }) => t.name)).toEqual(['Garden', 'Kitchen']);
+    // With members=true: each team as its own GET /api/teams/:id answers it, and still only the teams within reach.
+    const withMembers = (await api('GET', '/api/teams?members=true', ann)).body.teams as Array<{ id: number; members: unknown[] }>;
+    for (const team of withMembers) expect(team.members).toEqual((await api('GET', `/api/teams/${team.id}`, ann)).body.members);
+    expect(withMembers.find((team) => team.id === kitchen)!.members.length).toBeGreaterThan(0);
+    expect((await api('GET', '/api/teams?members=true', max)).body.teams.map((t: { name: string }) => t.name)).toEqual(['Kitchen']);
+    expect((await api('GET', '/api/teams?members=maybe', ann)).status).toBe(400);
 
     // The lead reads the people it leads; a member does not read its lead.
     expect((await api('GET', `/api/users/${max.id}`, lea)).body).toMatchObject({ user: { email: 'max@example.com', role: 'member' } });

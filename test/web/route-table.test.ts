@@ -84,6 +84,7 @@ const QUERIES: { [K in QueryRoute]: { required: readonly string[]; optional: rea
   'GET /api/stats/month': fields<Query<'GET /api/stats/month'>>()([], ['month', 'lang']),
   'GET /api/teams/:id/overview': fields<Query<'GET /api/teams/:id/overview'>>()([], ['week']),
   'GET /api/auth/setup-link': fields<Query<'GET /api/auth/setup-link'>>()(['token'], []),
+  'GET /api/teams': fields<Query<'GET /api/teams'>>()([], ['members']),
   'GET /api/users/:id/stats/week': fields<Query<'GET /api/users/:id/stats/week'>>()([], ['date', 'region', 'lang']),
   'GET /api/users/:id/stats/month': fields<Query<'GET /api/users/:id/stats/month'>>()([], ['month', 'lang']),
   'GET /api/users': fields<Query<'GET /api/users'>>()([], ['q', 'limit', 'cursor']),

@@ -18,6 +18,7 @@ import {
   OverviewQuery,
   OverviewResponse,
   TeamDetailResponse,
+  TeamListQuery,
   TeamListResponse,
   TeamNameBody,
   TeamParams,
@@ -43,11 +44,15 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
       ...reading,
       schema: {
         ...schema,
-        description: 'The teams within reach: every team for an admin, your own otherwise.',
-        response: { 200: TeamListResponse, ...errorResponses(401) },
+        description: 'The teams within reach: every team for an admin, your own otherwise; with members=true each with its members.',
+        querystring: TeamListQuery,
+        response: { 200: TeamListResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => ({ teams: await teams.list(actorOf(sessionOf(request))) }),
+    async (request) => {
+      const actor = actorOf(sessionOf(request));
+      return { teams: request.query.members === true ? await teams.listWithMembers(actor) : await teams.list(actor) };
+    },
   );
 
   app.post(

@@ -8,11 +8,23 @@ import { VacationResponse } from '../stats/schemas.js';
 const TeamRoleSchema = Type.Union([Type.Literal('lead'), Type.Literal('member')]);
 
 export const TeamSchema = Type.Object({ id: Type.Integer(), name: Type.String(), created_at: Type.String({ format: 'date-time' }) });
-export const TeamListResponse = Type.Object({ teams: Type.Array(TeamSchema) });
+const MembersSchema = Type.Array(Type.Object({ user: UserSchema, role: TeamRoleSchema }), { description: 'leads first, then by e-mail address' });
+export const TeamListResponse = Type.Object({
+  teams: Type.Array(
+    Type.Object({
+      ...TeamSchema.properties,
+      members: Type.Optional(MembersSchema),
+    }),
+  ),
+});
+export const TeamListQuery = Type.Object(
+  { members: Type.Optional(Type.Boolean({ description: "each team's members as well (one request instead of one per team)" })) },
+  { additionalProperties: false },
+);
 export const TeamResponse = Type.Object({ team: TeamSchema });
 export const TeamDetailResponse = Type.Object({
   team: TeamSchema,
-  members: Type.Array(Type.Object({ user: UserSchema, role: TeamRoleSchema }), { description: 'leads first, then by e-mail address' }),
+  members: MembersSchema,
 });
 
 export const TeamNameBody = Type.Object(
