@@ -154,6 +154,5 @@ export const teamLayerDe: TeamLayerCatalog = {
     missingDays: 'Fehlende Tage',
     figures: 'Zahlen',
     pdf: 'Monats-PDF',
-    total: 'Summe',
   },
 };

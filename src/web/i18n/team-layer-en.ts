@@ -153,7 +153,6 @@ export const teamLayerEn = {
     missingDays: 'Missing days',
     figures: 'Figures',
     pdf: 'Month PDF',
-    total: 'Total',
   },
 };
 

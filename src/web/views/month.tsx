@@ -67,7 +67,7 @@ function MonthDayRow(props: { day: Day; today: string }) {
 }
 
 /** The sheet as a table: a row a day, and the totals of the complete days. */
-function MonthTable(props: { sheet: Sheet; today: string; title: string }) {
+export function MonthTable(props: { sheet: Sheet; today: string; title: string }) {
   const text = t().month;
   const names = t().week;
   return (

@@ -10,7 +10,8 @@ import { tl } from '../i18n/team-layer.js';
 import { fmt, ledTeams, shownWeek, useLoad } from '../state.js';
 import { Notice, useDownload } from '../ui.js';
 import { addDays, shiftWeek } from '../week.js';
-import { DayBalance, TotalBalance } from './balance.js';
+import { MonthTable } from './month.js';
+import { WeekTable } from './week.js';
 import { Invitations } from './admin-invitations.js';
 
 /** The teams the account leads (an admin: every team), from its role and teams as /api/auth/me answered them. */
@@ -172,7 +173,6 @@ function MembersTable(props: {
 /** One member's Week or Month, read-only: the day rows as the member sees them. */
 function PersonFigures(props: { person: Person; monday: string }) {
   const { person, monday } = props;
-  const text = tl().team;
   const loaded = useLoad<WeekStats | MonthStats>(
     () =>
       person.view === 'week'
@@ -180,7 +180,7 @@ function PersonFigures(props: { person: Person; monday: string }) {
         : api('GET /api/users/:id/stats/month', { params: { id: person.id }, query: { month: monday.slice(0, 7), lang: language.value } }),
     [person.id, person.view, monday],
   );
-  // The balance cells as the member's own Week and Month show them (./balance.tsx), with the member's today.
+  // The member's own Week and Month tables, with the member's today.
   const { today } = person;
   return (
     <div class="person-figures">
@@ -188,42 +188,14 @@ function PersonFigures(props: { person: Person; monday: string }) {
         {person.name}: {t().tabs[person.view]}
       </h3>
       <Notice error={loaded.error} />
-      {loaded.data && (
-        <div class="scroll" tabIndex={0} role="region" aria-labelledby="person-title">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t().week.day}</th>
-                <th scope="col">{t().week.worked}</th>
-                <th scope="col">{t().week.target}</th>
-                <th scope="col">{text.balance}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaded.data.days.map((day) => (
-                <tr key={day.date}>
-                  <th scope="row">{fmt.day(day.date)}</th>
-                  <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
-                  <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
-                  <td>
-                    <DayBalance day={day} today={today} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row">{text.total}</th>
-                <td>{fmt.minutes(loaded.data.totals.worked_minutes ?? 0)}</td>
-                <td>{fmt.minutes(loaded.data.totals.target_minutes ?? 0)}</td>
-                <td>
-                  <TotalBalance days={loaded.data.days} balance={loaded.data.totals.balance_minutes} />
-                </td>
-              </tr>
-            </tfoot>
-          </table>
-        </div>
-      )}
+      {loaded.data &&
+        ('week_start' in loaded.data ? (
+          <div class="scroll" tabIndex={0} role="region" aria-labelledby="person-title">
+            <WeekTable days={loaded.data.days} totals={loaded.data.totals} today={today} />
+          </div>
+        ) : (
+          <MonthTable sheet={loaded.data} today={today} title={`${person.name}: ${t().tabs.month}`} />
+        ))}
     </div>
   );
 }

@@ -18,9 +18,6 @@ export function WeekView() {
   // Holiday names in the client's language, as the month's.
   const week = useLoad(() => api('GET /api/stats/week', { query: { date: monday, lang: language.value } }), [monday, language.value]);
   const today = todayIn(zone());
-  // A half day is named as Month and the timesheet name it.
-  const absence = (day: Day) => (day.absence ? `${text[day.absence]}${day.absence_portion === 'half' ? ` (${t().month.half})` : ''}` : '');
-  const absenceName = (day: Day) => [absence(day), day.public_holiday ?? ''].filter(Boolean).join(' · ');
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>
@@ -34,53 +31,64 @@ export function WeekView() {
       {week.data && (
         <>
           <DayBars days={week.data.days} />
-          {/* Worked, target, balance: the order of Month and the timesheet. */}
-          <table class="week">
-            <thead>
-              <tr>
-                <th scope="col">{text.day}</th>
-                <th scope="col">{text.worked}</th>
-                <th scope="col">{text.target}</th>
-                <th scope="col">{text.balance}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {week.data.days.map((day) => (
-                <tr
-                  key={day.date}
-                  class={
-                    [day.absence || day.public_holiday ? 'off' : '', day.date === today ? 'today' : '', day.date > today ? 'future' : ''].join(' ').trim() ||
-                    undefined
-                  }
-                >
-                  <th scope="row">
-                    {fmt.day(day.date)}
-                    {absenceName(day) && <span class="off-name">{absenceName(day)}</span>}
-                  </th>
-                  <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
-                  <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
-                  <td>
-                    <DayBalance day={day} today={today} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row">{text.total}</th>
-                <td>{fmt.minutes(week.data.totals.worked_minutes ?? 0)}</td>
-                <td>{fmt.minutes(week.data.totals.target_minutes ?? 0)}</td>
-                <td>
-                  <TotalBalance days={week.data.days} balance={week.data.totals.balance_minutes} />
-                </td>
-              </tr>
-            </tfoot>
-          </table>
+          <WeekTable days={week.data.days} totals={week.data.totals} today={today} />
           {week.data.days.some((day) => !day.complete && day.date >= today) && <p class="quiet">{t().balance.rule}</p>}
           <BalanceTrend current={week.data} />
         </>
       )}
     </section>
+  );
+}
+
+/** The week's table: worked, target and balance per day (the order of Month and the timesheet), and the totals. Also the lead's view of a member's week. */
+export function WeekTable(props: { days: Day[]; totals: WeekStats['totals']; today: string }) {
+  const text = t().week;
+  const { today } = props;
+  // A half day is named as Month and the timesheet name it.
+  const absence = (day: Day) => (day.absence ? `${text[day.absence]}${day.absence_portion === 'half' ? ` (${t().month.half})` : ''}` : '');
+  const absenceName = (day: Day) => [absence(day), day.public_holiday ?? ''].filter(Boolean).join(' · ');
+  return (
+    <table class="week">
+      <thead>
+        <tr>
+          <th scope="col">{text.day}</th>
+          <th scope="col">{text.worked}</th>
+          <th scope="col">{text.target}</th>
+          <th scope="col">{text.balance}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.days.map((day) => (
+          <tr
+            key={day.date}
+            class={
+              [day.absence || day.public_holiday ? 'off' : '', day.date === today ? 'today' : '', day.date > today ? 'future' : ''].join(' ').trim() ||
+              undefined
+            }
+          >
+            <th scope="row">
+              {fmt.day(day.date)}
+              {absenceName(day) && <span class="off-name">{absenceName(day)}</span>}
+            </th>
+            <td>{fmt.minutes(day.worked_minutes ?? 0)}</td>
+            <td>{fmt.minutes(day.target_minutes ?? 0)}</td>
+            <td>
+              <DayBalance day={day} today={today} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">{text.total}</th>
+          <td>{fmt.minutes(props.totals.worked_minutes ?? 0)}</td>
+          <td>{fmt.minutes(props.totals.target_minutes ?? 0)}</td>
+          <td>
+            <TotalBalance days={props.days} balance={props.totals.balance_minutes} />
+          </td>
+        </tr>
+      </tfoot>
+    </table>
   );
 }
 
