@@ -107,17 +107,30 @@ export function createBookingService({ database, clock }: BookingDeps) {
 
 /** Booked minutes per date from `from` through `through`, for the day rows. */
 export async function bookedByDate(executor: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, number>> {
-  const booked = new Map<LocalDate, number>();
-  if (through < from) return booked;
+  return (await bookedByDateOf(executor, [userId], from, through)).get(userId)!;
+}
+
+/** bookedByDate of each of `userIds` (every one present, maybe empty), in one statement. */
+export async function bookedByDateOf(
+  executor: Kysely<Database>,
+  userIds: readonly number[],
+  from: LocalDate,
+  through: LocalDate,
+): Promise<Map<number, Map<LocalDate, number>>> {
+  const found = new Map(userIds.map((userId) => [userId, new Map<LocalDate, number>()]));
+  if (userIds.length === 0 || through < from) return found;
   const rows = await executor
     .selectFrom('bookings')
-    .select(['date', 'minutes'])
-    .where('user_id', '=', userId)
+    .select(['user_id', 'date', 'minutes'])
+    .where('user_id', 'in', userIds)
     .where('date', '>=', from)
     .where('date', '<=', through)
     .execute();
-  for (const row of rows) booked.set(row.date, (booked.get(row.date) ?? 0) + row.minutes);
-  return booked;
+  for (const row of rows) {
+    const booked = found.get(row.user_id)!;
+    booked.set(row.date, (booked.get(row.date) ?? 0) + row.minutes);
+  }
+  return found;
 }
 
 /**

@@ -13,15 +13,27 @@ export interface DayAbsence {
 
 /** Absences (date → type and portion) from `from` through `through`, for statistics. */
 export async function absencesByDate(db: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, DayAbsence>> {
-  if (through < from) return new Map();
+  return (await absencesByDateOf(db, [userId], from, through)).get(userId)!;
+}
+
+/** absencesByDate of each of `userIds` (every one present, maybe empty), in one statement. */
+export async function absencesByDateOf(
+  db: Kysely<Database>,
+  userIds: readonly number[],
+  from: LocalDate,
+  through: LocalDate,
+): Promise<Map<number, Map<LocalDate, DayAbsence>>> {
+  const found = new Map(userIds.map((userId) => [userId, new Map<LocalDate, DayAbsence>()]));
+  if (userIds.length === 0 || through < from) return found;
   const rows = await db
     .selectFrom('absences')
-    .select(['date', 'type', 'portion'])
-    .where('user_id', '=', userId)
+    .select(['user_id', 'date', 'type', 'portion'])
+    .where('user_id', 'in', userIds)
     .where('date', '>=', from)
     .where('date', '<=', through)
     .execute();
-  return new Map(rows.map((row) => [row.date, { type: row.type, portion: row.portion }]));
+  for (const row of rows) found.get(row.user_id)!.set(row.date, { type: row.type, portion: row.portion });
+  return found;
 }
 
 /** Absences of a balance's range: counted per stretch of one schedule, weekday and portion, and those on holidays apart. */

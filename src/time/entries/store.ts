@@ -286,15 +286,3 @@ export async function insertDailyTotals(executor: Transaction<Database>, userId:
       .execute();
   }
 }
-
-/** Worked and break ms of finished entries per local day, from `from` through `through`. */
-export async function dailyTotals(executor: Kysely<Database>, userId: number, from: LocalDate, through: LocalDate): Promise<Map<LocalDate, DayTotal>> {
-  const rows = await executor
-    .selectFrom('daily_totals')
-    .select(['date', 'worked_ms', 'break_ms'])
-    .where('user_id', '=', userId)
-    .where('date', '>=', from)
-    .where('date', '<=', through)
-    .execute();
-  return new Map(rows.map((row) => [row.date, { workedMs: row.worked_ms, breakMs: row.break_ms }]));
-}
