@@ -222,3 +222,26 @@ export function useEscape(open: boolean, onEscape: () => void): void {
     return () => removeEventListener('keydown', close);
   }, [open]);
 }
+
+/**
+ * Copy a secret shown once (a new API token, an invitation's link): on the clipboard, or where there is
+ * none (a page over plain HTTP on another machine) the shown text selected for Ctrl+C. `value` is the
+ * element that shows it; `copied` the sentence to show (an error when it could only be selected).
+ */
+export function useCopy(text: string, sentences: { copied: string; copyFailed: string }) {
+  const value = useRef<HTMLElement>(null);
+  const [copied, setCopied] = useState<{ ok: boolean; message: string }>();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied({ ok: true, message: sentences.copied });
+    } catch {
+      const range = document.createRange();
+      if (value.current) range.selectNodeContents(value.current);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      setCopied({ ok: false, message: sentences.copyFailed });
+    }
+  };
+  return { value, copied, copy };
+}

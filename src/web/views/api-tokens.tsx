@@ -9,7 +9,7 @@ import { api } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { focusSoon, securityVersion, useLoad } from '../state.js';
 import { ReauthenticationFields, useReauthentication } from '../password-fields.js';
-import { Field, Notice, useAction, useEscape } from '../ui.js';
+import { Field, Notice, useAction, useCopy, useEscape } from '../ui.js';
 
 /** How long a new token is valid, in days (the API takes 1 to 365); 90 is preselected. */
 const VALIDITY_DAYS = [7, 30, 90, 180, 365];
@@ -22,22 +22,8 @@ const date = (iso: string) => new Intl.DateTimeFormat(language.value, { dateStyl
 function NewToken(props: { created: NewApiToken; onDone: () => void }) {
   const text = t().apiTokens;
   const heading = useRef<HTMLHeadingElement>(null);
-  const value = useRef<HTMLElement>(null);
-  const [copied, setCopied] = useState<{ ok: boolean; message: string }>();
+  const { value, copied, copy } = useCopy(props.created.token, text);
   useEffect(() => heading.current?.focus(), []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.created.token);
-      setCopied({ ok: true, message: text.copied });
-    } catch {
-      // No clipboard (a page over plain HTTP on another machine): select the token for Ctrl+C.
-      const range = document.createRange();
-      if (value.current) range.selectNodeContents(value.current);
-      getSelection()?.removeAllRanges();
-      getSelection()?.addRange(range);
-      setCopied({ ok: false, message: text.copyFailed });
-    }
-  };
   return (
     <section class="new-token" aria-labelledby="new-token-title">
       <h4 id="new-token-title" tabIndex={-1} ref={heading}>

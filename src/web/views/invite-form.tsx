@@ -1,13 +1,13 @@
 // Inviting a person into a team (docs/teams.md, "Invitations"): the form of Administration →
 // Invitations (an admin: any team, member or lead) and of the Team page (a lead: the teams it leads, as
 // member), and the answer: mailed, not sent (no SMTP), or in dev mode the link with a Copy button.
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Routes } from '../../http/routes-table.js';
 import { api, ApiError } from '../api.js';
 import { Confirmation } from '../confirmation.js';
 import { language } from '../i18n/index.js';
 import { tl } from '../i18n/team-layer.js';
-import { Field, Notice, useAction } from '../ui.js';
+import { Field, Notice, useAction, useCopy } from '../ui.js';
 import type { TeamRole } from './admin-team-data.js';
 
 type Issued = Routes['POST /api/invitations']['response'];
@@ -21,20 +21,7 @@ export function issuedMessage(issued: Issued, sentences: { mailed: string; shown
 /** An invitation's link (dev mode only) with Copy link; without a clipboard the link is selected instead. */
 export function InviteLink(props: { url: string }) {
   const text = tl().invitations;
-  const value = useRef<HTMLElement>(null);
-  const [copied, setCopied] = useState<{ ok: boolean; message: string }>();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.url);
-      setCopied({ ok: true, message: text.copied });
-    } catch {
-      const range = document.createRange();
-      if (value.current) range.selectNodeContents(value.current);
-      getSelection()?.removeAllRanges();
-      getSelection()?.addRange(range);
-      setCopied({ ok: false, message: text.copyFailed });
-    }
-  };
+  const { value, copied, copy } = useCopy(props.url, text);
   return (
     <div class="invite-link">
       <p>
