@@ -4,7 +4,7 @@
 import { DateTime } from 'luxon';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
-import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cli, expectFailure, kitchenWithLeaAndMax, tempDb } from '../support/cli-accounts.js';
 import { cliInProcess } from '../support/cli-in-process.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
 
@@ -17,15 +17,7 @@ afterEach(async () => {
 describe('timetrack team overview', () => {
   it('--json is the API answer of the same week; the text is a table of the members', { timeout: 120_000 }, async () => {
     const db = tempDb();
-    await createAccountWithCli(db, 'lea@example.com', ['--role', 'lead']);
-    await createAccountWithCli(db, 'max@example.com');
-    for (const args of [
-      ['team', 'create', 'Kitchen'],
-      ['team', 'add', 'Kitchen', 'lea@example.com', '--lead'],
-      ['team', 'add', 'Kitchen', 'max@example.com'],
-    ]) {
-      expect((await cliInProcess(db, args)).exitCode).toBe(0);
-    }
+    await kitchenWithLeaAndMax(db);
     server = await startServer(db);
     const token = async (email: string) => (await callJson(server!, 'POST', '/api/auth/login', { email, password: PASSWORD })).body.token as string;
     const [lea, max] = [await token('lea@example.com'), await token('max@example.com')];

@@ -105,3 +105,16 @@ export function emailsIn(file: string): string[] {
     sqlite.close();
   }
 }
+
+/** The team Kitchen of the lead Lea (role lead) and the member Max, made at the shell on `db`. */
+export async function kitchenWithLeaAndMax(db: string): Promise<void> {
+  await createAccountWithCli(db, 'lea@example.com', ['--role', 'lead']);
+  await createAccountWithCli(db, 'max@example.com');
+  for (const args of [
+    ['team', 'create', 'Kitchen'],
+    ['team', 'add', 'Kitchen', 'lea@example.com', '--lead'],
+    ['team', 'add', 'Kitchen', 'max@example.com'],
+  ]) {
+    expect((await cliInProcess(db, args)).exitCode).toBe(0);
+  }
+}

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { browserAvailable, browserRequired, launchBrowser, recordedContext } from '../support/browser.js';
-import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { kitchenWithLeaAndMax, tempDb } from '../support/cli-accounts.js';
 import { request } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -20,15 +20,7 @@ let memberId: number;
 beforeAll(async () => {
   if (!run) return;
   const db = tempDb();
-  await createAccountWithCli(db, 'lea@example.com', ['--role', 'lead']);
-  await createAccountWithCli(db, 'max@example.com');
-  for (const args of [
-    ['team', 'create', 'Kitchen'],
-    ['team', 'add', 'Kitchen', 'lea@example.com', '--lead'],
-    ['team', 'add', 'Kitchen', 'max@example.com'],
-  ]) {
-    expect((await cli(db, args)).exitCode).toBe(0);
-  }
+  await kitchenWithLeaAndMax(db);
   server = await startServer(db);
   browser = await launchBrowser();
   for (const email of ['lea@example.com', 'max@example.com']) {
