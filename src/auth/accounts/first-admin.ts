@@ -29,7 +29,7 @@ export interface FirstAdminDeps {
   audit: { record(event: AuditEvent, executor?: Kysely<Database>): Promise<void> };
 }
 
-function invalidLink(): ServiceError {
+export function invalidLink(): ServiceError {
   return new ServiceError('INVALID_SETUP_LINK', 'This setup link is not valid, has expired, or an admin exists already; sign up without it or ask the admin');
 }
 

@@ -6,8 +6,8 @@ import { Type } from 'typebox';
 import type { Services } from '../../composition-root.js';
 import { EMAIL_MAX_LENGTH, FULL_NAME_MAX_LENGTH } from '../../auth/accounts/fields.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/passwords/policy.js';
-import { ServiceError } from '../../common/errors.js';
-import { normalizeTimezone } from '../../time/calendar/dates.js';
+import { invalidLink } from '../../auth/accounts/first-admin.js';
+import { checkedStartingZone, startInZone } from '../starting-zone.js';
 import { errorResponses, UserSchema } from '../schemas.js';
 
 export interface RegistrationRouteOptions {
@@ -45,11 +45,9 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<RegistrationRouteOpti
     },
     async (request, reply) => {
       const { timezone, setup_token: setupToken, ...account } = request.body;
-      // Checked before the account is made: an unknown zone is a 400 naming the field, and nothing is created.
-      const zone = timezone === undefined ? undefined : normalizeTimezone(timezone);
+      const zone = checkedStartingZone(timezone);
       const user = setupToken === undefined ? await accounts.registerAccount(account) : await firstAdmin.registerFirstAdmin(account, setupToken);
-      // The account starts in the zone; its tracking start is the registration date there.
-      if (zone !== undefined && zone !== 'UTC') await settings.updateSettings(user.id, { timezone: zone, timezone_valid_from: '1970-01-01' });
+      await startInZone(settings, user.id, zone);
       return reply.code(201).send({ user });
     },
   );
@@ -78,9 +76,7 @@ export const registrationRoutes: FastifyPluginAsyncTypebox<RegistrationRouteOpti
       },
     },
     async (request) => {
-      if (!(await firstAdmin.linkUsable(request.query.token))) {
-        throw new ServiceError('INVALID_SETUP_LINK', 'This setup link is not valid, has expired, or an admin exists already');
-      }
+      if (!(await firstAdmin.linkUsable(request.query.token))) throw invalidLink();
       return { valid: true as const };
     },
   );

@@ -11,7 +11,7 @@ import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { actorOf } from '../actor.js';
 import type { ApiInstance } from '../api-hooks.js';
-import { normalizeTimezone } from '../../time/calendar/dates.js';
+import { checkedStartingZone, startInZone } from '../starting-zone.js';
 import { LoginResponse, TwoFactorRequiredResponse, TwoFactorSetupRequiredResponse, challengeAnswer } from '../auth/schemas.js';
 import {
   AcceptBody,
@@ -137,11 +137,9 @@ function acceptRoutes(app: ApiInstance, { invitations, authentication, sessions,
     },
     async (request) => {
       const { token, password, full_name: fullName, timezone } = request.body;
-      // Checked before the account is made: an unknown zone is a 400 naming the field, and nothing is created.
-      const zone = timezone === undefined ? undefined : normalizeTimezone(timezone);
+      const zone = checkedStartingZone(timezone);
       const user = await invitations.accept(token, password, fullName);
-      // As a registration: the account starts in the zone, its tracking start the date there.
-      if (zone !== undefined && zone !== 'UTC') await settings.updateSettings(user.id, { timezone: zone, timezone_valid_from: '1970-01-01' });
+      await startInZone(settings, user.id, zone);
       // Signed in as POST /api/auth/login would (REQUIRE_2FA: the set-up challenge instead of a token).
       const result = await authentication.login(user.email, request.body.password);
       if ('challenge' in result) return challengeAnswer(result.challenge);
