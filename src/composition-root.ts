@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config, type ConfigOverrides, type Env } from './config/index.js';
-import { connectionsOf, databaseFileOf, type OpenedDatabase } from './db/database.js';
+import { databaseFileOf, type OpenedDatabase } from './db/database.js';
 import { openDatabase } from './db/open.js';
 import { assertSchemaCurrent, migrateToLatest } from './db/migrate.js';
 import { waitForOlderWriters } from './db/process-registry.js';
@@ -11,17 +11,15 @@ import type { Database } from './db/types.js';
 import { createLogger } from './logger.js';
 import { createResetLinkDelivery } from './mail/reset-delivery.js';
 import { createBackgroundNotices, createCodeLockNotices, createNoticeMailer, invitationLinks } from './mail/notices.js';
-import { createAbsenceService } from './time/absences/absences.js';
 import { createAccountAdminService, createAccountClosingService, createAccountService, createUserDirectory, type PublicUser } from './auth/accounts/index.js';
 import { createFirstAdminService } from './auth/accounts/first-admin.js';
-import { createAccountActionService, createInvitationService, createOverviewService, createPeopleService, createTeamService } from './teams/index.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
+import { timeServices } from './composition/time-services.js';
+import { teamServices } from './composition/team-services.js';
 import { createAuditService } from './auth/audit.js';
 import { createBackgroundTasks, type BackgroundTasks } from './common/background.js';
 import { systemClock, type Clock } from './common/clock.js';
-import { createEntryCsvService } from './time/entries/csv.js';
-import { createExportGate } from './time/exports.js';
 import { createAccountDataService } from './portability/account-document.js';
 import { createHealthService } from './common/health.js';
 import { createHousekeeping } from './auth/housekeeping.js';
@@ -38,13 +36,6 @@ import {
   newDeviceText,
   type SignInClient,
 } from './auth/sessions/index.js';
-import { createSettingsService } from './time/settings/settings.js';
-import { createScheduleService } from './time/schedules.js';
-import { createBookingService } from './time/bookings.js';
-import { createVacationService } from './time/absences/vacation.js';
-import { createTimesheetService } from './time/timesheet/timesheet.js';
-import { createStatisticsService } from './time/statistics/index.js';
-import { createTimeEntryService } from './time/entries/service.js';
 
 export interface ContextOptions {
   env?: Env;
@@ -163,30 +154,6 @@ function signInNotices({ config, database, clock, logger, options, background }:
   };
 }
 
-/** The services of working time: settings, entries, absences, bookings, schedules, figures, files. */
-function timeServices({ config, database, clock }: Pick<Wiring, 'config' | 'database' | 'clock'>) {
-  const { db } = database;
-  const settings = createSettingsService({ database, clock });
-  const timeEntries = createTimeEntryService({ database, clock, settings });
-  const absences = createAbsenceService({ database, clock, settings });
-  const vacation = createVacationService({ db, clock, settings });
-  const statistics = createStatisticsService({ db, clock, connections: connectionsOf(config.database) });
-  // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
-  const exportGate = createExportGate({ database, clock });
-  return {
-    settings,
-    schedules: createScheduleService({ database, clock, trackingStartOf: (trx, userId) => settings.getSettingsInTransaction(trx, userId) }),
-    timeEntries,
-    absences,
-    bookings: createBookingService({ database, clock }),
-    vacation,
-    statistics,
-    timesheet: createTimesheetService({ statistics, vacation, settings }),
-    exportGate,
-    entriesCsv: createEntryCsvService({ database, clock, settings, timeEntries, exports: exportGate }),
-  };
-}
-
 export function createServices(config: Config, database: OpenedDatabase, clock: Clock, logger: Logger, options: ContextOptions) {
   const wiring: Wiring = { config, database, clock, logger, options, background: createBackgroundTasks(logger) };
   const identity = identityServices(wiring);
@@ -199,12 +166,8 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     background: wiring.background,
     audit,
     accountClosing: createAccountClosingService({ database, twoFactor: identity.twoFactor, audit }),
-    people: createPeopleService({ database, hasher: identity.hasher }),
     firstAdmin: createFirstAdminService({ database, clock, hasher: identity.hasher, audit }),
-    accountActions: createAccountActionService({ ...identity, database, audit }),
-    teams: createTeamService({ database, clock }),
-    invitations: createInvitationService({ database, clock, hasher: identity.hasher, audit, ...invitationLinks(wiring) }),
-    overview: createOverviewService({ database, clock, ...time }),
+    ...teamServices({ database, clock, identity, time, audit, invitationLinks: invitationLinks(wiring) }),
     health: createHealthService(database, clock, () => assertSchemaCurrent(database.db)),
     accountData: createAccountDataService({
       database,

@@ -6,5 +6,5 @@ export { OPERATOR, type Actor } from './access.js';
 export { createOverviewService, type OverviewDeps, type OverviewService } from './overview.js';
 export { createPeopleService, type PeopleDeps, type PeopleService } from './people.js';
 export { createInvitationService, type InvitationDelivery, type InvitationDeps, type InvitationService, type IssuedInvitation } from './invitations.js';
-export { createAccountActionService, type AccountActionService } from './account-actions.js';
+export { createAccountActionService, type AccountActionDeps, type AccountActionService } from './account-actions.js';
 export { createTeamService, type TeamDeps, type TeamService } from './team-service.js';

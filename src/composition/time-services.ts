@@ -1,0 +1,40 @@
+// The services of working time, wired once for the composition root (src/composition-root.ts):
+// settings, entries, absences, bookings, schedules, figures, files.
+import { connectionsOf } from '../db/database.js';
+import type { Config } from '../config/index.js';
+import type { OpenedDatabase } from '../db/database.js';
+import type { Clock } from '../common/clock.js';
+import { createSettingsService } from '../time/settings/settings.js';
+import { createScheduleService } from '../time/schedules.js';
+import { createBookingService } from '../time/bookings.js';
+import { createVacationService } from '../time/absences/vacation.js';
+import { createTimesheetService } from '../time/timesheet/timesheet.js';
+import { createStatisticsService } from '../time/statistics/index.js';
+import { createTimeEntryService } from '../time/entries/service.js';
+import { createAbsenceService } from '../time/absences/absences.js';
+import { createEntryCsvService } from '../time/entries/csv.js';
+import { createExportGate } from '../time/exports.js';
+
+/** The services of working time: settings, entries, absences, bookings, schedules, figures, files. */
+export function timeServices({ config, database, clock }: { config: Config; database: OpenedDatabase; clock: Clock }) {
+  const { db } = database;
+  const settings = createSettingsService({ database, clock });
+  const timeEntries = createTimeEntryService({ database, clock, settings });
+  const absences = createAbsenceService({ database, clock, settings });
+  const vacation = createVacationService({ db, clock, settings });
+  const statistics = createStatisticsService({ db, clock, connections: connectionsOf(config.database) });
+  // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).
+  const exportGate = createExportGate({ database, clock });
+  return {
+    settings,
+    schedules: createScheduleService({ database, clock, trackingStartOf: (trx, userId) => settings.getSettingsInTransaction(trx, userId) }),
+    timeEntries,
+    absences,
+    bookings: createBookingService({ database, clock }),
+    vacation,
+    statistics,
+    timesheet: createTimesheetService({ statistics, vacation, settings }),
+    exportGate,
+    entriesCsv: createEntryCsvService({ database, clock, settings, timeEntries, exports: exportGate }),
+  };
+}
