@@ -49,6 +49,41 @@ function assertLowercaseHeaders(route: RouteSchema): void {
   if (upper !== undefined) throw new Error(`headers schema: write the header name "${upper}" in lowercase`);
 }
 
+type Compiled = ((data: unknown) => unknown) & { errors?: unknown };
+
+/**
+ * A function that compiles its schema when it is first called, then is that compiled function: Ajv's
+ * validator (Fastify reads its `errors` after a `false`) or fast-json-stringify's serializer. Compiling
+ * every route's schemas was two fifths of the CPU a `serve` spent to start (about 270 ms), for routes
+ * most processes never answer (docs/performance.md, "Deliberate optimisations").
+ */
+function compiledOnFirstUse(compileNow: () => unknown): Compiled {
+  let real: Compiled | undefined;
+  const compiled = () => {
+    if (real === undefined) {
+      real = compileNow() as Compiled;
+      notYetCompiled.delete(compiled);
+    }
+    return real;
+  };
+  notYetCompiled.add(compiled);
+  const onFirstUse: Compiled = (data) => {
+    const fn = compiled();
+    const result = fn(data);
+    onFirstUse.errors = fn.errors;
+    return result;
+  };
+  return onFirstUse;
+}
+
+/** The schemas handed out and not yet used: compileEverySchemaNow compiles them. */
+const notYetCompiled = new Set<() => unknown>();
+
+/** Compiles every schema an app of this process was given and has not used yet: a schema that cannot compile throws here (the tests call it on the whole app). */
+export function compileEverySchemaNow(): void {
+  for (const compile of [...notYetCompiled]) compile();
+}
+
 /**
  * A builder whose compilers share what they compiled, per context (the external schemas and options).
  * A schema it does not keep goes to a compiler of the app's own, as without sharing.
@@ -70,8 +105,9 @@ function keeping(makeBuilder: () => Builder): Builder {
       const done = key === undefined ? undefined : compiled.get(key);
       if (done !== undefined) return done;
       if (key === undefined || compiled.size >= MAX_KEPT) return (own ??= makeBuilder()(externalSchemas, options))(route);
-      // Compiled from a copy made of the key: the function depends on nothing but the key.
-      const fresh = compile({ ...route, schema: JSON.parse(key) as unknown });
+      // Compiled from a copy made of the key (the function depends on nothing but the key), at its
+      // first use: a process compiles only the schemas of the routes it answers.
+      const fresh = compiledOnFirstUse(() => compile({ ...route, schema: JSON.parse(key) as unknown }));
       compiled.set(key, fresh);
       return fresh;
     };

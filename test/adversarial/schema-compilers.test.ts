@@ -2,7 +2,8 @@
 // app never gets a function compiled for another schema, whatever its routes are called.
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keptCompilers } from '../../src/http/schema-compilers.js';
+import { compileEverySchemaNow, keptCompilers } from '../../src/http/schema-compilers.js';
+import { createTestApp } from '../support/app.js';
 
 const apps: ReturnType<typeof Fastify>[] = [];
 afterEach(async () => {
@@ -37,6 +38,25 @@ describe('compilers shared by the apps of a process', () => {
     const first = validatorOf(name(4));
     expect(validatorOf(name(4))).toBe(first);
     expect(validatorOf(name(5))).not.toBe(first);
+  });
+
+  it('compile a schema at its first use, and answer its errors then as before', async () => {
+    const app = await appWith(name(2), shows('name'));
+    const refused = await app.inject({ method: 'POST', url: '/x', payload: { name: 'abc' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'FST_ERR_VALIDATION' });
+    expect(JSON.stringify(refused.json())).toContain('name');
+    expect((await app.inject({ method: 'POST', url: '/x', payload: {} })).statusCode).toBe(400);
+    expect((await app.inject({ method: 'POST', url: '/x', payload: { name: 'ab' } })).json()).toEqual({ name: 'ab' });
+  });
+
+  it('compile every schema of the whole app: none of them fails only when its route is first called', async () => {
+    const { close } = await createTestApp();
+    try {
+      expect(() => compileEverySchemaNow()).not.toThrow();
+    } finally {
+      await close();
+    }
   });
 
   it('refuse a headers schema with capitals, which Fastify would have lowercased', async () => {
