@@ -171,12 +171,14 @@ function yearSummary(Holidays: typeof HolidaysClass, region: string, year: numbe
 }
 
 /**
- * What serve does at its start (docs/performance.md): loads date-holidays and queues `years` of each
+ * What serve does at its start (docs/performance.md): when a region is in use, loads date-holidays and queues `years` of each
  * region for the paced turns above, so that the first statistics requests after a start pay for
  * neither. Answers once the module is loaded; the years are worked out after it, one turn at a time,
  * and a request that needs one of them meanwhile shares its work.
  */
 export async function warmHolidays(regions: readonly string[], years: readonly number[]): Promise<void> {
+  // No region in use: nothing asks for a holiday until an account chooses one (then that request loads it).
+  if (regions.length === 0) return;
   const Holidays = await loadHolidays();
   for (const region of regions) for (const year of years) void Promise.resolve(yearSummary(Holidays, region, year, 'en')).catch(() => undefined);
 }

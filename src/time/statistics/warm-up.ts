@@ -1,6 +1,7 @@
 // What `serve` does once at its start, so that the first statistics requests after it do not pay
 // for cold work (docs/performance.md): date-holidays loaded (a quarter of a second) and the holiday
-// years around today of the regions in use worked out, in the calendar's paced turns.
+// years around today of the regions in use worked out, in the calendar's paced turns; with no region
+// in use, nothing (no figure needs the calendar until an account chooses a region).
 import { warmHolidays } from '../calendar/holidays.js';
 import type { StatisticsDeps } from './types.js';
 
