@@ -12,7 +12,7 @@ import type { PublicUser } from '../auth/accounts/users.js';
 import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../db/types.js';
 import { addDays, datesFromThrough, localDateOf, parseDate, type DayZones } from '../time/calendar/dates.js';
 import type { HolidayLanguage } from '../time/calendar/holidays.js';
-import type { DayFigures } from '../time/statistics/types.js';
+import type { CalendarDayFigures } from '../time/statistics/index.js';
 import { can, requireAllowed, type Actor, type Target } from './access.js';
 import { membersOf, relationToTeam } from './members.js';
 import { teamById, teamNotFound, type Team } from './teams.js';
@@ -21,7 +21,7 @@ export interface CalendarDeps {
   database: { db: Kysely<Database> };
   clock: Clock;
   statistics: {
-    memberMonths(userIds: readonly number[], first: LocalDate, last: LocalDate, language: HolidayLanguage): Promise<DayFigures[][]>;
+    memberMonths(userIds: readonly number[], first: LocalDate, last: LocalDate, language: HolidayLanguage): Promise<CalendarDayFigures[][]>;
   };
   settings: { getSettings(userId: number): Promise<{ zones: DayZones }> };
 }
@@ -69,7 +69,7 @@ async function monthSpan(deps: CalendarDeps, actor: Actor, month: string | undef
 }
 
 /** A day of the member's own month as the calendar shows it to an actor who sees the types of absences (`detailed`) or not. */
-function calendarDay(day: DayFigures, detailed: boolean): CalendarDay {
+function calendarDay(day: CalendarDayFigures, detailed: boolean): CalendarDay {
   const { absence, absence_portion: portion } = day;
   return {
     date: day.date,

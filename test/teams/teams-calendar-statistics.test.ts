@@ -2,7 +2,8 @@
 // both engines: every member's row is what the member's own GET /api/stats/month says of its days
 // (a target above 0, the public holiday in the member's region and language, the absence), for a team
 // of more members than are read at once, in four zones and five holiday regions, with schedules that
-// change within a month, a tracking start within a month, whole and half absences of every type. A
+// change within a month, a tracking start within a month, whole and half absences of every type, time
+// worked and running entries. A
 // lead and an admin see each absence's kind; a member sees its own, and another's only as `away`.
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPERATOR } from '../../src/teams/index.js';
@@ -40,7 +41,7 @@ interface MonthDay {
 }
 
 async function setUpTeam(app: TestApp) {
-  const { accounts, people, settings, absences, teams } = app.ctx.services;
+  const { accounts, people, settings, absences, teams, timeEntries } = app.ctx.services;
   const lead = await accounts.createAccount({ email: 'lea@example.com', password: PASSWORD, full_name: 'Lea' });
   await people.setRole(lead.id, 'lead');
   const admin = await accounts.createAccount({ email: 'ada@example.com', password: PASSWORD, full_name: 'Ada' });
@@ -67,6 +68,9 @@ async function setUpTeam(app: TestApp) {
     await absences.createAbsence(user.id, { date: `2026-04-${String(10 + i).padStart(2, '0')}`, type: 'holiday' });
     await absences.createAbsenceRange(user.id, { from: '2026-12-21', to: '2026-12-31', type: 'vacation' });
     await absences.createAbsence(user.id, { date: '2026-05-01', type: 'sick' }); // a holiday in some regions
+    // Time worked, and a running entry, which a day's target does not depend on.
+    await timeEntries.createEntry(user.id, { start_at: '2026-02-27T08:00:00Z', end_at: '2026-02-27T16:00:00Z', note: '' });
+    if (i % 4 === 3) await timeEntries.createEntry(user.id, { start_at: '2026-03-01T22:30:00Z', note: 'running' });
     await teams.putMember(OPERATOR, team.id, user.id, 'member');
   }
   return { team, lead, admin, outsider, ids };

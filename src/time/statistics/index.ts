@@ -24,6 +24,7 @@ import { warmUp } from './warm-up.js';
 
 export type { StatisticsDeps } from './types.js';
 export type { MemberWeek } from './member-week.js';
+export type { CalendarDayFigures } from './member-month.js';
 
 /** Statistics computed at once in a process, and waiting at most (then 503 BUSY). */
 export const STATISTICS_LANE = { concurrency: 2, queueLimit: 500 } as const;
