@@ -143,7 +143,8 @@ describe.runIf(browserAvailable || browserRequired)('a lead and a member side by
     await max.keyboard.press('Enter');
     await max.locator('button.big.stop').waitFor();
     await shot(max, '05-member-today-running-1280');
-    expect(await max.locator('header nav a').allTextContents()).toEqual(['Today', 'Week', 'Entries', 'Absences', 'Settings']);
+    // A member of a team: Team is there, with the team's calendar only (test/web/teams-calendar.test.ts).
+    expect(await max.locator('header nav a').allTextContents()).toEqual(['Today', 'Week', 'Entries', 'Absences', 'Settings', 'Team']);
     const running = (await callJson(server, 'GET', '/api/time-entries', undefined, maxToken)).body.entries.find(
       (entry: { end_at: string | null }) => entry.end_at === null,
     );
