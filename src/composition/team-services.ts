@@ -6,11 +6,13 @@ import type { createAuditService } from '../auth/audit.js';
 import type { PasswordHasher } from '../auth/passwords/index.js';
 import {
   createAccountActionService,
+  createCalendarService,
   createInvitationService,
   createOverviewService,
   createPeopleService,
   createTeamService,
   type AccountActionDeps,
+  type CalendarDeps,
   type InvitationDeps,
   type OverviewDeps,
 } from '../teams/index.js';
@@ -19,7 +21,7 @@ export interface TeamWiring {
   database: OpenedDatabase;
   clock: Clock;
   identity: Omit<AccountActionDeps, 'database' | 'audit'> & { hasher: PasswordHasher };
-  time: Pick<OverviewDeps, 'statistics' | 'vacation' | 'settings'>;
+  time: Pick<OverviewDeps, 'statistics' | 'vacation' | 'settings'> & { statistics: CalendarDeps['statistics'] };
   audit: ReturnType<typeof createAuditService>;
   invitationLinks: Pick<InvitationDeps, 'delivery' | 'options'>;
 }
@@ -31,5 +33,6 @@ export function teamServices({ database, clock, identity, time, audit, invitatio
     teams: createTeamService({ database, clock }),
     invitations: createInvitationService({ database, clock, hasher: identity.hasher, audit, ...invitationLinks }),
     overview: createOverviewService({ database, clock, ...time }),
+    calendar: createCalendarService({ database, clock, ...time }),
   };
 }

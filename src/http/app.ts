@@ -182,7 +182,13 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
   await registerApiTree(app, '/api/users', 'private', userRoutes, { credentials, people: services.people, audit, accountActions: services.accountActions });
   await registerApiTree(app, '/api/users', 'private', accountActionRoutes, { credentials, accountActions: services.accountActions });
   await registerApiTree(app, '/api/audit', 'private', auditRoutes, { credentials, accountActions: services.accountActions });
-  await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit, overview: services.overview });
+  await registerApiTree(app, '/api/teams', 'private', teamRoutes, {
+    credentials,
+    teams: services.teams,
+    audit,
+    overview: services.overview,
+    calendar: services.calendar,
+  });
   const invitationServices = { credentials, invitations: services.invitations, authentication, sessions, settings, rateLimited };
   await registerApiTree(app, '/api/invitations', 'private', invitationRoutes, invitationServices);
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });

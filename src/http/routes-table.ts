@@ -39,7 +39,7 @@ import type {
   TwoFactorSetupRequiredResponse,
 } from './auth/schemas.js';
 import type { Anonymous } from './stats/schemas.js';
-import type { OverviewResponse, TeamDetailResponse, TeamListResponse, TeamResponse } from './teams/schemas.js';
+import type { CalendarResponse, OverviewResponse, TeamDetailResponse, TeamListResponse, TeamResponse } from './teams/schemas.js';
 import type { AuditQuery, AuditResponse } from './audit/schemas.js';
 import type { AccountStateResponse, ResetLinkResponse, UserListQuery, UserListResponse, UserPatchBody, UserResponse } from './users/schemas.js';
 import type { IdParams, RangeQuery } from './time-entries/schemas.js';
@@ -149,6 +149,7 @@ export interface Routes {
   // The lead's view (docs/teams.md): a team's week, and another account's figures.
   'GET /api/teams': { query: { members?: boolean }; response: Static<typeof TeamListResponse> };
   'GET /api/teams/:id/overview': { params: Id; query: { week?: string }; response: Static<typeof OverviewResponse> };
+  'GET /api/teams/:id/calendar': { params: Id; query: { month?: string; lang?: 'en' | 'de' }; response: Static<typeof CalendarResponse> };
   'GET /api/users/:id/stats/week': { params: Id; query: { date?: string; region?: string; lang?: 'en' | 'de' }; response: WeekStats };
   'GET /api/users/:id/stats/month': { params: Id; query: MonthQuery; response: MonthStats };
   // Administration (users/routes.ts, users/action-routes.ts, audit/routes.ts): admins with a session only.

@@ -29,8 +29,11 @@ export const ADMINISTRATION_ACTIONS = [
   'audit.read',
 ] as const;
 
-/** `teams.overview`: a team's week with every member's figures (src/teams/overview.ts): its leads and admins. */
-export type Action = (typeof ADMINISTRATION_ACTIONS)[number] | 'teams.read' | 'stats.read' | 'teams.overview';
+/**
+ * `teams.overview`: a team's week with every member's figures (src/teams/overview.ts): its leads and admins.
+ * `teams.calendar`: a team's month of days and absences (src/teams/calendar.ts): its members, leads and admins.
+ */
+export type Action = (typeof ADMINISTRATION_ACTIONS)[number] | 'teams.read' | 'stats.read' | 'teams.overview' | 'teams.calendar';
 
 /** How the actor stands to an account: itself, a member of a team it leads, or neither. */
 export type PersonRelation = 'self' | 'led' | 'none';
@@ -64,7 +67,7 @@ function ruleFor(action: Action, target: Target): Verdict {
     case 'team':
       if (target.relation === 'none') return 'not_found';
       if (action === 'teams.overview') return target.relation === 'lead' ? 'allow' : 'forbidden';
-      return action === 'teams.read' ? 'allow' : 'forbidden';
+      return action === 'teams.read' || action === 'teams.calendar' ? 'allow' : 'forbidden';
     case 'membership':
       if (target.relation === 'none') return 'not_found';
       return action === 'teams.members' && target.relation === 'lead' && target.memberRole === 'member' ? 'allow' : 'forbidden';

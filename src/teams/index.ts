@@ -3,6 +3,7 @@
 // (teams.ts, bound with the rule in team-service.ts), and the administration of accounts through the
 // rule (people.ts). Above auth/ and time/, which never import it.
 export { OPERATOR, type Actor } from './access.js';
+export { createCalendarService, type CalendarDeps, type CalendarService } from './calendar.js';
 export { createOverviewService, type OverviewDeps, type OverviewService } from './overview.js';
 export { createPeopleService, type PeopleDeps, type PeopleService } from './people.js';
 export { createInvitationService, type InvitationDelivery, type InvitationDeps, type InvitationService, type IssuedInvitation } from './invitations.js';

@@ -72,10 +72,11 @@ export function Tracker(props: { user: User }) {
           });
     access.then(loadLedTeams).catch(() => undefined);
   }, []);
-  // Administration for anyone but an admin, and Team for a member (a lead made a member meanwhile, an
+  // Administration for anyone but an admin, and Team for a member of no team (a lead made a member meanwhile, an
   // address kept from before), is no section: the address goes back to Today, as an unknown one does.
   const role = currentRole.value;
-  const outOfRole = role !== undefined && ((role !== 'admin' && isAdminTab(tab.value)) || (role === 'member' && tab.value === 'team'));
+  const outOfRole =
+    role !== undefined && ((role !== 'admin' && isAdminTab(tab.value)) || (role === 'member' && tab.value === 'team' && currentTeams.value.length === 0));
   useEffect(() => {
     if (outOfRole) {
       history.replaceState(null, '', '#today');
@@ -102,7 +103,7 @@ export function Tracker(props: { user: User }) {
           {text.signOut}
         </button>
         <nav aria-label={text.sections}>
-          {[...NAV_TABS, ...(ledTeams.value.length ? (['team'] as const) : [])].map((name) => (
+          {[...NAV_TABS, ...(ledTeams.value.length || currentTeams.value.length ? (['team'] as const) : [])].map((name) => (
             <a key={name} href={`#${name}`} aria-current={tab.value === name || (name === 'week' && tab.value === 'month') ? 'page' : undefined}>
               {text.tabs[name]}
             </a>

@@ -42,11 +42,11 @@ function protectedRoutes(): Route[] {
 /** What an API token may reach: time tracking, statistics, /me and /validate. Everything else with a Bearer is account management. */
 const API_TOKEN_REACH = /^\/api\/(auth\/(me|validate)$|time-entries|settings|stats)/;
 /**
- * Reading is within a token's reach: teams, a team's week, and the figures of the people its account
+ * Reading is within a token's reach: teams, a team's week and calendar, and the figures of the people its account
  * may read (docs/teams.md); every change of a team is administration.
  */
 const readsTeams = (route: Route) =>
-  route.method === 'GET' && (/^\/api\/teams\/(\d+(\/overview)?)?$/.test(route.url) || /^\/api\/users\/\d+\/stats\//.test(route.url));
+  route.method === 'GET' && (/^\/api\/teams\/(\d+(\/overview|\/calendar)?)?$/.test(route.url) || /^\/api\/users\/\d+\/stats\//.test(route.url));
 
 describe('an API token', () => {
   it('is refused with 403 FORBIDDEN_FOR_API_TOKEN on every account-management route, and changes nothing', async () => {

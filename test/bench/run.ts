@@ -33,7 +33,7 @@ import {
 import { LIMIT_404, LIMIT_ME, limitFigures, type Bench } from './limit.js';
 import { BYSTANDER, bystander } from './bystander.js';
 import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople } from './mixed.js';
-import { TEAM_ANSWERS, TEAM_BYSTANDER, TEAM_P95, TEAM_SIZE, seedTeam, teamFigures } from './team.js';
+import { calendarFigures, TEAM_ANSWERS, TEAM_BYSTANDER, TEAM_CALENDAR, TEAM_P95, TEAM_SIZE, seedTeam, teamFigures } from './team.js';
 
 const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -414,6 +414,11 @@ async function teamFigure(target: Target, put: (figure: string, cell: Omit<Cell,
       measured: `/me p95 ${result.meP95.toFixed(1)} ms (idle ${result.idleMeP95.toFixed(1)}), ${result.asked} asked; overview ${result.loadedAnswersPerSecond.toFixed(1)}/s over 4`,
       ratio: result.meP95,
     });
+    const calendar = await calendarFigures(serve, teamId, await token(serve.url, leadEmail), TEAM_SECONDS);
+    put(TEAM_CALENDAR, {
+      measured: `${calendar.answers} answers in ${TEAM_SECONDS} s; p95 ${calendar.p95Ms.toFixed(1)} ms, CPU ${calendar.cpuMsPerAnswer.toFixed(1)} ms an answer`,
+      ratio: calendar.answersPerSecond,
+    });
   } finally {
     await serve.stop();
   }
@@ -480,6 +485,7 @@ async function main(): Promise<void> {
     { figure: BYSTANDER, goal: '≤ 100', pgGoal: '≤ 100', check: le(100), pgCheck: le(100), cells: {}, driver: 'fetch, one at a time' },
     { figure: TEAM_ANSWERS, goal: '≥ 10', pgGoal: '≥ 10', check: ge(10), pgCheck: ge(10), cells: {}, driver: 'fetch, one at a time' },
     { figure: TEAM_P95, goal: '≤ 150', pgGoal: '≤ 150', check: le(150), pgCheck: le(150), cells: {}, driver: 'fetch, one at a time' },
+    { figure: TEAM_CALENDAR, goal: '≥ 10', pgGoal: '≥ 10', check: ge(10), pgCheck: ge(10), cells: {}, driver: 'fetch, one at a time' },
     { figure: TEAM_BYSTANDER, goal: '< 100', pgGoal: '< 100', check: lt(100), pgCheck: lt(100), cells: {}, driver: 'fetch, 4 loops + one at a time' },
     { figure: 'login efficiency: logins/s ÷ raw argon2 verifications/s', goal: '≥ 0.85', check: ge(0.85), cells: {}, driver },
     { figure: 'login storm: /me throughput during flood ÷ idle', goal: '≥ 0.5', check: ge(0.5), cells: {}, driver },

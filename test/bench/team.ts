@@ -2,7 +2,8 @@
 // of entries each (the German break rules on, a change of schedule mid-year, vacation, sick days, a
 // few running entries and absences today), as a lead reloads it: answers a second and p95 over one
 // connection, and a second account's /me p95 while the lead reloads it over four (the bystander
-// pattern of ./bystander.ts). The seed goes through the project's own services (an entry import per
+// pattern of ./bystander.ts); and the team's calendar of this month (GET /api/teams/:id/calendar), as
+// anyone in the team reloads it: answers a second and p95 over one connection. The seed goes through the project's own services (an entry import per
 // member, as `timetrack entries import` writes it), so the per-day totals are the ones use makes.
 import { randomBytes } from 'node:crypto';
 import { createContext } from '../../src/composition-root.js';
@@ -12,6 +13,7 @@ import { cpuSeconds, sleep, type Server } from './processes.js';
 export const TEAM_SIZE = 100;
 export const TEAM_ANSWERS = `team: overview of ${TEAM_SIZE} members × 1 year, answers/s over 1 connection`;
 export const TEAM_P95 = `team: overview of ${TEAM_SIZE} members × 1 year, p95 in ms over 1 connection`;
+export const TEAM_CALENDAR = `team: calendar of ${TEAM_SIZE} members × this month, answers/s over 1 connection`;
 export const TEAM_BYSTANDER = "team: p95 in ms of a second account's /me while the lead reloads the overview over 4 connections";
 const RELOADERS = 4;
 const BYSTANDER_PAUSE_MS = 20;
@@ -179,5 +181,34 @@ export async function teamFigures(server: Server, teamId: number, leadToken: str
     meP95: percentile(me, 0.95),
     idleMeP95: percentile(idle, 0.95),
     asked: me.length,
+  };
+}
+
+/** Answers a second and p95 over one connection of the team's calendar of this month (`GET /api/teams/:id/calendar`), for `seconds`. */
+export async function calendarFigures(
+  server: Server,
+  teamId: number,
+  leadToken: string,
+  seconds: number,
+): Promise<{ answersPerSecond: number; p95Ms: number; answers: number; cpuMsPerAnswer: number }> {
+  const calendar = `${server.url}/api/teams/${teamId}/calendar?lang=de`;
+  const first = await timed(calendar, leadToken);
+  const members = first.status === 200 ? (JSON.parse(first.body) as { members: unknown[] }).members.length : 0;
+  if (members !== TEAM_SIZE + 1) throw new Error(`team calendar: ${first.status}, ${members} members: ${first.body.slice(0, 300)}`);
+  for (let i = 0; i < 3; i++) await timed(calendar, leadToken); // warm-up
+  const times: number[] = [];
+  const cpuBefore = cpuSeconds(server.child.pid!);
+  const started = performance.now();
+  while (performance.now() < started + seconds * 1000) {
+    const answer = await timed(calendar, leadToken);
+    if (answer.status !== 200) throw new Error(`team calendar: ${answer.status} ${answer.body.slice(0, 300)}`);
+    times.push(answer.ms);
+  }
+  const cpu = cpuSeconds(server.child.pid!) - cpuBefore;
+  return {
+    answersPerSecond: times.length / ((performance.now() - started) / 1000),
+    p95Ms: percentile(times, 0.95),
+    answers: times.length,
+    cpuMsPerAnswer: (cpu * 1000) / times.length,
   };
 }

@@ -197,6 +197,7 @@ export const ROWS: Row[] = [
   { route: 'POST /api/teams', rule: 'admin', answer: 201, body: (w) => ({ name: `Made ${w.unique()}` }) },
   { route: 'GET /api/teams/:id', rule: 'team-read', ids: team },
   { route: 'GET /api/teams/:id/overview', rule: 'team-overview', ids: team },
+  { route: 'GET /api/teams/:id/calendar', rule: 'team-read', ids: team },
   { route: 'PATCH /api/teams/:id', rule: 'team-admin', ids: teamOrFresh, body: (w) => ({ name: `Renamed ${w.unique()}` }) },
   { route: 'DELETE /api/teams/:id', rule: 'team-admin', answer: 204, ids: teamOrFresh },
   { route: 'PUT /api/teams/:id/members/:userId', rule: 'team-members', ids: (w, a) => ({ ...team(w, a), userId: w.R.id }), body: () => ({ role: 'member' }) },

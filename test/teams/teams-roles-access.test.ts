@@ -15,6 +15,7 @@ const ACTIONS: Action[] = [
   'stats.read',
   'users.manage',
   'audit.read',
+  'teams.calendar',
 ];
 
 const TARGETS: Record<string, Target> = {
@@ -32,27 +33,27 @@ const TARGETS: Record<string, Target> = {
 };
 
 // One letter per action in ACTIONS order: a = allow, n = not_found, f = forbidden.
-//                          list read role tcre tman tmem tread stats manage audit
+//                          list read role tcre tman tmem tread stats manage audit tcal
 // prettier-ignore
 const LEAD: Record<string, string> = {
-  everyone: /*           */ 'f    f    f    f    f    f    a     f     f    f',
-  'person self': /*      */ 'f    a    f    f    f    f    f     a     f    f',
-  'person led': /*       */ 'f    a    f    f    f    f    f     a     f    f',
-  'person none': /*      */ 'n    n    n    n    n    n    n     n     n    n',
-  'team lead': /*        */ 'f    f    f    f    f    f    a     f     f    f',
-  'team member': /*      */ 'f    f    f    f    f    f    a     f     f    f',
-  'team none': /*        */ 'n    n    n    n    n    n    n     n     n    n',
-  'lead sets member': /* */ 'f    f    f    f    f    a    f     f     f    f',
-  'lead sets lead': /*   */ 'f    f    f    f    f    f    f     f     f    f',
-  'member sets member': /**/ 'f    f    f    f    f    f    f     f     f    f',
-  'outsider sets member': 'n    n    n    n    n    n    n     n     n    n',
+  everyone: /*           */ 'f    f    f    f    f    f    a     f     f    f    f',
+  'person self': /*      */ 'f    a    f    f    f    f    f     a     f    f    f',
+  'person led': /*       */ 'f    a    f    f    f    f    f     a     f    f    f',
+  'person none': /*      */ 'n    n    n    n    n    n    n     n     n    n    n',
+  'team lead': /*        */ 'f    f    f    f    f    f    a     f     f    f    a',
+  'team member': /*      */ 'f    f    f    f    f    f    a     f     f    f    a',
+  'team none': /*        */ 'n    n    n    n    n    n    n     n     n    n    n',
+  'lead sets member': /* */ 'f    f    f    f    f    a    f     f     f    f    f',
+  'lead sets lead': /*   */ 'f    f    f    f    f    f    f     f     f    f    f',
+  'member sets member': /**/ 'f    f    f    f    f    f    f     f     f    f    f',
+  'outsider sets member': 'n    n    n    n    n    n    n     n     n    n    n',
 };
 // A member account: what a lead may, except where only leading a team gives it (the led person, a membership).
 // prettier-ignore
 const MEMBER: Record<string, string> = {
   ...LEAD,
-  'person led': /*       */ 'n    n    n    n    n    n    n     n     n    n',
-  'lead sets member': /* */ 'f    f    f    f    f    f    f     f     f    f',
+  'person led': /*       */ 'n    n    n    n    n    n    n     n     n    n    n',
+  'lead sets member': /* */ 'f    f    f    f    f    f    f     f     f    f    f',
 };
 
 const VERDICT = { a: 'allow', n: 'not_found', f: 'forbidden' } as const;
@@ -70,7 +71,7 @@ describe('can(actor, action, target)', () => {
         expect(can(actor('admin'), action, TARGETS[target]!)).toBe('allow');
         expect(can(actor('lead'), action, TARGETS[target]!)).toBe(expected(LEAD, target, action));
         expect(can(actor('member'), action, TARGETS[target]!)).toBe(expected(MEMBER, target, action));
-        const administration = !['teams.read', 'stats.read'].includes(action);
+        const administration = !['teams.read', 'stats.read', 'teams.calendar'].includes(action);
         for (const role of ['admin', 'lead', 'member'] as const) {
           const session = can(actor(role), action, TARGETS[target]!);
           expect(can(actor(role, true), action, TARGETS[target]!)).toBe(administration && session === 'allow' ? 'forbidden' : session);

@@ -176,7 +176,7 @@ async function settings(page: Page, visit: (state: string) => Promise<void>) {
   await visit('close-account');
 }
 
-/** Team (a lead's): the members' table, and a member's Week opened below it. */
+/** Team (a lead's): the members' table, a member's Week opened below it, and the team's calendar with absences of each kind and portion. */
 async function team(page: Page, visit: (state: string) => Promise<void>) {
   await page.goto(`${server.baseUrl}/#team`);
   await page.locator('table.team tbody tr').first().waitFor();
@@ -188,6 +188,22 @@ async function team(page: Page, visit: (state: string) => Promise<void>) {
     .click();
   await page.locator('.person-figures tfoot').waitFor();
   await visit('team-member-week');
+  const month = DateTime.now().setZone('Europe/Berlin').toFormat('yyyy-MM');
+  for (const [day, type, portion] of [
+    ['03', 'vacation', 'full'],
+    ['04', 'sick', 'half'],
+    ['05', 'holiday', 'full'],
+  ]) {
+    const status = await page.evaluate<number>(
+      `fetch('/api/time-entries/absences', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + localStorage.getItem('timetrack.token') }, body: ${JSON.stringify(
+        JSON.stringify({ date: `${month}-${day}`, type, portion }),
+      )} }).then((response) => response.status)`,
+    );
+    expect(status).toBe(201);
+  }
+  await page.locator('.view-switch button').nth(1).click();
+  await page.locator('table.calendar td.absent').first().waitFor();
+  await visit('team-calendar');
 }
 
 /** Administration, once the account is an admin (`timetrack user role`): Accounts with a question open, and the audit trail. */

@@ -3,7 +3,8 @@
 // lead accepts on a phone in German far west of UTC, the member on a laptop in English far east of it,
 // side by side. The member starts the timer with the keyboard only; the lead sees it running in Team,
 // at the lead's own clock time, and opens the member's week; the member reads nobody else. The admin
-// makes the lead a member: the former lead's next load, still at #team, shows Today and no Team. axe
+// makes the lead a member: the former lead's next load, still at #team, shows the team's calendar as a
+// member sees it (test/web/teams-calendar.test.ts), and no week overview. axe
 // finds nothing and no page scrolls sideways at any step. Screenshots in a temp folder.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,7 +143,8 @@ describe.runIf(browserAvailable || browserRequired)('a lead and a member side by
     await max.keyboard.press('Enter');
     await max.locator('button.big.stop').waitFor();
     await shot(max, '05-member-today-running-1280');
-    expect(await max.locator('header nav a').allTextContents()).toEqual(['Today', 'Week', 'Entries', 'Absences', 'Settings']);
+    // A member of a team: Team is there, with the team's calendar only (test/web/teams-calendar.test.ts).
+    expect(await max.locator('header nav a').allTextContents()).toEqual(['Today', 'Week', 'Entries', 'Absences', 'Settings', 'Team']);
     const running = (await callJson(server, 'GET', '/api/time-entries', undefined, maxToken)).body.entries.find(
       (entry: { end_at: string | null }) => entry.end_at === null,
     );
@@ -187,12 +189,15 @@ describe.runIf(browserAvailable || browserRequired)('a lead and a member side by
     await row.getByRole('button', { name: 'Change role' }).click();
     await expect.poll(() => row.textContent()).toContain('Member · Active');
     await shot(ann, '10-admin-role-changed-1280');
-    // The former lead's page, reloaded at #team: Today, and no Team in the navigation.
+    // The former lead's page, reloaded at #team: still in the team, so Team is its calendar, as a member
+    // sees it (the others' absences as away), without the week overview.
     expect(new URL(lena.url()).hash).toBe('#team');
     await lena.reload();
-    await lena.locator('button.big').waitFor();
-    expect(new URL(lena.url()).hash).toBe('#today');
-    expect(await lena.locator('header nav a', { hasText: 'Team' }).count()).toBe(0);
+    await lena.locator('table.calendar').waitFor();
+    expect(new URL(lena.url()).hash).toBe('#team');
+    expect(await lena.locator('table.team').count()).toBe(0);
+    expect(await lena.locator('.view-switch').count()).toBe(0);
+    await lena.locator('.team-calendar p.hint').waitFor();
     await shot(lena, '11-former-lead-1280-de');
   });
 });

@@ -1,7 +1,8 @@
 // The Team page in Chromium (docs/web-client.md, "Team"; docs/teams.md, "The lead's view"): a lead and
 // a member side by side at 390 and 1280 px. The lead's navigation has Team; the table shows every
 // member's figures and stays inside the page (it scrolls in its box); a member's Week and Month open
-// read-only with that member's own figures. The member's navigation has no Team. Screenshots under /tmp.
+// read-only with that member's own figures. The member's Team is the team's calendar only (no figures of
+// anyone: test/web/teams-calendar.test.ts). Screenshots under /tmp.
 import { DateTime } from 'luxon';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -58,11 +59,14 @@ async function signedIn(email: string, width: number): Promise<Page> {
   return page;
 }
 
-it.runIf(run)('a lead sees Team with the members and their figures; a member has no Team item (390 and 1280 px)', { timeout: 240_000 }, async () => {
+it.runIf(run)("a lead sees Team with the members and their figures; a member's Team has no figures (390 and 1280 px)", { timeout: 240_000 }, async () => {
   for (const width of [390, 1280]) {
     const [lead, member] = [await signedIn('lea@example.com', width), await signedIn('max@example.com', width)];
-    // The member's navigation is complete (Settings shown) and has no Team.
-    expect(await member.getByRole('link', { name: 'Team', exact: true }).count()).toBe(0);
+    // The member's Team is the calendar: no table of figures, no switch to the week overview.
+    await member.getByRole('link', { name: 'Team', exact: true }).click();
+    await member.locator('table.calendar').waitFor();
+    expect(await member.locator('table.team').count()).toBe(0);
+    expect(await member.locator('.view-switch').count()).toBe(0);
     await lead.getByRole('link', { name: 'Team', exact: true }).click();
     const table = lead.locator('table.team');
     await table.waitFor();

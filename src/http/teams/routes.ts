@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AuditService } from '../../auth/audit.js';
-import type { OverviewService, TeamService } from '../../teams/index.js';
+import type { CalendarService, OverviewService, TeamService } from '../../teams/index.js';
 import { requireAccountSession, requireSession, sessionOf, type Authenticator } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { BEARER } from '../openapi.js';
@@ -13,6 +13,8 @@ import type { onRequestHookHandler } from 'fastify';
 import { errorResponses } from '../schemas.js';
 import { actorOf } from '../actor.js';
 import {
+  CalendarQuery,
+  CalendarResponse,
   MemberBody,
   MemberParams,
   OverviewQuery,
@@ -30,9 +32,10 @@ export interface TeamRouteOptions {
   teams: TeamService;
   audit: Pick<AuditService, 'record'>;
   overview: Pick<OverviewService, 'teamOverview'>;
+  calendar: Pick<CalendarService, 'teamCalendar'>;
 }
 
-export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { credentials, teams, audit, overview }) => {
+export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { credentials, teams, audit, overview, calendar }) => {
   app.setNotFoundHandler(sendNotFound);
   const reading = { onRequest: requireSession(credentials) };
   const administration = { onRequest: requireAccountSession(credentials) };
@@ -73,6 +76,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
   );
 
   overviewRoute(app, reading, overview);
+  calendarRoute(app, reading, calendar);
 
   app.patch(
     '/:id',
@@ -103,7 +107,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
 };
 
 /** Adding an account to a team, changing its role there, taking it out. */
-function memberRoutes(app: ApiInstance, { credentials, teams, audit }: Omit<TeamRouteOptions, 'overview'>): void {
+function memberRoutes(app: ApiInstance, { credentials, teams, audit }: Omit<TeamRouteOptions, 'overview' | 'calendar'>): void {
   const administration = { onRequest: requireAccountSession(credentials) };
   const schema = { tags: ['teams'], security: BEARER };
   app.put(
@@ -156,5 +160,25 @@ function overviewRoute(app: ApiInstance, reading: { onRequest: onRequestHookHand
       },
     },
     async (request) => overview.teamOverview(actorOf(sessionOf(request)), request.params.id, request.query.week),
+  );
+}
+
+/** GET /api/teams/:id/calendar: the team's month, for its members, its leads and admins (docs/teams.md, "Team calendar"). */
+function calendarRoute(app: ApiInstance, reading: { onRequest: onRequestHookHandler }, calendar: TeamRouteOptions['calendar']): void {
+  app.get(
+    '/:id/calendar',
+    {
+      ...reading,
+      schema: {
+        tags: ['teams'],
+        security: BEARER,
+        description:
+          "The team's month: every member's days with their target, public holiday and absence, from each member's own month. A lead of the team and admins see each absence's type; a member sees another member's absence as `away`.",
+        params: TeamParams,
+        querystring: CalendarQuery,
+        response: { 200: CalendarResponse, ...errorResponses(400, 401, 404, 429, 503) },
+      },
+    },
+    async (request) => calendar.teamCalendar(actorOf(sessionOf(request)), request.params.id, request.query.month, request.query.lang),
   );
 }

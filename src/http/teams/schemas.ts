@@ -2,7 +2,7 @@
 // listed fields leaves.
 import { Type } from 'typebox';
 import { TEAM_NAME_MAX_LENGTH } from '../../teams/teams.js';
-import { AbsenceType, LocalDate, UserSchema } from '../schemas.js';
+import { AbsencePortion, AbsenceType, LocalDate, UserSchema } from '../schemas.js';
 import { VacationResponse } from '../stats/schemas.js';
 
 const TeamRoleSchema = Type.Union([Type.Literal('lead'), Type.Literal('member')]);
@@ -64,6 +64,42 @@ export const OverviewResponse = Type.Object({
       today: LocalDate,
       absence_today: Type.Union([AbsenceType, Type.Null()]),
       missing_days: Type.Array(LocalDate, { description: "the week's complete days with a target, nothing worked and no absence" }),
+    }),
+    { description: 'leads first, then by e-mail address' },
+  ),
+});
+
+/** GET /api/teams/:id/calendar: a month of every member's days (docs/teams.md, "Team calendar"). */
+export const CalendarQuery = Type.Object(
+  {
+    month: Type.Optional(Type.String({ maxLength: 7, description: 'YYYY-MM (default: this month in your own time zone)' })),
+    lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('de')], { description: 'language of the public holiday names (default en)' })),
+  },
+  { additionalProperties: false },
+);
+const CalendarAbsence = Type.Union(
+  [
+    Type.Object({ type: AbsenceType, portion: AbsencePortion, state: Type.Union([Type.Literal('approved'), Type.Literal('requested')]) }),
+    Type.Object({ type: Type.Literal('away'), portion: AbsencePortion }),
+    Type.Null(),
+  ],
+  { description: "the member's absence; to a member of the team another member's is only `away` with its portion" },
+);
+export const CalendarResponse = Type.Object({
+  team: TeamSchema,
+  month: Type.String({ description: 'YYYY-MM' }),
+  days: Type.Array(LocalDate, { description: "the month's dates; each member's days are in this order" }),
+  members: Type.Array(
+    Type.Object({
+      user: UserSchema,
+      days: Type.Array(
+        Type.Object({
+          date: LocalDate,
+          target: Type.Boolean({ description: "the day has a target under the member's schedule (target_minutes > 0 in the member's own month)" }),
+          holiday: Type.Union([Type.String(), Type.Null()], { description: "the public holiday of the member's region, named in `lang`, or null" }),
+          absence: CalendarAbsence,
+        }),
+      ),
     }),
     { description: 'leads first, then by e-mail address' },
   ),

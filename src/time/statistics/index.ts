@@ -14,6 +14,7 @@ import { createWorkLane } from '../../common/work-lane.js';
 import type { LocalDate } from '../../db/types.js';
 import type { HolidayLanguage } from '../calendar/holidays.js';
 import { monthlyBalances, overtime } from './balance.js';
+import { memberMonths } from './member-month.js';
 import { memberWeeks } from './member-week.js';
 import { monthFigures } from './month.js';
 import { todayFigures } from './today.js';
@@ -23,6 +24,7 @@ import { warmUp } from './warm-up.js';
 
 export type { StatisticsDeps } from './types.js';
 export type { MemberWeek } from './member-week.js';
+export type { CalendarDayFigures } from './member-month.js';
 
 /** Statistics computed at once in a process, and waiting at most (then 503 BUSY). */
 export const STATISTICS_LANE = { concurrency: 2, queueLimit: 500 } as const;
@@ -45,6 +47,9 @@ export function createStatisticsService(deps: StatisticsDeps & { connections?: n
     monthFigures: (userId: number, month?: string) => lane.run(() => monthFigures(deps, userId, month)),
     /** Rows of a lead's overview (./member-week.ts): one turn of the lane for the figures of a few members. */
     memberWeeks: (userIds: readonly number[], weekStart: LocalDate) => lane.run(() => memberWeeks(deps, userIds, weekStart)),
+    /** Rows of a team's calendar (./member-month.ts): one turn of the lane for the month's days of a few members. */
+    memberMonths: (userIds: readonly number[], first: LocalDate, last: LocalDate, language: HolidayLanguage) =>
+      lane.run(() => memberMonths(deps, userIds, first, last, language)),
     /** Once at serve's start: the holiday calendar loaded, the years in use queued (./warm-up.ts). */
     warmUp: () => warmUp(deps),
   };

@@ -155,4 +155,23 @@ export const teamLayerDe: TeamLayerCatalog = {
     figures: 'Zahlen',
     pdf: 'Monats-PDF',
   },
+
+  calendar: {
+    parts: 'Teamseite',
+    week: 'Wochenübersicht',
+    calendar: 'Kalender',
+    title: (team: string, month: string) => `Kalender von ${team}, ${month}`,
+    name: 'Name',
+    noTarget: 'kein Soll',
+    kinds: { vacation: 'Urlaub', sick: 'Krank', holiday: 'Frei', away: 'Abwesend' },
+    letters: { vacation: 'U', sick: 'K', holiday: 'F', away: 'A' },
+    half: 'halber Tag',
+    requested: 'beantragt',
+    legend: 'Legende',
+    legendHoliday: 'Feiertag',
+    legendOff: 'Wochenende oder kein Soll',
+    legendHalf: 'Halber Tag',
+    legendRequested: 'Beantragt, noch nicht genehmigt',
+    memberHint: 'Ihre eigenen Abwesenheiten sehen Sie mit ihrer Art, die anderer Mitglieder nur als abwesend.',
+  },
 };

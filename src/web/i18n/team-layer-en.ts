@@ -154,6 +154,25 @@ export const teamLayerEn = {
     figures: 'Figures',
     pdf: 'Month PDF',
   },
+
+  calendar: {
+    parts: 'Team page',
+    week: 'Week overview',
+    calendar: 'Calendar',
+    title: (team: string, month: string) => `Calendar of ${team}, ${month}`,
+    name: 'Name',
+    noTarget: 'no target',
+    kinds: { vacation: 'Vacation', sick: 'Sick', holiday: 'Holiday', away: 'Away' },
+    letters: { vacation: 'V', sick: 'S', holiday: 'H', away: 'A' },
+    half: 'half day',
+    requested: 'requested',
+    legend: 'Legend',
+    legendHoliday: 'Public holiday',
+    legendOff: 'Weekend or no target',
+    legendHalf: 'Half day',
+    legendRequested: 'Requested, not yet approved',
+    memberHint: "You see your own absences by kind; other members' only as away.",
+  },
 };
 
 export type TeamLayerCatalog = typeof teamLayerEn;

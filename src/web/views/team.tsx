@@ -1,10 +1,11 @@
-// Team: the lead's view of a team's week (docs/web-client.md, "Team"; docs/teams.md): pick a team (if
+// Team (docs/web-client.md, "Team"; docs/teams.md): the lead's view of a team's week: pick a team (if
 // several), a week, and a table of the members' figures from GET /api/teams/:id/overview; each member's
-// Week and Month one click away (read-only, through /api/users/:id/stats/*), and the month's PDF.
+// Week and Month one click away (read-only, through /api/users/:id/stats/*), and the month's PDF. Beside
+// it the team's Calendar (./team-calendar.tsx), which is all a member of a team sees here.
 import { useState } from 'preact/hooks';
 import type { MonthStats, WeekStats } from '../../http/contract.js';
 import type { Answer } from '../routes.js';
-import { api, currentRole, downloadFile } from '../api.js';
+import { api, currentRole, currentTeams, downloadFile } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { tl } from '../i18n/team-layer.js';
 import { fmt, ledTeams, shownWeek, useLoad } from '../state.js';
@@ -13,6 +14,7 @@ import { addDays, shiftWeek } from '../week.js';
 import { MonthTable } from './month.js';
 import { WeekTable } from './week.js';
 import { Invitations } from './admin-invitations.js';
+import { TeamCalendar } from './team-calendar.js';
 
 /** The teams the account leads (an admin: every team), from its role and teams as /api/auth/me answered them. */
 export async function loadLedTeams(me: {
@@ -34,7 +36,34 @@ interface Person {
   view: 'week' | 'month';
 }
 
+/** The Team section: the week overview (a lead, an admin) or the calendar; a member of a team only the calendar. */
 export function TeamView() {
+  const text = tl().calendar;
+  const leads = ledTeams.value.length > 0;
+  const [part, setPart] = useState<'week' | 'calendar'>('week');
+  const shown = leads ? part : 'calendar';
+  // The calendar's teams: an admin's every team (those of the overview), anyone else's its own.
+  const calendarTeams = currentRole.value === 'admin' ? ledTeams.value : currentTeams.value;
+  return (
+    <section aria-labelledby="view-title">
+      <h2 id="view-title" tabIndex={-1}>
+        {t().tabs.team}
+      </h2>
+      {leads && (
+        <p class="view-switch" role="group" aria-label={text.parts}>
+          {(['week', 'calendar'] as const).map((name) => (
+            <button key={name} type="button" class="link" aria-pressed={shown === name} onClick={() => setPart(name)}>
+              {text[name]}
+            </button>
+          ))}
+        </p>
+      )}
+      {shown === 'week' ? <TeamWeek /> : <TeamCalendar teams={calendarTeams} led={ledTeams.value} />}
+    </section>
+  );
+}
+
+function TeamWeek() {
   const text = tl().team;
   const teams = ledTeams.value;
   const [chosen, setChosen] = useState<number>();
@@ -50,10 +79,7 @@ export function TeamView() {
   const pdf = useDownload();
   const month = monday.slice(0, 7);
   return (
-    <section aria-labelledby="view-title">
-      <h2 id="view-title" tabIndex={-1}>
-        {t().tabs.team}
-      </h2>
+    <div class="team-week">
       {teams.length > 1 && (
         <label class="field">
           {text.team}
@@ -89,7 +115,7 @@ export function TeamView() {
           hint={currentRole.value === 'lead' ? tl().invitations.leadHint : undefined}
         />
       )}
-    </section>
+    </div>
   );
 }
 
