@@ -14,6 +14,7 @@ import {
   type InvitationDeps,
   type OverviewDeps,
 } from '../teams/index.js';
+import { createLeaveRequestService } from '../teams/requests/index.js';
 
 export interface TeamWiring {
   database: OpenedDatabase;
@@ -31,5 +32,6 @@ export function teamServices({ database, clock, identity, time, audit, invitatio
     teams: createTeamService({ database, clock }),
     invitations: createInvitationService({ database, clock, hasher: identity.hasher, audit, ...invitationLinks }),
     overview: createOverviewService({ database, clock, ...time }),
+    requests: createLeaveRequestService({ database, clock, audit }),
   };
 }

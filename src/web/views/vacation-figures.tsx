@@ -85,7 +85,7 @@ export async function vacationWarning(request: VacationRequest): Promise<string 
   for (const year of years) {
     const answer = await api('GET /api/stats/vacation', { query: { year, ...request } });
     if ('exceeds_allowance' in answer && answer.exceeds_allowance === true) {
-      return t().vacation.exceeds(dayCount(answer.requested_days ?? 0), dayCount(answer.remaining_days), year);
+      return t().vacation.exceeds(dayCount(answer.booking_days ?? 0), dayCount(answer.remaining_days), year);
     }
   }
   return undefined;
