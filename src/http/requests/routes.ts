@@ -2,13 +2,24 @@
 // or an admin's decision (a session only: administration, an API token 403 FORBIDDEN_FOR_API_TOKEN),
 // and the person's withdrawal and cancellation. `can` decides through the leave request service.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { NOTE_MAX_LENGTH } from '../../time/entries/rules.js';
 import type { LeaveRequestService } from '../../teams/requests/index.js';
 import { requireAccountSession, requireSession, sessionOf, type Authenticator } from '../authentication.js';
 import { sendNotFound } from '../error-handler.js';
 import { BEARER } from '../openapi.js';
 import { errorResponses } from '../schemas.js';
 import { actorOf } from '../actor.js';
-import { DecisionBody, RequestListQuery, RequestListResponse, RequestParams, RequestResponse } from './schemas.js';
+import { RequestListQuery, RequestListResponse, RequestParams, RequestResponse } from './schemas.js';
+
+/** A decision's body: nothing, or the lead's note the person sees. */
+const DecisionBody = Type.Union([
+  Type.Null(),
+  Type.Object(
+    { note: Type.Optional(Type.String({ maxLength: NOTE_MAX_LENGTH, description: 'the lead’s note, shown to the person' })) },
+    { additionalProperties: false },
+  ),
+]);
 
 export interface RequestRouteOptions {
   credentials: Authenticator;

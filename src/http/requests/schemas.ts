@@ -1,8 +1,8 @@
 // Schemas of /api/requests (docs/api.md, "Leave requests"). Response schemas double as filters:
-// nothing but the listed fields leaves.
+// nothing but the listed fields leaves. Only typebox here: the browser client reads the response types
+// (src/http/contract.ts); the decision's body, which needs the note's bound, is in ./routes.ts.
 import { Type } from 'typebox';
 import { AbsencePortion, LocalDate } from '../schemas.js';
-import { NOTE_MAX_LENGTH } from '../../time/entries/rules.js';
 
 export const RequestState = Type.Union([
   Type.Literal('requested'),
@@ -44,11 +44,4 @@ export const RequestListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-export const DecisionBody = Type.Union([
-  Type.Null(),
-  Type.Object(
-    { note: Type.Optional(Type.String({ maxLength: NOTE_MAX_LENGTH, description: 'the lead’s note, shown to the person' })) },
-    { additionalProperties: false },
-  ),
-]);
 export const RequestParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
