@@ -435,6 +435,7 @@ export const de: Catalog = {
     carriedOver: 'Übertragen',
     taken: 'Genommen',
     planned: 'Geplant',
+    requested: 'Beantragt',
     remaining: 'Rest',
     notTracked: 'Tragen Sie im Konto Ihre Urlaubstage pro Jahr ein, um den Rest zu sehen.',
     state: { requested: 'Wartet auf Genehmigung', approved: 'Genehmigt', cancel_requested: 'Stornierung beantragt' },

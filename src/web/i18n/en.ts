@@ -466,6 +466,7 @@ export const en = {
     carriedOver: 'Carried over',
     taken: 'Taken',
     planned: 'Planned',
+    requested: 'Waiting for approval',
     remaining: 'Remaining',
     notTracked: 'Set your vacation days per year in Settings to see what remains.',
     state: { requested: 'Waiting for approval', approved: 'Approved', cancel_requested: 'Cancellation requested' },

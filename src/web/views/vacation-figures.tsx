@@ -56,6 +56,7 @@ export function VacationFigures() {
         {v.taken_before_tracking_days > 0 && <Figure label={t().vacation.takenBeforeLabel} value={v.taken_before_tracking_days} />}
         <Figure label={text.taken} value={v.taken_days} />
         <Figure label={text.planned} value={v.planned_days} />
+        {v.requested_days > 0 && <Figure label={text.requested} value={v.requested_days} id="vacation-requested" />}
         {v.remaining_days !== null && <Figure label={text.remaining} value={v.remaining_days} />}
       </dl>
       {basis.length > 0 && (
