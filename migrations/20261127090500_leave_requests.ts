@@ -10,25 +10,38 @@ import { dateType, instantType } from './dialect.js';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('teams')
-    .addColumn('absence_approval', 'text', (col) => col.notNull().defaultTo('required').check(sql`absence_approval in ('required', 'none')`))
+    .addColumn('absence_approval', 'text', (col) =>
+      col
+        .notNull()
+        .defaultTo('required')
+        .check(sql`absence_approval in ('required', 'none')`),
+    )
     .execute();
   await db.schema
     .alterTable('absences')
-    .addColumn('state', 'text', (col) => col.notNull().defaultTo('approved').check(sql`state in ('requested', 'approved')`))
+    .addColumn('state', 'text', (col) =>
+      col
+        .notNull()
+        .defaultTo('approved')
+        .check(sql`state in ('requested', 'approved')`),
+    )
     .execute();
   await db.schema
     .createTable('leave_requests')
     .addColumn('id', 'integer', (col) => col.primaryKey())
     .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('state', 'text', (col) =>
-      col.notNull().check(sql`state in ('requested', 'approved', 'rejected', 'withdrawn', 'cancel_requested', 'cancelled')`),
-    )
+    .addColumn('state', 'text', (col) => col.notNull().check(sql`state in ('requested', 'approved', 'rejected', 'withdrawn', 'cancel_requested', 'cancelled')`))
     .addColumn('type', 'text', (col) => col.notNull())
     .addColumn('from_date', dateType(db), (col) => col.notNull())
     .addColumn('to_date', dateType(db), (col) => col.notNull())
     .addColumn('portion', 'text', (col) => col.notNull())
     .addColumn('half_days', 'integer', (col) => col.notNull())
-    .addColumn('exceeds_allowance', 'integer', (col) => col.notNull().defaultTo(0).check(sql`exceeds_allowance in (0, 1)`))
+    .addColumn('exceeds_allowance', 'integer', (col) =>
+      col
+        .notNull()
+        .defaultTo(0)
+        .check(sql`exceeds_allowance in (0, 1)`),
+    )
     .addColumn('decided_by', 'integer', (col) => col.references('users.id').onDelete('set null'))
     .addColumn('decided_at', instantType(db))
     .addColumn('decision_note', 'text')

@@ -3,7 +3,16 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 import type { AdminSetupLinksTable, InvitationsTable, LeaveRequestsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
-export type { AbsenceApproval, InvitationsTable, LeaveRequestState, LeaveRequestsTable, TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
+export type {
+  AbsenceApproval,
+  InvitationsTable,
+  LeaveRequestState,
+  LeaveRequestsTable,
+  TeamMembersTable,
+  TeamRole,
+  TeamsTable,
+  UserRole,
+} from './types-teams.js';
 
 export interface UsersTable {
   id: Generated<number>;

@@ -46,7 +46,10 @@ describe('timetrack request', () => {
     expectFailure(await cliInProcess(db, ['request', 'list', '--state', 'pending']), 2, /one of requested, approved/);
     expect((await cliInProcess(db, ['request', 'reject', String(second)])).exitCode).toBe(0);
     const text = String((await cliInProcess(db, ['request', 'list', '--account', 'max@example.com'])).stdout);
-    expect(text.split('\n').filter((line) => /^[0-9]/.test(line))).toEqual([expect.stringMatching(`^${second}\\trejected\\t`), expect.stringMatching(`^${first}\\tapproved\\t`)]);
+    expect(text.split('\n').filter((line) => /^[0-9]/.test(line))).toEqual([
+      expect.stringMatching(`^${second}\\trejected\\t`),
+      expect.stringMatching(`^${first}\\tapproved\\t`),
+    ]);
     expect(String((await cliInProcess(db, ['request', 'list', '--account', 'lea@example.com'])).stdout)).toMatch(/^no leave requests\n/);
 
     const audit = JSON.parse(String((await cliInProcess(db, ['audit', 'list', '--user', 'max@example.com', '--json'])).stdout));

@@ -10,7 +10,12 @@ const TeamRoleSchema = Type.Union([Type.Literal('lead'), Type.Literal('member')]
 const AbsenceApproval = Type.Union([Type.Literal('required'), Type.Literal('none')], {
   description: "required: a member's vacation is a request until a lead approves it (docs/teams.md, Leave requests); none: booked at once",
 });
-export const TeamSchema = Type.Object({ id: Type.Integer(), name: Type.String(), created_at: Type.String({ format: 'date-time' }), absence_approval: AbsenceApproval });
+export const TeamSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  absence_approval: AbsenceApproval,
+});
 const MembersSchema = Type.Array(Type.Object({ user: UserSchema, role: TeamRoleSchema }), { description: 'leads first, then by e-mail address' });
 export const TeamListResponse = Type.Object({
   teams: Type.Array(
