@@ -24,6 +24,8 @@ export type AuditAction =
   | 'role_changed'
   | 'team_created'
   | 'team_renamed'
+  | 'team_approval_changed'
+  | 'leave_request_decided'
   | 'team_deleted'
   | 'team_member_added'
   | 'team_member_removed'

@@ -16,6 +16,7 @@ import {
   type InvitationDeps,
   type OverviewDeps,
 } from '../teams/index.js';
+import { createLeaveRequestService } from '../teams/requests/index.js';
 
 export interface TeamWiring {
   database: OpenedDatabase;
@@ -34,5 +35,6 @@ export function teamServices({ database, clock, identity, time, audit, invitatio
     invitations: createInvitationService({ database, clock, hasher: identity.hasher, audit, ...invitationLinks }),
     overview: createOverviewService({ database, clock, ...time }),
     calendar: createCalendarService({ database, clock, ...time }),
+    requests: createLeaveRequestService({ database, clock, audit }),
   };
 }

@@ -14,13 +14,15 @@ import { createTimeEntryService } from '../time/entries/service.js';
 import { createAbsenceService } from '../time/absences/absences.js';
 import { createEntryCsvService } from '../time/entries/csv.js';
 import { createExportGate } from '../time/exports.js';
+import { teamLeaveApproval } from '../teams/requests/index.js';
 
 /** The services of working time: settings, entries, absences, bookings, schedules, figures, files. */
 export function timeServices({ config, database, clock }: { config: Config; database: OpenedDatabase; clock: Clock }) {
   const { db } = database;
   const settings = createSettingsService({ database, clock });
   const timeEntries = createTimeEntryService({ database, clock, settings });
-  const absences = createAbsenceService({ database, clock, settings });
+  // Vacation waits for a lead where a team of the person says so (docs/teams.md, "Leave requests").
+  const absences = createAbsenceService({ database, clock, settings, approval: teamLeaveApproval });
   const vacation = createVacationService({ db, clock, settings });
   const statistics = createStatisticsService({ db, clock, connections: connectionsOf(config.database) });
   // Exports of one account: one at a time per account, a few at a time per process (src/time/exports.ts).

@@ -2,7 +2,7 @@
 // and their members.
 // Kept apart from src/db/types.ts, which holds the rest of the schema.
 import type { Generated } from 'kysely';
-import type { Instant } from './types-operations.js';
+import type { Instant, LocalDate } from './types-operations.js';
 
 /** What an account may do (docs/teams.md): `member` by default. */
 export type UserRole = 'admin' | 'lead' | 'member';
@@ -15,7 +15,12 @@ export interface TeamsTable {
   /** The name without regard to case (src/teams/teams.ts, teamNameKey): unique. */
   name_key: string;
   created_at: Instant;
+  /** Whether its people's vacation waits for a lead's approval (docs/teams.md, "Leave requests"). */
+  absence_approval: Generated<AbsenceApproval>;
 }
+
+/** `required`: a member's vacation is a request until a lead approves it; `none`: booked at once. */
+export type AbsenceApproval = 'required' | 'none';
 
 /** A team's role of one of its members. */
 export type TeamRole = 'lead' | 'member';
@@ -51,4 +56,29 @@ export interface AdminSetupLinksTable {
   token_hash: string;
   created_at: Instant;
   expires_at: Instant;
+}
+
+/** Where a leave request stands (docs/teams.md, "Leave requests"). */
+export type LeaveRequestState = 'requested' | 'approved' | 'rejected' | 'withdrawn' | 'cancel_requested' | 'cancelled';
+
+/** A booking of vacation that waits or waited for a lead; `id` is the `request_id` of its absences. */
+export interface LeaveRequestsTable {
+  id: number;
+  user_id: number;
+  state: LeaveRequestState;
+  /** `vacation` (the one type that waits for approval). */
+  type: 'vacation';
+  from_date: LocalDate;
+  to_date: LocalDate;
+  portion: 'full' | 'half';
+  /** The days asked for, in half days (a half day 1, a whole day 2). */
+  half_days: number;
+  /** 1 when the request, made, left its year less than nothing of the allowance. */
+  exceeds_allowance: Generated<number>;
+  /** The account that decided last (null: not yet, at the shell, or that account is gone). */
+  decided_by: number | null;
+  decided_at: Instant | null;
+  /** The lead's note with the last decision. */
+  decision_note: string | null;
+  created_at: Instant;
 }

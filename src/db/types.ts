@@ -2,8 +2,17 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
-import type { AdminSetupLinksTable, InvitationsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
-export type { InvitationsTable, TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
+import type { AdminSetupLinksTable, InvitationsTable, LeaveRequestsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
+export type {
+  AbsenceApproval,
+  InvitationsTable,
+  LeaveRequestState,
+  LeaveRequestsTable,
+  TeamMembersTable,
+  TeamRole,
+  TeamsTable,
+  UserRole,
+} from './types-teams.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -237,8 +246,12 @@ export interface AbsencesTable {
    * range); a later leave request groups its days the same way.
    */
   request_id: Generated<number>;
+  /** `requested`: waits for a lead's approval, holds its day but counts in no figure (docs/teams.md, "Leave requests"). */
+  state: Generated<AbsenceState>;
   created_at: Instant;
 }
+
+export type AbsenceState = 'requested' | 'approved';
 
 export type BookingKind = 'payout' | 'correction';
 
@@ -280,6 +293,7 @@ export interface Database {
   team_members: TeamMembersTable;
   invitations: InvitationsTable;
   admin_setup_links: AdminSetupLinksTable;
+  leave_requests: LeaveRequestsTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

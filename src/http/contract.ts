@@ -15,6 +15,7 @@ import type {
 import type { HolidayRegionsResponse, ScheduleSchema, SettingsSchema } from './settings/schemas.js';
 import type { MonthResponse, OvertimeResponse, TodayResponse, VacationResponse, WeekResponse } from './stats/schemas.js';
 import type { AbsenceSchema, BookingSchema, EntrySchema } from './time-entries/schemas.js';
+import type { LeaveRequestSchema } from './requests/schemas.js';
 
 export type User = Static<typeof UserSchema>;
 export type OwnSession = Static<typeof SessionSchema>;
@@ -35,5 +36,6 @@ export type VacationStats = Static<typeof VacationResponse>;
 export type MonthStats = Static<typeof MonthResponse>;
 export type Schedule = Static<typeof ScheduleSchema>;
 export type Booking = Static<typeof BookingSchema>;
+export type LeaveRequest = Static<typeof LeaveRequestSchema>;
 /** Every code a service error can carry: the client's catalog has a sentence for each (src/web/i18n). */
 export type { ServiceErrorCode };

@@ -15,6 +15,7 @@ import type {
   Booking,
   Entry,
   HolidayRegions,
+  LeaveRequest,
   MonthStats,
   NewApiToken,
   OvertimeStats,
@@ -136,6 +137,9 @@ export interface Routes {
   'DELETE /api/time-entries/absences/:id': { params: Id; response: NoContent };
   /** Every day of one booking (`request_id`); answers the days removed. */
   'DELETE /api/time-entries/absences/requests/:id': { params: Id; response: { absences: Absence[] } };
+  /** One's own leave request (docs/teams.md, "Leave requests"): withdrawn while it waits, or its cancellation asked for once approved. */
+  'POST /api/requests/:id/withdraw': { params: Id; response: { request: LeaveRequest } };
+  'POST /api/requests/:id/cancel': { params: Id; response: { request: LeaveRequest } };
   'GET /api/time-entries/bookings': { query: { from?: string; to?: string }; response: { bookings: Booking[] } };
   'POST /api/time-entries/bookings': { body: NewBookingBody; response: { booking: Booking } };
   'DELETE /api/time-entries/bookings/:id': { params: Id; response: NoContent };
@@ -164,7 +168,7 @@ export interface Routes {
   // Teams and invitations (teams/routes.ts, invitations/routes.ts): changes are administration, a session only.
   'POST /api/teams': { body: { name: string }; response: Static<typeof TeamResponse> };
   'GET /api/teams/:id': { params: Id; response: Static<typeof TeamDetailResponse> };
-  'PATCH /api/teams/:id': { params: Id; body: { name: string }; response: Static<typeof TeamResponse> };
+  'PATCH /api/teams/:id': { params: Id; body: { name?: string; absence_approval?: 'required' | 'none' }; response: Static<typeof TeamResponse> };
   'DELETE /api/teams/:id': { params: Id; response: NoContent };
   'PUT /api/teams/:id/members/:userId': { params: MemberIds; body: { role: TeamRole }; response: Static<typeof TeamDetailResponse> };
   'DELETE /api/teams/:id/members/:userId': { params: MemberIds; response: NoContent };

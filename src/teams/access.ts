@@ -27,6 +27,8 @@ export const ADMINISTRATION_ACTIONS = [
   'users.manage',
   /** The audit trail of every account: an admin's only. */
   'audit.read',
+  /** Approving or rejecting a person's leave request (docs/teams.md, "Leave requests"): its leads and admins. */
+  'requests.decide',
 ] as const;
 
 /**
@@ -63,6 +65,8 @@ function ruleFor(action: Action, target: Target): Verdict {
     case 'person':
       if (target.relation === 'none') return 'not_found';
       if (action === 'users.read' || action === 'stats.read') return 'allow';
+      // A lead decides the requests of the people it leads, never its own (SELF_APPROVAL comes first).
+      if (action === 'requests.decide' && target.relation === 'led') return 'allow';
       return 'forbidden';
     case 'team':
       if (target.relation === 'none') return 'not_found';

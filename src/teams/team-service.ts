@@ -1,11 +1,11 @@
 // The team service (docs/teams.md, docs/api.md "Teams"): every operation asks `can` (access.ts) with
 // how the actor stands to the team, then does the one thing. The operator at the shell is OPERATOR.
 import type { TransactionalDatabase } from '../db/database.js';
-import type { TeamRole } from '../db/types.js';
+import type { AbsenceApproval, TeamRole } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { requireAllowed, type Actor } from './access.js';
 import { membersOf, membersOfTeams, membershipRole, putMember, relationToTeam, removeMember, teamsOf } from './members.js';
-import { createTeam, deleteTeam, findTeam, listTeams, renameTeam, teamById, teamNotFound } from './teams.js';
+import { createTeam, deleteTeam, findTeam, listTeams, renameTeam, setAbsenceApproval, teamById, teamNotFound } from './teams.js';
 
 export interface TeamDeps {
   database: TransactionalDatabase;
@@ -62,6 +62,11 @@ export function createTeamService(deps: TeamDeps) {
     async rename(actor: Actor, teamId: number, name: string) {
       await allowedOnTeam(deps, actor, 'teams.manage', teamId);
       return renameTeam(db, teamId, name);
+    },
+    /** Whether the team's vacation waits for a lead (an admin's, like renaming). */
+    async setAbsenceApproval(actor: Actor, teamId: number, approval: AbsenceApproval) {
+      await allowedOnTeam(deps, actor, 'teams.manage', teamId);
+      return setAbsenceApproval(db, teamId, approval);
     },
     async remove(actor: Actor, teamId: number) {
       await allowedOnTeam(deps, actor, 'teams.manage', teamId);

@@ -4,7 +4,7 @@
 // decides, also between two processes (TEAM_NAME_TAKEN).
 import type { Kysely } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../db/database.js';
-import type { Database } from '../db/types.js';
+import type { AbsenceApproval, Database } from '../db/types.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import type { Clock } from '../common/clock.js';
 
@@ -15,6 +15,8 @@ export interface Team {
   id: number;
   name: string;
   created_at: string;
+  /** Whether its people's vacation waits for a lead's approval (docs/teams.md, "Leave requests"). */
+  absence_approval: AbsenceApproval;
 }
 
 export function teamNotFound(): ServiceError {
@@ -47,7 +49,7 @@ async function rethrowNameTaken<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-const TEAM_COLUMNS = ['teams.id', 'teams.name', 'teams.created_at'] as const;
+const TEAM_COLUMNS = ['teams.id', 'teams.name', 'teams.created_at', 'teams.absence_approval'] as const;
 
 export async function createTeam(deps: { database: TransactionalDatabase; clock: Clock }, rawName: string): Promise<Team> {
   const name = normalizeTeamName(rawName);
@@ -55,7 +57,7 @@ export async function createTeam(deps: { database: TransactionalDatabase; clock:
     deps.database.db
       .insertInto('teams')
       .values({ name, name_key: teamNameKey(name), created_at: deps.clock.now().toISOString() })
-      .returning(['id', 'name', 'created_at'])
+      .returning(['id', 'name', 'created_at', 'absence_approval'])
       .executeTakeFirstOrThrow(),
   );
 }
@@ -67,9 +69,21 @@ export async function renameTeam(db: Kysely<Database>, teamId: number, rawName: 
       .updateTable('teams')
       .set({ name, name_key: teamNameKey(name) })
       .where('id', '=', teamId)
-      .returning(['id', 'name', 'created_at'])
+      .returning(['id', 'name', 'created_at', 'absence_approval'])
       .executeTakeFirst(),
   );
+  if (!team) throw teamNotFound();
+  return team;
+}
+
+/** Sets whether the team's people's vacation waits for a lead's approval (requests already made stay as they are). */
+export async function setAbsenceApproval(db: Kysely<Database>, teamId: number, approval: AbsenceApproval): Promise<Team> {
+  const team = await db
+    .updateTable('teams')
+    .set({ absence_approval: approval })
+    .where('id', '=', teamId)
+    .returning(['id', 'name', 'created_at', 'absence_approval'])
+    .executeTakeFirst();
   if (!team) throw teamNotFound();
   return team;
 }

@@ -39,8 +39,12 @@ function protectedRoutes(): Route[] {
   return routes;
 }
 
-/** What an API token may reach: time tracking, statistics, /me and /validate. Everything else with a Bearer is account management. */
-const API_TOKEN_REACH = /^\/api\/(auth\/(me|validate)$|time-entries|settings|stats)/;
+/**
+ * What an API token may reach: time tracking, statistics, /me and /validate, and one's own leave requests
+ * (the list, withdrawing, asking to cancel; deciding is administration). Everything else with a Bearer is
+ * account management.
+ */
+const API_TOKEN_REACH = /^\/api\/(auth\/(me|validate)$|time-entries|settings|stats|requests\/?(\d+\/(withdraw|cancel))?$)/;
 /**
  * Reading is within a token's reach: teams, a team's week and calendar, and the figures of the people its account
  * may read (docs/teams.md); every change of a team is administration.

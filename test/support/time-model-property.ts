@@ -302,7 +302,17 @@ function refVacation(user: RefUser, year: number, now: number) {
     taken_before_tracking_days: before(year) / 2,
   };
   if (user.vacationPerYear === null)
-    return { year, allowance_days: null, carried_over_days: null, taken_days: taken / 2, planned_days: planned / 2, remaining_days: null, ...explained };
+    return {
+      year,
+      allowance_days: null,
+      carried_over_days: null,
+      taken_days: taken / 2,
+      planned_days: planned / 2,
+      // These users are in no team: nothing of theirs waits for approval (docs/teams.md, "Leave requests").
+      requested_days: 0,
+      remaining_days: null,
+      ...explained,
+    };
   const allowance = (y: number) => Math.round((user.vacationPerYear! * 2 * months(y)) / 12 + 1e-9);
   let carried = 0;
   for (let y = Math.min(startYear, year); y < year; y++) {
@@ -315,6 +325,7 @@ function refVacation(user: RefUser, year: number, now: number) {
     carried_over_days: carried / 2,
     taken_days: taken / 2,
     planned_days: planned / 2,
+    requested_days: 0,
     remaining_days: (allowance(year) + carried - taken - planned - before(year)) / 2,
     ...explained,
   };

@@ -52,6 +52,8 @@ export const RULES = {
   'team-admin':    /**/  ' 403  403  404  ok   tok  tok  tok  tok  401  404  tok',
   /** teams.members (and invitations): a lead of the team gives and takes its members. */
   'team-members':  /**/  ' 403  ok   404  ok   tok  tok  tok  tok  401  404  tok',
+  /** requests.decide: a lead of the person's team or an admin; the person itself 403; administration, so never a token. */
+  'person-decide': /**/  ' 403  ok   404  ok   tok  tok  tok  tok  401  404  tok',
 } as const;
 export type RuleName = keyof typeof RULES;
 
@@ -175,6 +177,17 @@ export const ROWS: Row[] = [
   { route: 'GET /api/time-entries/bookings', rule: 'own', query: range },
   { route: 'POST /api/time-entries/bookings', rule: 'own', answer: 201, body: () => ({ date: day(-2), minutes: 15, kind: 'correction' }) },
   { route: 'DELETE /api/time-entries/bookings/:id', rule: 'owner', answer: 204, ids: owned('booking') },
+
+  // Leave requests (docs/teams.md, "Leave requests"): M's; M on N's and on its own lead L's.
+  { route: 'GET /api/requests', rule: 'own' },
+  ...(['approve', 'reject'] as const).map((step): Row => ({
+    route: `POST /api/requests/:id/${step}`,
+    rule: 'person-decide',
+    ids: async (w, a) => ({ id: a.succeeds ? await freshOwn.leaveRequest(w) : a.other ? w.leaveRequests[a.other] : w.own.leaveRequest }),
+    body: () => ({ note: 'decided' }),
+  })),
+  { route: 'POST /api/requests/:id/withdraw', rule: 'owner', ids: owned('leaveRequest') },
+  { route: 'POST /api/requests/:id/cancel', rule: 'owner', ids: owned('approvedLeave') },
 
   { route: 'GET /api/users', rule: 'admin' },
   { route: 'GET /api/audit', rule: 'admin' },

@@ -34,7 +34,9 @@ export interface World {
   R: Account;
   teams: { A: number; B: number };
   /** M's own objects, which everyone else must not find; and invitations into A and B (one only to look at). */
-  own: { entry: number; absence: number; requestId: number; booking: number; schedule: number };
+  own: { entry: number; absence: number; requestId: number; booking: number; schedule: number; leaveRequest: number; approvedLeave: number };
+  /** A leave request each of N and of L (M's own lead): what M must not find (docs/teams.md, "Leave requests"). */
+  leaveRequests: { N: number; L: number };
   invitations: { A: number; B: number; previewToken: string };
   /** What a row leaves for a later one, by account id (the two-factor secret and recovery codes, a spare token's id). */
   kept: Map<string, unknown>;
@@ -94,11 +96,24 @@ export const freshOwn: Record<keyof World['own'], (world: World) => Promise<numb
   absence: async (w) => (await sickDay(w)).id,
   requestId: async (w) => (await sickDay(w)).request_id,
   booking: async (w) => (await must(w, 'POST', '/api/time-entries/bookings', { date: day(-2), minutes: 5, kind: 'correction' }, w.M.session)).booking.id,
+  /** Vacation of M's, a request in team A (which requires approval). */
+  leaveRequest: async (w) => vacationRequest(w, w.M.session),
+  /** The same, approved by the admin: one whose cancellation M may ask for. */
+  approvedLeave: async (w) => {
+    const id = await vacationRequest(w, w.M.session);
+    await must(w, 'POST', `/api/requests/${id}/approve`, {}, w.X.session);
+    return id;
+  },
   schedule: async (w) => {
     const schedule = { valid_from: day(1 + w.unique()), weekly_target_minutes: { mon: 400 } };
     return (await must(w, 'POST', '/api/settings/schedules', schedule, w.M.session)).schedule.id;
   },
 };
+
+/** A day of vacation of the session's account, far ahead and on a day no other row uses: its request's id. */
+async function vacationRequest(world: World, session: string): Promise<number> {
+  return (await must(world, 'POST', '/api/time-entries/absences', { date: day(30 + world.unique()), type: 'vacation' }, session)).absence.request_id;
+}
 
 async function sickDay(world: World): Promise<{ id: number; request_id: number }> {
   return (await must(world, 'POST', '/api/time-entries/absences', { date: day(-3 - world.unique()), type: 'sick' }, world.M.session)).absence;
@@ -165,7 +180,8 @@ export async function makeWorld(): Promise<World> {
     server,
     ...{ M: M!, L: L!, O: O!, X: X!, N: N!, S: S!, R: R! },
     teams: { A: 0, B: 0 },
-    own: { entry: 0, absence: 0, requestId: 0, booking: 0, schedule: 0 },
+    own: { entry: 0, absence: 0, requestId: 0, booking: 0, schedule: 0, leaveRequest: 0, approvedLeave: 0 },
+    leaveRequests: { N: 0, L: 0 },
     invitations: { A: 0, B: 0, previewToken: '' },
     kept: new Map(),
     unique: () => ++counter,
@@ -192,6 +208,8 @@ async function teamsAndObjects(world: World): Promise<void> {
   await must(world, 'PUT', `/api/teams/${B}/members/${world.O.id}`, { role: 'lead' }, admin);
   await must(world, 'PUT', `/api/teams/${B}/members/${world.N.id}`, { role: 'member' }, admin);
   for (const kind of Object.keys(world.own) as Array<keyof World['own']>) world.own[kind] = await freshOwn[kind](world);
+  world.leaveRequests.N = await vacationRequest(world, await signIn(world, world.N.email));
+  world.leaveRequests.L = await vacationRequest(world, world.L.session);
   world.invitations.A = (await freshInvitation(world)).id;
   world.invitations.previewToken = (await freshInvitation(world)).token;
   const intoB = { email: `invited${world.unique()}@example.com`, full_name: 'Invited Person', team_id: B, role: 'member' };

@@ -29,7 +29,17 @@ describe('half days', () => {
     const half = await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-06', type: 'vacation', portion: 'half' });
     expect(half.statusCode).toBe(201);
     expect(half.json()).toEqual({
-      absence: { id: expect.any(Number), date: '2026-03-06', type: 'vacation', portion: 'half', note: '', request_id: half.json().absence.id },
+      absence: {
+        id: expect.any(Number),
+        date: '2026-03-06',
+        type: 'vacation',
+        portion: 'half',
+        note: '',
+        request_id: half.json().absence.id,
+        state: 'booked',
+        decided_at: null,
+        decision_note: null,
+      },
     });
     await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-05', type: 'sick' });
     await addEntry(ann, '2026-03-06T08:00:00Z', '2026-03-06T11:00:00Z');
@@ -86,7 +96,17 @@ describe('ranges', () => {
     expect(response.statusCode).toBe(201);
     const { absences } = response.json();
     expect(dates(absences)).toEqual(['2026-04-02', '2026-04-07', '2026-04-08', '2026-04-09', '2026-04-10', '2026-04-13', '2026-04-14']);
-    expect(absences[0]).toEqual({ id: expect.any(Number), date: '2026-04-02', type: 'vacation', portion: 'full', note: 'Easter', request_id: absences[0].id });
+    expect(absences[0]).toEqual({
+      id: expect.any(Number),
+      date: '2026-04-02',
+      type: 'vacation',
+      portion: 'full',
+      note: 'Easter',
+      request_id: absences[0].id,
+      state: 'booked',
+      decided_at: null,
+      decision_note: null,
+    });
     const listed = (await ann.call('GET', '/api/time-entries/absences?from=2026-04-01&to=2026-05-01')).json();
     expect(dates(listed.absences)).toEqual(dates(absences));
   });

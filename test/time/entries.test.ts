@@ -208,7 +208,17 @@ describe('absences', () => {
     const created = await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-04', type: 'vacation', note: 'ski' });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toEqual({
-      absence: { id: expect.any(Number), date: '2026-03-04', type: 'vacation', portion: 'full', note: 'ski', request_id: created.json().absence.id },
+      absence: {
+        id: expect.any(Number),
+        date: '2026-03-04',
+        type: 'vacation',
+        portion: 'full',
+        note: 'ski',
+        request_id: created.json().absence.id,
+        state: 'booked',
+        decided_at: null,
+        decision_note: null,
+      },
     });
     const sick = await ann.call('POST', '/api/time-entries/absences', { date: '2026-03-06', type: 'sick' });
     expect(sick.json().absence).toMatchObject({ type: 'sick', note: '' });

@@ -41,6 +41,7 @@ describe('the vacation allowance', () => {
       carried_over_days: 0,
       taken_days: 10,
       planned_days: 0.5,
+      requested_days: 0,
       remaining_days: 12,
       full_year_days: 30,
       months_counted: 9,
@@ -56,6 +57,7 @@ describe('the vacation allowance', () => {
       carried_over_days: 5,
       taken_days: 0,
       planned_days: 4,
+      requested_days: 0,
       remaining_days: 31,
       full_year_days: 30,
       months_counted: 12,
@@ -78,6 +80,7 @@ describe('the vacation allowance', () => {
       carried_over_days: 0,
       taken_days: 0,
       planned_days: 0,
+      requested_days: 0,
       remaining_days: 0,
       full_year_days: 30,
       months_counted: 0,
@@ -103,6 +106,7 @@ describe('the vacation allowance', () => {
       carried_over_days: null,
       taken_days: 1,
       planned_days: 0,
+      requested_days: 0,
       remaining_days: null,
       full_year_days: null,
       months_counted: 9,
@@ -141,11 +145,11 @@ describe('the vacation allowance', () => {
 
     // Asked before booking: 21 to 25 September is 5 days (all that remains), to the 28th 6.
     const fits = (await ann.call('GET', '/api/stats/vacation?from=2026-09-21&to=2026-09-25')).json();
-    expect(fits).toMatchObject({ year: 2026, requested_days: 5, exceeds_allowance: false, remaining_days: 5 });
+    expect(fits).toMatchObject({ year: 2026, booking_days: 5, exceeds_allowance: false, remaining_days: 5 });
     const over = (await ann.call('GET', '/api/stats/vacation?from=2026-09-21&to=2026-09-28')).json();
-    expect(over).toMatchObject({ requested_days: 6, exceeds_allowance: true });
+    expect(over).toMatchObject({ booking_days: 6, exceeds_allowance: true });
     // Days already taken and half days count as the booking would.
-    expect((await ann.call('GET', '/api/stats/vacation?from=2026-08-10&to=2026-08-18&portion=half')).json()).toMatchObject({ requested_days: 1 });
+    expect((await ann.call('GET', '/api/stats/vacation?from=2026-08-10&to=2026-08-18&portion=half')).json()).toMatchObject({ booking_days: 1 });
 
     // The booking itself: within what remains, no flag; beyond it, booked all the same and flagged.
     const within = await absence({ from: '2026-09-21', to: '2026-09-24' });

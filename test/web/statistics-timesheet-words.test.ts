@@ -47,6 +47,7 @@ const sheet: MonthSheet = {
     carried_over_days: null,
     taken_days: 0,
     planned_days: 0,
+    requested_days: 0,
     remaining_days: null,
     full_year_days: null,
     months_counted: 12,

@@ -69,7 +69,8 @@ export const VacationResponse = Type.Object({
   months_counted: Type.Integer({ description: 'the months of the year the allowance counts: 12, fewer in the year of tracking_start, 0 before it' }),
   prorated_from: orNull(Type.String({ description: 'YYYY-MM-DD: tracking_start, in its own year (the allowance is pro rata from its month); else null' })),
   taken_before_tracking_days: Type.Number({ description: 'in the year of tracking_start: vacation_taken_before_tracking_days; else 0' }),
-  requested_days: Type.Optional(Type.Number({ description: 'with from: the days of the booking asked about that would count in this year' })),
+  requested_days: Type.Number({ description: 'vacation requested and not yet approved (leave requests): in no target, but subtracted from remaining_days' }),
+  booking_days: Type.Optional(Type.Number({ description: 'with from: the days of the booking asked about that would count in this year' })),
   exceeds_allowance: Type.Optional(Type.Boolean({ description: 'with from: true when that booking would leave less than nothing' })),
 });
 export const MonthResponse = Type.Object({

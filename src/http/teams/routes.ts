@@ -24,6 +24,7 @@ import {
   TeamListResponse,
   TeamNameBody,
   TeamParams,
+  TeamPatchBody,
   TeamResponse,
 } from './schemas.js';
 
@@ -82,13 +83,19 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     '/:id',
     {
       ...administration,
-      schema: { ...schema, params: TeamParams, body: TeamNameBody, response: { 200: TeamResponse, ...errorResponses(400, 401, 403, 404, 409) } },
+      schema: { ...schema, params: TeamParams, body: TeamPatchBody, response: { 200: TeamResponse, ...errorResponses(400, 401, 403, 404, 409) } },
     },
     async (request) => {
       const session = sessionOf(request);
-      const team = await teams.rename(actorOf(session), request.params.id, request.body.name);
-      await audit.record({ action: 'team_renamed', actor: `user:${session.user.id}`, detail: { team: team.id, to: team.name } });
-      return { team };
+      const actor = `user:${session.user.id}`;
+      const { name, absence_approval } = request.body;
+      let team = name === undefined ? undefined : await teams.rename(actorOf(session), request.params.id, name);
+      if (team) await audit.record({ action: 'team_renamed', actor, detail: { team: team.id, to: team.name } });
+      if (absence_approval !== undefined) {
+        team = await teams.setAbsenceApproval(actorOf(session), request.params.id, absence_approval);
+        await audit.record({ action: 'team_approval_changed', actor, detail: { team: team.id, absence_approval } });
+      }
+      return { team: team! };
     },
   );
 

@@ -7,7 +7,15 @@ import { VacationResponse } from '../stats/schemas.js';
 
 const TeamRoleSchema = Type.Union([Type.Literal('lead'), Type.Literal('member')]);
 
-export const TeamSchema = Type.Object({ id: Type.Integer(), name: Type.String(), created_at: Type.String({ format: 'date-time' }) });
+const AbsenceApproval = Type.Union([Type.Literal('required'), Type.Literal('none')], {
+  description: "required: a member's vacation is a request until a lead approves it (docs/teams.md, Leave requests); none: booked at once",
+});
+export const TeamSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  absence_approval: AbsenceApproval,
+});
 const MembersSchema = Type.Array(Type.Object({ user: UserSchema, role: TeamRoleSchema }), { description: 'leads first, then by e-mail address' });
 export const TeamListResponse = Type.Object({
   teams: Type.Array(
@@ -36,6 +44,11 @@ export const TeamNameBody = Type.Object(
     }),
   },
   { additionalProperties: false },
+);
+/** PATCH /api/teams/:id: a new name, whether vacation waits for approval, or both. */
+export const TeamPatchBody = Type.Object(
+  { name: Type.Optional(TeamNameBody.properties.name), absence_approval: Type.Optional(AbsenceApproval) },
+  { additionalProperties: false, minProperties: 1 },
 );
 export const MemberBody = Type.Object({ role: TeamRoleSchema }, { additionalProperties: false });
 

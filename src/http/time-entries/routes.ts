@@ -154,7 +154,7 @@ function absenceRequestRoutes(app: ApiInstance, absences: Services['absences']):
         security,
         description: 'Every day of one booking (its request_id): what one POST wrote',
         params: IdParams,
-        response: { 200: Type.Object({ absences: Type.Array(AbsenceSchema) }), ...errorResponses(400, 401, 404) },
+        response: { 200: Type.Object({ absences: Type.Array(AbsenceSchema) }), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => ({ absences: await absences.deleteAbsenceRequest(sessionOf(request).user.id, request.params.id) }),
@@ -208,7 +208,7 @@ function absenceAndBookingRoutes(app: ApiInstance, absences: Services['absences'
   app.delete(
     '/absences/:id',
     {
-      schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404) } },
+      schema: { tags, security, params: IdParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
     },
     async (request, reply) => {
       await absences.deleteAbsence(sessionOf(request).user.id, request.params.id);

@@ -28,6 +28,11 @@ export const AbsenceSchema = Type.Object({
   portion: AbsencePortion,
   note: Type.String(),
   request_id: Type.Integer({ description: 'the booking the day belongs to: the days of one POST (a day, a half day or a range) share it' }),
+  state: Type.Union([Type.Literal('booked'), Type.Literal('requested'), Type.Literal('approved'), Type.Literal('cancel_requested')], {
+    description: 'booked: needed no approval; else where its leave request stands (only approved and booked days count)',
+  }),
+  decided_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: "the leave request's last decision" }),
+  decision_note: Type.Union([Type.String(), Type.Null()], { description: "the lead's note with that decision" }),
 });
 export const AbsenceResponse = Type.Object({ absence: AbsenceSchema });
 

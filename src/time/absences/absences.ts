@@ -4,37 +4,31 @@
 // one absence per day that has a target and is not a public holiday, all of them or none.
 import type { Transaction } from 'kysely';
 import { violatedRule, type TransactionalDatabase } from '../../db/database.js';
-import type { AbsencePortion, AbsenceRow, AbsenceType, Database, LocalDate } from '../../db/types.js';
-import { addDays, datesFromThrough, localDateOf, parseDate, parseInstantOrDate, startOfDay, weekdayOf } from '../calendar/dates.js';
+import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../../db/types.js';
+import { addDays, datesFromThrough, parseDate, weekdayOf } from '../calendar/dates.js';
 import { publicHolidays } from '../calendar/holidays.js';
 import { scheduleTimeline } from '../schedules.js';
 import type { Clock } from '../../common/clock.js';
 import { ServiceError, validationError } from '../../common/errors.js';
 import type { SettingsService } from '../settings/settings.js';
 import { normalizeNote, type RangeQuery } from '../entries/rules.js';
-import { assignRequests, deleteRequest } from './requests.js';
+import { assignRequests, deleteAbsence, deleteBooking } from './requests.js';
+import { NO_APPROVAL, openRequest, stateOfNewAbsences, type LeaveApproval } from './approval.js';
+import { listAbsences } from './list.js';
+import { publicAbsence, type Absence } from './answer.js';
+
+export { MAX_LISTED_ABSENCES } from './list.js';
+export type { Absence } from './answer.js';
 
 export const ABSENCE_TYPES: readonly AbsenceType[] = ['vacation', 'sick', 'holiday'];
 export const ABSENCE_PORTIONS: readonly AbsencePortion[] = ['full', 'half'];
 /** The longest range one request may cover (a leap year). */
 export const MAX_ABSENCE_RANGE_DAYS = 366;
-/** The most absences one list answers (over five years of days); a range with more is refused, as for entries. */
-export const MAX_LISTED_ABSENCES = 2000;
 /**
  * The most absences a user keeps: 27 years of every day off, far beyond any working life's vacation
  * and sickness. Statistics read every absence from tracking_start on, and the export writes them all.
  */
 export const MAX_ABSENCES_PER_USER = 10_000;
-
-export interface Absence {
-  id: number;
-  date: LocalDate;
-  type: AbsenceType;
-  portion: AbsencePortion;
-  note: string;
-  /** The booking the day belongs to (./requests.ts): the days of one POST share it. */
-  request_id: number;
-}
 
 /** One day (`date`) or a range (`from` through `to`, both included). */
 export interface NewAbsence {
@@ -125,10 +119,6 @@ export async function insertAbsencesIn(
   return { created: toWrite.length, skipped: absences.length - toWrite.length };
 }
 
-export function publicAbsence(row: Pick<AbsenceRow, 'id' | 'date' | 'type' | 'portion' | 'note' | 'request_id'>): Absence {
-  return { id: row.id, date: row.date, type: row.type, portion: row.portion, note: row.note, request_id: row.request_id };
-}
-
 const COLUMNS = ['id', 'date', 'type', 'portion', 'note'] as const;
 
 function absenceExists(dates: LocalDate[], id?: number): ServiceError {
@@ -146,44 +136,19 @@ async function rethrowExisting<T>(dates: LocalDate[], write: Promise<T>): Promis
   }
 }
 
-/** What the absence service needs: the database, the clock, and the user's zone from the settings. */
+/** What the absence service needs: the database, the clock, the user's zone from the settings, and whether vacation waits for a lead. */
 export interface AbsenceDeps {
   database: TransactionalDatabase;
   clock: Clock;
   settings: SettingsService;
-}
-
-/** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */
-async function listAbsences({ database: { db }, settings }: Pick<AbsenceDeps, 'database' | 'settings'>, userId: number, query: RangeQuery): Promise<Absence[]> {
-  const { zones: timezone } = await settings.getSettings(userId);
-  let select = db
-    .selectFrom('absences')
-    .select([...COLUMNS, 'request_id'])
-    .where('user_id', '=', userId);
-  if (query.from !== undefined) {
-    select = select.where('date', '>=', localDateOf(parseInstantOrDate(query.from, timezone, 'from'), timezone));
-  }
-  if (query.to !== undefined) {
-    const toMs = parseInstantOrDate(query.to, timezone, 'to');
-    const toDate = localDateOf(toMs, timezone);
-    // A bound at midnight excludes the day it starts; a bound later in the day includes it.
-    const firstExcluded = startOfDay(toDate, timezone) === toMs ? toDate : addDays(toDate, 1);
-    select = select.where('date', '<', firstExcluded);
-  }
-  // One row more than the cap tells that the range holds too many, without reading them all.
-  const rows = await select
-    .orderBy('date')
-    .limit(MAX_LISTED_ABSENCES + 1)
-    .execute();
-  if (rows.length > MAX_LISTED_ABSENCES) {
-    throw validationError(`The range holds more than ${MAX_LISTED_ABSENCES} absences; ask again with a shorter from/to range`);
-  }
-  return rows.map(publicAbsence);
+  /** Absent: every absence is booked at once (./approval.ts). */
+  approval?: LeaveApproval;
 }
 
 export function createAbsenceService(deps: AbsenceDeps) {
   const { database, clock, settings } = deps;
   const { db } = database;
+  const requests = { approval: deps.approval ?? NO_APPROVAL, clock, settings };
 
   /** One day's absence (`date`), whatever the day's target. */
   async function createAbsence(userId: number, input: NewAbsence): Promise<Absence> {
@@ -195,13 +160,15 @@ export function createAbsenceService(deps: AbsenceDeps) {
         const existing = await trx.selectFrom('absences').select('id').where('user_id', '=', userId).where('date', '=', date).executeTakeFirst();
         if (existing) throw absenceExists([date], existing.id);
         await assertRoomForAbsences(trx, userId, 1);
+        const state = await stateOfNewAbsences(requests.approval, trx, userId, kind.type);
         const row = await trx
           .insertInto('absences')
-          .values({ user_id: userId, date, ...kind, created_at: clock.now().toISOString() })
+          .values({ user_id: userId, date, ...kind, state, created_at: clock.now().toISOString() })
           .returning([...COLUMNS])
           .executeTakeFirstOrThrow();
         await assignRequests(trx, userId, []);
-        return publicAbsence({ ...row, request_id: row.id });
+        if (state === 'requested') await openRequest(requests, trx, userId, row.id, [row]);
+        return publicAbsence({ ...row, request_id: row.id, state });
       }),
     );
   }
@@ -242,30 +209,26 @@ export function createAbsenceService(deps: AbsenceDeps) {
         const taken = await trx.selectFrom('absences').select('date').where('user_id', '=', userId).where('date', 'in', dates).orderBy('date').execute();
         if (taken.length > 0) throw absenceExists(taken.map((row) => row.date));
         await assertRoomForAbsences(trx, userId, dates.length);
+        const state = await stateOfNewAbsences(requests.approval, trx, userId, kind.type);
         const rows = await trx
           .insertInto('absences')
-          .values(dates.map((date) => ({ user_id: userId, date, ...kind, created_at: now })))
+          .values(dates.map((date) => ({ user_id: userId, date, ...kind, state, created_at: now })))
           .returning([...COLUMNS])
           .execute();
         const ids = rows.map((row) => row.id);
         await assignRequests(trx, userId, [ids]);
         const requestId = Math.min(...ids);
-        return rows.map((row) => publicAbsence({ ...row, request_id: requestId })).sort((a, b) => (a.date < b.date ? -1 : 1));
+        if (state === 'requested') await openRequest(requests, trx, userId, requestId, rows);
+        return rows.map((row) => publicAbsence({ ...row, request_id: requestId, state })).sort((a, b) => (a.date < b.date ? -1 : 1));
       }),
     );
-  }
-
-  /** Deletes one of the user's absences; another user's is NOT_FOUND, like a missing one. */
-  async function deleteAbsence(userId: number, id: number): Promise<void> {
-    const result = await db.deleteFrom('absences').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new ServiceError('NOT_FOUND', 'No such absence');
   }
 
   return {
     listAbsences: (userId: number, query: RangeQuery) => listAbsences(deps, userId, query),
     createAbsence,
     createAbsenceRange,
-    deleteAbsence,
-    deleteAbsenceRequest: async (userId: number, requestId: number): Promise<Absence[]> => (await deleteRequest(db, userId, requestId)).map(publicAbsence),
+    deleteAbsence: (userId: number, id: number) => deleteAbsence(db, userId, id),
+    deleteAbsenceRequest: (userId: number, requestId: number): Promise<Absence[]> => deleteBooking(db, userId, requestId),
   };
 }

@@ -1,5 +1,6 @@
 // The absences of a span of days as the figures read them (src/time/statistics/): by date, or counted
-// by weekday for a balance over years with those on holidays apart (one aggregate).
+// by weekday for a balance over years with those on holidays apart (one aggregate). Only approved
+// absences count: a requested one (docs/teams.md, "Leave requests") holds its day and nothing else.
 import { sql, type Kysely } from 'kysely';
 import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../../db/types.js';
 import { weekdayOfDate } from '../../db/sql.js';
@@ -29,6 +30,8 @@ export async function absencesByDateOf(
     .selectFrom('absences')
     .select(['user_id', 'date', 'type', 'portion'])
     .where('user_id', 'in', userIds)
+    // A requested absence (docs/teams.md, "Leave requests") changes no target until it is approved.
+    .where('state', '=', 'approved')
     .where('date', '>=', from)
     .where('date', '<=', through)
     .execute();
@@ -75,6 +78,7 @@ export async function absencesInRange(
         .selectFrom('absences')
         .select([weekdayOfDate(db).as('weekday'), 'portion', stretch.as('stretch'), holiday.as('holiday')])
         .where('user_id', '=', userId)
+        .where('state', '=', 'approved')
         .where('date', '>=', from)
         .where('date', '<=', through)
         .as('a'),

@@ -4,6 +4,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AbsenceRow, Database } from '../../db/types.js';
 import { ServiceError } from '../../common/errors.js';
+import { publicAbsence, type Absence } from './answer.js';
 
 /**
  * Gives each group of just written absences (their ids) one request id, the smallest id of the group,
@@ -47,4 +48,31 @@ export async function deleteRequest(
     .execute();
   if (rows.length === 0) throw new ServiceError('NOT_FOUND', 'No such absence booking');
   return rows.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+}
+
+function heldByRequest(): ServiceError {
+  return new ServiceError('FORBIDDEN', 'This absence belongs to a leave request: withdraw the request, or ask for its cancellation');
+}
+
+/**
+ * Deletes one of the user's absences; another user's is NOT_FOUND, like a missing one. A day of a
+ * leave request goes only through the request (withdrawn, or its cancellation approved): FORBIDDEN.
+ */
+export async function deleteAbsence(db: Kysely<Database>, userId: number, id: number): Promise<void> {
+  const result = await db
+    .deleteFrom('absences')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('leave_requests').select('leave_requests.id').whereRef('leave_requests.id', '=', 'absences.request_id'))))
+    .executeTakeFirst();
+  if (Number(result.numDeletedRows) > 0) return;
+  const held = await db.selectFrom('absences').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  throw held ? heldByRequest() : new ServiceError('NOT_FOUND', 'No such absence');
+}
+
+/** Every day of one booking (deleteRequest), unless it is a leave request that still has days: FORBIDDEN. */
+export async function deleteBooking(db: Kysely<Database>, userId: number, requestId: number): Promise<Absence[]> {
+  const request = db.selectFrom('leave_requests').select('id').where('id', '=', requestId).where('user_id', '=', userId);
+  if (await request.where('state', 'in', ['requested', 'approved', 'cancel_requested']).executeTakeFirst()) throw heldByRequest();
+  return (await deleteRequest(db, userId, requestId)).map((row) => publicAbsence(row));
 }

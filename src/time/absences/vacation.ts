@@ -30,8 +30,10 @@ export interface VacationYear {
   prorated_from: LocalDate | null;
   /** vacation_taken_before_tracking_days in the year of tracking_start (already taken that year before it); else 0. */
   taken_before_tracking_days: number;
+  /** Vacation requested and not yet approved (docs/teams.md, "Leave requests"): counts in no target, but is subtracted from remaining_days. */
+  requested_days: number;
   /** With a booking asked about (`from`): the days of it that would count in this year. */
-  requested_days?: number;
+  booking_days?: number;
   /** With a booking asked about: true when it would leave less than nothing (allowance tracked). */
   exceeds_allowance?: boolean;
 }
@@ -80,7 +82,14 @@ async function requestedHalfDays(
   return counted.length * (request.portion === 'half' ? 1 : 2);
 }
 
-/** Vacation half days per year from `first` through `last`, split at `today` (taken: on or before it). */
+interface YearCounts {
+  taken: number;
+  planned: number;
+  /** Requested and not yet approved, whatever the date. */
+  requested: number;
+}
+
+/** Vacation half days per year from `first` through `last`: approved ones split at `today` (taken: on or before it), requested ones apart. */
 async function countedHalfDays(
   db: Kysely<Database>,
   userId: number,
@@ -94,20 +103,21 @@ async function countedHalfDays(
   const through = `${last}-12-31`;
   const rows = await db
     .selectFrom('absences')
-    .select(['date', 'portion'])
+    .select(['date', 'portion', 'state'])
     .where('user_id', '=', userId)
     .where('type', '=', 'vacation')
     .where('date', '>=', from < settings.tracking_start ? settings.tracking_start : from)
     .where('date', '<=', through)
     .execute();
   const holidays = await publicHolidays(settings.holiday_region, from, through);
-  const byYear = new Map<number, { taken: number; planned: number }>();
+  const byYear = new Map<number, YearCounts>();
   for (const row of rows) {
     if (holidays.has(row.date) || timeline.targetOn(row.date, weekdayOf(row.date)) === 0) continue;
     const year = Number(row.date.slice(0, 4));
-    const counts = byYear.get(year) ?? { taken: 0, planned: 0 };
+    const counts = byYear.get(year) ?? { taken: 0, planned: 0, requested: 0 };
     const halves = row.portion === 'half' ? 1 : 2;
-    if (row.date <= today) counts.taken += halves;
+    if (row.state === 'requested') counts.requested += halves;
+    else if (row.date <= today) counts.taken += halves;
     else counts.planned += halves;
     byYear.set(year, counts);
   }
@@ -118,6 +128,62 @@ export interface VacationDeps {
   db: Kysely<Database>;
   clock: Clock;
   settings: Pick<SettingsService, 'getSettings'>;
+}
+
+/**
+ * The vacation figures of `year` of an account whose settings and schedules are read, through `db`
+ * (the database, or a transaction that has just written absences: src/time/absences/approval.ts).
+ */
+export async function vacationFigures(
+  db: Kysely<Database>,
+  today: LocalDate,
+  userId: number,
+  settings: Settings,
+  timeline: ScheduleTimeline,
+  year?: number,
+  request?: VacationRequest,
+): Promise<VacationYear> {
+  const shown = year ?? Number((request?.from ?? today).slice(0, 4));
+  if (!Number.isInteger(shown) || shown < 1970 || shown > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
+  const startYear = Math.min(shown, Number(settings.tracking_start.slice(0, 4)));
+  const counted = await countedHalfDays(db, userId, settings, timeline, startYear, shown, today);
+  const days = (halves: number) => halves / 2;
+  const { taken, planned, requested: pending } = counted.get(shown) ?? { taken: 0, planned: 0, requested: 0 };
+  const trackingYear = Number(settings.tracking_start.slice(0, 4));
+  // Taken before the tracking start: counts in the year of tracking_start only.
+  const before = (y: number) => (y === trackingYear ? (settings.vacation_taken_before_tracking_days ?? 0) * 2 : 0);
+  const asked = request === undefined ? undefined : await requestedHalfDays(db, userId, settings, timeline, shown, request);
+  const explained = {
+    full_year_days: settings.vacation_days_per_year,
+    months_counted: monthsCounted(shown, settings.tracking_start),
+    prorated_from: shown === trackingYear ? settings.tracking_start : null,
+    taken_before_tracking_days: days(before(shown)),
+    ...(asked === undefined ? {} : { booking_days: days(asked) }),
+  };
+  const figures = { year: shown, taken_days: days(taken), planned_days: days(planned), requested_days: days(pending) };
+  if (settings.vacation_days_per_year === null) {
+    const exceeds = asked === undefined ? {} : { exceeds_allowance: false };
+    return { ...figures, allowance_days: null, carried_over_days: null, remaining_days: null, ...explained, ...exceeds };
+  }
+  const perYear = settings.vacation_days_per_year * 2;
+  const cap = settings.vacation_carry_over_max_days === null ? Infinity : settings.vacation_carry_over_max_days * 2;
+  // Year by year from the year of tracking_start: what is left carries into the next (never below 0, capped).
+  let carried = 0;
+  for (let y = startYear; y < shown; y++) {
+    const used = counted.get(y) ?? { taken: 0, planned: 0, requested: 0 };
+    const remaining = allowanceHalfDays(perYear, y, settings.tracking_start) + carried - used.taken - used.planned - used.requested - before(y);
+    carried = Math.min(Math.max(0, remaining), cap);
+  }
+  const allowance = allowanceHalfDays(perYear, shown, settings.tracking_start);
+  const remaining = allowance + carried - taken - planned - pending - before(shown);
+  return {
+    ...figures,
+    allowance_days: days(allowance),
+    carried_over_days: days(carried),
+    remaining_days: days(remaining),
+    ...explained,
+    ...(asked === undefined ? {} : { exceeds_allowance: remaining - asked < 0 }),
+  };
 }
 
 export function createVacationService({ db, clock, settings: settingsService }: VacationDeps) {
@@ -135,48 +201,8 @@ export function createVacationService({ db, clock, settings: settingsService }: 
     request?: VacationRequest,
   ): Promise<VacationYear> {
     const today = localDateOf(clock.now().getTime(), settings.zones);
-    const shown = year ?? Number((request?.from ?? today).slice(0, 4));
-    if (!Number.isInteger(shown) || shown < 1970 || shown > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
     const timeline = typeof schedules === 'function' ? await schedules() : schedules;
-    const startYear = Math.min(shown, Number(settings.tracking_start.slice(0, 4)));
-    const counted = await countedHalfDays(db, userId, settings, timeline, startYear, shown, today);
-    const days = (halves: number) => halves / 2;
-    const { taken, planned } = counted.get(shown) ?? { taken: 0, planned: 0 };
-    const trackingYear = Number(settings.tracking_start.slice(0, 4));
-    // Taken before the tracking start: counts in the year of tracking_start only.
-    const before = (y: number) => (y === trackingYear ? (settings.vacation_taken_before_tracking_days ?? 0) * 2 : 0);
-    const requested = request === undefined ? undefined : await requestedHalfDays(db, userId, settings, timeline, shown, request);
-    const explained = {
-      full_year_days: settings.vacation_days_per_year,
-      months_counted: monthsCounted(shown, settings.tracking_start),
-      prorated_from: shown === trackingYear ? settings.tracking_start : null,
-      taken_before_tracking_days: days(before(shown)),
-      ...(requested === undefined ? {} : { requested_days: days(requested) }),
-    };
-    const figures = { year: shown, taken_days: days(taken), planned_days: days(planned) };
-    if (settings.vacation_days_per_year === null) {
-      const exceeds = requested === undefined ? {} : { exceeds_allowance: false };
-      return { ...figures, allowance_days: null, carried_over_days: null, remaining_days: null, ...explained, ...exceeds };
-    }
-    const perYear = settings.vacation_days_per_year * 2;
-    const cap = settings.vacation_carry_over_max_days === null ? Infinity : settings.vacation_carry_over_max_days * 2;
-    // Year by year from the year of tracking_start: what is left carries into the next (never below 0, capped).
-    let carried = 0;
-    for (let y = startYear; y < shown; y++) {
-      const used = counted.get(y) ?? { taken: 0, planned: 0 };
-      const remaining = allowanceHalfDays(perYear, y, settings.tracking_start) + carried - used.taken - used.planned - before(y);
-      carried = Math.min(Math.max(0, remaining), cap);
-    }
-    const allowance = allowanceHalfDays(perYear, shown, settings.tracking_start);
-    const remaining = allowance + carried - taken - planned - before(shown);
-    return {
-      ...figures,
-      allowance_days: days(allowance),
-      carried_over_days: days(carried),
-      remaining_days: days(remaining),
-      ...explained,
-      ...(requested === undefined ? {} : { exceeds_allowance: remaining - requested < 0 }),
-    };
+    return vacationFigures(db, today, userId, settings, timeline, year, request);
   }
 
   /** After vacation on `dates` was booked: whether a year it falls in has less than nothing left. */

@@ -435,8 +435,18 @@ export const de: Catalog = {
     carriedOver: 'Übertragen',
     taken: 'Genommen',
     planned: 'Geplant',
+    requested: 'Beantragt',
     remaining: 'Rest',
     notTracked: 'Tragen Sie im Konto Ihre Urlaubstage pro Jahr ein, um den Rest zu sehen.',
+    state: { requested: 'Wartet auf Genehmigung', approved: 'Genehmigt', cancel_requested: 'Stornierung beantragt' },
+    leadNote: (note) => `Notiz Ihrer Teamleitung: ${note}`,
+    withdraw: 'Zurückziehen',
+    withdrawNamed: (date) => `Antrag ab ${date} zurückziehen`,
+    withdrawn: 'Antrag zurückgezogen.',
+    requestCancel: 'Stornierung beantragen',
+    requestCancelNamed: (date) => `Stornierung des Urlaubs ab ${date} beantragen`,
+    cancelQuestion: 'Stornierung dieses Urlaubs beantragen? Er bleibt eingetragen, bis eine Teamleitung zustimmt.',
+    cancelRequested: 'Stornierung beantragt.',
   },
 
   zoneFrom: {

@@ -466,8 +466,18 @@ export const en = {
     carriedOver: 'Carried over',
     taken: 'Taken',
     planned: 'Planned',
+    requested: 'Waiting for approval',
     remaining: 'Remaining',
     notTracked: 'Set your vacation days per year in Settings to see what remains.',
+    state: { requested: 'Waiting for approval', approved: 'Approved', cancel_requested: 'Cancellation requested' },
+    leadNote: (note: string) => `Note from your lead: ${note}`,
+    withdraw: 'Withdraw',
+    withdrawNamed: (date: string) => `Withdraw the request from ${date}`,
+    withdrawn: 'Request withdrawn.',
+    requestCancel: 'Request cancellation',
+    requestCancelNamed: (date: string) => `Request cancellation of the vacation from ${date}`,
+    cancelQuestion: 'Ask for this vacation to be cancelled? It stays booked until a lead approves.',
+    cancelRequested: 'Cancellation requested.',
   },
 
   zoneFrom: {

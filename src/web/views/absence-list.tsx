@@ -1,6 +1,8 @@
 // The absences from the shown week on, one row per booking (the days one POST wrote share a
 // request_id): a row shows what was booked, and Remove takes exactly that. One day goes at once,
-// with an undo for 10 seconds; several days are asked about first (docs/web-client.md).
+// with an undo for 10 seconds; several days are asked about first (docs/web-client.md). A leave request
+// (docs/teams.md, "Leave requests") shows its state and the lead's note instead: Withdraw while it
+// waits, Request cancellation (asked first) once approved.
 import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
 import type { Absence } from '../../http/contract.js';
@@ -17,22 +19,58 @@ export function groupBookings(absences: Absence[]): Absence[][] {
   return [...groups.values()].sort((a, b) => (a[0]!.date < b[0]!.date ? -1 : 1));
 }
 
+interface RowProps {
+  group: Absence[];
+  busy: boolean;
+  confirming: boolean;
+  onRemove: () => void;
+  onConfirm: () => void;
+  onKeep: () => void;
+  onStep: (step: 'withdraw' | 'cancel') => void;
+}
+
+/** A leave request's row ends with its step: Withdraw while it waits, Request cancellation (asked first) once approved, nothing while a cancellation waits. */
+function RequestActions(props: RowProps & { state: 'requested' | 'approved' | 'cancel_requested' }) {
+  const text = t().absences;
+  const first = props.group[0]!;
+  if (props.state === 'cancel_requested') return null;
+  if (props.state === 'requested') {
+    return (
+      <button type="button" class="withdraw" disabled={props.busy} aria-label={text.withdrawNamed(first.date)} onClick={() => props.onStep('withdraw')}>
+        {text.withdraw}
+      </button>
+    );
+  }
+  return props.confirming ? (
+    <ConfirmBar question={text.cancelQuestion} yes={text.requestCancel} busy={props.busy} onYes={() => props.onStep('cancel')} onKeep={props.onKeep} />
+  ) : (
+    <button type="button" class="remove" disabled={props.busy} aria-label={text.requestCancelNamed(first.date)} onClick={props.onConfirm}>
+      {text.requestCancel}
+    </button>
+  );
+}
+
 /** A booking of the list: its day or days, the kind, the note; Remove, or the question before removing several days. */
-function AbsenceRow(props: { group: Absence[]; busy: boolean; confirming: boolean; onRemove: () => void; onConfirm: () => void; onKeep: () => void }) {
+function AbsenceRow(props: RowProps) {
   const text = t().absences;
   const names = t().week;
   const kind = (absence: Absence) => `${names[absence.type]}${absence.portion === 'half' ? ` (${t().month.half})` : ''}`;
   const first = props.group[0]!;
   const last = props.group.at(-1)!;
   const single = props.group.length === 1;
+  const state = first.state;
   return (
     <li id={`booking-${first.request_id}`}>
       <span class="entry-text">
         {fmt.day(first.date)} {DateTime.fromISO(first.date).year}
         {!single && ` – ${fmt.day(last.date)} (${text.days(props.group.length)})`} · {kind(first)}
         {first.note && ` · ${first.note}`}
+        {state !== 'booked' && <span class="request-state"> · {text.state[state]}</span>}
+        {first.decision_note && <span class="lead-note"> · {text.leadNote(first.decision_note)}</span>}
       </span>
-      {props.confirming ? (
+      {state !== 'booked' ? (
+        <RequestActions {...props} state={state} />
+      ) : props.confirming ? (
         <ConfirmBar
           question={t().guard.removeDays(props.group.length)}
           yes={t().guard.yesRemove}
@@ -84,6 +122,14 @@ export function AbsenceList(props: { absences: Absence[] | undefined; action: Ac
           failure instanceof ApiError && failure.failure.code === 'NOT_FOUND' ? (void reload(), t().guard.absenceGoneElsewhere) : undefined,
       },
     );
+  const step = (group: Absence[], which: 'withdraw' | 'cancel') =>
+    action.run(async () => {
+      await api(which === 'withdraw' ? 'POST /api/requests/:id/withdraw' : 'POST /api/requests/:id/cancel', { params: { id: group[0]!.request_id } });
+      setConfirming(undefined);
+      await reload();
+      announcement.value = which === 'withdraw' ? text.withdrawn : text.cancelRequested;
+      focusSoon('#view-title');
+    });
   const groups = groupBookings(props.absences ?? []);
   return (
     <>
@@ -102,6 +148,7 @@ export function AbsenceList(props: { absences: Absence[] | undefined; action: Ac
               onRemove={() => void remove(group)}
               onConfirm={() => (setConfirming(id), focusSoon(`#booking-${id} .keep`))}
               onKeep={() => (setConfirming(undefined), focusSoon(`#booking-${id} .remove`))}
+              onStep={(which) => void step(group, which)}
             />
           );
         })}

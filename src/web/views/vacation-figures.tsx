@@ -56,6 +56,7 @@ export function VacationFigures() {
         {v.taken_before_tracking_days > 0 && <Figure label={t().vacation.takenBeforeLabel} value={v.taken_before_tracking_days} />}
         <Figure label={text.taken} value={v.taken_days} />
         <Figure label={text.planned} value={v.planned_days} />
+        {v.requested_days > 0 && <Figure label={text.requested} value={v.requested_days} id="vacation-requested" />}
         {v.remaining_days !== null && <Figure label={text.remaining} value={v.remaining_days} />}
       </dl>
       {basis.length > 0 && (
@@ -85,7 +86,7 @@ export async function vacationWarning(request: VacationRequest): Promise<string 
   for (const year of years) {
     const answer = await api('GET /api/stats/vacation', { query: { year, ...request } });
     if ('exceeds_allowance' in answer && answer.exceeds_allowance === true) {
-      return t().vacation.exceeds(dayCount(answer.requested_days ?? 0), dayCount(answer.remaining_days), year);
+      return t().vacation.exceeds(dayCount(answer.booking_days ?? 0), dayCount(answer.remaining_days), year);
     }
   }
   return undefined;
