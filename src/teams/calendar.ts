@@ -68,15 +68,18 @@ async function monthSpan(deps: CalendarDeps, actor: Actor, month: string | undef
   return { month: shown, first, last: addDays(past, -Number(past.slice(8, 10))) };
 }
 
-/** A day of the member's own month as the calendar shows it to an actor who sees the types of absences (`detailed`) or not. */
+/**
+ * A day of the member's own month as the calendar shows it to an actor who sees the types of absences
+ * (`detailed`) or not. A day asked for and not yet decided shows as `requested` to whoever sees the
+ * kinds (the lead sees overlaps before approving); to another member of the team it is not shown, as
+ * it is not decided.
+ */
 function calendarDay(day: CalendarDayFigures, detailed: boolean): CalendarDay {
-  const { absence, absence_portion: portion } = day;
-  return {
-    date: day.date,
-    target: day.target_minutes > 0,
-    holiday: day.public_holiday,
-    absence: absence === null || portion === null ? null : detailed ? { type: absence, portion, state: 'approved' } : { type: 'away', portion },
-  };
+  const { absence, absence_portion: portion, requested } = day;
+  let shown: CalendarAbsence | null = null;
+  if (absence !== null && portion !== null) shown = detailed ? { type: absence, portion, state: 'approved' } : { type: 'away', portion };
+  else if (requested !== null && detailed) shown = { ...requested, state: 'requested' };
+  return { date: day.date, target: day.target_minutes > 0, holiday: day.public_holiday, absence: shown };
 }
 
 async function teamCalendar(deps: CalendarDeps, actor: Actor, teamId: number, month: string | undefined, language: HolidayLanguage): Promise<TeamCalendar> {

@@ -140,6 +140,22 @@ describe('requested absences', () => {
     ]);
   });
 
+  it('show in the team calendar as requested to the lead, not to another member, until approved', async () => {
+    await t.ctx.services.teams.putMember(OPERATOR, kitchen, nina.userId, 'member');
+    const id = await maxAsks({ date: '2026-03-09', portion: 'half' });
+    const dayOf = async (reader: SignedIn) => {
+      const calendar = (await reader.call('GET', `/api/teams/${kitchen}/calendar?month=2026-03`)).json();
+      const row = calendar.members.find((member: { user: { id: number } }) => member.user.id === max.userId);
+      return row.days.find((day: { date: string }) => day.date === '2026-03-09');
+    };
+    expect(await dayOf(lea)).toMatchObject({ target: true, absence: { type: 'vacation', portion: 'half', state: 'requested' } });
+    expect((await dayOf(max)).absence).toEqual({ type: 'vacation', portion: 'half', state: 'requested' });
+    expect((await dayOf(nina)).absence).toBeNull();
+    expect((await lea.call('POST', `/api/requests/${id}/approve`, {})).statusCode).toBe(200);
+    expect((await dayOf(lea)).absence).toEqual({ type: 'vacation', portion: 'half', state: 'approved' });
+    expect((await dayOf(nina)).absence).toEqual({ type: 'away', portion: 'half' });
+  });
+
   it('rejected or withdrawn: the absences are gone; only the person withdraws (anyone else finds nothing), only while it waits', async () => {
     const before = await figures(max);
     const rejected = await maxAsks();

@@ -96,7 +96,10 @@ const CalendarAbsence = Type.Union(
     Type.Object({ type: Type.Literal('away'), portion: AbsencePortion }),
     Type.Null(),
   ],
-  { description: "the member's absence; to a member of the team another member's is only `away` with its portion" },
+  {
+    description:
+      "the member's absence; `requested`: vacation waiting for a lead (shown to the person and to whoever sees the kinds); to a member of the team another member's is only `away` with its portion, and a requested one not at all",
+  },
 );
 export const CalendarResponse = Type.Object({
   team: TeamSchema,

@@ -2,7 +2,7 @@
 // by weekday for a balance over years with those on holidays apart (one aggregate). Only approved
 // absences count: a requested one (docs/teams.md, "Leave requests") holds its day and nothing else.
 import { sql, type Kysely } from 'kysely';
-import type { AbsencePortion, AbsenceType, Database, LocalDate } from '../../db/types.js';
+import type { AbsencePortion, AbsenceState, AbsenceType, Database, LocalDate } from '../../db/types.js';
 import { weekdayOfDate } from '../../db/sql.js';
 import { WEEKDAYS, type Weekday } from '../calendar/dates.js';
 
@@ -17,12 +17,16 @@ export async function absencesByDate(db: Kysely<Database>, userId: number, from:
   return (await absencesByDateOf(db, [userId], from, through)).get(userId)!;
 }
 
-/** absencesByDate of each of `userIds` (every one present, maybe empty), in one statement. */
+/**
+ * absencesByDate of each of `userIds` (every one present, maybe empty), in one statement. `state`:
+ * the approved ones the figures count, or the requested ones a team calendar shows beside them.
+ */
 export async function absencesByDateOf(
   db: Kysely<Database>,
   userIds: readonly number[],
   from: LocalDate,
   through: LocalDate,
+  state: AbsenceState = 'approved',
 ): Promise<Map<number, Map<LocalDate, DayAbsence>>> {
   const found = new Map(userIds.map((userId) => [userId, new Map<LocalDate, DayAbsence>()]));
   if (userIds.length === 0 || through < from) return found;
@@ -31,7 +35,7 @@ export async function absencesByDateOf(
     .select(['user_id', 'date', 'type', 'portion'])
     .where('user_id', 'in', userIds)
     // A requested absence (docs/teams.md, "Leave requests") changes no target until it is approved.
-    .where('state', '=', 'approved')
+    .where('state', '=', state)
     .where('date', '>=', from)
     .where('date', '<=', through)
     .execute();
