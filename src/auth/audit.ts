@@ -24,6 +24,7 @@ export type AuditAction =
   | 'role_changed'
   | 'team_created'
   | 'team_renamed'
+  | 'team_auto_lock_set'
   | 'team_deleted'
   | 'team_member_added'
   | 'team_member_removed'
@@ -46,6 +47,10 @@ export type AuditAction =
   | 'password_reset'
   | 'entries_imported'
   | 'balance_booked'
+  | 'month_submitted'
+  | 'month_approved'
+  | 'month_returned'
+  | 'month_reopened'
   | 'audit_pruned';
 
 export type SecurityEventName =

@@ -11,7 +11,9 @@ import {
   createPeopleService,
   createTeamService,
   type AccountActionDeps,
+  createMonthService,
   type InvitationDeps,
+  type MonthDeps,
   type OverviewDeps,
 } from '../teams/index.js';
 
@@ -19,7 +21,7 @@ export interface TeamWiring {
   database: OpenedDatabase;
   clock: Clock;
   identity: Omit<AccountActionDeps, 'database' | 'audit'> & { hasher: PasswordHasher };
-  time: Pick<OverviewDeps, 'statistics' | 'vacation' | 'settings'>;
+  time: Pick<OverviewDeps, 'statistics' | 'vacation' | 'settings'> & { statistics: MonthDeps['statistics']; bookings: MonthDeps['bookings'] };
   audit: ReturnType<typeof createAuditService>;
   invitationLinks: Pick<InvitationDeps, 'delivery' | 'options'>;
 }
@@ -31,5 +33,6 @@ export function teamServices({ database, clock, identity, time, audit, invitatio
     teams: createTeamService({ database, clock }),
     invitations: createInvitationService({ database, clock, hasher: identity.hasher, audit, ...invitationLinks }),
     overview: createOverviewService({ database, clock, ...time }),
+    months: createMonthService({ database, clock, statistics: time.statistics, settings: time.settings, bookings: time.bookings }),
   };
 }

@@ -41,4 +41,5 @@ export const TABLES = everyTable([
   'team_members',
   'invitations',
   'admin_setup_links',
+  'months',
 ]);

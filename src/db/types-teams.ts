@@ -15,6 +15,8 @@ export interface TeamsTable {
   /** The name without regard to case (src/teams/teams.ts, teamNameKey): unique. */
   name_key: string;
   created_at: Instant;
+  /** Days after a month's end when housekeeping locks its members' months (docs/teams.md, "Closed months"); null: never. */
+  auto_lock_after_days: number | null;
 }
 
 /** A team's role of one of its members. */
@@ -51,4 +53,26 @@ export interface AdminSetupLinksTable {
   token_hash: string;
   created_at: Instant;
   expires_at: Instant;
+}
+
+/** Where a month stands (docs/teams.md, "Closed months"); no row is `open`. */
+export type MonthState = 'open' | 'submitted' | 'returned' | 'approved' | 'locked';
+
+/** One account's month once it was submitted (docs/teams.md, "Closed months"); goes with the account (ON DELETE CASCADE). */
+export interface MonthsTable {
+  user_id: number;
+  /** YYYY-MM. */
+  month: string;
+  state: MonthState;
+  submitted_by: number | null;
+  submitted_at: Instant | null;
+  /** Who approved, returned, reopened or (null with `locked`) housekeeping. */
+  decided_by: number | null;
+  decided_at: Instant | null;
+  /** The lead's comment of a return or approval; the reason of a reopening. */
+  comment: string | null;
+  /** SHA-256 (hex) of the month's canonical JSON at approval (docs/teams.md, "The seal"). */
+  digest: string | null;
+  /** The canonical JSON the digest was taken of (what verifying compares with). */
+  figures: string | null;
 }

@@ -2,8 +2,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
-import type { AdminSetupLinksTable, InvitationsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
-export type { InvitationsTable, TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
+import type { AdminSetupLinksTable, InvitationsTable, MonthsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
+export type { InvitationsTable, MonthState, MonthsTable, TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -280,6 +280,7 @@ export interface Database {
   team_members: TeamMembersTable;
   invitations: InvitationsTable;
   admin_setup_links: AdminSetupLinksTable;
+  months: MonthsTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

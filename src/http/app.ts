@@ -18,6 +18,7 @@ import { accountActionRoutes } from './users/action-routes.js';
 import { auditRoutes } from './audit/routes.js';
 import { teamRoutes } from './teams/routes.js';
 import { invitationRoutes } from './invitations/routes.js';
+import { monthRoutes } from './months/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -183,6 +184,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
   await registerApiTree(app, '/api/users', 'private', accountActionRoutes, { credentials, accountActions: services.accountActions });
   await registerApiTree(app, '/api/audit', 'private', auditRoutes, { credentials, accountActions: services.accountActions });
   await registerApiTree(app, '/api/teams', 'private', teamRoutes, { credentials, teams: services.teams, audit, overview: services.overview });
+  await registerApiTree(app, '/api', 'private', monthRoutes, { credentials, months: services.months, audit });
   const invitationServices = { credentials, invitations: services.invitations, authentication, sessions, settings, rateLimited };
   await registerApiTree(app, '/api/invitations', 'private', invitationRoutes, invitationServices);
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });

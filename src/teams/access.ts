@@ -27,6 +27,12 @@ export const ADMINISTRATION_ACTIONS = [
   'users.manage',
   /** The audit trail of every account: an admin's only. */
   'audit.read',
+  /** Approving or returning a person's month (docs/teams.md, "Closed months"): a lead of the person's team, an admin. */
+  'months.decide',
+  /** Reopening an approved or locked month: an admin's only. */
+  'months.reopen',
+  /** A correction booked for a person (POST /api/users/:id/bookings): a lead of the person's team, an admin. */
+  'bookings.correct',
 ] as const;
 
 /** `teams.overview`: a team's week with every member's figures (src/teams/overview.ts): its leads and admins. */
@@ -60,6 +66,7 @@ function ruleFor(action: Action, target: Target): Verdict {
     case 'person':
       if (target.relation === 'none') return 'not_found';
       if (action === 'users.read' || action === 'stats.read') return 'allow';
+      if ((action === 'months.decide' || action === 'bookings.correct') && target.relation === 'led') return 'allow';
       return 'forbidden';
     case 'team':
       if (target.relation === 'none') return 'not_found';

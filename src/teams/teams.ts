@@ -15,6 +15,8 @@ export interface Team {
   id: number;
   name: string;
   created_at: string;
+  /** Days after a month's end when its members' months lock by themselves (docs/teams.md, "Closed months"); null: never. */
+  auto_lock_after_days: number | null;
 }
 
 export function teamNotFound(): ServiceError {
@@ -47,7 +49,7 @@ async function rethrowNameTaken<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-const TEAM_COLUMNS = ['teams.id', 'teams.name', 'teams.created_at'] as const;
+const TEAM_COLUMNS = ['teams.id', 'teams.name', 'teams.created_at', 'teams.auto_lock_after_days'] as const;
 
 export async function createTeam(deps: { database: TransactionalDatabase; clock: Clock }, rawName: string): Promise<Team> {
   const name = normalizeTeamName(rawName);
@@ -55,7 +57,7 @@ export async function createTeam(deps: { database: TransactionalDatabase; clock:
     deps.database.db
       .insertInto('teams')
       .values({ name, name_key: teamNameKey(name), created_at: deps.clock.now().toISOString() })
-      .returning(['id', 'name', 'created_at'])
+      .returning(['id', 'name', 'created_at', 'auto_lock_after_days'])
       .executeTakeFirstOrThrow(),
   );
 }
@@ -67,9 +69,23 @@ export async function renameTeam(db: Kysely<Database>, teamId: number, rawName: 
       .updateTable('teams')
       .set({ name, name_key: teamNameKey(name) })
       .where('id', '=', teamId)
-      .returning(['id', 'name', 'created_at'])
+      .returning(['id', 'name', 'created_at', 'auto_lock_after_days'])
       .executeTakeFirst(),
   );
+  if (!team) throw teamNotFound();
+  return team;
+}
+
+/** Sets or clears (null) the team's auto_lock_after_days (0 to 366). */
+export async function setAutoLock(db: Kysely<Database>, teamId: number, days: number | null): Promise<Team> {
+  if (days !== null && (!Number.isInteger(days) || days < 0 || days > 366))
+    throw validationError('auto_lock_after_days must be 0 to 366, or null', 'auto_lock_after_days');
+  const team = await db
+    .updateTable('teams')
+    .set({ auto_lock_after_days: days })
+    .where('id', '=', teamId)
+    .returning(['id', 'name', 'created_at', 'auto_lock_after_days'])
+    .executeTakeFirst();
   if (!team) throw teamNotFound();
   return team;
 }

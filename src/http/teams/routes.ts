@@ -22,6 +22,7 @@ import {
   TeamListResponse,
   TeamNameBody,
   TeamParams,
+  TeamPatchBody,
   TeamResponse,
 } from './schemas.js';
 
@@ -78,13 +79,18 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     '/:id',
     {
       ...administration,
-      schema: { ...schema, params: TeamParams, body: TeamNameBody, response: { 200: TeamResponse, ...errorResponses(400, 401, 403, 404, 409) } },
+      schema: { ...schema, params: TeamParams, body: TeamPatchBody, response: { 200: TeamResponse, ...errorResponses(400, 401, 403, 404, 409) } },
     },
     async (request) => {
       const session = sessionOf(request);
-      const team = await teams.rename(actorOf(session), request.params.id, request.body.name);
-      await audit.record({ action: 'team_renamed', actor: `user:${session.user.id}`, detail: { team: team.id, to: team.name } });
-      return { team };
+      const { name, auto_lock_after_days: days } = request.body;
+      let team = name === undefined ? undefined : await teams.rename(actorOf(session), request.params.id, name);
+      if (team) await audit.record({ action: 'team_renamed', actor: `user:${session.user.id}`, detail: { team: team.id, to: team.name } });
+      if (days !== undefined) {
+        team = await teams.setAutoLock(actorOf(session), request.params.id, days);
+        await audit.record({ action: 'team_auto_lock_set', actor: `user:${session.user.id}`, detail: { team: team.id, auto_lock_after_days: days } });
+      }
+      return { team: team! };
     },
   );
 

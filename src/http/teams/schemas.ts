@@ -2,12 +2,19 @@
 // listed fields leaves.
 import { Type } from 'typebox';
 import { TEAM_NAME_MAX_LENGTH } from '../../teams/teams.js';
-import { AbsenceType, LocalDate, UserSchema } from '../schemas.js';
+import { AbsenceType, LocalDate, nullableNumber, UserSchema } from '../schemas.js';
 import { VacationResponse } from '../stats/schemas.js';
 
 const TeamRoleSchema = Type.Union([Type.Literal('lead'), Type.Literal('member')]);
 
-export const TeamSchema = Type.Object({ id: Type.Integer(), name: Type.String(), created_at: Type.String({ format: 'date-time' }) });
+export const TeamSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  auto_lock_after_days: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'days after a month\'s end when the members\' months lock by themselves (docs/teams.md, "Closed months"); null: never',
+  }),
+});
 const MembersSchema = Type.Array(Type.Object({ user: UserSchema, role: TeamRoleSchema }), { description: 'leads first, then by e-mail address' });
 export const TeamListResponse = Type.Object({
   teams: Type.Array(
@@ -36,6 +43,14 @@ export const TeamNameBody = Type.Object(
     }),
   },
   { additionalProperties: false },
+);
+/** PATCH /api/teams/:id: a new name, the months' auto-lock, or both. */
+export const TeamPatchBody = Type.Object(
+  {
+    name: Type.Optional(TeamNameBody.properties.name),
+    auto_lock_after_days: Type.Optional(nullableNumber(Type.Integer({ minimum: 0, maximum: 366, description: 'null: never' }))),
+  },
+  { additionalProperties: false, minProperties: 1 },
 );
 export const MemberBody = Type.Object({ role: TeamRoleSchema }, { additionalProperties: false });
 

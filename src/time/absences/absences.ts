@@ -13,6 +13,7 @@ import { ServiceError, validationError } from '../../common/errors.js';
 import type { SettingsService } from '../settings/settings.js';
 import { normalizeNote, type RangeQuery } from '../entries/rules.js';
 import { assignRequests, deleteRequest } from './requests.js';
+import type { MonthLock } from '../month-lock.js';
 
 export const ABSENCE_TYPES: readonly AbsenceType[] = ['vacation', 'sick', 'holiday'];
 export const ABSENCE_PORTIONS: readonly AbsencePortion[] = ['full', 'half'];
@@ -151,6 +152,8 @@ export interface AbsenceDeps {
   database: TransactionalDatabase;
   clock: Clock;
   settings: SettingsService;
+  /** Refuses a change to a day of a closed month (src/time/month-lock.ts). */
+  monthLock: MonthLock;
 }
 
 /** Absences whose day overlaps [from, to) (dates or instants, as for entries), by date. */
@@ -181,9 +184,28 @@ async function listAbsences({ database: { db }, settings }: Pick<AbsenceDeps, 'd
   return rows.map(publicAbsence);
 }
 
+/** Deletes one of the user's absences; another user's is NOT_FOUND, like a missing one. */
+async function deleteAbsence({ database, monthLock }: AbsenceDeps, userId: number, id: number): Promise<void> {
+  await database.transact(async (trx) => {
+    await database.lockUser(trx, userId);
+    const row = await trx.deleteFrom('absences').where('id', '=', id).where('user_id', '=', userId).returning('date').executeTakeFirst();
+    if (!row) throw new ServiceError('NOT_FOUND', 'No such absence');
+    await monthLock.assertOpen(trx, userId, row.date, row.date);
+  });
+}
+
+/** Deletes the absences of one booking (./requests.ts), unless one is in a closed month. */
+async function deleteAbsenceRequest({ database, monthLock }: AbsenceDeps, userId: number, requestId: number): Promise<Absence[]> {
+  return database.transact(async (trx) => {
+    await database.lockUser(trx, userId);
+    const rows = await deleteRequest(trx, userId, requestId);
+    await monthLock.assertOpen(trx, userId, rows[0]!.date, rows[rows.length - 1]!.date);
+    return rows.map(publicAbsence);
+  });
+}
+
 export function createAbsenceService(deps: AbsenceDeps) {
-  const { database, clock, settings } = deps;
-  const { db } = database;
+  const { database, clock, settings, monthLock } = deps;
 
   /** One day's absence (`date`), whatever the day's target. */
   async function createAbsence(userId: number, input: NewAbsence): Promise<Absence> {
@@ -192,6 +214,7 @@ export function createAbsenceService(deps: AbsenceDeps) {
       [date],
       database.transact(async (trx) => {
         await database.lockUser(trx, userId);
+        await monthLock.assertOpen(trx, userId, date, date);
         const existing = await trx.selectFrom('absences').select('id').where('user_id', '=', userId).where('date', '=', date).executeTakeFirst();
         if (existing) throw absenceExists([date], existing.id);
         await assertRoomForAbsences(trx, userId, 1);
@@ -234,6 +257,7 @@ export function createAbsenceService(deps: AbsenceDeps) {
         dates.push(
           ...datesFromThrough(from, to).filter((date) => date >= tracking_start && !holidays.has(date) && timeline.targetOn(date, weekdayOf(date)) > 0),
         );
+        if (dates.length > 0) await monthLock.assertOpen(trx, userId, dates[0]!, dates[dates.length - 1]!);
         if (dates.length === 0)
           throw validationError(
             `no day from ${from} to ${to} has a target (weekends, public holidays and days before the tracking start are left out)`,
@@ -255,17 +279,11 @@ export function createAbsenceService(deps: AbsenceDeps) {
     );
   }
 
-  /** Deletes one of the user's absences; another user's is NOT_FOUND, like a missing one. */
-  async function deleteAbsence(userId: number, id: number): Promise<void> {
-    const result = await db.deleteFrom('absences').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new ServiceError('NOT_FOUND', 'No such absence');
-  }
-
   return {
     listAbsences: (userId: number, query: RangeQuery) => listAbsences(deps, userId, query),
     createAbsence,
     createAbsenceRange,
-    deleteAbsence,
-    deleteAbsenceRequest: async (userId: number, requestId: number): Promise<Absence[]> => (await deleteRequest(db, userId, requestId)).map(publicAbsence),
+    deleteAbsence: (userId: number, id: number) => deleteAbsence(deps, userId, id),
+    deleteAbsenceRequest: (userId: number, requestId: number) => deleteAbsenceRequest(deps, userId, requestId),
   };
 }
