@@ -18,6 +18,7 @@ import { registerServeCommand } from './serve.js';
 import { registerTokenCommand } from './token.js';
 import { registerUserCommand } from './user.js';
 import { registerTeamCommand } from './team.js';
+import { registerMonthCommand } from './month.js';
 import { versionLine } from '../version.js';
 import { stdoutRole, terminalSafe } from './output.js';
 
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerUserCommand(program);
   registerTeamCommand(program);
+  registerMonthCommand(program);
   registerTokenCommand(program);
   registerResetCommand(program);
   registerEntriesCommand(program);
