@@ -34,6 +34,7 @@ import * as teams from './20261127024000_teams.js';
 import * as invitations from './20261127030000_invitations.js';
 import * as adminSetupLinks from './20261127053000_admin_setup_links.js';
 import * as teamNameKey from './20261127054500_team_name_key.js';
+import * as months from './20261127090000_months.js';
 import * as leaveRequests from './20261127090500_leave_requests.js';
 
 export const migrations: Record<string, Migration> = {
@@ -69,5 +70,6 @@ export const migrations: Record<string, Migration> = {
   '20261127030000_invitations': invitations,
   '20261127053000_admin_setup_links': adminSetupLinks,
   '20261127054500_team_name_key': teamNameKey,
+  '20261127090000_months': months,
   '20261127090500_leave_requests': leaveRequests,
 };

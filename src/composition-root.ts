@@ -17,6 +17,7 @@ import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
 import { timeServices } from './composition/time-services.js';
 import { teamServices } from './composition/team-services.js';
+import { createMonthLock } from './teams/months/lock.js';
 import { createAuditService } from './auth/audit.js';
 import { createBackgroundTasks, type BackgroundTasks } from './common/background.js';
 import { systemClock, type Clock } from './common/clock.js';
@@ -157,7 +158,8 @@ function signInNotices({ config, database, clock, logger, options, background }:
 export function createServices(config: Config, database: OpenedDatabase, clock: Clock, logger: Logger, options: ContextOptions) {
   const wiring: Wiring = { config, database, clock, logger, options, background: createBackgroundTasks(logger) };
   const identity = identityServices(wiring);
-  const { exportGate, ...time } = timeServices(wiring);
+  // Closed months refuse changes to their days: the team layer's lock, asked by every writer of time/.
+  const { exportGate, ...time } = timeServices({ ...wiring, monthLock: createMonthLock() });
   /** What admin commands and security events changed: every command that changes something records it here. */
   const audit = createAuditService({ db: database.db, clock, logger });
   return {

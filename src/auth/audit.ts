@@ -26,6 +26,7 @@ export type AuditAction =
   | 'team_renamed'
   | 'team_approval_changed'
   | 'leave_request_decided'
+  | 'team_auto_lock_set'
   | 'team_deleted'
   | 'team_member_added'
   | 'team_member_removed'
@@ -48,6 +49,10 @@ export type AuditAction =
   | 'password_reset'
   | 'entries_imported'
   | 'balance_booked'
+  | 'month_submitted'
+  | 'month_approved'
+  | 'month_returned'
+  | 'month_reopened'
   | 'audit_pruned';
 
 export type SecurityEventName =

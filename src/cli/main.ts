@@ -19,6 +19,7 @@ import { registerTokenCommand } from './token.js';
 import { registerUserCommand } from './user.js';
 import { registerTeamCommand } from './team.js';
 import { registerRequestCommand } from './request.js';
+import { registerMonthCommand } from './month.js';
 import { versionLine } from '../version.js';
 import { stdoutRole, terminalSafe } from './output.js';
 
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerUserCommand(program);
   registerTeamCommand(program);
   registerRequestCommand(program);
+  registerMonthCommand(program);
   registerTokenCommand(program);
   registerResetCommand(program);
   registerEntriesCommand(program);

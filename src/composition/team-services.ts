@@ -13,7 +13,9 @@ import {
   createTeamService,
   type AccountActionDeps,
   type CalendarDeps,
+  createMonthService,
   type InvitationDeps,
+  type MonthDeps,
   type OverviewDeps,
 } from '../teams/index.js';
 import { createLeaveRequestService } from '../teams/requests/index.js';
@@ -22,7 +24,10 @@ export interface TeamWiring {
   database: OpenedDatabase;
   clock: Clock;
   identity: Omit<AccountActionDeps, 'database' | 'audit'> & { hasher: PasswordHasher };
-  time: Pick<OverviewDeps, 'statistics' | 'vacation' | 'settings'> & { statistics: CalendarDeps['statistics'] };
+  time: Pick<OverviewDeps, 'statistics' | 'vacation' | 'settings'> & {
+    statistics: CalendarDeps['statistics'] & MonthDeps['statistics'];
+    bookings: MonthDeps['bookings'];
+  };
   audit: ReturnType<typeof createAuditService>;
   invitationLinks: Pick<InvitationDeps, 'delivery' | 'options'>;
 }
@@ -36,5 +41,6 @@ export function teamServices({ database, clock, identity, time, audit, invitatio
     overview: createOverviewService({ database, clock, ...time }),
     calendar: createCalendarService({ database, clock, ...time }),
     requests: createLeaveRequestService({ database, clock, audit }),
+    months: createMonthService({ database, clock, statistics: time.statistics, settings: time.settings, bookings: time.bookings }),
   };
 }

@@ -13,6 +13,7 @@ const HOW_TO_COPY: Record<TableName, { key: string[]; identity: boolean }> = {
   users: { key: ['id'], identity: true },
   teams: { key: ['id'], identity: true },
   team_members: { key: ['team_id', 'user_id'], identity: false },
+  months: { key: ['user_id', 'month'], identity: false },
   auth_info: { key: ['user_id'], identity: false },
   auth_tokens: { key: ['id'], identity: true },
   api_tokens: { key: ['id'], identity: true },

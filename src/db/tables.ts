@@ -41,5 +41,6 @@ export const TABLES = everyTable([
   'team_members',
   'invitations',
   'admin_setup_links',
+  'months',
   'leave_requests',
 ]);

@@ -17,6 +17,8 @@ export interface TeamsTable {
   created_at: Instant;
   /** Whether its people's vacation waits for a lead's approval (docs/teams.md, "Leave requests"). */
   absence_approval: Generated<AbsenceApproval>;
+  /** Days after a month's end when housekeeping locks its members' months (docs/teams.md, "Closed months"); null: never. */
+  auto_lock_after_days: number | null;
 }
 
 /** `required`: a member's vacation is a request until a lead approves it; `none`: booked at once. */
@@ -81,4 +83,26 @@ export interface LeaveRequestsTable {
   /** The lead's note with the last decision. */
   decision_note: string | null;
   created_at: Instant;
+}
+
+/** Where a month stands (docs/teams.md, "Closed months"); no row is `open`. */
+export type MonthState = 'open' | 'submitted' | 'returned' | 'approved' | 'locked';
+
+/** One account's month once it was submitted (docs/teams.md, "Closed months"); goes with the account (ON DELETE CASCADE). */
+export interface MonthsTable {
+  user_id: number;
+  /** YYYY-MM. */
+  month: string;
+  state: MonthState;
+  submitted_by: number | null;
+  submitted_at: Instant | null;
+  /** Who approved, returned, reopened or (null with `locked`) housekeeping. */
+  decided_by: number | null;
+  decided_at: Instant | null;
+  /** The lead's comment of a return or approval; the reason of a reopening. */
+  comment: string | null;
+  /** SHA-256 (hex) of the month's canonical JSON at approval (docs/teams.md, "The seal"). */
+  digest: string | null;
+  /** The canonical JSON the digest was taken of (what verifying compares with). */
+  figures: string | null;
 }

@@ -2,17 +2,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
-import type { AdminSetupLinksTable, InvitationsTable, LeaveRequestsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
-export type {
-  AbsenceApproval,
-  InvitationsTable,
-  LeaveRequestState,
-  LeaveRequestsTable,
-  TeamMembersTable,
-  TeamRole,
-  TeamsTable,
-  UserRole,
-} from './types-teams.js';
+import type { AdminSetupLinksTable, InvitationsTable, LeaveRequestsTable, MonthsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
+export type * from './types-teams.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -294,6 +285,7 @@ export interface Database {
   invitations: InvitationsTable;
   admin_setup_links: AdminSetupLinksTable;
   leave_requests: LeaveRequestsTable;
+  months: MonthsTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

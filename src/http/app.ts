@@ -19,6 +19,7 @@ import { auditRoutes } from './audit/routes.js';
 import { teamRoutes } from './teams/routes.js';
 import { invitationRoutes } from './invitations/routes.js';
 import { requestRoutes } from './requests/routes.js';
+import { monthRoutes } from './months/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -190,6 +191,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
     overview: services.overview,
     calendar: services.calendar,
   });
+  await registerApiTree(app, '/api', 'private', monthRoutes, { credentials, months: services.months, audit });
   const invitationServices = { credentials, invitations: services.invitations, authentication, sessions, settings, rateLimited };
   await registerApiTree(app, '/api/invitations', 'private', invitationRoutes, invitationServices);
   await registerApiTree(app, '/api/requests', 'private', requestRoutes, { credentials, requests: services.requests });

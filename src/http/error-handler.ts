@@ -8,6 +8,7 @@ import type { HealthService } from '../common/health.js';
 import type { OutageLog } from './outage-log.js';
 import { EntryChangedError, EntryConflictError } from '../time/entries/rules.js';
 import { errorBody, STATUS_OF_CODE, type FieldProblem } from './errors.js';
+import { MonthLockedError } from '../time/month-lock.js';
 
 // Fastify's own errors that are the client's fault, with the contract's code for each.
 const FASTIFY_CLIENT_ERRORS: Record<string, string> = {
@@ -47,7 +48,8 @@ export function registerErrorHandling(app: FastifyInstance, health: HealthServic
       if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
       const details = error.field !== undefined ? [{ field: error.field, message: error.message }] : undefined;
       const entry = error instanceof EntryConflictError || error instanceof EntryChangedError ? error.entry : undefined;
-      return reply.code(status).send(errorBody(status, error.code, error.message, { ...(details && { details }), ...(entry && { entry }) }));
+      const month = error instanceof MonthLockedError ? { month: error.month } : {};
+      return reply.code(status).send(errorBody(status, error.code, error.message, { ...(details && { details }), ...(entry && { entry }), ...month }));
     }
     if (error.validation) {
       return reply.code(400).send(errorBody(400, 'VALIDATION_ERROR', error.message, { details: fieldProblems(error.validation, error.validationContext) }));

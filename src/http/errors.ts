@@ -66,8 +66,10 @@ export interface ErrorBody {
   details?: FieldProblem[];
   /** OVERLAP / ALREADY_RUNNING: the entry in the way; ENTRY_CHANGED: the whole entry as it is stored now. */
   entry?: { id: number; start_at: string; end_at: string | null; note?: string; created_at?: string; updated_at?: string; auto_stopped?: boolean };
+  /** MONTH_LOCKED: the closed month (YYYY-MM) the change would touch. */
+  month?: string;
 }
 
-export function errorBody(statusCode: number, code: string, message: string, extra: Pick<ErrorBody, 'details' | 'entry'> = {}): ErrorBody {
+export function errorBody(statusCode: number, code: string, message: string, extra: Pick<ErrorBody, 'details' | 'entry' | 'month'> = {}): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', code, message, ...extra };
 }

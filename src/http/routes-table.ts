@@ -149,6 +149,9 @@ export interface Routes {
   'GET /api/stats/overtime': { response: OvertimeStats | AnonymousStats };
   'GET /api/stats/vacation': { query: { year?: number; from?: string; to?: string; portion?: 'full' | 'half' }; response: VacationStats | AnonymousStats };
   'GET /api/stats/month': { query: MonthQuery; response: MonthStats | AnonymousStats };
+  // Closed months (months/routes.ts; docs/teams.md): the own months of a year, and submitting one.
+  'GET /api/months': { query: { year: number }; response: { year: number; months: MonthStatus[] } };
+  'POST /api/months/:month/submit': { params: { month: string }; response: { month: MonthStatus } };
 
   // The lead's view (docs/teams.md): a team's week, and another account's figures.
   'GET /api/teams': { query: { members?: boolean }; response: Static<typeof TeamListResponse> };
@@ -168,7 +171,11 @@ export interface Routes {
   // Teams and invitations (teams/routes.ts, invitations/routes.ts): changes are administration, a session only.
   'POST /api/teams': { body: { name: string }; response: Static<typeof TeamResponse> };
   'GET /api/teams/:id': { params: Id; response: Static<typeof TeamDetailResponse> };
-  'PATCH /api/teams/:id': { params: Id; body: { name?: string; absence_approval?: 'required' | 'none' }; response: Static<typeof TeamResponse> };
+  'PATCH /api/teams/:id': {
+    params: Id;
+    body: { name?: string; absence_approval?: 'required' | 'none'; auto_lock_after_days?: number | null };
+    response: Static<typeof TeamResponse>;
+  };
   'DELETE /api/teams/:id': { params: Id; response: NoContent };
   'PUT /api/teams/:id/members/:userId': { params: MemberIds; body: { role: TeamRole }; response: Static<typeof TeamDetailResponse> };
   'DELETE /api/teams/:id/members/:userId': { params: MemberIds; response: NoContent };
@@ -202,6 +209,17 @@ type IssuedInvitation = {
 type AccountState = Static<typeof AccountStateResponse>;
 
 type MonthQuery = { month?: string; lang?: 'en' | 'de' };
+/** months/schemas.ts MonthStatusSchema (spelled out: that module reaches the server's field rules). */
+type MonthStatus = {
+  month: string;
+  state: 'open' | 'submitted' | 'returned' | 'approved' | 'locked';
+  submitted_at: string | null;
+  submitted_by: number | null;
+  decided_at: string | null;
+  decided_by: number | null;
+  comment: string | null;
+  digest: string | null;
+};
 
 /** The routes that answer a file (CSV, PDF, the account document), with their query. */
 export interface DownloadRoutes {

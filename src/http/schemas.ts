@@ -29,6 +29,8 @@ export const ErrorSchema = Type.Object({
       auto_stopped: Type.Optional(Type.Boolean()),
     }),
   ),
+  // MONTH_LOCKED: the closed month the change would touch (docs/teams.md, "Closed months").
+  month: Type.Optional(Type.String({ description: 'YYYY-MM' })),
 });
 
 export const MessageSchema = Type.Object({ message: Type.String() });

@@ -13,7 +13,8 @@ export function serveJobs(ctx: AppContext, outages: OutageReport): JobRegistry {
   const jobs = createJobRegistry(logger, (name, fn) => ctx.database.exclusively(name, fn), outages);
 
   // Housekeeping, every HOUSEKEEPING_INTERVAL: expired sessions, tokens and challenges are deleted,
-  // and forgotten timers stop at their start plus the account's limit (docs/time-model.md). Once:
+  // forgotten timers stop at their start plus the account's limit (docs/time-model.md), and months of
+  // teams with an auto-lock lock (each a conditional write in its account's transaction). Once:
   // one process a round (the others skip it). Idempotent either way: it deletes what has expired,
   // and each timer stop checks the entry again in its account's own transaction.
   jobs.add({
@@ -23,6 +24,8 @@ export function serveJobs(ctx: AppContext, outages: OutageReport): JobRegistry {
     run: async () => ({
       ...(await services.housekeeping.deleteExpiredRecords()),
       stoppedTimers: await services.timeEntries.stopForgottenTimers(),
+      // Teams with auto_lock_after_days: their members' months lock that long after their end (docs/teams.md, "Closed months").
+      lockedMonths: await services.months.lockOverdueMonths(),
     }),
     done: (deleted) => logger.debug({ deleted: deleted ?? 'done by another process' }, 'housekeeping done'),
     failureMessage: 'housekeeping failed',

@@ -29,6 +29,12 @@ export const ADMINISTRATION_ACTIONS = [
   'audit.read',
   /** Approving or rejecting a person's leave request (docs/teams.md, "Leave requests"): its leads and admins. */
   'requests.decide',
+  /** Approving or returning a person's month (docs/teams.md, "Closed months"): a lead of the person's team, an admin. */
+  'months.decide',
+  /** Reopening an approved or locked month: an admin's only. */
+  'months.reopen',
+  /** A correction booked for a person (POST /api/users/:id/bookings): a lead of the person's team, an admin. */
+  'bookings.correct',
 ] as const;
 
 /**
@@ -67,6 +73,8 @@ function ruleFor(action: Action, target: Target): Verdict {
       if (action === 'users.read' || action === 'stats.read') return 'allow';
       // A lead decides the requests of the people it leads, never its own (SELF_APPROVAL comes first).
       if (action === 'requests.decide' && target.relation === 'led') return 'allow';
+      // A lead decides the months and books corrections of the people it leads.
+      if ((action === 'months.decide' || action === 'bookings.correct') && target.relation === 'led') return 'allow';
       return 'forbidden';
     case 'team':
       if (target.relation === 'none') return 'not_found';

@@ -9,3 +9,4 @@ export { createPeopleService, type PeopleDeps, type PeopleService } from './peop
 export { createInvitationService, type InvitationDelivery, type InvitationDeps, type InvitationService, type IssuedInvitation } from './invitations.js';
 export { createAccountActionService, type AccountActionDeps, type AccountActionService } from './account-actions.js';
 export { createTeamService, type TeamDeps, type TeamService } from './team-service.js';
+export { createMonthService, type MonthDeps, type MonthService } from './months/service.js';

@@ -5,7 +5,7 @@ import type { AbsenceApproval, TeamRole } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { requireAllowed, type Actor } from './access.js';
 import { membersOf, membersOfTeams, membershipRole, putMember, relationToTeam, removeMember, teamsOf } from './members.js';
-import { createTeam, deleteTeam, findTeam, listTeams, renameTeam, setAbsenceApproval, teamById, teamNotFound } from './teams.js';
+import { createTeam, deleteTeam, findTeam, listTeams, renameTeam, setAbsenceApproval, setAutoLock, teamById, teamNotFound } from './teams.js';
 
 export interface TeamDeps {
   database: TransactionalDatabase;
@@ -67,6 +67,11 @@ export function createTeamService(deps: TeamDeps) {
     async setAbsenceApproval(actor: Actor, teamId: number, approval: AbsenceApproval) {
       await allowedOnTeam(deps, actor, 'teams.manage', teamId);
       return setAbsenceApproval(db, teamId, approval);
+    },
+    /** auto_lock_after_days (docs/teams.md, "Closed months"): an admin's, like renaming. */
+    async setAutoLock(actor: Actor, teamId: number, days: number | null) {
+      await allowedOnTeam(deps, actor, 'teams.manage', teamId);
+      return setAutoLock(db, teamId, days);
     },
     async remove(actor: Actor, teamId: number) {
       await allowedOnTeam(deps, actor, 'teams.manage', teamId);

@@ -17,6 +17,8 @@ export interface Team {
   created_at: string;
   /** Whether its people's vacation waits for a lead's approval (docs/teams.md, "Leave requests"). */
   absence_approval: AbsenceApproval;
+  /** Days after a month's end when its members' months lock by themselves (docs/teams.md, "Closed months"); null: never. */
+  auto_lock_after_days: number | null;
 }
 
 export function teamNotFound(): ServiceError {
@@ -49,7 +51,7 @@ async function rethrowNameTaken<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-const TEAM_COLUMNS = ['teams.id', 'teams.name', 'teams.created_at', 'teams.absence_approval'] as const;
+const TEAM_COLUMNS = ['teams.id', 'teams.name', 'teams.created_at', 'teams.absence_approval', 'teams.auto_lock_after_days'] as const;
 
 export async function createTeam(deps: { database: TransactionalDatabase; clock: Clock }, rawName: string): Promise<Team> {
   const name = normalizeTeamName(rawName);
@@ -57,7 +59,7 @@ export async function createTeam(deps: { database: TransactionalDatabase; clock:
     deps.database.db
       .insertInto('teams')
       .values({ name, name_key: teamNameKey(name), created_at: deps.clock.now().toISOString() })
-      .returning(['id', 'name', 'created_at', 'absence_approval'])
+      .returning(['id', 'name', 'created_at', 'absence_approval', 'auto_lock_after_days'])
       .executeTakeFirstOrThrow(),
   );
 }
@@ -69,7 +71,7 @@ export async function renameTeam(db: Kysely<Database>, teamId: number, rawName: 
       .updateTable('teams')
       .set({ name, name_key: teamNameKey(name) })
       .where('id', '=', teamId)
-      .returning(['id', 'name', 'created_at', 'absence_approval'])
+      .returning(['id', 'name', 'created_at', 'absence_approval', 'auto_lock_after_days'])
       .executeTakeFirst(),
   );
   if (!team) throw teamNotFound();
@@ -82,7 +84,21 @@ export async function setAbsenceApproval(db: Kysely<Database>, teamId: number, a
     .updateTable('teams')
     .set({ absence_approval: approval })
     .where('id', '=', teamId)
-    .returning(['id', 'name', 'created_at', 'absence_approval'])
+    .returning(['id', 'name', 'created_at', 'absence_approval', 'auto_lock_after_days'])
+    .executeTakeFirst();
+  if (!team) throw teamNotFound();
+  return team;
+}
+
+/** Sets or clears (null) the team's auto_lock_after_days (0 to 366). */
+export async function setAutoLock(db: Kysely<Database>, teamId: number, days: number | null): Promise<Team> {
+  if (days !== null && (!Number.isInteger(days) || days < 0 || days > 366))
+    throw validationError('auto_lock_after_days must be 0 to 366, or null', 'auto_lock_after_days');
+  const team = await db
+    .updateTable('teams')
+    .set({ auto_lock_after_days: days })
+    .where('id', '=', teamId)
+    .returning(['id', 'name', 'created_at', 'absence_approval', 'auto_lock_after_days'])
     .executeTakeFirst();
   if (!team) throw teamNotFound();
   return team;

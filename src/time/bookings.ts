@@ -9,6 +9,7 @@ import { ServiceError, validationError } from '../common/errors.js';
 import { parseDate } from './calendar/dates.js';
 import { normalizeNote } from './entries/rules.js';
 import { MAX_OFFSET_MINUTES } from './settings/settings.js';
+import type { MonthLock } from './month-lock.js';
 
 export const BOOKING_KINDS: readonly BookingKind[] = ['payout', 'correction'];
 /** The most bookings one list answers; a range with more is refused, as for entries and absences. */
@@ -60,9 +61,11 @@ export async function assertRoomForBookings(trx: Transaction<Database>, userId: 
 export interface BookingDeps {
   database: TransactionalDatabase;
   clock: Clock;
+  /** Refuses a booking dated in a closed month (src/time/month-lock.ts). */
+  monthLock: MonthLock;
 }
 
-export function createBookingService({ database, clock }: BookingDeps) {
+export function createBookingService({ database, clock, monthLock }: BookingDeps) {
   const { db } = database;
 
   /** The bookings dated from `from` through `through` (dates, both optional), oldest first. */
@@ -87,6 +90,7 @@ export function createBookingService({ database, clock }: BookingDeps) {
     const booking = checkBooking(input);
     return database.transact(async (trx) => {
       await database.lockUser(trx, userId);
+      await monthLock.assertOpen(trx, userId, booking.date, booking.date);
       await assertRoomForBookings(trx, userId, 1);
       return trx
         .insertInto('bookings')
@@ -98,8 +102,12 @@ export function createBookingService({ database, clock }: BookingDeps) {
 
   /** Deletes one of the user's bookings; another user's is NOT_FOUND, like a missing one. */
   async function deleteBooking(userId: number, id: number): Promise<void> {
-    const result = await db.deleteFrom('bookings').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new ServiceError('NOT_FOUND', 'No such booking');
+    await database.transact(async (trx) => {
+      await database.lockUser(trx, userId);
+      const row = await trx.deleteFrom('bookings').where('id', '=', id).where('user_id', '=', userId).returning('date').executeTakeFirst();
+      if (!row) throw new ServiceError('NOT_FOUND', 'No such booking');
+      await monthLock.assertOpen(trx, userId, row.date, row.date);
+    });
   }
 
   return { listBookings, createBooking, deleteBooking };

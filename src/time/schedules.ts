@@ -11,6 +11,7 @@ import type { Database, LocalDate } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { ServiceError, validationError } from '../common/errors.js';
 import { addDays, parseDate, WEEKDAYS, type Weekday } from './calendar/dates.js';
+import { LAST_DAY, type MonthLock } from './month-lock.js';
 
 export const MAX_DAILY_TARGET_MINUTES = 24 * 60;
 /** A user keeps at most this many schedules: every statistic walks them, and a contract changes a few times a year at most. */
@@ -224,9 +225,17 @@ export interface ScheduleDeps {
   clock: Clock;
   /** The user's tracking start and zone, read inside the write's transaction (the settings service). */
   trackingStartOf: (trx: Transaction<Database>, userId: number) => Promise<{ tracking_start: LocalDate }>;
+  /** Refuses targets that change a day of a closed month (src/time/month-lock.ts). */
+  monthLock: MonthLock;
 }
 
-export function createScheduleService({ database, clock, trackingStartOf }: ScheduleDeps) {
+/** The days whose targets a schedule from `validFrom` decides: through the day before the next stored one. */
+async function assertTargetsOpen(monthLock: MonthLock, trx: Transaction<Database>, userId: number, validFrom: LocalDate): Promise<void> {
+  const next = (await storedSchedules(trx, userId)).find((schedule) => schedule.valid_from > validFrom);
+  await monthLock.assertOpen(trx, userId, validFrom, next ? addDays(next.valid_from, -1) : LAST_DAY);
+}
+
+export function createScheduleService({ database, clock, trackingStartOf, monthLock }: ScheduleDeps) {
   const { db } = database;
 
   async function listSchedules(userId: number): Promise<Schedule[]> {
@@ -245,6 +254,7 @@ export function createScheduleService({ database, clock, trackingStartOf }: Sche
     return database.transact(async (trx) => {
       await database.lockUser(trx, userId);
       const { tracking_start } = await trackingStartOf(trx, userId);
+      await assertTargetsOpen(monthLock, trx, userId, validFrom < tracking_start ? tracking_start : validFrom);
       return writeSchedule(trx, userId, {
         validFrom,
         patch: input.weekly_target_minutes,
@@ -264,6 +274,7 @@ export function createScheduleService({ database, clock, trackingStartOf }: Sche
       if (index === -1) throw new ServiceError('NOT_FOUND', 'No such schedule');
       if (index === 0)
         throw validationError('the earliest schedule cannot be deleted (it covers every day before the later ones); change it, or add a new one', 'id');
+      await assertTargetsOpen(monthLock, trx, userId, schedules[index]!.valid_from);
       await trx.deleteFrom('target_schedules').where('id', '=', id).where('user_id', '=', userId).execute();
     });
   }

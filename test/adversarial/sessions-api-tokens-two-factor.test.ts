@@ -51,6 +51,10 @@ const API_TOKEN_REACH = /^\/api\/(auth\/(me|validate)$|time-entries|settings|sta
  */
 const readsTeams = (route: Route) =>
   route.method === 'GET' && (/^\/api\/teams\/(\d+(\/overview|\/calendar)?)?$/.test(route.url) || /^\/api\/users\/\d+\/stats\//.test(route.url));
+/** The own months (reading them, submitting one) and reading a month's seal or a team's months (docs/teams.md, "Closed months"). */
+const readsMonths = (route: Route) =>
+  /^\/api\/months(\/[^/]+\/submit)?$/.test(route.url) ||
+  (route.method === 'GET' && (/^\/api\/users\/\d+\/months\/[^/]+\/verify$/.test(route.url) || /^\/api\/teams\/\d+\/months$/.test(route.url)));
 
 describe('an API token', () => {
   it('is refused with 403 FORBIDDEN_FOR_API_TOKEN on every account-management route, and changes nothing', async () => {
@@ -59,7 +63,7 @@ describe('an API token', () => {
     const created = (
       await request(t.app, 'POST', '/api/auth/api-tokens', { token: session, payload: { name: 'script', expires_in_days: 30, password: PASSWORD } })
     ).json();
-    const management = protectedRoutes().filter((route) => !API_TOKEN_REACH.test(route.url) && !readsTeams(route));
+    const management = protectedRoutes().filter((route) => !API_TOKEN_REACH.test(route.url) && !readsTeams(route) && !readsMonths(route));
     expect(management.map((r) => `${r.method} ${r.url}`)).toEqual(
       expect.arrayContaining([
         'POST /api/auth/logout',

@@ -44,6 +44,11 @@ export const RULES = {
   'person-read':   /**/  ' ok   ok   404  ok   tok  tok  tok  tok  401  404  tok',
   /** stats.read: the same reach, and a token reads what its account may. */
   'person-stats':  /**/  ' ok   ok   404  ok   ok   ok   404  ok   401  404  404',
+  /**
+   * months.decide, bookings.correct, requests.decide: a lead of the person's team or an admin; the person itself 403;
+   * administration, so a session only (docs/teams.md, "Closed months", "Leave requests").
+   */
+  'person-decide': /**/  ' 403  ok   404  ok   tok  tok  tok  tok  401  404  tok',
   /** users.role, users.manage: an admin's; 403 within the reach, 404 outside. */
   'person-admin':  /**/  ' 403  403  404  ok   tok  tok  tok  tok  401  404  tok',
   'team-read':     /**/  ' ok   ok   404  ok   ok   ok   404  ok   401  404  404',
@@ -52,8 +57,6 @@ export const RULES = {
   'team-admin':    /**/  ' 403  403  404  ok   tok  tok  tok  tok  401  404  tok',
   /** teams.members (and invitations): a lead of the team gives and takes its members. */
   'team-members':  /**/  ' 403  ok   404  ok   tok  tok  tok  tok  401  404  tok',
-  /** requests.decide: a lead of the person's team or an admin; the person itself 403; administration, so never a token. */
-  'person-decide': /**/  ' 403  ok   404  ok   tok  tok  tok  tok  401  404  tok',
 } as const;
 export type RuleName = keyof typeof RULES;
 
@@ -103,6 +106,9 @@ const keep = (w: World, a: Attempt, what: string, value?: unknown) =>
   value === undefined ? w.kept.get(`${a.account?.id}:${what}`) : w.kept.set(`${a.account?.id}:${what}`, value);
 const password = (a: Attempt) => a.account?.password ?? PASSWORD;
 const range = '?from=2000-01-01&to=2099-12-31';
+/** A month long over, another for each attempt (each submits once). */
+const pastMonth = (n: number) => `${2000 + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
+const monthState = { answer: 409, answerCode: 'MONTH_STATE', notFound: 'USER_NOT_FOUND' } as const;
 
 /** In the order they run: the rows that end sessions and accounts last, closing the account at the very end. */
 export const ROWS: Row[] = [
@@ -205,6 +211,34 @@ export const ROWS: Row[] = [
     ids: person,
   })),
   { route: 'GET /api/users/:id/stats/month.pdf', rule: 'person-stats', notFound: 'USER_NOT_FOUND', ids: person, atOnce: 4 },
+
+  // Closed months (docs/teams.md): the month of a decision is open, so an allowed attempt meets MONTH_STATE.
+  { route: 'GET /api/months', rule: 'own', query: '?year=2026' },
+  { route: 'POST /api/months/:month/submit', rule: 'own', ids: (w) => ({ month: pastMonth(w.unique()) }) },
+  ...(['approve', 'return'] as const).map((decision): Row => ({
+    route: `POST /api/users/:id/months/:month/${decision}`,
+    rule: 'person-decide',
+    ...monthState,
+    ids: (w, a) => ({ ...person(w, a), month: '1999-01' }),
+    body: () => ({ comment: 'seen' }),
+  })),
+  {
+    route: 'POST /api/users/:id/months/:month/reopen',
+    rule: 'person-admin',
+    ...monthState,
+    ids: (w, a) => ({ ...person(w, a), month: '1999-01' }),
+    body: () => ({ reason: 'why' }),
+  },
+  { route: 'GET /api/users/:id/months/:month/verify', rule: 'person-stats', ...monthState, ids: (w, a) => ({ ...person(w, a), month: '1999-01' }) },
+  {
+    route: 'POST /api/users/:id/bookings',
+    rule: 'person-decide',
+    answer: 201,
+    notFound: 'USER_NOT_FOUND',
+    ids: person,
+    body: () => ({ date: day(-2), minutes: 15 }),
+  },
+  { route: 'GET /api/teams/:id/months', rule: 'team-overview', ids: team, query: '?month=2026-01' },
 
   { route: 'GET /api/teams', rule: 'own' },
   { route: 'POST /api/teams', rule: 'admin', answer: 201, body: (w) => ({ name: `Made ${w.unique()}` }) },

@@ -13,6 +13,7 @@ import { createExportGate } from '../../src/time/exports.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { type SignedIn, signIn } from '../support/requests.js';
+import { NO_MONTH_LOCK } from '../../src/time/month-lock.js';
 
 const COUNT = 20_000;
 const NOW = '2026-03-10T12:00:00.000Z';
@@ -87,6 +88,7 @@ it(`exports ${COUNT} entries as the same CSV, read ${EXPORT_BATCH_ROWS} rows at 
   const csv = await createEntryCsvService({
     database,
     clock: t.clock,
+    monthLock: NO_MONTH_LOCK,
     settings,
     timeEntries,
     exports: createExportGate({ database, clock: t.clock }),

@@ -8,6 +8,7 @@ import { createTimeEntryService } from '../../src/time/entries/service.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { type SignedIn, signIn } from '../support/requests.js';
+import { NO_MONTH_LOCK } from '../../src/time/month-lock.js';
 
 let t: TestApp;
 let ann: SignedIn;
@@ -110,10 +111,14 @@ it('reads at most one row more than the cap to refuse a range, never all of them
   await fillAbsences(MAX_LISTED_ABSENCES * 2);
   const { seen, db } = largestAnswer();
   const settings = t.ctx.services.settings;
-  await expect(createTimeEntryService({ database: { ...t.ctx.database, db }, clock: t.clock, settings }).listEntries(ann.userId, {})).rejects.toMatchObject({
+  await expect(
+    createTimeEntryService({ database: { ...t.ctx.database, db }, clock: t.clock, settings, monthLock: NO_MONTH_LOCK }).listEntries(ann.userId, {}),
+  ).rejects.toMatchObject({
     code: 'VALIDATION_ERROR',
   });
-  await expect(createAbsenceService({ database: { ...t.ctx.database, db }, clock: t.clock, settings }).listAbsences(ann.userId, {})).rejects.toMatchObject({
+  await expect(
+    createAbsenceService({ database: { ...t.ctx.database, db }, clock: t.clock, settings, monthLock: NO_MONTH_LOCK }).listAbsences(ann.userId, {}),
+  ).rejects.toMatchObject({
     code: 'VALIDATION_ERROR',
   });
   expect(seen.rows).toBe(Math.max(MAX_LISTED_ENTRIES, MAX_LISTED_ABSENCES) + 1);

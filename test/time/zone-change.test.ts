@@ -7,6 +7,7 @@ import { totalsOfSpans } from '../../src/time/entries/store.js';
 import { createSettingsService } from '../../src/time/settings/settings.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { type SignedIn, signIn } from '../support/requests.js';
+import { NO_MONTH_LOCK } from '../../src/time/month-lock.js';
 
 const COUNT = 20_000;
 const NOW = '2026-03-10T12:00:00.000Z';
@@ -69,7 +70,10 @@ function watchedSettings() {
       return args.result;
     },
   };
-  return { settings: createSettingsService({ database: { ...t.ctx.database, db: t.ctx.db.withPlugin(watch) }, clock: t.clock }), batchRead };
+  return {
+    settings: createSettingsService({ database: { ...t.ctx.database, db: t.ctx.db.withPlugin(watch) }, clock: t.clock, monthLock: NO_MONTH_LOCK }),
+    batchRead,
+  };
 }
 
 it('answers other requests while the new totals are worked out', async () => {

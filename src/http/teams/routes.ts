@@ -88,12 +88,16 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     async (request) => {
       const session = sessionOf(request);
       const actor = `user:${session.user.id}`;
-      const { name, absence_approval } = request.body;
+      const { name, absence_approval, auto_lock_after_days: days } = request.body;
       let team = name === undefined ? undefined : await teams.rename(actorOf(session), request.params.id, name);
       if (team) await audit.record({ action: 'team_renamed', actor, detail: { team: team.id, to: team.name } });
       if (absence_approval !== undefined) {
         team = await teams.setAbsenceApproval(actorOf(session), request.params.id, absence_approval);
         await audit.record({ action: 'team_approval_changed', actor, detail: { team: team.id, absence_approval } });
+      }
+      if (days !== undefined) {
+        team = await teams.setAutoLock(actorOf(session), request.params.id, days);
+        await audit.record({ action: 'team_auto_lock_set', actor, detail: { team: team.id, auto_lock_after_days: days } });
       }
       return { team: team! };
     },

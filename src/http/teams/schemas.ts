@@ -2,7 +2,7 @@
 // listed fields leaves.
 import { Type } from 'typebox';
 import { TEAM_NAME_MAX_LENGTH } from '../../teams/teams.js';
-import { AbsencePortion, AbsenceType, LocalDate, UserSchema } from '../schemas.js';
+import { AbsencePortion, AbsenceType, LocalDate, nullableNumber, UserSchema } from '../schemas.js';
 import { VacationResponse } from '../stats/schemas.js';
 
 const TeamRoleSchema = Type.Union([Type.Literal('lead'), Type.Literal('member')]);
@@ -15,6 +15,9 @@ export const TeamSchema = Type.Object({
   name: Type.String(),
   created_at: Type.String({ format: 'date-time' }),
   absence_approval: AbsenceApproval,
+  auto_lock_after_days: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'days after a month\'s end when the members\' months lock by themselves (docs/teams.md, "Closed months"); null: never',
+  }),
 });
 const MembersSchema = Type.Array(Type.Object({ user: UserSchema, role: TeamRoleSchema }), { description: 'leads first, then by e-mail address' });
 export const TeamListResponse = Type.Object({
@@ -45,9 +48,13 @@ export const TeamNameBody = Type.Object(
   },
   { additionalProperties: false },
 );
-/** PATCH /api/teams/:id: a new name, whether vacation waits for approval, or both. */
+/** PATCH /api/teams/:id: a new name, whether vacation waits for approval, the months' auto-lock, or several. */
 export const TeamPatchBody = Type.Object(
-  { name: Type.Optional(TeamNameBody.properties.name), absence_approval: Type.Optional(AbsenceApproval) },
+  {
+    name: Type.Optional(TeamNameBody.properties.name),
+    absence_approval: Type.Optional(AbsenceApproval),
+    auto_lock_after_days: Type.Optional(nullableNumber(Type.Integer({ minimum: 0, maximum: 366, description: 'null: never' }))),
+  },
   { additionalProperties: false, minProperties: 1 },
 );
 export const MemberBody = Type.Object({ role: TeamRoleSchema }, { additionalProperties: false });

@@ -19,6 +19,7 @@ import { publicAbsence, type Absence } from './answer.js';
 
 export { MAX_LISTED_ABSENCES } from './list.js';
 export type { Absence } from './answer.js';
+import type { MonthLock } from '../month-lock.js';
 
 export const ABSENCE_TYPES: readonly AbsenceType[] = ['vacation', 'sick', 'holiday'];
 export const ABSENCE_PORTIONS: readonly AbsencePortion[] = ['full', 'half'];
@@ -143,11 +144,31 @@ export interface AbsenceDeps {
   settings: SettingsService;
   /** Absent: every absence is booked at once (./approval.ts). */
   approval?: LeaveApproval;
+  /** Refuses a change to a day of a closed month (src/time/month-lock.ts). */
+  monthLock: MonthLock;
+}
+
+/** Deletes one of the user's absences (./requests.ts), unless its day is in a closed month (src/time/month-lock.ts): then nothing. */
+async function deleteOneAbsence({ database, monthLock }: AbsenceDeps, userId: number, id: number): Promise<void> {
+  await database.transact(async (trx) => {
+    await database.lockUser(trx, userId);
+    const date = await deleteAbsence(trx, userId, id);
+    await monthLock.assertOpen(trx, userId, date, date);
+  });
+}
+
+/** Deletes the absences of one booking (./requests.ts), unless one is in a closed month: then none. */
+async function deleteAbsenceBooking({ database, monthLock }: AbsenceDeps, userId: number, requestId: number): Promise<Absence[]> {
+  return database.transact(async (trx) => {
+    await database.lockUser(trx, userId);
+    const absences = await deleteBooking(trx, userId, requestId);
+    await monthLock.assertOpen(trx, userId, absences[0]!.date, absences[absences.length - 1]!.date);
+    return absences;
+  });
 }
 
 export function createAbsenceService(deps: AbsenceDeps) {
-  const { database, clock, settings } = deps;
-  const { db } = database;
+  const { database, clock, settings, monthLock } = deps;
   const requests = { approval: deps.approval ?? NO_APPROVAL, clock, settings };
 
   /** One day's absence (`date`), whatever the day's target. */
@@ -157,6 +178,7 @@ export function createAbsenceService(deps: AbsenceDeps) {
       [date],
       database.transact(async (trx) => {
         await database.lockUser(trx, userId);
+        await monthLock.assertOpen(trx, userId, date, date);
         const existing = await trx.selectFrom('absences').select('id').where('user_id', '=', userId).where('date', '=', date).executeTakeFirst();
         if (existing) throw absenceExists([date], existing.id);
         await assertRoomForAbsences(trx, userId, 1);
@@ -201,6 +223,7 @@ export function createAbsenceService(deps: AbsenceDeps) {
         dates.push(
           ...datesFromThrough(from, to).filter((date) => date >= tracking_start && !holidays.has(date) && timeline.targetOn(date, weekdayOf(date)) > 0),
         );
+        if (dates.length > 0) await monthLock.assertOpen(trx, userId, dates[0]!, dates[dates.length - 1]!);
         if (dates.length === 0)
           throw validationError(
             `no day from ${from} to ${to} has a target (weekends, public holidays and days before the tracking start are left out)`,
@@ -228,7 +251,7 @@ export function createAbsenceService(deps: AbsenceDeps) {
     listAbsences: (userId: number, query: RangeQuery) => listAbsences(deps, userId, query),
     createAbsence,
     createAbsenceRange,
-    deleteAbsence: (userId: number, id: number) => deleteAbsence(db, userId, id),
-    deleteAbsenceRequest: (userId: number, requestId: number): Promise<Absence[]> => deleteBooking(db, userId, requestId),
+    deleteAbsence: (userId: number, id: number) => deleteOneAbsence(deps, userId, id),
+    deleteAbsenceRequest: (userId: number, requestId: number) => deleteAbsenceBooking(deps, userId, requestId),
   };
 }

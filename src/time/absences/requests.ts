@@ -2,7 +2,7 @@
 // or a range) share a `request_id`, the id of their first absence, so that they are shown and removed
 // as what was booked. A later leave request groups its days the same way.
 import type { Kysely, Transaction } from 'kysely';
-import type { AbsenceRow, Database } from '../../db/types.js';
+import type { AbsenceRow, Database, LocalDate } from '../../db/types.js';
 import { ServiceError } from '../../common/errors.js';
 import { publicAbsence, type Absence } from './answer.js';
 
@@ -55,17 +55,18 @@ function heldByRequest(): ServiceError {
 }
 
 /**
- * Deletes one of the user's absences; another user's is NOT_FOUND, like a missing one. A day of a
+ * Deletes one of the user's absences and answers its date; another user's is NOT_FOUND, like a missing one. A day of a
  * leave request goes only through the request (withdrawn, or its cancellation approved): FORBIDDEN.
  */
-export async function deleteAbsence(db: Kysely<Database>, userId: number, id: number): Promise<void> {
-  const result = await db
+export async function deleteAbsence(db: Kysely<Database>, userId: number, id: number): Promise<LocalDate> {
+  const deleted = await db
     .deleteFrom('absences')
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('leave_requests').select('leave_requests.id').whereRef('leave_requests.id', '=', 'absences.request_id'))))
+    .returning('date')
     .executeTakeFirst();
-  if (Number(result.numDeletedRows) > 0) return;
+  if (deleted) return deleted.date;
   const held = await db.selectFrom('absences').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   throw held ? heldByRequest() : new ServiceError('NOT_FOUND', 'No such absence');
 }

@@ -17,6 +17,7 @@ import type { SettingsService } from '../settings/settings.js';
 import type { ExportGate, ExportOwner, ExportStream } from '../exports.js';
 import { assertRoomForEntries, MAX_ENTRIES_PER_USER, publicEntry, type RangeQuery, type TimeEntry } from './rules.js';
 import type { TimeEntryService } from './service.js';
+import { assertSpansOpen, type MonthLock } from '../month-lock.js';
 import {
   CSV_COLUMNS,
   escapeNote,
@@ -139,6 +140,7 @@ export interface EntryCsvDeps {
   settings: SettingsService;
   timeEntries: TimeEntryService;
   exports: ExportGate;
+  monthLock: MonthLock;
 }
 
 /**
@@ -253,6 +255,13 @@ export function createEntryCsvService(deps: EntryCsvDeps) {
       progress('written', Math.min(index + ROWS_PER_INSERT, values.length), values.length);
     }
     const stored = await settings.getSettingsInTransaction(trx, userId);
+    await assertSpansOpen(
+      deps.monthLock,
+      trx,
+      userId,
+      stored.zones,
+      checked.rows.map(({ span }) => [span.startMs, span.endMs ?? span.startMs + 1]),
+    );
     const minBreakMs = stored.min_break_minutes * 60_000;
     const finished = checked.rows.flatMap(({ span }) => (span.endMs === null ? [] : [[span.startMs, span.endMs] as [number, number]]));
     const days = totalsOfSpans(finished, stored.zones, minBreakMs);

@@ -12,6 +12,7 @@ import type { Clock } from '../../common/clock.js';
 import { entriesOverlapping, refreshDailyTotals, runningEntry, type InstantRange } from './store.js';
 import { ServiceError, validationError } from '../../common/errors.js';
 import { DEFAULT_TIMER_LIMIT_MINUTES, type SettingsService } from '../settings/settings.js';
+import { assertSpansOpen, type MonthLock } from '../month-lock.js';
 import {
   assertRoomForEntries,
   assertUnchanged,
@@ -64,6 +65,8 @@ export interface TimeEntryDeps {
   database: TransactionalDatabase;
   clock: Clock;
   settings: SettingsService;
+  /** Refuses a change to a day of a closed month (src/time/month-lock.ts). */
+  monthLock: MonthLock;
 }
 
 async function findOwnRow(executor: Kysely<Database>, userId: number, id: number): Promise<TimeEntryRow> {
@@ -73,7 +76,7 @@ async function findOwnRow(executor: Kysely<Database>, userId: number, id: number
   return row;
 }
 
-async function updateEntry({ database, clock, settings }: TimeEntryDeps, userId: number, id: number, patch: TimeEntryPatch): Promise<TimeEntry> {
+async function updateEntry({ database, clock, settings, monthLock }: TimeEntryDeps, userId: number, id: number, patch: TimeEntryPatch): Promise<TimeEntry> {
   const now = clock.now();
   return writeEntries(database, userId, async (trx) => {
     const row = await findOwnRow(trx, userId, id);
@@ -86,6 +89,8 @@ async function updateEntry({ database, clock, settings }: TimeEntryDeps, userId:
       note: patch.note !== undefined ? normalizeNote(patch.note) : row.note,
     };
     checkSpan(span, now.getTime());
+    const spanOf = (s: EntrySpan) => [s.startMs, s.endMs ?? Math.max(now.getTime(), s.startMs + 1)] as const;
+    await assertSpansOpen(monthLock, trx, userId, timezone, [spanOf(oldSpan), spanOf(span)]);
     await assertSpanIsFree(trx, userId, span, id, now.getTime());
     const updated = await trx
       .updateTable('time_entries')
@@ -109,7 +114,7 @@ async function updateEntry({ database, clock, settings }: TimeEntryDeps, userId:
 }
 
 /** Stops the running entry now (409 NOT_RUNNING if none runs). */
-async function stopTimer({ database, clock, settings }: TimeEntryDeps, userId: number): Promise<TimeEntry> {
+async function stopTimer({ database, clock, settings, monthLock }: TimeEntryDeps, userId: number): Promise<TimeEntry> {
   const now = clock.now();
   return writeEntries(database, userId, async (trx) => {
     const running = await runningEntry(trx, userId);
@@ -121,6 +126,7 @@ async function stopTimer({ database, clock, settings }: TimeEntryDeps, userId: n
     const endMs = Math.min(Math.max(now.getTime(), startMs + 1), planned ?? Infinity);
     checkSpan({ startMs, endMs, note: running.note }, now.getTime());
     const { zones: timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
+    await assertSpansOpen(monthLock, trx, userId, timezone, [[startMs, endMs]]);
     const stopped = await trx
       .updateTable('time_entries')
       .set({ end_at: toIso(endMs), updated_at: nextUpdatedAt(running, now.getTime()) })
@@ -204,7 +210,7 @@ async function stopOneForgotten({ database, settings }: TimeEntryDeps, candidate
 }
 
 export function createTimeEntryService(deps: TimeEntryDeps) {
-  const { database, clock, settings } = deps;
+  const { database, clock, settings, monthLock } = deps;
   const { db } = database;
   /** Parses from/to of a query into an instant range in the user's zone. */
   async function resolveRange(userId: number, query: RangeQuery): Promise<InstantRange> {
@@ -239,6 +245,7 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
     checkSpan(span, now.getTime());
     return writeEntries(database, userId, async (trx) => {
       const rules = await settings.getSettingsInTransaction(trx, userId);
+      await assertSpansOpen(monthLock, trx, userId, rules.zones, [[span.startMs, span.endMs ?? Math.max(now.getTime(), span.startMs + 1)]]);
       await assertSpanIsFree(trx, userId, span, undefined, now.getTime());
       await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, rules, span, now.toISOString()));
@@ -251,6 +258,8 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
       const row = await findOwnRow(trx, userId, id);
       assertUnchanged(row, expectedUpdatedAt);
       const { zones: timezone, min_break_minutes } = await settings.getSettingsInTransaction(trx, userId);
+      const endMs = row.end_at === null ? Math.max(clock.now().getTime(), Date.parse(row.start_at) + 1) : Date.parse(row.end_at);
+      await assertSpansOpen(monthLock, trx, userId, timezone, [[Date.parse(row.start_at), endMs]]);
       await trx.deleteFrom('time_entries').where('id', '=', id).execute();
       if (row.end_at !== null)
         await refreshDailyTotals(trx, userId, timezone, min_break_minutes * 60_000, [[Date.parse(row.start_at), Date.parse(row.end_at)]]);
@@ -262,6 +271,7 @@ export function createTimeEntryService(deps: TimeEntryDeps) {
     const span: EntrySpan = { startMs: clock.now().getTime(), endMs: null, note: normalizeNote(note) };
     return writeEntries(database, userId, async (trx) => {
       const rules = await settings.getSettingsInTransaction(trx, userId);
+      await assertSpansOpen(monthLock, trx, userId, rules.zones, [[span.startMs, span.startMs + 1]]);
       await assertSpanIsFree(trx, userId, span, undefined, span.startMs);
       await assertRoomForEntries(trx, userId, 1);
       return publicEntry(await insertEntry(trx, userId, rules, span, toIso(span.startMs)));

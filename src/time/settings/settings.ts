@@ -24,6 +24,7 @@ export {
   type SettingsPatch,
 } from './patch.js';
 import { ServiceError } from '../../common/errors.js';
+import { changedDays, type MonthLock } from '../month-lock.js';
 import { ScheduleTimeline, storedSchedulesOf, writeSchedule, type Schedule, type WeeklyTarget } from '../schedules.js';
 
 const MINUTE_MS = 60_000;
@@ -63,6 +64,8 @@ export interface SettingsDeps {
   /** `exclusively`: one rebuild of an account's totals at a time across processes (./rebuild-gate.ts). */
   database: TransactionalDatabase & Pick<OpenedDatabase, 'exclusively'>;
   clock: Clock;
+  /** Refuses settings that rewrite a day of a closed month (src/time/month-lock.ts). */
+  monthLock: MonthLock;
 }
 
 /** Half days as stored (null: not set) in days. */
@@ -159,7 +162,7 @@ function settingsOfRows(clock: Clock, rows: SettingsRow[], schedules: Schedule[]
   };
 }
 
-export function createSettingsService({ database, clock }: SettingsDeps) {
+export function createSettingsService({ database, clock, monthLock }: SettingsDeps) {
   const { db } = database;
   const rebuilds = createRebuildGate(clock, database);
   /** The settings of a user (defaults where nothing is stored); NOT_FOUND if the account is gone. */
@@ -237,6 +240,11 @@ export function createSettingsService({ database, clock }: SettingsDeps) {
       });
       after = await getSettingsInTransaction(trx, userId);
     }
+    const changed = changedDays(before, after, {
+      zones: zones && (zones.from ?? null),
+      targets: targets && (targets.validFrom ?? localDateOf(clock.now().getTime(), after.zones)),
+    });
+    if (changed) await monthLock.assertOpen(trx, userId, ...changed);
     if (zones !== undefined || after.min_break_minutes !== before.min_break_minutes) {
       const minBreakMs = after.min_break_minutes * MINUTE_MS;
       const from = after.min_break_minutes === before.min_break_minutes ? zones?.from : undefined;

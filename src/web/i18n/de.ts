@@ -361,6 +361,15 @@ export const de: Catalog = {
     half: 'halber Tag',
   },
 
+  monthState: {
+    label: 'Stand des Monats',
+    states: { open: 'offen', submitted: 'zur Freigabe eingereicht', returned: 'zurückgegeben', approved: 'freigegeben', locked: 'gesperrt' },
+    comment: (comment: string) => `Kommentar: ${comment}`,
+    closed: 'Abgeschlossen: Seine Tage lassen sich nicht mehr ändern.',
+    submit: 'Monat einreichen',
+    submittedNow: 'Der Monat ist zur Freigabe eingereicht.',
+  },
+
   vacation: {
     basisLabel: 'So wird der Anspruch berechnet',
     fullYear: (perYear: string) => `${perYear} im Jahr`,

@@ -392,6 +392,15 @@ export const en = {
     half: 'half day',
   },
 
+  monthState: {
+    label: 'State of the month',
+    states: { open: 'open', submitted: 'submitted for approval', returned: 'returned', approved: 'approved', locked: 'locked' },
+    comment: (comment: string) => `Comment: ${comment}`,
+    closed: 'Closed: its days cannot be changed any more.',
+    submit: 'Submit month',
+    submittedNow: 'The month is submitted for approval.',
+  },
+
   vacation: {
     basisLabel: 'How the allowance is worked out',
     fullYear: (perYear: string) => `${perYear} a year`,

@@ -10,6 +10,7 @@ import { fmt, shownMonth, shownWeek, useLoad, zone } from '../state.js';
 import { Notice } from '../ui.js';
 import { todayIn } from '../week.js';
 import { balanceThrough, DayBalance, TotalBalance } from './balance.js';
+import { MonthState } from './month-state.js';
 
 type Sheet = Answer<'GET /api/stats/month'>;
 type Day = Sheet['days'][number];
@@ -173,6 +174,7 @@ export function MonthView() {
         </button>
       </p>
       <Notice error={error ?? sheet.error} />
+      <MonthState month={month} thisMonth={today.slice(0, 7)} />
       {sheet.data && (
         <>
           <p>
