@@ -156,6 +156,29 @@ describe('requested absences', () => {
     expect((await dayOf(nina)).absence).toEqual({ type: 'away', portion: 'half' });
   });
 
+  it('in a closed month: approving the days, or their cancellation, is 409 MONTH_LOCKED; rejecting and withdrawing change no figure and go through', async () => {
+    // February is over (the clock: 2 March), so Max may submit it.
+    const asked = await maxAsks({ date: '2026-02-23' });
+    const approvedBefore = await maxAsks({ date: '2026-02-24' });
+    expect((await lea.call('POST', `/api/requests/${approvedBefore}/approve`, {})).statusCode).toBe(200);
+    expect((await max.call('POST', `/api/requests/${approvedBefore}/cancel`)).statusCode).toBe(200);
+    const third = await maxAsks({ date: '2026-02-25' });
+    expect((await max.call('POST', '/api/months/2026-02/submit', {})).statusCode).toBe(200);
+    expect((await lea.call('POST', `/api/users/${max.userId}/months/2026-02/approve`, {})).statusCode).toBe(200);
+    // The month's figures, without the vacation block of its year (which the requests move).
+    const february = async () => ({ ...(await max.call('GET', '/api/stats/month?month=2026-02')).json(), vacation: undefined });
+    const before = await february();
+    const locked = await lea.call('POST', `/api/requests/${asked}/approve`, {});
+    expect([locked.statusCode, locked.json()]).toMatchObject([409, { code: 'MONTH_LOCKED', month: '2026-02' }]);
+    const cancellation = await lea.call('POST', `/api/requests/${approvedBefore}/approve`, {});
+    expect([cancellation.statusCode, cancellation.json()]).toMatchObject([409, { code: 'MONTH_LOCKED', month: '2026-02' }]);
+    expect((await lea.call('POST', `/api/requests/${asked}/reject`, {})).statusCode).toBe(200);
+    expect((await max.call('POST', `/api/requests/${third}/withdraw`)).statusCode).toBe(200);
+    expect((await lea.call('POST', `/api/requests/${approvedBefore}/reject`, {})).statusCode).toBe(200);
+    expect(await february()).toEqual(before);
+    expect((await max.call('GET', `/api/users/${max.userId}/months/2026-02/verify`)).json()).toMatchObject({ matches: true });
+  });
+
   it('rejected or withdrawn: the absences are gone; only the person withdraws (anyone else finds nothing), only while it waits', async () => {
     const before = await figures(max);
     const rejected = await maxAsks();

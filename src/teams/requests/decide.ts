@@ -9,6 +9,7 @@ import type { Database, LeaveRequestState } from '../../db/types.js';
 import { ServiceError } from '../../common/errors.js';
 import type { Actor } from '../access.js';
 import { requestNotFound } from './store.js';
+import { createMonthLock } from '../months/lock.js';
 
 export type Step = 'approve' | 'reject' | 'withdraw' | 'cancel';
 
@@ -61,6 +62,14 @@ async function applyToAbsences(trx: Transaction<Database>, userId: number, reque
   if (ENDED.includes(to)) await trx.deleteFrom('absences').where('user_id', '=', userId).where('request_id', '=', requestId).execute();
 }
 
+/** The month lock (docs/teams.md, "The lock"): the team layer's own side of the port. */
+const MONTH_LOCK = createMonthLock();
+
+/** Whether a step makes the request's days count (approved) or stop counting (cancelled). */
+function changesFigures(from: LeaveRequestState, to: LeaveRequestState): boolean {
+  return (from === 'requested' && to === 'approved') || (from === 'cancel_requested' && to === 'cancelled');
+}
+
 export interface StepTaken {
   from: LeaveRequestState;
   to: LeaveRequestState;
@@ -79,10 +88,12 @@ export async function takeStep(
 ): Promise<StepTaken> {
   return database.transact(async (trx) => {
     await database.lockUser(trx, request.userId);
-    const row = await trx.selectFrom('leave_requests').select('state').where('id', '=', request.id).executeTakeFirst();
+    const row = await trx.selectFrom('leave_requests').select(['state', 'from_date', 'to_date']).where('id', '=', request.id).executeTakeFirst();
     if (!row) throw requestNotFound();
     const next = NEXT[step][row.state];
     if (next === undefined) throw alreadyDecided(step, row.state);
+    // Approving the days, or their cancellation, changes the figures of their months: not of a closed one.
+    if (changesFigures(row.state, next)) await MONTH_LOCK.assertOpen(trx, request.userId, row.from_date, row.to_date);
     await applyToAbsences(trx, request.userId, request.id, row.state, next);
     const decided = decision === undefined ? {} : { decided_by: decision.deciderId, decided_at: now, decision_note: decision.note };
     await trx
