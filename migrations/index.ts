@@ -34,6 +34,7 @@ import * as teams from './20261127024000_teams.js';
 import * as invitations from './20261127030000_invitations.js';
 import * as adminSetupLinks from './20261127053000_admin_setup_links.js';
 import * as teamNameKey from './20261127054500_team_name_key.js';
+import * as notices from './20261127091000_notices.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '20261127030000_invitations': invitations,
   '20261127053000_admin_setup_links': adminSetupLinks,
   '20261127054500_team_name_key': teamNameKey,
+  '20261127091000_notices': notices,
 };

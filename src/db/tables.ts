@@ -41,4 +41,6 @@ export const TABLES = everyTable([
   'team_members',
   'invitations',
   'admin_setup_links',
+  'notices',
+  'notice_checks',
 ]);

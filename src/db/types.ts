@@ -2,8 +2,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
-import type { AdminSetupLinksTable, InvitationsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
-export type { InvitationsTable, TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
+import type { AdminSetupLinksTable, InvitationsTable, NoticeChecksTable, NoticesTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
+export type { InvitationsTable, NoticeChecksTable, NoticesTable, TeamMembersTable, TeamRole, TeamsTable, UserRole } from './types-teams.js';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -172,6 +172,8 @@ export interface UserSettingsTable {
   timer_limit_minutes: number | null;
   /** 1: Today offers once to turn the timer limit on (accounts made before it was on by default). */
   suggest_timer_limit: Generated<number>;
+  /** 1: the missing-day reminder is on (docs/notices.md). */
+  reminders_enabled: Generated<number>;
   /** Targets before schedules (migration 009): no longer read, kept as they were. */
   target_mon_minutes: Generated<number>;
   target_tue_minutes: Generated<number>;
@@ -280,6 +282,8 @@ export interface Database {
   team_members: TeamMembersTable;
   invitations: InvitationsTable;
   admin_setup_links: AdminSetupLinksTable;
+  notices: NoticesTable;
+  notice_checks: NoticeChecksTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

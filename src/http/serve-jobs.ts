@@ -43,6 +43,19 @@ export function serveJobs(ctx: AppContext, outages: OutageReport): JobRegistry {
     failureMessage: 'audit retention failed',
   });
 
+  // Notices (docs/notices.md), every NOTIFY_INTERVAL: the missing-day reminders and lead's digests
+  // due (from NOTIFY_HOUR in each account's zone) are recorded, then every notice not yet mailed is
+  // sent, once. Once: one process a round; and each notice is claimed by a conditional update before
+  // it is sent, so two processes never mail the same one.
+  jobs.add({
+    name: 'notices',
+    scope: 'one process a round',
+    everyMs: config.notify.intervalSeconds * 1000,
+    run: () => services.notices.round(),
+    done: (result) => logger.debug({ notices: result ?? 'done by another process' }, 'notices done'),
+    failureMessage: 'notices failed',
+  });
+
   // The integrity check (quick_check on SQLite), every INTEGRITY_CHECK_INTERVAL and once soon after
   // the start, never per request: /api/health reports a damaged database that still answers reads.
   // In every process: each process's /api/health answers from its own last check.
