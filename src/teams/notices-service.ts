@@ -1,7 +1,7 @@
 // The notices of the team layer bound into one service (docs/notices.md): an account's own list under
 // the bell (./notices.ts), the missing-day reminder and the lead's digest (./notices-reminders.ts),
 // and the mail of each notice (./notices-delivery.ts). Other services record a notice with
-// `recordNotice` in their own transaction; the notice job of `serve` runs the rounds.
+// `recordNotice` in their own transaction; `serve`'s jobs run the rounds (src/http/serve-jobs.ts).
 import type { Clock } from '../common/clock.js';
 import type { TransactionalDatabase } from '../db/database.js';
 import { createNoticeDelivery, type DeliveryDeps } from './notices-delivery.js';
@@ -26,13 +26,6 @@ export function createNoticeService({ database, clock, statistics, pending, mail
     ...createNoticeList({ database, clock }),
     ...reminders,
     ...delivery,
-    /** One round of the notice job: reminders and digests due are recorded, then what is due is mailed. */
-    async round() {
-      const missingDays = await reminders.remindMissingDays();
-      const digests = await reminders.sendDigests();
-      const mail = await delivery.deliverDue();
-      return { missingDays, digests, mail };
-    },
   };
 }
 
