@@ -47,36 +47,47 @@ export interface DeliveryRound {
 
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
+/** The ids of the notices due now, oldest first. */
+function dueIds(db: Kysely<Database>, nowIso: string, afterId: number, batch: number) {
+  return db
+    .selectFrom('notices')
+    .select('id')
+    .where('sent_at', 'is', null)
+    .where('given_up_at', 'is', null)
+    .where((eb) => eb.or([eb('next_try_at', 'is', null), eb('next_try_at', '<=', nowIso)]))
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(batch)
+    .execute();
+}
+
+/** Takes one notice for this process (true), unless another process took or sent it first. */
+async function claim(db: Kysely<Database>, id: number, nowIso: string, until: string): Promise<boolean> {
+  const result = await db
+    .updateTable('notices')
+    .set((eb) => ({ next_try_at: until, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('sent_at', 'is', null)
+    .where('given_up_at', 'is', null)
+    .where((eb) => eb.or([eb('next_try_at', 'is', null), eb('next_try_at', '<=', nowIso)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Without SMTP: the notices due stay under the bell and are marked as not mailed (once each). */
+async function markNotMailed(db: Kysely<Database>, nowIso: string): Promise<number> {
+  const result = await db
+    .updateTable('notices')
+    .set({ given_up_at: nowIso, last_error: 'not mailed: no SMTP settings' })
+    .where('sent_at', 'is', null)
+    .where('given_up_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export function createNoticeDelivery({ database, clock, mailer, report, options }: DeliveryDeps) {
   const { db } = database;
   const batch = options.batch ?? DEFAULT_BATCH;
-
-  /** The ids of the notices due now, oldest first. */
-  function dueIds(nowIso: string, afterId: number) {
-    return db
-      .selectFrom('notices')
-      .select('id')
-      .where('sent_at', 'is', null)
-      .where('given_up_at', 'is', null)
-      .where((eb) => eb.or([eb('next_try_at', 'is', null), eb('next_try_at', '<=', nowIso)]))
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(batch)
-      .execute();
-  }
-
-  /** Takes one notice for this process (true), unless another process took or sent it first. */
-  async function claim(id: number, nowIso: string, until: string): Promise<boolean> {
-    const result = await db
-      .updateTable('notices')
-      .set((eb) => ({ next_try_at: until, attempts: eb('attempts', '+', 1) }))
-      .where('id', '=', id)
-      .where('sent_at', 'is', null)
-      .where('given_up_at', 'is', null)
-      .where((eb) => eb.or([eb('next_try_at', 'is', null), eb('next_try_at', '<=', nowIso)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
 
   async function claimed(id: number) {
     return db
@@ -91,9 +102,12 @@ export function createNoticeDelivery({ database, clock, mailer, report, options 
   async function sendOne(id: number, send: (mail: NoticeMail) => Promise<void>, round: DeliveryRound): Promise<void> {
     const row = await claimed(id);
     try {
-      await send({ to: { email: row.email, fullName: row.full_name }, kind: row.kind, data: JSON.parse(row.data) as Record<string, unknown>, createdAt: row.created_at });
-      await db.updateTable('notices').set({ sent_at: clock.now().toISOString(), next_try_at: null, last_error: null }).where('id', '=', id).execute();
-      round.sent += 1;
+      await send({
+        to: { email: row.email, fullName: row.full_name },
+        kind: row.kind,
+        data: JSON.parse(row.data) as Record<string, unknown>,
+        createdAt: row.created_at,
+      });
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       const now = clock.now();
@@ -108,18 +122,13 @@ export function createNoticeDelivery({ database, clock, mailer, report, options 
       report.failed({ id, kind: row.kind, attempts: row.attempts, reason, retryAt });
       if (giveUp) round.givenUp += 1;
       else round.failed += 1;
+      return;
     }
-  }
-
-  /** Without SMTP: the notices due stay under the bell and are marked as not mailed (once each). */
-  async function markNotMailed(nowIso: string): Promise<number> {
-    const result = await db
-      .updateTable('notices')
-      .set({ given_up_at: nowIso, last_error: 'not mailed: no SMTP settings' })
-      .where('sent_at', 'is', null)
-      .where('given_up_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    // Outside the try: a mail that went out is never counted as failed. Should this mark fail (the
+    // database gone), the round's failure is logged and the notice is mailed again once its claim ends:
+    // at least once, never lost.
+    await db.updateTable('notices').set({ sent_at: clock.now().toISOString(), next_try_at: null, last_error: null }).where('id', '=', id).execute();
+    round.sent += 1;
   }
 
   /** One round: every notice due now, a batch at a time, a turn of the event loop between two batches. */
@@ -128,16 +137,16 @@ export function createNoticeDelivery({ database, clock, mailer, report, options 
     const now = clock.now();
     const nowIso = now.toISOString();
     if (mailer.mode === 'none') {
-      const count = await markNotMailed(nowIso);
+      const count = await markNotMailed(db, nowIso);
       if (count > 0) report.notMailed(count);
       return round;
     }
     let afterId = 0;
     for (;;) {
-      const ids = await dueIds(nowIso, afterId);
+      const ids = await dueIds(db, nowIso, afterId, batch);
       for (const { id } of ids) {
         const at = clock.now();
-        if (await claim(id, at.toISOString(), later(at, CLAIM_SECONDS))) await sendOne(id, (mail) => mailer.send(mail), round);
+        if (await claim(db, id, at.toISOString(), later(at, CLAIM_SECONDS))) await sendOne(id, (mail) => mailer.send(mail), round);
       }
       if (ids.length < batch) return round;
       afterId = ids.at(-1)!.id;

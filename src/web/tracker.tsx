@@ -22,6 +22,7 @@ import { AdminAccountsView } from './views/admin-accounts.js';
 import { AdminAuditView } from './views/admin-audit.js';
 import { AdminTeamsView } from './views/admin-teams.js';
 import { AdminInvitationsView } from './views/admin-invitations.js';
+import { Bell } from './bell.js';
 
 const VIEWS: Record<Tab, () => preact.JSX.Element> = {
   today: TodayView,
@@ -98,6 +99,7 @@ export function Tracker(props: { user: User }) {
       <header>
         <p class="brand">{text.brand}</p>
         <p class="user">{props.user.full_name}</p>
+        <Bell />
         <button type="button" class="link sign-out" onClick={signOut}>
           {text.signOut}
         </button>

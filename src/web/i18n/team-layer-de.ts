@@ -155,4 +155,16 @@ export const teamLayerDe: TeamLayerCatalog = {
     figures: 'Zahlen',
     pdf: 'Monats-PDF',
   },
+  notices: {
+    bell: (unread: number) => (unread === 0 ? 'Mitteilungen' : `Mitteilungen, ${unread} ungelesen`),
+    title: 'Mitteilungen',
+    none: 'Keine Mitteilungen.',
+    markRead: 'Als gelesen markieren',
+    markAllRead: 'Alle als gelesen markieren',
+    close: 'Schließen',
+    unread: 'Ungelesen',
+    missingDay: (date: string) => `Am ${date} ist nichts erfasst: weder Arbeitszeit noch eine Abwesenheit.`,
+    leadDigest: (count: number) => (count === 1 ? 'Eine Sache wartet auf Ihre Entscheidung.' : `${count} Sachen warten auf Ihre Entscheidung.`),
+    other: (kind: string) => `Eine Mitteilung (${kind}).`,
+  },
 };
