@@ -26,12 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // An account's notices, newest first (GET /api/notices).
   await db.schema.createIndex('notices_by_user').on('notices').columns(['user_id', 'id']).execute();
   // What the notice job still has to mail.
-  await db.schema
-    .createIndex('notices_undelivered')
-    .on('notices')
-    .columns(['next_try_at'])
-    .where(sql.ref('sent_at'), 'is', null)
-    .execute();
+  await db.schema.createIndex('notices_undelivered').on('notices').columns(['next_try_at']).where(sql.ref('sent_at'), 'is', null).execute();
   await db.schema
     .createTable('notice_checks')
     .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))

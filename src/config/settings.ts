@@ -134,7 +134,12 @@ export const SETTINGS = {
     max: 23,
     doc: "the hour, in each account's own zone, from which yesterday's missing-day reminder and a lead's digest are sent",
   },
-  NOTIFY_INTERVAL: { kind: 'duration', default: '5m', maxSeconds: DAY, doc: 'how often `serve` looks for reminders and digests due and mails the notices not yet sent' },
+  NOTIFY_INTERVAL: {
+    kind: 'duration',
+    default: '5m',
+    maxSeconds: DAY,
+    doc: 'how often `serve` looks for reminders and digests due and mails the notices not yet sent',
+  },
   NOTIFY_RETRY: {
     kind: 'duration',
     default: '5m',

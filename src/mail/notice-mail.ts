@@ -33,7 +33,10 @@ function textsOf(mail: NoticeMail, language: Language, publicUrl: string): Texts
     return language === 'de'
       ? {
           subject: `timetrack: nichts erfasst am ${date}`,
-          lines: [`Für ${date} (Soll ${hours(data.target_minutes)}) ist weder Arbeitszeit noch eine Abwesenheit erfasst.`, `Bitte tragen Sie den Tag nach: ${link}`],
+          lines: [
+            `Für ${date} (Soll ${hours(data.target_minutes)}) ist weder Arbeitszeit noch eine Abwesenheit erfasst.`,
+            `Bitte tragen Sie den Tag nach: ${link}`,
+          ],
         }
       : {
           subject: `timetrack: nothing recorded on ${date}`,

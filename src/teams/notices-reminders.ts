@@ -64,7 +64,15 @@ async function candidates(db: Kysely<Database>, kind: string, afterId: number, l
   if (leadsOnly) {
     query = query
       .where('users.role', 'in', ['lead', 'admin'])
-      .where((eb) => eb.exists(eb.selectFrom('team_members').select('team_members.user_id').whereRef('team_members.user_id', '=', 'users.id').where('team_members.role', '=', 'lead')));
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('team_members')
+            .select('team_members.user_id')
+            .whereRef('team_members.user_id', '=', 'users.id')
+            .where('team_members.role', '=', 'lead'),
+        ),
+      );
   }
   const rows = await query.orderBy('users.id').limit(limit).execute();
   return rows.map((row) => ({ id: row.id, checked: row.checked_date ?? null, remindersEnabled: row.reminders_enabled !== 0 }));
@@ -108,7 +116,8 @@ export function createReminders({ database, clock, statistics, pending, options 
         await database.transact(async (trx) => {
           if (remind) {
             const data = { date: day.date, target_minutes: day.target_minutes };
-            if (await recordNotice(trx, { userId, kind: MISSING_DAY, key: `${MISSING_DAY}:${userId}:${day.date}`, data, at: clock.now() })) result.reminded += 1;
+            if (await recordNotice(trx, { userId, kind: MISSING_DAY, key: `${MISSING_DAY}:${userId}:${day.date}`, data, at: clock.now() }))
+              result.reminded += 1;
           }
           await markChecked(trx, userId, MISSING_DAY, day.date);
         });

@@ -64,7 +64,13 @@ async function person(name: string, timezone: string, target = 480): Promise<Per
   const { token } = (await callJson(server!, 'POST', '/api/auth/login', { email, password: PASSWORD })).body as { token: string };
   const weekAgo = dateOf(Date.now() - 7 * DAY_MS);
   const days = { mon: target, tue: target, wed: target, thu: target, fri: target, sat: target, sun: target };
-  const patched = await callJson(server!, 'PATCH', '/api/settings', { tracking_start: weekAgo, weekly_target_minutes: days, targets_valid_from: weekAgo }, token);
+  const patched = await callJson(
+    server!,
+    'PATCH',
+    '/api/settings',
+    { tracking_start: weekAgo, weekly_target_minutes: days, targets_valid_from: weekAgo },
+    token,
+  );
   expect(patched.status).toBe(200);
   return { email, token, id: registered.body.user.id as number };
 }

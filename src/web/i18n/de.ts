@@ -73,7 +73,8 @@ export const de: Catalog = {
     TOO_MANY_ABSENCES: 'Sie haben die größtmögliche Zahl an Abwesenheiten. Löschen Sie alte, um neue anzulegen.',
     TOO_MANY_BOOKINGS: 'Sie haben die größtmögliche Zahl an Buchungen. Löschen Sie alte, um neue anzulegen.',
     EXPORT_RUNNING: 'Ein Export Ihrer Daten läuft schon. Warten Sie, bis er fertig ist.',
-    MONTH_LOCKED: 'Dieser Monat ist abgeschlossen: Seine Tage lassen sich nicht mehr ändern. Bitten Sie eine Administratorin oder einen Administrator, ihn wieder zu öffnen, oder buchen Sie eine Korrektur in einem offenen Monat.',
+    MONTH_LOCKED:
+      'Dieser Monat ist abgeschlossen: Seine Tage lassen sich nicht mehr ändern. Bitten Sie eine Administratorin oder einen Administrator, ihn wieder zu öffnen, oder buchen Sie eine Korrektur in einem offenen Monat.',
     MONTH_NOT_OVER: 'Dieser Monat ist noch nicht zu Ende. Reichen Sie ihn nach seinem letzten Tag ein.',
     MONTH_STATE: 'Dieser Monat ist nicht in einem Stand, der das erlaubt. Laden Sie ihn neu, um zu sehen, wo er steht.',
     SELF_APPROVAL: 'Eigene Anträge und Monate können Sie nicht genehmigen. Das entscheidet eine andere Teamleitung oder eine Administration.',
