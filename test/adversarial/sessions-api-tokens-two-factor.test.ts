@@ -39,8 +39,8 @@ function protectedRoutes(): Route[] {
   return routes;
 }
 
-/** What an API token may reach: time tracking, statistics, /me and /validate. Everything else with a Bearer is account management. */
-const API_TOKEN_REACH = /^\/api\/(auth\/(me|validate)$|time-entries|settings|stats)/;
+/** What an API token may reach: time tracking, statistics, own notices, /me and /validate. Everything else with a Bearer is account management. */
+const API_TOKEN_REACH = /^\/api\/(auth\/(me|validate)$|time-entries|settings|stats|notices)/;
 /**
  * Reading is within a token's reach: teams, a team's week, and the figures of the people its account
  * may read (docs/teams.md); every change of a team is administration.

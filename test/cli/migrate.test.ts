@@ -42,6 +42,7 @@ const MIGRATIONS = [
   '20261127030000_invitations',
   '20261127053000_admin_setup_links',
   '20261127054500_team_name_key',
+  '20261127091000_notices',
 ];
 
 describe('timetrack migrate', () => {
