@@ -1,12 +1,14 @@
 // The bell in the header (docs/web-client.md, "The bell"; docs/notices.md): a button with the count of
 // unread notices that opens the list of the account's own notices, newest first, each marked read on
 // its own or all at once. A button and a region after it: reached with Tab, opened with Enter or
-// Space, closed with Escape or the button again (focus goes back to the bell).
+// Space, closed with Escape or the button again (focus goes back to the bell). The count is read once
+// the first view has asked for its own figures, and again each time the list opens.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Routes } from '../http/routes-table.js';
 import { api, describe } from './api.js';
 import { locale } from './i18n/index.js';
 import { tl } from './i18n/team-layer.js';
+import { settings } from './state.js';
 import { Notice, useEscape } from './ui.js';
 import { shortDate } from './week.js';
 
@@ -54,7 +56,14 @@ export function Bell() {
       (answer) => (setList(answer), setError(undefined)),
       (failure) => setError(describe(failure)),
     );
-  useEffect(() => void load(), []);
+  // After the first view's own requests (the settings are in, and that view asked for its figures in
+  // the same commit): the bell never delays the first paint or the view's figures.
+  const ready = settings.value !== undefined;
+  useEffect(() => {
+    if (!ready) return;
+    const timer = setTimeout(() => void load(), 0);
+    return () => clearTimeout(timer);
+  }, [ready]);
   const close = () => {
     setOpen(false);
     button.current?.focus();
