@@ -36,6 +36,7 @@ import * as adminSetupLinks from './20261127053000_admin_setup_links.js';
 import * as teamNameKey from './20261127054500_team_name_key.js';
 import * as months from './20261127090000_months.js';
 import * as leaveRequests from './20261127090500_leave_requests.js';
+import * as notices from './20261127091000_notices.js';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts_and_sessions': accountsAndSessions,
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '20261127054500_team_name_key': teamNameKey,
   '20261127090000_months': months,
   '20261127090500_leave_requests': leaveRequests,
+  '20261127091000_notices': notices,
 };

@@ -16,7 +16,7 @@ import { createFirstAdminService } from './auth/accounts/first-admin.js';
 import { createSecretBox } from './auth/secret-box.js';
 import { createTwoFactorService } from './auth/two-factor/index.js';
 import { timeServices } from './composition/time-services.js';
-import { teamServices } from './composition/team-services.js';
+import { noticeWiring, teamServices } from './composition/team-services.js';
 import { createMonthLock } from './teams/months/lock.js';
 import { createAuditService } from './auth/audit.js';
 import { createBackgroundTasks, type BackgroundTasks } from './common/background.js';
@@ -169,7 +169,7 @@ export function createServices(config: Config, database: OpenedDatabase, clock: 
     audit,
     accountClosing: createAccountClosingService({ database, twoFactor: identity.twoFactor, audit }),
     firstAdmin: createFirstAdminService({ database, clock, hasher: identity.hasher, audit }),
-    ...teamServices({ database, clock, identity, time, audit, invitationLinks: invitationLinks(wiring) }),
+    ...teamServices({ database, clock, identity, time, audit, invitationLinks: invitationLinks(wiring), notices: noticeWiring(wiring) }),
     health: createHealthService(database, clock, () => assertSchemaCurrent(database.db)),
     accountData: createAccountDataService({
       database,

@@ -59,6 +59,10 @@ function effectiveValues(config: Config): Record<SettingName, string> {
     HASH_QUEUE_LIMIT: String(config.hashQueueLimit),
     HOUSEKEEPING_INTERVAL: `${config.housekeepingIntervalSeconds}s`,
     AUDIT_RETENTION_DAYS: String(config.auditRetentionDays),
+    NOTIFY_HOUR: String(config.notify.hour),
+    NOTIFY_INTERVAL: `${config.notify.intervalSeconds}s`,
+    NOTIFY_RETRY: `${config.notify.retrySeconds}s`,
+    NOTIFY_ATTEMPTS: String(config.notify.attempts),
     INTEGRITY_CHECK_INTERVAL: `${config.integrityCheckIntervalSeconds}s`,
     METRICS_LISTEN: config.metricsListen ? `${config.metricsListen.host}:${config.metricsListen.port}` : 'off',
   };

@@ -80,6 +80,8 @@ export interface Config {
   auditRetentionDays: number;
   /** How often `serve` runs the database's integrity check (quick_check) for /api/health. */
   integrityCheckIntervalSeconds: number;
+  /** Reminders, digests and the mail of notices (docs/notices.md). */
+  notify: { hour: number; intervalSeconds: number; retrySeconds: number; attempts: number };
   /** Where Prometheus metrics are served (`/metrics`), apart from the API; undefined: off. */
   metricsListen: { host: string; port: number } | undefined;
 }
@@ -200,6 +202,12 @@ export function loadConfig(env: Env, overrides: ConfigOverrides = {}): Config {
     housekeepingIntervalSeconds: checked(() => durationSetting(env, 'HOUSEKEEPING_INTERVAL')),
     auditRetentionDays: checked(() => integerSetting(env, 'AUDIT_RETENTION_DAYS')),
     integrityCheckIntervalSeconds: checked(() => durationSetting(env, 'INTEGRITY_CHECK_INTERVAL')),
+    notify: {
+      hour: checked(() => integerSetting(env, 'NOTIFY_HOUR')),
+      intervalSeconds: checked(() => durationSetting(env, 'NOTIFY_INTERVAL')),
+      retrySeconds: checked(() => durationSetting(env, 'NOTIFY_RETRY')),
+      attempts: checked(() => integerSetting(env, 'NOTIFY_ATTEMPTS')),
+    },
     metricsListen: checked(() => parseListen(valueOf(env, 'METRICS_LISTEN'))),
   };
   if (problems.length > 0) throw new ConfigError(problems.join('; '));

@@ -127,6 +127,26 @@ export const SETTINGS = {
     max: 3650,
     doc: 'days the audit trail keeps a row; older rows are deleted by `serve` every HOUSEKEEPING_INTERVAL and by `audit prune`',
   },
+  NOTIFY_HOUR: {
+    kind: 'integer',
+    default: 7,
+    min: 0,
+    max: 23,
+    doc: "the hour, in each account's own zone, from which yesterday's missing-day reminder and a lead's digest are sent",
+  },
+  NOTIFY_INTERVAL: {
+    kind: 'duration',
+    default: '5m',
+    maxSeconds: DAY,
+    doc: 'how often `serve` looks for reminders and digests due and mails the notices not yet sent',
+  },
+  NOTIFY_RETRY: {
+    kind: 'duration',
+    default: '5m',
+    maxSeconds: DAY,
+    doc: "the wait after a notice's mail failed; twice as long after each further failure, at most a day",
+  },
+  NOTIFY_ATTEMPTS: { kind: 'integer', default: 8, min: 1, max: 100, doc: "how many times a notice's mail is tried before it is given up (and logged)" },
   INTEGRITY_CHECK_INTERVAL: { kind: 'duration', default: '1h', maxSeconds: DAY, doc: "how often `serve` runs the database's integrity check" },
   METRICS_LISTEN: { kind: 'listen', doc: 'host:port of the Prometheus metrics (/metrics); unset: off' },
 } as const satisfies Record<string, SettingSpec>;

@@ -37,6 +37,8 @@ const HOW_TO_COPY: Record<TableName, { key: string[]; identity: boolean }> = {
   invitations: { key: ['id'], identity: true },
   admin_setup_links: { key: ['token_hash'], identity: false },
   leave_requests: { key: ['id'], identity: false },
+  notices: { key: ['id'], identity: true },
+  notice_checks: { key: ['user_id', 'kind'], identity: false },
 };
 
 /** Every table, parents first (foreign keys: the order of TABLES), with the columns that order a batch read. */

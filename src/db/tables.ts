@@ -43,4 +43,6 @@ export const TABLES = everyTable([
   'admin_setup_links',
   'months',
   'leave_requests',
+  'notices',
+  'notice_checks',
 ]);

@@ -106,3 +106,31 @@ export interface MonthsTable {
   /** The canonical JSON the digest was taken of (what verifying compares with). */
   figures: string | null;
 }
+
+/** A notice to an account (docs/notices.md): recorded once by its key, mailed once, read under the bell. */
+export interface NoticesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** `missing-day`, `lead-digest`, and the kinds the leave requests and months record. */
+  kind: string;
+  /** Unique: a second notice with the same key is not recorded (`missing-day:<user>:<date>`, …). */
+  key: string;
+  /** JSON object: what the notice says (the day, the items, …). */
+  data: string;
+  created_at: Instant;
+  read_at: Instant | null;
+  /** The mail: sent, or given up after its last attempt (then logged); else tried again at next_try_at. */
+  sent_at: Instant | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  /** The next send (or the end of a claim by a process that is sending it now); null: at once. */
+  next_try_at: Instant | null;
+  given_up_at: Instant | null;
+}
+
+/** The last day an account was looked at for a kind of reminder (`missing-day`, `lead-digest`). */
+export interface NoticeChecksTable {
+  user_id: number;
+  kind: string;
+  checked_date: LocalDate;
+}

@@ -2,7 +2,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
 export type { DailyTotalsTable, ExportLeasesTable, Instant, LocalDate, ServerProcessesTable } from './types-operations.js';
-import type { AdminSetupLinksTable, InvitationsTable, LeaveRequestsTable, MonthsTable, TeamMembersTable, TeamsTable, UserRole } from './types-teams.js';
+import type * as Teams from './types-teams.js';
 export type * from './types-teams.js';
 
 export interface UsersTable {
@@ -14,7 +14,7 @@ export interface UsersTable {
   username: string | null;
   created_at: Instant;
   /** docs/teams.md; `member` unless set. */
-  role: Generated<UserRole>;
+  role: Generated<Teams.UserRole>;
 }
 
 export type AccountStatus = 'active' | 'disabled';
@@ -172,6 +172,8 @@ export interface UserSettingsTable {
   timer_limit_minutes: number | null;
   /** 1: Today offers once to turn the timer limit on (accounts made before it was on by default). */
   suggest_timer_limit: Generated<number>;
+  /** 1: the missing-day reminder is on (docs/notices.md). */
+  reminders_enabled: Generated<number>;
   /** Targets before schedules (migration 009): no longer read, kept as they were. */
   target_mon_minutes: Generated<number>;
   target_tue_minutes: Generated<number>;
@@ -280,12 +282,14 @@ export interface Database {
   zone_history: ZoneHistoryTable;
   bookings: BookingsTable;
   server_processes: ServerProcessesTable;
-  teams: TeamsTable;
-  team_members: TeamMembersTable;
-  invitations: InvitationsTable;
-  admin_setup_links: AdminSetupLinksTable;
-  leave_requests: LeaveRequestsTable;
-  months: MonthsTable;
+  teams: Teams.TeamsTable;
+  team_members: Teams.TeamMembersTable;
+  invitations: Teams.InvitationsTable;
+  admin_setup_links: Teams.AdminSetupLinksTable;
+  leave_requests: Teams.LeaveRequestsTable;
+  months: Teams.MonthsTable;
+  notices: Teams.NoticesTable;
+  notice_checks: Teams.NoticeChecksTable;
 }
 
 export type TimeEntryRow = Selectable<TimeEntriesTable>;

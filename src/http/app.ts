@@ -20,6 +20,7 @@ import { teamRoutes } from './teams/routes.js';
 import { invitationRoutes } from './invitations/routes.js';
 import { requestRoutes } from './requests/routes.js';
 import { monthRoutes } from './months/routes.js';
+import { noticeRoutes } from './notices/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { settingsRoutes } from './settings/routes.js';
@@ -195,6 +196,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
   const invitationServices = { credentials, invitations: services.invitations, authentication, sessions, settings, rateLimited };
   await registerApiTree(app, '/api/invitations', 'private', invitationRoutes, invitationServices);
   await registerApiTree(app, '/api/requests', 'private', requestRoutes, { credentials, requests: services.requests });
+  await registerApiTree(app, '/api/notices', 'private', noticeRoutes, { credentials, notices: services.notices });
   await registerApiTree(app, '/api', 'public', healthRoutes, { health: services.health, engine: ctx.database.engine });
   // One budget per account for both exports (CSV and account document): RATE_LIMIT_EXPORT an hour.
   // A refused try (409 EXPORT_RUNNING, 503 BUSY) is given back.

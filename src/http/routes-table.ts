@@ -42,6 +42,7 @@ import type {
 import type { Anonymous } from './stats/schemas.js';
 import type { CalendarResponse, OverviewResponse, TeamDetailResponse, TeamListResponse, TeamResponse } from './teams/schemas.js';
 import type { AuditQuery, AuditResponse } from './audit/schemas.js';
+import type { NoticesResponse } from './notices/routes.js';
 import type { AccountStateResponse, ResetLinkResponse, UserListQuery, UserListResponse, UserPatchBody, UserResponse } from './users/schemas.js';
 import type { IdParams, RangeQuery } from './time-entries/schemas.js';
 
@@ -183,6 +184,10 @@ export interface Routes {
   'POST /api/invitations': { body: InvitationBody; response: IssuedInvitation };
   'POST /api/invitations/:id/resend': { params: Id; body: { language?: 'en' | 'de' } | null; response: IssuedInvitation };
   'DELETE /api/invitations/:id': { params: Id; response: NoContent };
+  // The bell (notices/routes.ts): own notices.
+  'GET /api/notices': { response: Static<typeof NoticesResponse> };
+  'POST /api/notices/:id/read': { params: Id; response: NoContent };
+  'POST /api/notices/read-all': { response: { read: number } };
 }
 
 type TeamRole = 'lead' | 'member';

@@ -46,6 +46,31 @@ export function serveJobs(ctx: AppContext, outages: OutageReport): JobRegistry {
     failureMessage: 'audit retention failed',
   });
 
+  // Notices (docs/notices.md), every NOTIFY_INTERVAL: the missing-day reminders and lead's digests
+  // due (from NOTIFY_HOUR in each account's zone) are recorded. Once: one process a round; idempotent
+  // besides (a notice's key is unique, and the day looked at is noted with it).
+  jobs.add({
+    name: 'reminders',
+    scope: 'one process a round',
+    everyMs: config.notify.intervalSeconds * 1000,
+    run: async () => ({ missingDays: await services.notices.remindMissingDays(), digests: await services.notices.sendDigests() }),
+    done: (result) => logger.debug({ reminders: result ?? 'done by another process' }, 'reminders done'),
+    failureMessage: 'reminders failed',
+  });
+
+  // Their mail, every NOTIFY_INTERVAL, in every process: each notice is claimed by a conditional
+  // update before it is sent (src/teams/notices-delivery.ts), so each is mailed by one process, once.
+  jobs.add({
+    name: 'notice mail',
+    scope: 'every process',
+    everyMs: config.notify.intervalSeconds * 1000,
+    run: () => services.notices.deliverDue(),
+    done: (result) => {
+      if (result && result.sent + result.failed + result.givenUp > 0) logger.info(result, 'notice mail round');
+    },
+    failureMessage: 'notice mail failed',
+  });
+
   // The integrity check (quick_check on SQLite), every INTEGRITY_CHECK_INTERVAL and once soon after
   // the start, never per request: /api/health reports a damaged database that still answers reads.
   // In every process: each process's /api/health answers from its own last check.

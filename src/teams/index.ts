@@ -10,3 +10,7 @@ export { createInvitationService, type InvitationDelivery, type InvitationDeps, 
 export { createAccountActionService, type AccountActionDeps, type AccountActionService } from './account-actions.js';
 export { createTeamService, type TeamDeps, type TeamService } from './team-service.js';
 export { createMonthService, type MonthDeps, type MonthService } from './months/service.js';
+export { createNoticeService, type NoticeDeps, type NoticeService } from './notices-service.js';
+export { recordNotice, type Notice, type NoticeInput } from './notices.js';
+export type { DeliveryReport, NoticeMail, NoticeMailer } from './notices-delivery.js';
+export type { PendingItem, PendingProvider } from './notices-reminders.js';

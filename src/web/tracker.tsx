@@ -2,7 +2,7 @@
 // section (views/*). Loaded on demand by main.tsx, so that /login stays small.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { User } from '../http/contract.js';
-import { api, currentRole, currentTeams, describe } from './api.js';
+import { currentRole, currentTeams, describe } from './api.js';
 import { t } from './i18n/index.js';
 import { tl } from './i18n/team-layer.js';
 import { getOnce } from './prefetch.js';
@@ -17,11 +17,12 @@ import { SettingsView } from './views/settings.js';
 import { TodayView } from './views/today.js';
 import { WeekView } from './views/week.js';
 import { MonthView } from './views/month.js';
-import { loadLedTeams, TeamView } from './views/team.js';
+import { loadRoleAndTeams, TeamView } from './views/team.js';
 import { AdminAccountsView } from './views/admin-accounts.js';
 import { AdminAuditView } from './views/admin-audit.js';
 import { AdminTeamsView } from './views/admin-teams.js';
 import { AdminInvitationsView } from './views/admin-invitations.js';
+import { Bell } from './bell.js';
 
 const VIEWS: Record<Tab, () => preact.JSX.Element> = {
   today: TodayView,
@@ -58,20 +59,7 @@ export function Tracker(props: { user: User }) {
     );
   }, []);
   useEffect(watchFreshness, []);
-  // The role and teams of a session started on this page (a restored one came with /api/auth/me,
-  // so a reload asks for it once), then the teams the account leads for the Team section.
-  useEffect(() => {
-    const known = currentRole.value;
-    const access =
-      known !== undefined
-        ? Promise.resolve({ role: known, teams: currentTeams.value })
-        : api('GET /api/auth/me').then((me) => {
-            currentRole.value = me.role;
-            currentTeams.value = me.teams;
-            return me;
-          });
-    access.then(loadLedTeams).catch(() => undefined);
-  }, []);
+  useEffect(loadRoleAndTeams, []);
   // Administration for anyone but an admin, and Team for a member of no team (a lead made a member meanwhile, an
   // address kept from before), is no section: the address goes back to Today, as an unknown one does.
   const role = currentRole.value;
@@ -99,6 +87,7 @@ export function Tracker(props: { user: User }) {
       <header>
         <p class="brand">{text.brand}</p>
         <p class="user">{props.user.full_name}</p>
+        <Bell />
         <button type="button" class="link sign-out" onClick={signOut}>
           {text.signOut}
         </button>

@@ -40,11 +40,11 @@ function protectedRoutes(): Route[] {
 }
 
 /**
- * What an API token may reach: time tracking, statistics, /me and /validate, and one's own leave requests
- * (the list, withdrawing, asking to cancel; deciding is administration). Everything else with a Bearer is
- * account management.
+ * What an API token may reach: time tracking, statistics, /me and /validate, one's own notices, and one's own
+ * leave requests (the list, withdrawing, asking to cancel; deciding is administration). Everything else with a
+ * Bearer is account management.
  */
-const API_TOKEN_REACH = /^\/api\/(auth\/(me|validate)$|time-entries|settings|stats|requests\/?(\d+\/(withdraw|cancel))?$)/;
+const API_TOKEN_REACH = /^\/api\/(auth\/(me|validate)$|time-entries|settings|stats|notices|requests\/?(\d+\/(withdraw|cancel))?$)/;
 /**
  * Reading is within a token's reach: teams, a team's week and calendar, and the figures of the people its account
  * may read (docs/teams.md); every change of a team is administration.

@@ -44,6 +44,7 @@ const MIGRATIONS = [
   '20261127054500_team_name_key',
   '20261127090000_months',
   '20261127090500_leave_requests',
+  '20261127091000_notices',
 ];
 
 describe('timetrack migrate', () => {

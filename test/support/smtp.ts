@@ -18,8 +18,10 @@ export interface TestSmtpServer {
   close: () => Promise<void>;
 }
 
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+/** `refuseFirst`: the first this many messages are refused with a temporary error (451), as a server that is briefly unwell. */
+export async function startSmtpServer(options: { refuseFirst?: number } = {}): Promise<TestSmtpServer> {
   const messages: ReceivedMail[] = [];
+  let refused = 0;
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({
     // Plain SMTP on localhost: no certificate to set up, and nodemailer sends without STARTTLS.
@@ -30,6 +32,11 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
       stream.on('end', () => {
+        if (refused < (options.refuseFirst ?? 0)) {
+          refused += 1;
+          callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+          return;
+        }
         messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((recipient) => recipient.address),

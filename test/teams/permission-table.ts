@@ -3,6 +3,7 @@
 // here, and for a row whose route is gone. A new route: add one line with its rule (and, where it needs
 // them, its ids, body and fresh target); docs/testing.md, "The permission test".
 import { PASSWORD } from '../support/app.js';
+import { queryRows } from '../support/database.js';
 import { totpCode } from '../support/totp.js';
 import {
   day,
@@ -110,6 +111,19 @@ const range = '?from=2000-01-01&to=2099-12-31';
 const pastMonth = (n: number) => `${2000 + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
 const monthState = { answer: 409, answerCode: 'MONTH_STATE', notFound: 'USER_NOT_FOUND' } as const;
 
+/** A notice of M's, as the reminder job records one (no route makes one). */
+async function mNotice(w: World): Promise<{ id: number }> {
+  const key = `permission:${w.unique()}`;
+  const data = JSON.stringify({ date: '2026-03-02', target_minutes: 480 });
+  await queryRows(w.db, "insert into notices (user_id, kind, key, data, created_at) values (?, 'missing-day', ?, ?, '2026-03-03T07:00:00.000Z')", [
+    w.M.id,
+    key,
+    data,
+  ]);
+  const [row] = await queryRows<{ id: number }>(w.db, 'select id from notices where key = ?', [key]);
+  return { id: Number(row!.id) };
+}
+
 /** In the order they run: the rows that end sessions and accounts last, closing the account at the very end. */
 export const ROWS: Row[] = [
   { route: 'GET /api/health', rule: 'open' },
@@ -149,6 +163,9 @@ export const ROWS: Row[] = [
   { route: 'GET /api/stats/month.csv', rule: 'own' },
   { route: 'GET /api/stats/month.pdf', rule: 'own', atOnce: 4 },
   { route: 'GET /api/settings', rule: 'own' },
+  { route: 'GET /api/notices', rule: 'own' },
+  { route: 'POST /api/notices/:id/read', rule: 'owner', answer: 204, ids: mNotice },
+  { route: 'POST /api/notices/read-all', rule: 'own' },
   { route: 'PATCH /api/settings', rule: 'own', body: () => ({ vacation_days_per_year: 25 }) },
   { route: 'GET /api/settings/holiday-regions', rule: 'own' },
   // A process generates 2 exports of one client address at once, and one of an account (docs/api.md).

@@ -25,6 +25,8 @@ export interface Answer {
 
 export interface World {
   server: RunningServer;
+  /** Its database, for rows no route makes (queryRows of test/support/database.ts): a notice. */
+  db: string;
   M: Account;
   L: Account;
   O: Account;
@@ -178,6 +180,7 @@ export async function makeWorld(): Promise<World> {
   ]);
   const world: World = {
     server,
+    db,
     ...{ M: M!, L: L!, O: O!, X: X!, N: N!, S: S!, R: R! },
     teams: { A: 0, B: 0 },
     own: { entry: 0, absence: 0, requestId: 0, booking: 0, schedule: 0, leaveRequest: 0, approvedLeave: 0 },

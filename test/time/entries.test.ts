@@ -285,6 +285,7 @@ describe('settings', () => {
       // A new account has the forgotten-timer limit on (docs/time-model.md).
       timer_limit_minutes: 720,
       suggest_timer_limit: false,
+      reminders_enabled: true,
     });
     const patched = await ann.call('PATCH', '/api/settings', {
       timezone: 'europe/berlin',
@@ -312,6 +313,7 @@ describe('settings', () => {
       vacation_taken_before_tracking_days: null,
       timer_limit_minutes: 720,
       suggest_timer_limit: false,
+      reminders_enabled: true,
     };
     expect(patched.json()).toEqual(expected);
     expect((await ann.call('GET', '/api/settings')).json()).toEqual(expected);

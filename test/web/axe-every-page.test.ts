@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
 import { accessibilityViolations, browserAvailable, launchBrowser, recordedContext } from '../support/browser.js';
 import { cli } from '../support/cli-accounts.js';
+import { queryRows } from '../support/database.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { totpCode } from '../support/totp.js';
 
@@ -206,6 +207,21 @@ async function team(page: Page, visit: (state: string) => Promise<void>) {
   await visit('team-calendar');
 }
 
+/** The bell's list open, with a notice in it (planted as the reminder job records one). */
+async function bell(page: Page, email: string, visit: (state: string) => Promise<void>) {
+  const data = JSON.stringify({ date: '2026-11-02', target_minutes: 480 });
+  await queryRows(
+    dbPath,
+    "insert into notices (user_id, kind, key, data, created_at) select id, 'missing-day', ?, ?, '2026-11-03T07:00:00.000Z' from users where email = ?",
+    [`axe:${email}`, data, email.toLowerCase()],
+  );
+  await page.reload();
+  await page.locator('button.bell-button').click();
+  await page.locator('#notices li').first().waitFor();
+  await visit('notices-open');
+  await page.keyboard.press('Escape');
+}
+
 /** Administration, once the account is an admin (`timetrack user role`): Accounts with a question open, and the audit trail. */
 async function administration(page: Page, email: string, visit: (state: string) => Promise<void>) {
   expect((await cli(dbPath, ['user', 'role', email, 'admin'])).exitCode).toBe(0);
@@ -317,6 +333,7 @@ describe.runIf(browserAvailable)('axe-core on every page: 390 and 1280 px, light
       await sections(page, visit);
       await settings(page, visit);
       await team(page, visit);
+      await bell(page, email, visit);
       await administration(page, email, visit);
 
       expect(findings).toEqual([]);

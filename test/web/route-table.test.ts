@@ -59,6 +59,7 @@ const BODIES: { [K in BodyRoute]: { required: readonly string[]; optional: reado
       'vacation_taken_before_tracking_days',
       'timer_limit_minutes',
       'suggest_timer_limit',
+      'reminders_enabled',
     ],
   ),
   'POST /api/time-entries': fields<Body<'POST /api/time-entries'>>()(['start_at'], ['end_at', 'note']),
@@ -247,6 +248,9 @@ describe('the route table', () => {
       'POST /api/invitations': true,
       'POST /api/invitations/:id/resend': true,
       'DELETE /api/invitations/:id': true,
+      'GET /api/notices': true,
+      'POST /api/notices/:id/read': true,
+      'POST /api/notices/read-all': true,
     } satisfies Record<keyof Routes | keyof DownloadRoutes, true>;
     it.each(Object.keys(BODIES))('%s: the body fields of its schema', async (key) => {
       const doc = (await get(t.app, '/api/openapi.json')).json();

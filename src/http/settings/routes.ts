@@ -55,6 +55,9 @@ const SettingsPatchBody = Type.Object(
       nullableNumber(Type.Integer({ description: 'a running entry is stopped at its start plus this many minutes; null: off' })),
     ),
     suggest_timer_limit: Type.Optional(Type.Boolean({ description: 'false: the offer on Today to turn the timer limit on is dismissed' })),
+    reminders_enabled: Type.Optional(
+      Type.Boolean({ description: 'false: no mail or notice about a day with a target and nothing recorded (docs/notices.md)' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -24,6 +24,7 @@ export const SettingsSchema = Type.Object({
   vacation_taken_before_tracking_days: Type.Union([Type.Number(), Type.Null()], { description: 'taken in the year of tracking_start before it; null: none' }),
   timer_limit_minutes: Type.Union([Type.Integer(), Type.Null()]),
   suggest_timer_limit: Type.Boolean({ description: 'Today offers once to turn the timer limit on (an account made before it was on by default)' }),
+  reminders_enabled: Type.Boolean({ description: 'the missing-day reminder is on (docs/notices.md); default true' }),
 });
 export const HolidayRegionsResponse = Type.Object({ regions: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) });
 export const ScheduleSchema = Type.Object({ id: Type.Integer(), valid_from: LocalDate, weekly_target_minutes: WeeklyTarget });

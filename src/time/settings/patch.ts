@@ -40,6 +40,8 @@ export interface SettingsPatch {
   timer_limit_minutes?: number | null;
   /** false: the offer on Today is dismissed. */
   suggest_timer_limit?: boolean;
+  /** false: no missing-day reminder (docs/notices.md). */
+  reminders_enabled?: boolean;
 }
 
 /** The longest timer limit: the longest an entry may last (31 days). */
@@ -87,6 +89,7 @@ export interface CheckedSettingsPatch {
     vacation_taken_before_tracking_half_days?: number | null;
     timer_limit_minutes?: number | null;
     suggest_timer_limit?: number;
+    reminders_enabled?: number;
   };
   /** The days given (checked), from `validFrom` on; without it, from today in the user's zone. */
   targets?: { patch: Partial<WeeklyTarget>; validFrom?: LocalDate };
@@ -110,6 +113,10 @@ export async function checkSettingsPatch(patch: SettingsPatch): Promise<CheckedS
   if (patch.suggest_timer_limit !== undefined) {
     if (typeof patch.suggest_timer_limit !== 'boolean') throw validationError('suggest_timer_limit must be true or false', 'suggest_timer_limit');
     values.suggest_timer_limit = patch.suggest_timer_limit && values.suggest_timer_limit !== 0 ? 1 : 0;
+  }
+  if (patch.reminders_enabled !== undefined) {
+    if (typeof patch.reminders_enabled !== 'boolean') throw validationError('reminders_enabled must be true or false', 'reminders_enabled');
+    values.reminders_enabled = patch.reminders_enabled ? 1 : 0;
   }
   if (patch.vacation_days_per_year !== undefined) values.vacation_half_days_per_year = halfDays(patch.vacation_days_per_year, 'vacation_days_per_year');
   if (patch.vacation_carry_over_max_days !== undefined) {

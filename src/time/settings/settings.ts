@@ -55,6 +55,8 @@ export interface Settings {
   timer_limit_minutes: number | null;
   /** Today offers once to turn the limit on (an account made before it was on by default); false once on or dismissed. */
   suggest_timer_limit: boolean;
+  /** The missing-day reminder is on (docs/notices.md); default true. */
+  reminders_enabled: boolean;
 }
 
 /** The timer limit of a new account (12 hours); accounts made before it keep theirs (docs/time-model.md). */
@@ -125,6 +127,7 @@ function settingsRows(executor: Kysely<Database>, userIds: readonly number[]) {
       'user_settings.timer_limit_minutes',
       'user_settings.user_id as settings_row',
       'user_settings.suggest_timer_limit',
+      'user_settings.reminders_enabled',
       'zone_history.valid_from as zone_from',
       'zone_history.timezone as zone',
     ])
@@ -159,6 +162,7 @@ function settingsOfRows(clock: Clock, rows: SettingsRow[], schedules: Schedule[]
     vacation_taken_before_tracking_days: days(row.vacation_taken_before_tracking_half_days),
     timer_limit_minutes: row.settings_row === null ? DEFAULT_TIMER_LIMIT_MINUTES : (row.timer_limit_minutes ?? null),
     suggest_timer_limit: row.suggest_timer_limit === 1,
+    reminders_enabled: row.reminders_enabled !== 0,
   };
 }
 

@@ -21,10 +21,12 @@ import { todayFigures } from './today.js';
 import type { StatisticsDeps } from './types.js';
 import { anonymousWeekOverview, weekOverview } from './week.js';
 import { warmUp } from './warm-up.js';
+import { localNows, previousDays, type LocalNow } from './previous-day.js';
 
 export type { StatisticsDeps } from './types.js';
 export type { MemberWeek } from './member-week.js';
 export type { CalendarDayFigures } from './member-month.js';
+export { isMissingDay, type LocalNow, type PreviousDay } from './previous-day.js';
 
 /** Statistics computed at once in a process, and waiting at most (then 503 BUSY). */
 export const STATISTICS_LANE = { concurrency: 2, queueLimit: 500 } as const;
@@ -50,6 +52,10 @@ export function createStatisticsService(deps: StatisticsDeps & { connections?: n
     /** Rows of a team's calendar (./member-month.ts): one turn of the lane for the month's days of a few members. */
     memberMonths: (userIds: readonly number[], first: LocalDate, last: LocalDate, language: HolidayLanguage) =>
       lane.run(() => memberMonths(deps, userIds, first, last, language)),
+    /** Yesterday of a few accounts, each in its zone, for the missing-day reminder (./previous-day.ts): one turn of the lane. */
+    previousDays: (userIds: readonly number[], due: (now: LocalNow) => boolean) => lane.run(() => previousDays(deps, userIds, due)),
+    /** Today and the hour now of a few accounts, each in its zone (a lead's digest): one turn of the lane. */
+    localNows: (userIds: readonly number[]) => lane.run(() => localNows(deps, userIds)),
     /** Once at serve's start: the holiday calendar loaded, the years in use queued (./warm-up.ts). */
     warmUp: () => warmUp(deps),
   };

@@ -174,4 +174,16 @@ export const teamLayerDe: TeamLayerCatalog = {
     legendRequested: 'Beantragt, noch nicht genehmigt',
     memberHint: 'Ihre eigenen Abwesenheiten sehen Sie mit ihrer Art, die anderer Mitglieder nur als abwesend.',
   },
+  notices: {
+    bell: (unread: number) => (unread === 0 ? 'Mitteilungen' : `Mitteilungen, ${unread} ungelesen`),
+    title: 'Mitteilungen',
+    none: 'Keine Mitteilungen.',
+    markRead: 'Als gelesen markieren',
+    markAllRead: 'Alle als gelesen markieren',
+    close: 'Schließen',
+    unread: 'Ungelesen',
+    missingDay: (date: string) => `Am ${date} ist nichts erfasst: weder Arbeitszeit noch eine Abwesenheit.`,
+    leadDigest: (count: number) => (count === 1 ? 'Eine Sache wartet auf Ihre Entscheidung.' : `${count} Sachen warten auf Ihre Entscheidung.`),
+    other: (kind: string) => `Eine Mitteilung (${kind}).`,
+  },
 };

@@ -173,6 +173,18 @@ export const teamLayerEn = {
     legendRequested: 'Requested, not yet approved',
     memberHint: "You see your own absences by kind; other members' only as away.",
   },
+  notices: {
+    bell: (unread: number) => (unread === 0 ? 'Notices' : `Notices, ${unread} unread`),
+    title: 'Notices',
+    none: 'No notices.',
+    markRead: 'Mark read',
+    markAllRead: 'Mark all read',
+    close: 'Close',
+    unread: 'Unread',
+    missingDay: (date: string) => `Nothing recorded on ${date}: neither working time nor an absence.`,
+    leadDigest: (count: number) => (count === 1 ? '1 thing waits for your decision.' : `${count} things wait for your decision.`),
+    other: (kind: string) => `A notice (${kind}).`,
+  },
 };
 
 export type TeamLayerCatalog = typeof teamLayerEn;

@@ -225,3 +225,20 @@ function PersonFigures(props: { person: Person; monday: string }) {
     </div>
   );
 }
+
+/**
+ * The role and teams of a session started on this page (a restored one came with /api/auth/me, so a
+ * reload asks for it once), then the teams the account leads for the Team section.
+ */
+export function loadRoleAndTeams(): void {
+  const known = currentRole.value;
+  const access =
+    known !== undefined
+      ? Promise.resolve({ role: known, teams: currentTeams.value })
+      : api('GET /api/auth/me').then((me) => {
+          currentRole.value = me.role;
+          currentTeams.value = me.teams;
+          return me;
+        });
+  access.then(loadLedTeams).catch(() => undefined);
+}
