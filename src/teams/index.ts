@@ -9,3 +9,4 @@ export { createInvitationService, type InvitationDelivery, type InvitationDeps, 
 export { createAccountActionService, type AccountActionDeps, type AccountActionService } from './account-actions.js';
 export { createTeamService, type TeamDeps, type TeamService } from './team-service.js';
 export { createMonthService, type MonthDeps, type MonthService } from './months/service.js';
+export { verifyFile, type FileVerdict } from './months/verify-file.js';
