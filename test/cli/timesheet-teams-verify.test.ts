@@ -114,6 +114,15 @@ describe('the sealed month and timetrack report verify', { timeout: 120_000 }, (
     const never = await download(`/api/stats/month.pdf?month=${earlier}`, w.max, 'never.pdf');
     expect(expectMismatch(await verify(never))).toContain(`the month ${earlier} of max@example.com was never approved (it is open): it has no seal`);
 
+    const stranger = path.join(dir, 'stranger.json');
+    fs.writeFileSync(stranger, JSON.stringify({ month, totals: {} }));
+    const refusal = await cliInProcess(db, ['report', 'verify', stranger]);
+    expect([refusal.exitCode, String(refusal.stderr)]).toEqual([
+      1,
+      `timetrack: this file is not a month saved by timetrack: the JSON of ${month} has no seal block: its month was not approved when it was saved`,
+    ]);
+    expect((await cliInProcess(db, ['report', 'verify', path.join(dir, 'missing.pdf')])).stderr).toContain('cannot read');
+
     const sealed = await download(`/api/stats/month.pdf?month=${month}`, w.max, 'sealed.pdf');
     expect((await cliInProcess(db, ['month', 'reopen', 'max@example.com', month, '--reason', 'the 5th is missing'])).exitCode).toBe(0);
     const entry = { start_at: `${month}-05T07:00:00Z`, end_at: `${month}-05T11:00:00Z` };
