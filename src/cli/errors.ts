@@ -19,6 +19,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** A check that ran and found a difference (`report verify`): exit code 1, its sentence after the command's report. */
+export class CheckFailedError extends Error {
+  override name = 'CheckFailedError';
+}
+
 export const EXIT_CODES = {
   success: 0,
   failure: 1,
@@ -99,6 +104,7 @@ export function describeFailure(error: unknown): Failure | undefined {
   if (error instanceof ServiceError) {
     return { exitCode: EXIT_OF_CODE[error.code], code: error.code, message: error.message };
   }
+  if (error instanceof CheckFailedError) return { exitCode: EXIT_CODES.failure, code: 'DOES_NOT_MATCH', message: error.message };
   if (error instanceof ConfigError) return { exitCode: EXIT_CODES.failure, code: 'CONFIG_ERROR', message: error.message };
   if (error instanceof MigrationError) return { exitCode: EXIT_CODES.failure, code: 'MIGRATION_ERROR', message: error.message };
   if (error instanceof SecretFileError) return { exitCode: EXIT_CODES.failure, code: 'SECRET_FILE_ERROR', message: error.message };

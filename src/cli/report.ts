@@ -7,6 +7,7 @@ import { timesheetCsv, timesheetPdf, type SheetLanguage } from '../time/timeshee
 import { withCommandContext, type GlobalOptions } from './command-context.js';
 import { UsageError } from './errors.js';
 import { printJson } from './output.js';
+import { registerReportVerify } from './report-verify.js';
 
 interface MonthOptions {
   month?: string;
@@ -17,6 +18,7 @@ interface MonthOptions {
 
 export function registerReportCommand(program: Command): void {
   const report = program.command('report').description("reports of an account's working-time account");
+  registerReportVerify(report);
 
   report
     .command('month')
@@ -44,9 +46,11 @@ export function registerReportCommand(program: Command): void {
       const content = await withCommandContext(global, async (ctx) => {
         const user = await ctx.services.users.requireUser(account);
         const sheet = await ctx.services.timesheet.monthSheet(user.id, options.month, options.lang as SheetLanguage);
-        if (options.format === 'json') return sheet;
         if (options.format === 'csv') return timesheetCsv(sheet);
-        return timesheetPdf(sheet, { name: user.full_name, email: user.email }, options.lang as SheetLanguage);
+        // An approved month's seal: printed on its PDF, carried in its JSON (docs/teams.md, "The seal").
+        const seal = await ctx.services.months.sealOf(user.id, sheet.month);
+        if (options.format === 'json') return seal ? { ...sheet, seal: { account_id: user.id, email: user.email, lang: options.lang, ...seal } } : sheet;
+        return timesheetPdf(sheet, { id: user.id, name: user.full_name, email: user.email }, options.lang as SheetLanguage, seal);
       });
       if (options.output !== undefined) {
         // The sheet holds personal data: the file is made readable by its owner alone.

@@ -219,6 +219,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, exportSpool
     vacation,
     timesheet,
     overview: services.overview,
+    seals: services.months,
     rateLimitStats: config.rateLimitStats,
     now,
   });

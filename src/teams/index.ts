@@ -14,3 +14,4 @@ export { createNoticeService, type NoticeDeps, type NoticeService } from './noti
 export { recordNotice, type Notice, type NoticeInput } from './notices.js';
 export type { DeliveryReport, NoticeMail, NoticeMailer } from './notices-delivery.js';
 export type { PendingItem, PendingProvider } from './notices-reminders.js';
+export { verifyFile, type FileVerdict } from './months/verify-file.js';

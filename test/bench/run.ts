@@ -34,6 +34,7 @@ import { LIMIT_404, LIMIT_ME, limitFigures, type Bench } from './limit.js';
 import { BYSTANDER, bystander } from './bystander.js';
 import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople } from './mixed.js';
 import { calendarFigures, TEAM_ANSWERS, TEAM_BYSTANDER, TEAM_CALENDAR, TEAM_P95, TEAM_SIZE, seedTeam, teamFigures } from './team.js';
+import { MONTH_APPROVE, MONTH_BYSTANDER, MONTH_VERIFY, monthFigures } from './team-months.js';
 
 const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -419,6 +420,20 @@ async function teamFigure(target: Target, put: (figure: string, cell: Omit<Cell,
       measured: `${calendar.answers} answers in ${TEAM_SECONDS} s; p95 ${calendar.p95Ms.toFixed(1)} ms, CPU ${calendar.cpuMsPerAnswer.toFixed(1)} ms an answer`,
       ratio: calendar.answersPerSecond,
     });
+    const months = await monthFigures(
+      serve,
+      target.env,
+      [BIN, ...target.serveArgs],
+      teamId,
+      await token(serve.url, leadEmail),
+      await token(serve.url, target.emails.me),
+    );
+    put(MONTH_APPROVE, { measured: `p95 ${months.approveP95.toFixed(1)} ms of ${months.approvals}`, ratio: months.approveP95 });
+    put(MONTH_VERIFY, { measured: `${months.verifyMs.map((ms) => ms.toFixed(0)).join(', ')} ms`, ratio: Math.max(...months.verifyMs) });
+    put(MONTH_BYSTANDER, {
+      measured: `/me p95 ${months.meP95.toFixed(1)} ms (idle ${months.idleMeP95.toFixed(1)}), ${months.asked} asked; 100 approvals in ${months.bulkSeconds.toFixed(1)} s`,
+      ratio: months.meP95,
+    });
   } finally {
     await serve.stop();
   }
@@ -487,6 +502,9 @@ async function main(): Promise<void> {
     { figure: TEAM_P95, goal: '≤ 150', pgGoal: '≤ 150', check: le(150), pgCheck: le(150), cells: {}, driver: 'fetch, one at a time' },
     { figure: TEAM_CALENDAR, goal: '≥ 10', pgGoal: '≥ 10', check: ge(10), pgCheck: ge(10), cells: {}, driver: 'fetch, one at a time' },
     { figure: TEAM_BYSTANDER, goal: '< 100', pgGoal: '< 100', check: lt(100), pgCheck: lt(100), cells: {}, driver: 'fetch, 4 loops + one at a time' },
+    { figure: MONTH_APPROVE, goal: '≤ 100', pgGoal: '≤ 100', check: le(100), pgCheck: le(100), cells: {}, driver: 'fetch, one at a time' },
+    { figure: MONTH_VERIFY, goal: '≤ 1000', pgGoal: '≤ 1000', check: le(1000), pgCheck: le(1000), cells: {}, driver: 'wall clock' },
+    { figure: MONTH_BYSTANDER, goal: '≤ 100', pgGoal: '≤ 100', check: le(100), pgCheck: le(100), cells: {}, driver: 'fetch, 4 loops + one at a time' },
     { figure: 'login efficiency: logins/s ÷ raw argon2 verifications/s', goal: '≥ 0.85', check: ge(0.85), cells: {}, driver },
     { figure: 'login storm: /me throughput during flood ÷ idle', goal: '≥ 0.5', check: ge(0.5), cells: {}, driver },
     { figure: 'login storm: /me p99 during flood ÷ idle', goal: '≤ 3', check: le(3), cells: {}, driver },

@@ -17,7 +17,7 @@ import { Anonymous, MonthResponse, OvertimeResponse, TodayResponse, VacationResp
 import { timesheetCsv } from '../../time/timesheet/timesheet.js';
 import { startPdfRenderer, type PdfRenderer } from '../../time/timesheet/pdf-renderer.js';
 import { unauthorized } from '../../auth/sessions/index.js';
-import type { OverviewService } from '../../teams/index.js';
+import type { MonthService, OverviewService } from '../../teams/index.js';
 import { actorOf } from '../actor.js';
 
 /** `lang`: the language of the public holiday names (and of the PDF), en by default. */
@@ -43,6 +43,8 @@ export interface StatsRouteOptions {
   timesheet: Services['timesheet'];
   /** The team layer's reading of another account: whose figures /api/users/:id/stats answers. */
   overview: Pick<OverviewService, 'statsSubject'>;
+  /** The team layer's seal of an approved month: printed on its PDF, carried in its JSON (docs/teams.md, "The seal"). */
+  seals: Pick<MonthService, 'sealOf'>;
   /** RATE_LIMIT_STATS: statistics requests per account a minute (0: no limit). */
   rateLimitStats: number;
   /** Milliseconds since the epoch, of the context's clock. */
@@ -61,6 +63,7 @@ interface StatsTree {
   statistics: Services['statistics'];
   vacation: Services['vacation'];
   timesheet: Services['timesheet'];
+  seals: Pick<MonthService, 'sealOf'>;
   person: boolean;
   /** Whose figures: undefined is anonymous (only the own tree). */
   who: (request: FastifyRequest) => Promise<Subject | undefined>;
@@ -74,14 +77,14 @@ const PersonParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Numbe
 
 /** Registers /api/stats and /api/users/:id/stats, with one statistics budget, one PDF budget and one PDF worker. */
 export async function registerStatsTrees(app: FastifyInstance, options: StatsRouteOptions): Promise<void> {
-  const { credentials, statistics, vacation, timesheet, overview, rateLimitStats, now } = options;
+  const { credentials, statistics, vacation, timesheet, overview, seals, rateLimitStats, now } = options;
   // A signed-in account's statistics read its data from tracking_start on: RATE_LIMIT_STATS a minute.
   const budget = accountBudget({ name: 'statistics requests', max: rateLimitStats, windowMs: 60_000 }, now);
   // The PDF worker starts with the first sheet (src/time/timesheet/pdf-renderer.ts); PDFs have their own, smaller budget.
   const renderer = startPdfRenderer();
   app.addHook('onClose', renderer.stop);
   const pdfBudget = accountBudget({ name: 'PDF timesheets', max: Math.min(rateLimitStats, PDF_PER_MINUTE), windowMs: 60_000 }, now);
-  const shared = { statistics, vacation, timesheet, budget, pdfBudget, renderer };
+  const shared = { statistics, vacation, timesheet, seals, budget, pdfBudget, renderer };
   await registerApiTree(app, '/api/stats', 'per-token', statsRoutes, {
     ...shared,
     person: false,
@@ -156,7 +159,7 @@ const statsRoutes: FastifyPluginAsyncTypebox<StatsTree> = async (app, tree) => {
 };
 
 /** The vacation year and the monthly timesheet as JSON. */
-function monthAndVacationRoutes(app: ApiInstance, { vacation, timesheet, who, person }: StatsTree, security: typeof BEARER, params: object): void {
+function monthAndVacationRoutes(app: ApiInstance, { vacation, timesheet, seals, who, person }: StatsTree, security: typeof BEARER, params: object): void {
   const refusals = person ? ([401, 404] as const) : ([] as const);
   app.get(
     '/vacation',
@@ -199,13 +202,17 @@ function monthAndVacationRoutes(app: ApiInstance, { vacation, timesheet, who, pe
     },
     async (request) => {
       const user = await who(request);
-      return user ? timesheet.monthSheet(user.id, request.query.month, request.query.lang) : { authenticated: false as const };
+      if (!user) return { authenticated: false as const };
+      const sheet = await timesheet.monthSheet(user.id, request.query.month, request.query.lang);
+      // An approved month carries its seal and whose it is: the file `timetrack report verify` checks.
+      const seal = await seals.sealOf(user.id, sheet.month);
+      return seal ? { ...sheet, seal: { account_id: user.id, email: user.email, lang: request.query.lang ?? 'en', ...seal } } : sheet;
     },
   );
 }
 
 /** The monthly timesheet as a file: CSV and a one-page PDF, with a token only (401 without). */
-function timesheetFileRoutes(app: ApiInstance, { timesheet, pdfBudget, renderer, who, person }: StatsTree, params: object): void {
+function timesheetFileRoutes(app: ApiInstance, { timesheet, seals, pdfBudget, renderer, who, person }: StatsTree, params: object): void {
   const refusals = person ? ([404] as const) : ([] as const);
   app.get(
     '/month.csv',
@@ -252,7 +259,8 @@ function timesheetFileRoutes(app: ApiInstance, { timesheet, pdfBudget, renderer,
       // The whole sheet takes its turn in the lane: a request past its short queue is refused at arrival.
       const { sheet, pdf } = await renderer.run(async (draw) => {
         const read = await timesheet.monthSheet(user.id, request.query.month, request.query.lang);
-        return { sheet: read, pdf: await draw(read, { name: user.full_name, email: user.email }, request.query.lang ?? 'en') };
+        const seal = await seals.sealOf(user.id, read.month);
+        return { sheet: read, pdf: await draw(read, { id: user.id, name: user.full_name, email: user.email }, request.query.lang ?? 'en', seal) };
       });
       // The schema documents the body as binary; Fastify sends a Buffer as it is, unserialized.
       return reply

@@ -73,6 +73,23 @@ export const VacationResponse = Type.Object({
   booking_days: Type.Optional(Type.Number({ description: 'with from: the days of the booking asked about that would count in this year' })),
   exceeds_allowance: Type.Optional(Type.Boolean({ description: 'with from: true when that booking would leave less than nothing' })),
 });
+const SealPersonSchema = Type.Union([Type.Object({ id: Type.Integer(), name: Type.String(), email: Type.String() }), Type.Null()], {
+  description: 'the account; null: the operator at the shell',
+});
+/** An approved month's seal (docs/teams.md, "The seal"): what `timetrack report verify` checks a saved answer with. */
+const SealSchema = Type.Object(
+  {
+    account_id: Type.Integer({ description: 'whose month' }),
+    email: Type.String(),
+    lang: Type.Union([Type.Literal('en'), Type.Literal('de')], { description: "the language of this answer's holiday names" }),
+    digest: Type.String({ description: "SHA-256 (hex) of the month's canonical JSON at approval" }),
+    submitted_at: orNull(Type.String({ format: 'date-time' })),
+    submitted_by: SealPersonSchema,
+    approved_at: Type.String({ format: 'date-time' }),
+    approved_by: SealPersonSchema,
+  },
+  { description: 'only while the month is approved' },
+);
 export const MonthResponse = Type.Object({
   month: Type.String({ description: 'YYYY-MM' }),
   timezone: Type.String({ description: "the zone of the month's first day" }),
@@ -91,4 +108,5 @@ export const MonthResponse = Type.Object({
   balance_after_minutes: Type.Integer({ description: 'balance_before_minutes + totals.balance_minutes: the balance through balance_through' }),
   balance_through: Type.String({ maxLength: 10, description: "YYYY-MM-DD: the last day counted, the month's last day or yesterday if that is earlier" }),
   vacation: VacationResponse,
+  seal: Type.Optional(SealSchema),
 });

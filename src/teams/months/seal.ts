@@ -15,9 +15,9 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
 }
 
-/** The month's answer as it is sealed: without `vacation` (which belongs to the year, not the month). */
+/** The month's answer as it is sealed: without `vacation` (which belongs to the year, not the month) and the `seal` block itself. */
 export function sealedPart(sheet: object): Record<string, unknown> {
-  const { vacation: _vacation, ...rest } = sheet as Record<string, unknown>;
+  const { vacation: _vacation, seal: _seal, ...rest } = sheet as Record<string, unknown>;
   return rest;
 }
 

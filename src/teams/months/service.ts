@@ -19,6 +19,7 @@ import { teamById, teamNotFound } from '../teams.js';
 import { checkComment, monthRow, monthsOfYear, parseMonth, requireState, writeMonth, type MonthStatus } from './store.js';
 import { canonicalJson, differencesOf, digestOf, sealedPart } from './seal.js';
 import { lockOverdueMonths } from './auto-lock.js';
+import { sheetSeal } from './sheet-seal.js';
 
 export interface MonthDeps {
   database: TransactionalDatabase;
@@ -175,6 +176,8 @@ export function createMonthService(deps: MonthDeps) {
     return: (actor: Actor, userId: number, month: string, comment?: string) => decide(deps, actor, userId, month, false, comment),
     reopen: (actor: Actor, userId: number, month: string, reason?: string) => reopen(deps, actor, userId, month, reason),
     verify: (actor: Actor, userId: number, month: string) => verify(deps, actor, userId, month),
+    /** The seal the timesheet prints and the month's JSON carries (./sheet-seal.ts); null unless approved. */
+    sealOf: (userId: number, month: string) => sheetSeal(db, userId, parseMonth(month)),
     teamMonths: (actor: Actor, teamId: number, month: string) => teamMonths(deps, actor, teamId, month),
     bookCorrection: (actor: Actor, userId: number, input: Omit<NewBooking, 'kind'>) => bookCorrection(deps, actor, userId, input),
     /** Housekeeping: the months of teams with auto_lock_after_days, that long after their end (./auto-lock.ts). */

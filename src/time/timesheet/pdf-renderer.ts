@@ -9,14 +9,17 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { createPdfLane } from './pdf-lane.js';
-import { preloadPdf, timesheetPdf } from './pdf.js';
+import { preloadPdf, timesheetPdf, type SheetPerson } from './pdf.js';
 import type { MonthSheet, SheetLanguage } from './format.js';
+import type { SheetSeal } from './seal.js';
 
 export interface PdfJob {
   id: number;
   sheet: MonthSheet;
-  person: { name: string; email: string };
+  person: SheetPerson;
   language: SheetLanguage;
+  /** An approved month's seal, printed under the figures (./seal.ts). */
+  seal: SheetSeal | null;
 }
 /** The worker's answer to a job (id 0: it has loaded pdfkit and the fonts). */
 export interface PdfAnswer {
@@ -25,7 +28,7 @@ export interface PdfAnswer {
   error?: string;
 }
 
-type Draw = (sheet: MonthSheet, person: { name: string; email: string }, language: SheetLanguage) => Promise<Buffer>;
+type Draw = (sheet: MonthSheet, person: SheetPerson, language: SheetLanguage, seal: SheetSeal | null) => Promise<Buffer>;
 
 interface Drawer {
   draw: Draw;
@@ -58,13 +61,13 @@ async function startWorker(file: string): Promise<Drawer> {
     if (answer.pdf) job?.resolve(Buffer.from(answer.pdf));
     else job?.reject(new Error(answer.error ?? 'the PDF worker answered nothing'));
   });
-  const draw: Draw = (sheet, person, language) => {
+  const draw: Draw = (sheet, person, language, seal) => {
     if (failed) return Promise.reject(failed);
     nextId += 1;
     const id = nextId;
     return new Promise<Buffer>((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      worker.postMessage({ id, sheet, person, language } satisfies PdfJob);
+      worker.postMessage({ id, sheet, person, language, seal } satisfies PdfJob);
     });
   };
   return { draw, stop: async () => void (await worker.terminate()), ended: () => failed !== undefined };
@@ -73,7 +76,7 @@ async function startWorker(file: string): Promise<Drawer> {
 /** Draws in this thread (no worker file): pdfkit and the fonts loaded once. */
 async function inThisThread(): Promise<Drawer> {
   await preloadPdf();
-  return { draw: timesheetPdf as Draw, stop: async () => {}, ended: () => false };
+  return { draw: (sheet, person, language, seal) => timesheetPdf(sheet, person, language, seal), stop: async () => {}, ended: () => false };
 }
 
 /** The PDF drawing of a server: in the worker beside this module when it is built, else here; one at a time. */

@@ -9,7 +9,7 @@ const port = parentPort;
 if (port) {
   await preloadPdf();
   port.on('message', (job: PdfJob) => {
-    timesheetPdf(job.sheet, job.person, job.language).then(
+    timesheetPdf(job.sheet, job.person, job.language, job.seal).then(
       (pdf) => port.postMessage({ id: job.id, pdf } satisfies PdfAnswer),
       (error: unknown) => port.postMessage({ id: job.id, error: String(error) } satisfies PdfAnswer),
     );

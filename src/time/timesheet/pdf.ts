@@ -18,6 +18,8 @@ import {
   type MonthSheet,
   type SheetLanguage,
 } from './format.js';
+import { fitLabel, wrapLines } from './fit.js';
+import { asciiJson, IDENTITY_KEY, sealLines, type SheetIdentity, type SheetSeal } from './seal.js';
 
 /** The TrueType font embedded in every sheet: DejaVu Sans Condensed, from the dejavu-fonts-ttf package. */
 function fontFile(bold: boolean): string {
@@ -37,62 +39,45 @@ export function preloadPdf(): Promise<{ PDFDocument: PdfKit; regular: Buffer; bo
   return loaded;
 }
 
-/** The part of pdfkit's document that measuring a label needs. */
-interface Measuring {
-  fontSize(size: number): unknown;
-  widthOfString(text: string): number;
-}
-
-/** The smallest size a label may shrink to before it is cut with an ellipsis. */
-export const SMALLEST_LABEL_SIZE = 6.5;
-
-/**
- * A label fitted to `width` on one line: at `size` if it fits, else at the largest size down to
- * SMALLEST_LABEL_SIZE that fits, else cut at that size and ended with "…". Measured with the
- * document's current font; the size to draw it at is returned with it.
- */
-export function fitLabel(doc: Measuring, text: string, width: number, size: number): { text: string; size: number } {
-  for (let candidate = size; candidate >= SMALLEST_LABEL_SIZE; candidate -= 0.5) {
-    doc.fontSize(candidate);
-    if (doc.widthOfString(text) <= width) return { text, size: candidate };
-  }
-  doc.fontSize(SMALLEST_LABEL_SIZE);
-  let low = 0;
-  let high = text.length;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (doc.widthOfString(`${text.slice(0, middle).trimEnd()}…`) <= width) low = middle;
-    else high = middle - 1;
-  }
-  return { text: `${text.slice(0, low).trimEnd()}…`, size: SMALLEST_LABEL_SIZE };
-}
-
-/**
- * Text broken into lines of at most `width` at `size` (at spaces where it can, else inside a word), at
- * most `maxLines` of them; the last one fitted by fitLabel. A long name takes lines, not the next row.
- */
-export function wrapLines(doc: Measuring, text: string, width: number, size: number, maxLines: number): string[] {
-  doc.fontSize(size);
-  const lines: string[] = [];
-  let rest = text.trim();
-  while (rest !== '' && lines.length < maxLines - 1 && doc.widthOfString(rest) > width) {
-    let fits = 1;
-    while (fits < rest.length && doc.widthOfString(rest.slice(0, fits + 1)) <= width) fits += 1;
-    const space = rest.lastIndexOf(' ', fits);
-    const cut = space > 0 && rest[fits] !== undefined ? space : fits;
-    lines.push(rest.slice(0, cut).trimEnd());
-    rest = rest.slice(cut).trimStart();
-  }
-  if (rest !== '') lines.push(rest);
-  return lines;
-}
-
 const figure = (value: number | null, write: (minutes: number) => string) => (value === null ? '' : write(value));
+
+/** The person a sheet is of; with `id`, the PDF carries its identity for `timetrack report verify` (./seal.ts). */
+export interface SheetPerson {
+  id?: number;
+  name: string;
+  email: string;
+}
+
+/** One text the sheet drew, where: its row (`days/2026-02-10`, `totals`, `seal/digest`, …), its column, and its box's left edge and width. */
+export interface DrawnText {
+  row: string;
+  column: string;
+  x: number;
+  space: number;
+  text: string;
+}
+
+/** The names of the table's columns in a DrawnText (language-neutral), the label column last. */
+export const COLUMN_KEYS = ['date', 'weekday', 'start', 'end', 'break', 'deducted', 'worked', 'target', 'booked', 'balance', 'absence'] as const;
+
+/** The identity in the PDF's metadata (./seal.ts), when the person's account is known. */
+function identityOf(sheet: MonthSheet, person: SheetPerson, language: SheetLanguage, seal: SheetSeal | null): Record<string, string> {
+  if (person.id === undefined) return {};
+  const identity: SheetIdentity = { version: 1, account_id: person.id, email: person.email, month: sheet.month, lang: language, digest: seal?.digest ?? null };
+  return { [IDENTITY_KEY]: asciiJson(identity) };
+}
 
 /** The sheet as a one-page A4 PDF (pdfkit, loaded on first use; fonts embedded). */
 // The PDF drawing is one sequence of pages, rows and positions; the house's function size leaves it out (docs/architecture.md).
 // eslint-disable-next-line max-lines-per-function
-export async function timesheetPdf(sheet: MonthSheet, person: { name: string; email: string }, language: SheetLanguage = 'en'): Promise<Buffer> {
+export async function timesheetPdf(
+  sheet: MonthSheet,
+  person: SheetPerson,
+  language: SheetLanguage = 'en',
+  seal: SheetSeal | null = null,
+  /** Filled with every text drawn, in order (the re-drawing of `timetrack report verify`). */
+  trace?: DrawnText[],
+): Promise<Buffer> {
   const { PDFDocument, regular, bold } = await preloadPdf();
   const text = SHEET_WORDS[language];
   const title = `${text.title} ${sheetMonth(sheet.month, language)}`;
@@ -101,7 +86,15 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
     margin: 36,
     // pdfkit takes a font's bytes as well as its path (its types say path only).
     font: regular as unknown as string,
-    info: { Title: title, Author: person.name, Creator: 'timetrack', Producer: 'timetrack' },
+    // A sealed sheet is dated by its approval, so that drawing it again gives the same file.
+    info: {
+      Title: title,
+      Author: person.name,
+      Creator: 'timetrack',
+      Producer: 'timetrack',
+      CreationDate: seal ? new Date(seal.approved_at) : new Date(),
+      ...identityOf(sheet, person, language, seal),
+    },
   });
   doc.registerFont('regular', regular);
   doc.registerFont('bold', bold);
@@ -114,18 +107,22 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
 
   const left = 36;
   const width = doc.page.width - 72;
+  /** Where the next text goes, for the trace. */
+  const at = { row: 'title', column: '' };
   /** One line of text at (x, y), fitted to `space`: it never wraps onto the next row. */
   const line = (value: string, x: number, y: number, space: number, size: number, align: 'left' | 'right' = 'left') => {
     if (value === '') return;
     const fitted = fitLabel(doc, value, space, size);
     doc.fontSize(fitted.size);
     const drawnAt = align === 'right' ? x + space - doc.widthOfString(fitted.text) : x;
+    trace?.push({ ...at, x, space, text: fitted.text });
     // A shrunk label keeps the baseline of its row (pdfkit places text by its top).
     doc.text(fitted.text, drawnAt, y + (size - fitted.size) * 0.76, { lineBreak: false });
   };
   doc.font('bold');
   line(title, left, 36, width, 15);
   doc.font('regular');
+  at.row = 'person';
   // The person's line wraps (a long name takes up to four lines); the table starts below it.
   const header = `${text.name}: ${person.name} <${person.email}>    ${text.zone}: ${sheet.zones.map((entry) => entry.timezone).join(' → ')}`;
   const headerLines = wrapLines(doc, header, width, 9, 4);
@@ -143,11 +140,37 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   const labelWidth = left + width - labelX;
   const rowHeight = 14.5;
   let y = 80 + (headerLines.length - 1) * 11;
-  const row = (cells: string[], label: string, bold = false) => {
+  const row = (name: string, cells: string[], label: string, bold = false) => {
     doc.font(bold ? 'bold' : 'regular');
-    cells.forEach((cell, index) => line(cell, xs[index]!, y, widths[index]!, 8, index >= 4 ? 'right' : 'left'));
+    at.row = name;
+    cells.forEach((cell, index) => {
+      at.column = COLUMN_KEYS[index]!;
+      line(cell, xs[index]!, y, widths[index]!, 8, index >= 4 ? 'right' : 'left');
+    });
+    at.column = COLUMN_KEYS[10];
     line(label, labelX, y, labelWidth, 8);
+    at.column = '';
     y += rowHeight;
+  };
+  /** The seal of an approved month (./seal.ts): who submitted and approved it, when, and its digest in a fixed-width font. */
+  const drawSeal = (seal: SheetSeal) => {
+    const lines = sealLines(seal, sheet.zones[sheet.zones.length - 1]!.timezone, language);
+    y += 6;
+    for (const [name, value] of [
+      ['seal/submitted', lines.submitted],
+      ['seal/approved', lines.approved],
+      ['seal/label', lines.label],
+    ] as const) {
+      at.row = name;
+      line(value, left, y, width, 8);
+      if (value !== '') y += 11;
+    }
+    // Courier: a standard PDF font, its text copied and pasted as it is drawn.
+    doc.font('Courier');
+    at.row = 'seal/digest';
+    line(seal.digest, left, y, width, 8);
+    doc.font('regular');
+    y += 11;
   };
   const rule = () => {
     doc
@@ -157,11 +180,12 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
       .strokeColor('#888888')
       .stroke();
   };
-  row(text.columns.slice(0, 10), text.columns[10], true);
+  row('columns', text.columns.slice(0, 10), text.columns[10], true);
   rule();
   for (const day of sheet.days) {
     const cells = dayCells(day);
     row(
+      `days/${day.date}`,
       [
         sheetDate(day.date, language),
         weekdayName(day.weekday, language),
@@ -180,6 +204,7 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   rule();
   const { totals } = sheet;
   row(
+    'totals',
     [
       text.total,
       '',
@@ -197,10 +222,12 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   );
   y += 6;
   doc.font('regular');
+  at.row = 'balance';
   // Carried out is the balance through its last counted day (yesterday in this month), named as the client's Month names it.
   const through = text.through(sheetDate(sheet.balance_through, language), signedHours(sheet.balance_after_minutes));
   line(`${text.carriedIn(signedHours(sheet.balance_before_minutes))}      ${through}`, left, y, width, 9);
   y += 14;
+  at.row = 'vacation';
   const v = sheet.vacation;
   const days = (value: number | null) => (value === null ? text.notTracked : dayCount(value, language));
   const [allowance, carried, taken, planned, remaining] = text.vacationFigures;
@@ -213,11 +240,13 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
   );
   y += 14;
   doc.fillColor('#444444');
+  at.row = 'note';
   for (const sentence of text.note) {
     line(sentence, left, y, width, 7);
     y += 9;
   }
   doc.fillColor('#000000');
+  if (seal) drawSeal(seal);
 
   // Two signature lines at the foot of the page.
   const lineY = doc.page.height - 70;
@@ -231,6 +260,7 @@ export async function timesheetPdf(sheet: MonthSheet, person: { name: string; em
     .moveTo(left + half + 24, lineY)
     .lineTo(left + width, lineY)
     .stroke();
+  at.row = 'signatures';
   line(text.employee, left, lineY + 4, half, 8);
   line(text.employer, left + half + 24, lineY + 4, half, 8);
   doc.end();

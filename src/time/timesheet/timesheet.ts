@@ -10,7 +10,8 @@ import type { VacationYear } from '../absences/vacation.js';
 export type { MonthSheet, SheetLanguage } from './format.js';
 export { hoursAndMinutes, signedHours } from './format.js';
 export { SHEET_CSV_COLUMNS, timesheetCsv } from './csv.js';
-export { timesheetPdf } from './pdf.js';
+export { timesheetPdf, type DrawnText, type SheetPerson } from './pdf.js';
+export type { SealPerson, SheetSeal } from './seal.js';
 
 export interface TimesheetDeps {
   statistics: { monthFigures(userId: number, month?: string): Promise<MonthFigures> };
