@@ -23,6 +23,7 @@ import {
   type MonthDeps,
   type OverviewDeps,
 } from '../teams/index.js';
+import { pendingLeaveRequests, pendingMonths } from '../teams/notices-pending.js';
 import { createLeaveRequestService } from '../teams/requests/index.js';
 
 export interface TeamWiring {
@@ -48,8 +49,14 @@ export function teamServices({ database, clock, identity, time, audit, invitatio
     calendar: createCalendarService({ database, clock, ...time }),
     requests: createLeaveRequestService({ database, clock, audit }),
     months: createMonthService({ database, clock, statistics: time.statistics, settings: time.settings, bookings: time.bookings }),
-    // What waits for a lead: the leave requests and months add their providers here.
-    notices: createNoticeService({ database, clock, statistics: time.statistics, pending: [], ...notices }),
+    // What waits for a lead: the leave requests and the submitted months of the people it leads.
+    notices: createNoticeService({
+      database,
+      clock,
+      statistics: time.statistics,
+      pending: [pendingLeaveRequests(database.db), pendingMonths(database.db)],
+      ...notices,
+    }),
   };
 }
 

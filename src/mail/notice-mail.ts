@@ -24,6 +24,26 @@ function itemLine(item: PendingItem): string {
   return `- ${[item.person, item.summary ?? `${item.kind} ${item.id}`].filter(Boolean).join(': ')}`;
 }
 
+/** A lead's decision of a leave request or of its cancellation (docs/teams.md, "Leave requests"). */
+function requestDecided(data: Record<string, unknown>, language: Language, link: string): Texts {
+  const dates = data.from === data.to ? str(data.from) : `${str(data.from)} – ${str(data.to)}`;
+  const approved = data.approved === true;
+  const cancellation = data.cancellation === true;
+  const note = typeof data.note === 'string' && data.note !== '' ? data.note : undefined;
+  if (language === 'de') {
+    const what = cancellation ? `Die Stornierung Ihres Urlaubs ${dates}` : `Ihr Urlaub ${dates}`;
+    return {
+      subject: `timetrack: ${what} ${approved ? 'genehmigt' : 'nicht genehmigt'}`,
+      lines: [`${what} wurde ${approved ? 'genehmigt' : 'nicht genehmigt'}.`, ...(note ? [`Hinweis: ${note}`] : []), link],
+    };
+  }
+  const what = cancellation ? `The cancellation of your vacation ${dates}` : `Your vacation ${dates}`;
+  return {
+    subject: `timetrack: ${what} ${approved ? 'approved' : 'not approved'}`,
+    lines: [`${what} was ${approved ? 'approved' : 'not approved'}.`, ...(note ? [`Note: ${note}`] : []), link],
+  };
+}
+
 /** What each kind of notice says; a kind without texts here says that there is a notice under the bell. */
 function textsOf(mail: NoticeMail, language: Language, publicUrl: string): Texts {
   const { data } = mail;
@@ -48,6 +68,13 @@ function textsOf(mail: NoticeMail, language: Language, publicUrl: string): Texts
     return language === 'de'
       ? { subject: `timetrack: ${items.length} offen für Sie`, lines: ['Das wartet auf Ihre Entscheidung:', ...items.map(itemLine), link] }
       : { subject: `timetrack: ${items.length} waiting for you`, lines: ['These wait for your decision:', ...items.map(itemLine), link] };
+  }
+  if (mail.kind === 'request-decided') return requestDecided(data, language, link);
+  if (mail.kind === 'month-returned') {
+    const month = str(data.month);
+    return language === 'de'
+      ? { subject: `timetrack: Monat ${month} zurückgegeben`, lines: [`Ihr Monat ${month} wurde an Sie zurückgegeben: ${str(data.comment)}`, link] }
+      : { subject: `timetrack: month ${month} returned`, lines: [`Your month ${month} was returned to you: ${str(data.comment)}`, link] };
   }
   return language === 'de'
     ? { subject: 'timetrack: eine neue Mitteilung', lines: [`Eine neue Mitteilung (${mail.kind}) wartet in timetrack auf Sie: ${link}`] }

@@ -20,6 +20,12 @@ function sentenceOf(notice: NoticeItem): string {
   const { data } = notice;
   if (notice.kind === 'missing-day' && typeof data.date === 'string') return text.missingDay(shortDate(data.date, locale()));
   if (notice.kind === 'lead-digest' && Array.isArray(data.items)) return text.leadDigest(data.items.length);
+  if (notice.kind === 'request-decided' && typeof data.from === 'string' && typeof data.to === 'string') {
+    const dates = data.from === data.to ? shortDate(data.from, locale()) : `${shortDate(data.from, locale())} – ${shortDate(data.to, locale())}`;
+    return text.requestDecided(data.approved === true, data.cancellation === true, dates, typeof data.note === 'string' ? data.note : null);
+  }
+  if (notice.kind === 'month-returned' && typeof data.month === 'string')
+    return text.monthReturned(data.month, typeof data.comment === 'string' ? data.comment : '');
   return text.other(notice.kind);
 }
 

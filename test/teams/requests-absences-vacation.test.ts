@@ -5,6 +5,7 @@
 // 409 ALREADY_DECIDED.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OPERATOR } from '../../src/teams/index.js';
+import { pendingLeaveRequests, pendingMonths } from '../../src/teams/notices-pending.js';
 import { createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { expectError } from '../support/expectations.js';
 import { signIn, type SignedIn } from '../support/requests.js';
@@ -177,6 +178,34 @@ describe('requested absences', () => {
     expect((await lea.call('POST', `/api/requests/${approvedBefore}/reject`, {})).statusCode).toBe(200);
     expect(await february()).toEqual(before);
     expect((await max.call('GET', `/api/users/${max.userId}/months/2026-02/verify`)).json()).toMatchObject({ matches: true });
+  });
+
+  it('the person hears of each decision and of a returned month under the bell; the lead finds them in its digest while they wait', async () => {
+    const db = t.ctx.database.db;
+    const id = await maxAsks({ date: '2026-02-23' });
+    expect((await max.call('POST', '/api/months/2026-02/submit', {})).statusCode).toBe(200);
+    expect(await pendingLeaveRequests(db).pending(lea.userId)).toEqual([
+      { kind: 'leave-request', id, person: expect.any(String), summary: 'vacation 2026-02-23' },
+    ]);
+    expect(await pendingMonths(db).pending(lea.userId)).toEqual([
+      { kind: 'month', id: `${max.userId}:2026-02`, person: expect.any(String), summary: 'month 2026-02 submitted' },
+    ]);
+    // Nothing of another team's people, nor of the lead's own.
+    expect(await pendingLeaveRequests(db).pending(olga.userId)).toEqual([]);
+    expect(await pendingMonths(db).pending(olga.userId)).toEqual([]);
+    expect((await lea.call('POST', `/api/requests/${id}/approve`, { note: 'Enjoy' })).statusCode).toBe(200);
+    expect((await lea.call('POST', `/api/users/${max.userId}/months/2026-02/return`, { comment: 'The 23rd is missing' })).statusCode).toBe(200);
+    expect(await pendingLeaveRequests(db).pending(lea.userId)).toEqual([]);
+    expect(await pendingMonths(db).pending(lea.userId)).toEqual([]);
+    const { notices } = (await max.call('GET', '/api/notices')).json();
+    expect(notices.map((notice: { kind: string; data: object }) => [notice.kind, notice.data])).toEqual([
+      ['month-returned', { month: '2026-02', comment: 'The 23rd is missing' }],
+      ['request-decided', { request: id, approved: true, cancellation: false, from: '2026-02-23', to: '2026-02-23', note: 'Enjoy' }],
+    ]);
+    expect((await max.call('POST', `/api/requests/${id}/cancel`)).statusCode).toBe(200);
+    expect((await lea.call('POST', `/api/requests/${id}/reject`, {})).statusCode).toBe(200);
+    const latest = (await max.call('GET', '/api/notices')).json().notices[0];
+    expect(latest).toMatchObject({ kind: 'request-decided', data: { request: id, approved: false, cancellation: true, note: null } });
   });
 
   it('rejected or withdrawn: the absences are gone; only the person withdraws (anyone else finds nothing), only while it waits', async () => {

@@ -20,6 +20,7 @@ import { checkComment, monthRow, monthsOfYear, parseMonth, requireState, writeMo
 import { canonicalJson, differencesOf, digestOf, sealedPart } from './seal.js';
 import { lockOverdueMonths } from './auto-lock.js';
 import { sheetSeal } from './sheet-seal.js';
+import { recordNotice } from '../notices.js';
 
 export interface MonthDeps {
   database: TransactionalDatabase;
@@ -90,6 +91,9 @@ async function decide(deps: MonthDeps, actor: Actor, userId: number, rawMonth: s
       comment,
     };
     await writeMonth(trx, userId, next);
+    // The person hears of a return under the bell and by mail (docs/notices.md), once per return.
+    if (!approve)
+      await recordNotice(trx, { userId, kind: 'month-returned', key: `month-returned:${userId}:${month}:${next.decided_at}`, data: { month, comment } });
     return next;
   });
   return approve ? seal(deps, userId, decided) : decided;

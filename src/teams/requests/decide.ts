@@ -10,6 +10,7 @@ import { ServiceError } from '../../common/errors.js';
 import type { Actor } from '../access.js';
 import { requestNotFound } from './store.js';
 import { createMonthLock } from '../months/lock.js';
+import { recordNotice } from '../notices.js';
 
 export type Step = 'approve' | 'reject' | 'withdraw' | 'cancel';
 
@@ -101,6 +102,12 @@ export async function takeStep(
       .set({ state: next, ...decided })
       .where('id', '=', request.id)
       .execute();
+    // The person hears of a decision under the bell and by mail (docs/notices.md), once per decision.
+    if (decision !== undefined) {
+      const cancellation = row.state === 'cancel_requested';
+      const data = { request: request.id, approved: step === 'approve', cancellation, from: row.from_date, to: row.to_date, note: decision.note };
+      await recordNotice(trx, { userId: request.userId, kind: 'request-decided', key: `request-decided:${request.id}:${row.state}>${next}`, data });
+    }
     return { from: row.state, to: next };
   });
 }

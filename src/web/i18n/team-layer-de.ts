@@ -184,6 +184,9 @@ export const teamLayerDe: TeamLayerCatalog = {
     unread: 'Ungelesen',
     missingDay: (date: string) => `Am ${date} ist nichts erfasst: weder Arbeitszeit noch eine Abwesenheit.`,
     leadDigest: (count: number) => (count === 1 ? 'Eine Sache wartet auf Ihre Entscheidung.' : `${count} Sachen warten auf Ihre Entscheidung.`),
+    requestDecided: (approved: boolean, cancellation: boolean, dates: string, note: string | null) =>
+      `${cancellation ? `Die Stornierung Ihres Urlaubs ${dates}` : `Ihr Urlaub ${dates}`} wurde ${approved ? 'genehmigt' : 'nicht genehmigt'}.${note ? ` Hinweis: ${note}` : ''}`,
+    monthReturned: (month: string, comment: string) => `Ihr Monat ${month} wurde an Sie zurückgegeben: ${comment}`,
     other: (kind: string) => `Eine Mitteilung (${kind}).`,
   },
 };

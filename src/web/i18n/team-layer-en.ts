@@ -183,6 +183,9 @@ export const teamLayerEn = {
     unread: 'Unread',
     missingDay: (date: string) => `Nothing recorded on ${date}: neither working time nor an absence.`,
     leadDigest: (count: number) => (count === 1 ? '1 thing waits for your decision.' : `${count} things wait for your decision.`),
+    requestDecided: (approved: boolean, cancellation: boolean, dates: string, note: string | null) =>
+      `${cancellation ? `The cancellation of your vacation ${dates}` : `Your vacation ${dates}`} was ${approved ? 'approved' : 'not approved'}.${note ? ` Note: ${note}` : ''}`,
+    monthReturned: (month: string, comment: string) => `Your month ${month} was returned to you: ${comment}`,
     other: (kind: string) => `A notice (${kind}).`,
   },
 };
