@@ -44,10 +44,14 @@ beforeAll(async () => {
   for (const token of [miaToken, maxToken, leadToken])
     expect((await request(server, 'PATCH', '/api/settings', { token, payload: patch })).statusCode).toBe(200);
   const vacation = { date: `${month}-${vacationDay}`, type: 'vacation' };
-  expect((await request(server, 'POST', '/api/time-entries/absences', { token: miaToken, payload: vacation })).statusCode).toBe(201);
+  const asked = await request(server, 'POST', '/api/time-entries/absences', { token: miaToken, payload: vacation });
+  expect(asked.statusCode).toBe(201);
   const sick = { date: `${month}-${sickDay}`, type: 'sick', portion: 'half' };
   expect((await request(server, 'POST', '/api/time-entries/absences', { token: maxToken, payload: sick })).statusCode).toBe(201);
   teamId = ((await request(server, 'GET', '/api/teams', { token: leadToken })).json().teams as Array<{ id: number }>)[0]!.id;
+  // The team requires approval (docs/teams.md, "Leave requests"): Mia's vacation counts, and shows to Max, once Lea approved it.
+  const approved = await request(server, 'POST', `/api/requests/${asked.json().absence.request_id}/approve`, { token: leadToken, payload: {} });
+  expect(approved.statusCode).toBe(200);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
