@@ -102,11 +102,12 @@ export async function takeStep(
       .set({ state: next, ...decided })
       .where('id', '=', request.id)
       .execute();
-    // The person hears of a decision under the bell and by mail (docs/notices.md), once per decision.
+    // The person hears of a decision under the bell and by mail (docs/notices.md), once per decision (a
+    // cancellation may be asked for and refused more than once: the time tells the decisions apart).
     if (decision !== undefined) {
       const cancellation = row.state === 'cancel_requested';
       const data = { request: request.id, approved: step === 'approve', cancellation, from: row.from_date, to: row.to_date, note: decision.note };
-      await recordNotice(trx, { userId: request.userId, kind: 'request-decided', key: `request-decided:${request.id}:${row.state}>${next}`, data });
+      await recordNotice(trx, { userId: request.userId, kind: 'request-decided', key: `request-decided:${request.id}:${row.state}>${next}:${now}`, data });
     }
     return { from: row.state, to: next };
   });
