@@ -51,7 +51,9 @@ describe.runIf(run)('the bell', () => {
       await page.locator('input[name=password]').fill(PASSWORD);
       await page.locator('form button[type=submit]').click();
       const bell = page.locator('button.bell-button');
-      await expect.poll(() => bell.getAttribute('aria-label')).toBe(locale === 'en-GB' ? 'Notices, 2 unread' : 'Mitteilungen, 2 ungelesen');
+      await expect
+        .poll(() => bell.getAttribute('aria-label'), { timeout: 15_000 })
+        .toBe(locale === 'en-GB' ? 'Notices, 2 unread' : 'Mitteilungen, 2 ungelesen');
       await bell.focus();
       await page.keyboard.press('Enter');
       await page.locator('#notices li').nth(1).waitFor();
