@@ -5,8 +5,7 @@
 // approval commits first and the entry is refused with MONTH_LOCKED; either way the seal matches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
-import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
-import { cliInProcess } from '../support/cli-in-process.js';
+import { createAccountWithCli, tempDb, kitchenWithLeaAndMax } from '../support/cli-accounts.js';
 import { onPostgres } from '../support/database.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
 
@@ -30,15 +29,7 @@ beforeAll(async () => {
   if (!onPostgres) return;
   const db = tempDb();
   await createAccountWithCli(db, 'xena@example.com', ['--role', 'admin']);
-  await createAccountWithCli(db, 'lea@example.com', ['--role', 'lead']);
-  await createAccountWithCli(db, 'max@example.com');
-  for (const args of [
-    ['team', 'create', 'Kitchen'],
-    ['team', 'add', 'Kitchen', 'lea@example.com', '--lead'],
-    ['team', 'add', 'Kitchen', 'max@example.com'],
-  ]) {
-    expect((await cliInProcess(db, args)).exitCode).toBe(0);
-  }
+  await kitchenWithLeaAndMax(db);
   [a, b] = await Promise.all([startServer(db), startServer(db)]);
   running.push(a, b);
   for (const [who, email] of [

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
-import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { cli, createAccountWithCli, tempDb, kitchenWithLeaAndMax } from '../support/cli-accounts.js';
 import { cliInProcess } from '../support/cli-in-process.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
 
@@ -60,15 +60,7 @@ async function must(method: string, url: string, body: unknown, token: string, s
 beforeAll(async () => {
   const db = tempDb();
   await createAccountWithCli(db, 'xena@example.com', ['--role', 'admin']);
-  await createAccountWithCli(db, 'lea@example.com', ['--role', 'lead']);
-  await createAccountWithCli(db, 'max@example.com');
-  for (const args of [
-    ['team', 'create', 'Kitchen'],
-    ['team', 'add', 'Kitchen', 'lea@example.com', '--lead'],
-    ['team', 'add', 'Kitchen', 'max@example.com'],
-  ]) {
-    expect((await cliInProcess(db, args)).exitCode).toBe(0);
-  }
+  await kitchenWithLeaAndMax(db);
   const server = await startServer(db);
   const [M, L, X] = [await signIn(server, 'max@example.com'), await signIn(server, 'lea@example.com'), await signIn(server, 'xena@example.com')];
   world = { server, db, M: { id: 0, token: M }, L: { token: L }, X: { token: X }, entry: 0, absence: { id: 0, request_id: 0 }, booking: 0, schedule: 0 };
