@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
 import type { PendingItem, PendingProvider } from './notices-reminders.js';
+import { listRequests } from './requests/store.js';
 
 /** The accounts in the teams `leadId` leads, the lead itself left out. */
 function peopleLedBy(db: Kysely<Database>, leadId: number) {
@@ -16,24 +17,19 @@ function peopleLedBy(db: Kysely<Database>, leadId: number) {
     .where('led.user_id', '!=', leadId);
 }
 
-/** Leave requests waiting for a decision: asked for, or their cancellation asked for. */
+/** Leave requests waiting for a decision (asked for, or their cancellation asked for): the lead's reach of GET /api/requests. */
 export function pendingLeaveRequests(db: Kysely<Database>): PendingProvider {
   return {
     async pending(leadId: number): Promise<PendingItem[]> {
-      const rows = await db
-        .selectFrom('leave_requests')
-        .innerJoin('users', 'users.id', 'leave_requests.user_id')
-        .select(['leave_requests.id', 'leave_requests.state', 'leave_requests.from_date', 'leave_requests.to_date', 'users.full_name'])
-        .where('leave_requests.state', 'in', ['requested', 'cancel_requested'])
-        .where('leave_requests.user_id', 'in', peopleLedBy(db, leadId))
-        .orderBy('leave_requests.id')
-        .execute();
-      return rows.map((row) => ({
-        kind: row.state === 'requested' ? 'leave-request' : 'leave-cancellation',
-        id: row.id,
-        person: row.full_name,
-        summary: `${row.state === 'requested' ? 'vacation' : 'cancellation of vacation'} ${row.from_date}${row.to_date === row.from_date ? '' : ` to ${row.to_date}`}`,
-      }));
+      const waiting = [...(await listRequests(db, { ledBy: leadId }, 'requested')), ...(await listRequests(db, { ledBy: leadId }, 'cancel_requested'))];
+      return waiting
+        .sort((a, b) => a.id - b.id)
+        .map((request) => ({
+          kind: request.state === 'requested' ? 'leave-request' : 'leave-cancellation',
+          id: request.id,
+          person: request.person.full_name,
+          summary: `${request.state === 'requested' ? 'vacation' : 'cancellation of vacation'} ${request.from}${request.to === request.from ? '' : ` to ${request.to}`}`,
+        }));
     },
   };
 }
