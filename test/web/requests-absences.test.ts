@@ -22,10 +22,12 @@ async function look(page: Page, name: string) {
 
 async function signedIn(email: string, locale: string): Promise<Page> {
   const { context } = await recordedContext(browser, { viewport: { width: 1280, height: 900 }, locale, timezoneId: 'UTC', bypassCSP: true });
-  const page = await context.newPage();
   const { token } = (await callJson(server, 'POST', '/api/auth/login', { email, password: PASSWORD })).body;
-  await page.goto(`${server.baseUrl}/`);
-  await page.evaluate(`localStorage.setItem('timetrack.token', ${JSON.stringify(token)})`);
+  // The token is in storage before the client's first line runs. (Setting it from a loaded '/' raced the
+  // client's own redirect to /login: when the redirect came after, the next goto to '/#absences' only
+  // changed the hash, and the page stayed signed out.)
+  await context.addInitScript(`if (location.origin === ${JSON.stringify(server.baseUrl)} && !localStorage.getItem('timetrack.token')) localStorage.setItem('timetrack.token', ${JSON.stringify(token)})`);
+  const page = await context.newPage();
   await page.goto(`${server.baseUrl}/#absences`);
   return page;
 }
