@@ -43,6 +43,7 @@ import type { Anonymous } from './stats/schemas.js';
 import type { CalendarResponse, OverviewResponse, TeamDetailResponse, TeamListResponse, TeamResponse } from './teams/schemas.js';
 import type { AuditQuery, AuditResponse } from './audit/schemas.js';
 import type { NoticesResponse } from './notices/routes.js';
+import type { RequestListQuery } from './requests/schemas.js';
 import type { AccountStateResponse, ResetLinkResponse, UserListQuery, UserListResponse, UserPatchBody, UserResponse } from './users/schemas.js';
 import type { IdParams, RangeQuery } from './time-entries/schemas.js';
 
@@ -153,6 +154,15 @@ export interface Routes {
   // Closed months (months/routes.ts; docs/teams.md): the own months of a year, and submitting one.
   'GET /api/months': { query: { year: number }; response: { year: number; months: MonthStatus[] } };
   'POST /api/months/:month/submit': { params: { month: string }; response: { month: MonthStatus } };
+  // What waits for a lead's or an admin's decision (docs/teams.md): leave requests and submitted months; a person's month and the decisions.
+  'GET /api/requests': { query: Static<typeof RequestListQuery>; response: { requests: LeaveRequest[] } };
+  'POST /api/requests/:id/approve': { params: Id; body: { note?: string }; response: { request: LeaveRequest } };
+  'POST /api/requests/:id/reject': { params: Id; body: { note?: string }; response: { request: LeaveRequest } };
+  'GET /api/months/waiting': { response: { months: Array<MonthStatus & { user: User }> } };
+  'GET /api/users/:id/months/:month': { params: PersonMonth; response: { month: MonthStatus } };
+  'POST /api/users/:id/months/:month/approve': { params: PersonMonth; body: { comment?: string }; response: { month: MonthStatus } };
+  'POST /api/users/:id/months/:month/return': { params: PersonMonth; body: { comment: string }; response: { month: MonthStatus } };
+  'POST /api/users/:id/months/:month/reopen': { params: PersonMonth; body: { reason: string }; response: { month: MonthStatus } };
 
   // The lead's view (docs/teams.md): a team's week, and another account's figures.
   'GET /api/teams': { query: { members?: boolean }; response: Static<typeof TeamListResponse> };
@@ -213,6 +223,7 @@ type IssuedInvitation = {
 
 type AccountState = Static<typeof AccountStateResponse>;
 
+type PersonMonth = { id: number; month: string };
 type MonthQuery = { month?: string; lang?: 'en' | 'de' };
 /** months/schemas.ts MonthStatusSchema (spelled out: that module reaches the server's field rules). */
 type MonthStatus = {

@@ -22,6 +22,17 @@ export async function relationToPerson(db: Kysely<Database>, actorId: number, us
   return led ? 'led' : 'none';
 }
 
+/** The accounts in the teams `leadId` leads, the lead itself left out (nobody decides their own): a subquery for `in`. */
+export function peopleLedBy(db: Kysely<Database>, leadId: number) {
+  return db
+    .selectFrom('team_members as led')
+    .innerJoin('team_members as lead', 'lead.team_id', 'led.team_id')
+    .select('led.user_id')
+    .where('lead.user_id', '=', leadId)
+    .where('lead.role', '=', 'lead')
+    .where('led.user_id', '!=', leadId);
+}
+
 /** The actor's role in the team, or `none`. */
 export async function relationToTeam(db: Kysely<Database>, actorId: number, teamId: number): Promise<TeamRelation> {
   const row = await db.selectFrom('team_members').select('role').where('team_id', '=', teamId).where('user_id', '=', actorId).executeTakeFirst();

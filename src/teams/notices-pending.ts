@@ -5,17 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
 import type { PendingItem, PendingProvider } from './notices-reminders.js';
 import { listRequests } from './requests/store.js';
-
-/** The accounts in the teams `leadId` leads, the lead itself left out. */
-function peopleLedBy(db: Kysely<Database>, leadId: number) {
-  return db
-    .selectFrom('team_members as led')
-    .innerJoin('team_members as lead', 'lead.team_id', 'led.team_id')
-    .select('led.user_id')
-    .where('lead.user_id', '=', leadId)
-    .where('lead.role', '=', 'lead')
-    .where('led.user_id', '!=', leadId);
-}
+import { waitingMonths } from './months/store.js';
 
 /** Leave requests waiting for a decision (asked for, or their cancellation asked for): the lead's reach of GET /api/requests. */
 export function pendingLeaveRequests(db: Kysely<Database>): PendingProvider {
@@ -38,16 +28,8 @@ export function pendingLeaveRequests(db: Kysely<Database>): PendingProvider {
 export function pendingMonths(db: Kysely<Database>): PendingProvider {
   return {
     async pending(leadId: number): Promise<PendingItem[]> {
-      const rows = await db
-        .selectFrom('months')
-        .innerJoin('users', 'users.id', 'months.user_id')
-        .select(['months.user_id', 'months.month', 'users.full_name'])
-        .where('months.state', '=', 'submitted')
-        .where('months.user_id', 'in', peopleLedBy(db, leadId))
-        .orderBy('months.month')
-        .orderBy('months.user_id')
-        .execute();
-      return rows.map((row) => ({ kind: 'month', id: `${row.user_id}:${row.month}`, person: row.full_name, summary: `month ${row.month} submitted` }));
+      const rows = await waitingMonths(db, { ledBy: leadId });
+      return rows.map((row) => ({ kind: 'month', id: `${row.user.id}:${row.month}`, person: row.user.full_name, summary: `month ${row.month} submitted` }));
     },
   };
 }

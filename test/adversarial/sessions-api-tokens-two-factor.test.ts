@@ -51,10 +51,13 @@ const API_TOKEN_REACH = /^\/api\/(auth\/(me|validate)$|time-entries|settings|sta
  */
 const readsTeams = (route: Route) =>
   route.method === 'GET' && (/^\/api\/teams\/(\d+(\/overview|\/calendar)?)?$/.test(route.url) || /^\/api\/users\/\d+\/stats\//.test(route.url));
-/** The own months (reading them, submitting one) and reading a month's seal or a team's months (docs/teams.md, "Closed months"). */
+/**
+ * The own months (reading them, submitting one) and reading the months waiting for a decision, a person's month,
+ * its seal or a team's months (docs/teams.md, "Closed months").
+ */
 const readsMonths = (route: Route) =>
-  /^\/api\/months(\/[^/]+\/submit)?$/.test(route.url) ||
-  (route.method === 'GET' && (/^\/api\/users\/\d+\/months\/[^/]+\/verify$/.test(route.url) || /^\/api\/teams\/\d+\/months$/.test(route.url)));
+  /^\/api\/months(\/[^/]+\/submit|\/waiting)?$/.test(route.url) ||
+  (route.method === 'GET' && (/^\/api\/users\/\d+\/months\/[^/]+(\/verify)?$/.test(route.url) || /^\/api\/teams\/\d+\/months$/.test(route.url)));
 
 describe('an API token', () => {
   it('is refused with 403 FORBIDDEN_FOR_API_TOKEN on every account-management route, and changes nothing', async () => {

@@ -50,6 +50,8 @@ export const RULES = {
    * administration, so a session only (docs/teams.md, "Closed months", "Leave requests").
    */
   'person-decide': /**/  ' 403  ok   404  ok   tok  tok  tok  tok  401  404  tok',
+  /** What waits for a lead's or an admin's decision (GET /api/months/waiting): a member's role 403; reading, so a token too. */
+  'lead-list':     /**/  ' 403  ok   ok   ok   403  ok   ok   ok   401  .    .  ',
   /** users.role, users.manage: an admin's; 403 within the reach, 404 outside. */
   'person-admin':  /**/  ' 403  403  404  ok   tok  tok  tok  tok  401  404  tok',
   'team-read':     /**/  ' ok   ok   404  ok   ok   ok   404  ok   401  404  404',
@@ -246,6 +248,8 @@ export const ROWS: Row[] = [
     ids: (w, a) => ({ ...person(w, a), month: '1999-01' }),
     body: () => ({ reason: 'why' }),
   },
+  { route: 'GET /api/months/waiting', rule: 'lead-list' },
+  { route: 'GET /api/users/:id/months/:month', rule: 'person-stats', notFound: 'USER_NOT_FOUND', ids: (w, a) => ({ ...person(w, a), month: '1999-01' }) },
   { route: 'GET /api/users/:id/months/:month/verify', rule: 'person-stats', ...monthState, ids: (w, a) => ({ ...person(w, a), month: '1999-01' }) },
   {
     route: 'POST /api/users/:id/bookings',

@@ -25,6 +25,7 @@ import {
   TeamMonthResponse,
   TeamParams,
   VerifyResponse,
+  WaitingResponse,
   YearQuery,
   YearResponse,
 } from './schemas.js';
@@ -37,7 +38,7 @@ export interface MonthRouteOptions {
 
 const tags = ['months'];
 
-/** Registered under /api: /months, /users/:id/months, /users/:id/bookings, /teams/:id/months. */
+/** Registered under /api: /months, /months/waiting, /users/:id/months, /users/:id/bookings, /teams/:id/months. */
 export const monthRoutes: FastifyPluginAsyncTypebox<MonthRouteOptions> = async (app, options) => {
   const { credentials, months, audit } = options;
   const reading = { onRequest: requireSession(credentials) };
@@ -54,6 +55,33 @@ export const monthRoutes: FastifyPluginAsyncTypebox<MonthRouteOptions> = async (
       },
     },
     async (request) => ({ year: request.query.year, months: await months.ownYear(actorOf(sessionOf(request)), request.query.year) }),
+  );
+  app.get(
+    '/months/waiting',
+    {
+      ...reading,
+      schema: {
+        tags,
+        security: BEARER,
+        description: 'The submitted months waiting for a decision: of the people in the teams you lead (never your own), or, for an admin, of everyone (members 403).',
+        response: { 200: WaitingResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => ({ months: await months.waiting(actorOf(sessionOf(request))) }),
+  );
+  app.get(
+    '/users/:id/months/:month',
+    {
+      ...reading,
+      schema: {
+        tags,
+        security: BEARER,
+        description: "A person's month and its state (the person, a lead of one of the person's teams, an admin).",
+        params: PersonMonthParams,
+        response: { 200: MonthAnswer, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => ({ month: await months.personMonth(actorOf(sessionOf(request)), request.params.id, request.params.month) }),
   );
   app.post(
     '/months/:month/submit',

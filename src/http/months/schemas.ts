@@ -38,6 +38,12 @@ export const TeamParams = Type.Object({ id: Id });
 export const YearQuery = Type.Object({ year: Type.Integer({ minimum: 1970, maximum: 2099, description: 'YYYY' }) }, { additionalProperties: false });
 export const YearResponse = Type.Object({ year: Type.Integer(), months: Type.Array(MonthStatusSchema, { description: 'January to December' }) });
 
+export const WaitingResponse = Type.Object({
+  months: Type.Array(Type.Object({ user: UserSchema, ...MonthStatusSchema.properties }), {
+    description: 'oldest month first, then by e-mail address; at most 500',
+  }),
+});
+
 export const TeamMonthQuery = Type.Object({ month: MonthText }, { additionalProperties: false });
 export const TeamMonthResponse = Type.Object({
   team: TeamSchema,

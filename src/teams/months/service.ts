@@ -16,7 +16,7 @@ import type { Booking, NewBooking } from '../../time/bookings.js';
 import { requireAllowed, type Actor } from '../access.js';
 import { membersOf, relationToPerson, relationToTeam } from '../members.js';
 import { teamById, teamNotFound } from '../teams.js';
-import { checkComment, monthRow, monthsOfYear, parseMonth, requireState, writeMonth, type MonthStatus } from './store.js';
+import { checkComment, monthRow, monthsOfYear, parseMonth, requireState, waitingMonths, writeMonth, type MonthStatus, type WaitingMonth } from './store.js';
 import { canonicalJson, differencesOf, digestOf, sealedPart } from './seal.js';
 import { lockOverdueMonths } from './auto-lock.js';
 import { sheetSeal } from './sheet-seal.js';
@@ -160,6 +160,21 @@ async function teamMonths(deps: MonthDeps, actor: Actor, teamId: number, rawMont
   return { team, month, members: await Promise.all(members.map(async ({ user }) => ({ user, ...(await monthRow(db, user.id, month)) }))) };
 }
 
+/** A person's month as it stands: the person, a lead of one of the person's teams, an admin (404 outside). */
+async function personMonth(deps: MonthDeps, actor: Actor, userId: number, rawMonth: string): Promise<MonthStatus> {
+  const month = parseMonth(rawMonth);
+  await personFor(deps, actor, 'stats.read', userId);
+  return monthRow(deps.database.db, userId, month);
+}
+
+/** The submitted months waiting for the actor's decision: a lead's people's, an admin's everyone's; a member's role may not ask. */
+function waiting(deps: MonthDeps, actor: Actor): Promise<WaitingMonth[]> {
+  const { db } = deps.database;
+  if (actor.role === 'admin') return waitingMonths(db, 'all');
+  if (actor.role === 'lead') return waitingMonths(db, { ledBy: actor.userId });
+  throw new ServiceError('FORBIDDEN', 'Your role may not do this (months waiting for a decision)');
+}
+
 /** A correction on a person's balance, booked by a lead of the person's team or an admin (in an open month). */
 async function bookCorrection(deps: MonthDeps, actor: Actor, userId: number, input: Omit<NewBooking, 'kind'>): Promise<Booking> {
   const { db } = deps.database;
@@ -173,6 +188,10 @@ export function createMonthService(deps: MonthDeps) {
   return {
     /** The actor's own months of a year (every month, open where nothing is stored). */
     ownYear: (actor: Actor, year: number) => monthsOfYear(db, actor.userId, year),
+    /** A person's month as the actor may read it (GET /api/users/:id/months/:month). */
+    personMonth: (actor: Actor, userId: number, month: string) => personMonth(deps, actor, userId, month),
+    /** The submitted months waiting for the actor (GET /api/months/waiting). */
+    waiting: (actor: Actor) => waiting(deps, actor),
     /** A person's month as it stands (the CLI's status). */
     status: (userId: number, month: string) => monthRow(db, userId, parseMonth(month)),
     submit: (actor: Actor, userId: number, month: string) => submit(deps, actor, userId, month),

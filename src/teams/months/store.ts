@@ -3,6 +3,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, MonthState } from '../../db/types.js';
 import { ServiceError, validationError } from '../../common/errors.js';
+import { PUBLIC_USER_COLUMNS, type PublicUser } from '../../auth/accounts/users.js';
+import { peopleLedBy } from '../members.js';
 
 /** A month as the API answers it. */
 export interface MonthStatus {
@@ -58,6 +60,24 @@ export async function monthsOfYear(db: Kysely<Database>, userId: number, year: n
     const month = `${year}-${String(index + 1).padStart(2, '0')}`;
     return stored.get(month) ?? openMonth(month);
   });
+}
+
+/** The most months one list of waiting months answers (the oldest first). */
+export const MAX_WAITING_MONTHS = 500;
+
+/** A submitted month with its person, as a lead's or an admin's list of what waits for a decision holds it. */
+export type WaitingMonth = MonthStatus & { user: PublicUser };
+
+/** Months submitted and not yet decided: of the people a lead leads (never the lead's own), or of everyone; oldest month first. */
+export async function waitingMonths(db: Kysely<Database>, reach: { ledBy: number } | 'all'): Promise<WaitingMonth[]> {
+  let query = db
+    .selectFrom('months')
+    .innerJoin('users', 'users.id', 'months.user_id')
+    .select([...PUBLIC_USER_COLUMNS, ...STATUS_COLUMNS.map((column) => `months.${column}` as const)])
+    .where('months.state', '=', 'submitted');
+  if (reach !== 'all') query = query.where('months.user_id', 'in', peopleLedBy(db, reach.ledBy));
+  const rows = await query.orderBy('months.month').orderBy('users.email').limit(MAX_WAITING_MONTHS).execute();
+  return rows.map(({ id, email, full_name, username, created_at, ...status }) => ({ ...status, user: { id, email, full_name, username, created_at } }));
 }
 
 /** MONTH_STATE unless the month is in one of `states`. */

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, LeaveRequestState, LocalDate } from '../../db/types.js';
 import { ServiceError } from '../../common/errors.js';
+import { peopleLedBy } from '../members.js';
 
 export const LEAVE_REQUEST_STATES: readonly LeaveRequestState[] = ['requested', 'approved', 'rejected', 'withdrawn', 'cancel_requested', 'cancelled'];
 /** The most requests one list answers, newest first. */
@@ -89,19 +90,7 @@ export async function listRequests(db: Kysely<Database>, reach: RequestReach, st
   if (reach !== 'all' && 'userId' in reach) query = query.where('r.user_id', '=', reach.userId);
   if (reach !== 'all' && 'ledBy' in reach) {
     // The people of the teams the lead leads, not the lead itself (nobody decides their own).
-    query = query
-      .where('r.user_id', '!=', reach.ledBy)
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('team_members as lead')
-            .innerJoin('team_members as member', 'member.team_id', 'lead.team_id')
-            .select('lead.team_id')
-            .where('lead.user_id', '=', reach.ledBy)
-            .where('lead.role', '=', 'lead')
-            .whereRef('member.user_id', '=', 'r.user_id'),
-        ),
-      );
+    query = query.where('r.user_id', 'in', peopleLedBy(db, reach.ledBy));
   }
   if (state !== undefined) query = query.where('r.state', '=', state);
   const rows = await query.orderBy('r.id', 'desc').limit(MAX_LISTED_REQUESTS).execute();
