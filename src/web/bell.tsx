@@ -8,7 +8,7 @@ import type { Routes } from '../http/routes-table.js';
 import { api, describe } from './api.js';
 import { locale } from './i18n/index.js';
 import { tl } from './i18n/team-layer.js';
-import { settings } from './state.js';
+import { askedTeamPart, settings } from './state.js';
 import { Notice, useEscape } from './ui.js';
 import { shortDate } from './week.js';
 
@@ -30,7 +30,7 @@ function sentenceOf(notice: NoticeItem): string {
 }
 
 /** The notices, newest first; each unread one with its button. */
-function NoticeList(props: { notices: NoticeItem[]; onRead: (id: number) => void }) {
+function NoticeList(props: { notices: NoticeItem[]; onRead: (id: number) => void; onApprovals: () => void }) {
   const text = tl().notices;
   return (
     <ul>
@@ -40,6 +40,11 @@ function NoticeList(props: { notices: NoticeItem[]; onRead: (id: number) => void
             {notice.read_at === null && <span class="visually-hidden">{text.unread}: </span>}
             {sentenceOf(notice)}
           </p>
+          {notice.kind === 'lead-digest' && (
+            <a href="#team" onClick={props.onApprovals}>
+              {text.openApprovals}
+            </a>
+          )}{' '}
           {notice.read_at === null && (
             <button type="button" class="link" onClick={() => props.onRead(notice.id)}>
               {text.markRead}
@@ -107,7 +112,9 @@ export function Bell() {
           <h2 id="notices-title">{text.title}</h2>
           <Notice error={error} />
           {list && list.notices.length === 0 && <p>{text.none}</p>}
-          {list && list.notices.length > 0 && <NoticeList notices={list.notices} onRead={(id) => void markRead(id)} />}
+          {list && list.notices.length > 0 && (
+            <NoticeList notices={list.notices} onRead={(id) => void markRead(id)} onApprovals={() => ((askedTeamPart.value = 'approvals'), setOpen(false))} />
+          )}
           <p class="notices-actions">
             {unread > 0 && (
               <button type="button" onClick={() => void markAll()}>

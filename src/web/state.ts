@@ -30,6 +30,8 @@ export const settings = signal<Settings | undefined>(undefined);
 export const ledTeams = signal<Array<{ id: number; name: string }>>([]);
 /** The Monday of the week that Week, Entries and Absences show. */
 export const shownWeek = signal<string | undefined>(undefined);
+/** The part of the Team section a link asked for (the bell's digest: Approvals), taken once by that section. */
+export const askedTeamPart = signal<'week' | 'calendar' | 'approvals' | undefined>(undefined);
 /** The month (YYYY-MM) that Month shows; undefined: the month of the shown week. */
 export const shownMonth = signal<string | undefined>(undefined);
 /** Bumped when an action ended other sessions (two-factor sign-in on or off): the device list reloads. */

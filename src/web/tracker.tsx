@@ -92,11 +92,13 @@ export function Tracker(props: { user: User }) {
           {text.signOut}
         </button>
         <nav aria-label={text.sections}>
-          {[...NAV_TABS, ...(ledTeams.value.length || currentTeams.value.length ? (['team'] as const) : [])].map((name) => (
-            <a key={name} href={`#${name}`} aria-current={tab.value === name || (name === 'week' && tab.value === 'month') ? 'page' : undefined}>
-              {text.tabs[name]}
-            </a>
-          ))}
+          {[...NAV_TABS, ...(ledTeams.value.length || currentTeams.value.length || role === 'admin' || role === 'lead' ? (['team'] as const) : [])].map(
+            (name) => (
+              <a key={name} href={`#${name}`} aria-current={tab.value === name || (name === 'week' && tab.value === 'month') ? 'page' : undefined}>
+                {text.tabs[name]}
+              </a>
+            ),
+          )}
           {role === 'admin' && (
             <a href="#accounts" aria-current={isAdminTab(tab.value) ? 'page' : undefined}>
               {tl().admin.nav}

@@ -93,13 +93,15 @@ describe('closed months', () => {
     expect(await call(w.O.token, 'GET', `/api/teams/${w.teams.A}/months?month=2026-02`)).toMatchObject({ status: 404 });
   });
 
-  it('wait for a decision in the list of their lead and of admins only, never in the lead\'s own; a person\'s month reads within the reach', async () => {
+  it("wait for a decision in the list of their lead and of admins only, never in the lead's own; a person's month reads within the reach", async () => {
     const w = await kitchen();
     for (const who of [w.M, w.L, w.N]) expect((await call(who.token, 'POST', '/api/months/2026-01/submit')).status).toBe(200);
     expect((await call(w.M.token, 'POST', '/api/months/2026-02/submit')).status).toBe(200);
     const waiting = async (who: { token: string }) => {
       const answer = await call(who.token, 'GET', '/api/months/waiting');
-      return answer.status === 200 ? answer.body.months.map((m: { user: { id: number }; month: string; state: string }) => [m.user.id, m.month, m.state]) : answer.status;
+      return answer.status === 200
+        ? answer.body.months.map((m: { user: { id: number }; month: string; state: string }) => [m.user.id, m.month, m.state])
+        : answer.status;
     };
     // Lea leads A (Max): his two months, oldest first, not her own; Ole leads B (Nia); Xena sees all; a member may not ask.
     expect(await waiting(w.L)).toEqual([
@@ -115,7 +117,10 @@ describe('closed months', () => {
     expect(await waiting(w.L)).toEqual([]);
 
     const read = (who: { token: string }, id: number, month: string) => call(who.token, 'GET', `/api/users/${id}/months/${month}`);
-    expect(await read(w.L, w.M.id, '2026-02')).toMatchObject({ status: 200, body: { month: { month: '2026-02', state: 'returned', comment: 'Tuesday is missing' } } });
+    expect(await read(w.L, w.M.id, '2026-02')).toMatchObject({
+      status: 200,
+      body: { month: { month: '2026-02', state: 'returned', comment: 'Tuesday is missing' } },
+    });
     expect(await read(w.M, w.M.id, '2026-01')).toMatchObject({ status: 200, body: { month: { state: 'approved', decided_by: w.L.id } } });
     expect(await read(w.X, w.M.id, '2025-12')).toMatchObject({ status: 200, body: { month: { state: 'open', digest: null } } });
     expect(await read(w.O, w.M.id, '2026-01')).toMatchObject({ status: 404, body: { code: 'USER_NOT_FOUND' } });

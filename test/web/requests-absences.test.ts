@@ -26,7 +26,9 @@ async function signedIn(email: string, locale: string): Promise<Page> {
   // The token is in storage before the client's first line runs. (Setting it from a loaded '/' raced the
   // client's own redirect to /login: when the redirect came after, the next goto to '/#absences' only
   // changed the hash, and the page stayed signed out.)
-  await context.addInitScript(`if (location.origin === ${JSON.stringify(server.baseUrl)} && !localStorage.getItem('timetrack.token')) localStorage.setItem('timetrack.token', ${JSON.stringify(token)})`);
+  await context.addInitScript(
+    `if (location.origin === ${JSON.stringify(server.baseUrl)} && !localStorage.getItem('timetrack.token')) localStorage.setItem('timetrack.token', ${JSON.stringify(token)})`,
+  );
   const page = await context.newPage();
   await page.goto(`${server.baseUrl}/#absences`);
   return page;

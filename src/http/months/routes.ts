@@ -56,33 +56,6 @@ export const monthRoutes: FastifyPluginAsyncTypebox<MonthRouteOptions> = async (
     },
     async (request) => ({ year: request.query.year, months: await months.ownYear(actorOf(sessionOf(request)), request.query.year) }),
   );
-  app.get(
-    '/months/waiting',
-    {
-      ...reading,
-      schema: {
-        tags,
-        security: BEARER,
-        description: 'The submitted months waiting for a decision: of the people in the teams you lead (never your own), or, for an admin, of everyone (members 403).',
-        response: { 200: WaitingResponse, ...errorResponses(401, 403) },
-      },
-    },
-    async (request) => ({ months: await months.waiting(actorOf(sessionOf(request))) }),
-  );
-  app.get(
-    '/users/:id/months/:month',
-    {
-      ...reading,
-      schema: {
-        tags,
-        security: BEARER,
-        description: "A person's month and its state (the person, a lead of one of the person's teams, an admin).",
-        params: PersonMonthParams,
-        response: { 200: MonthAnswer, ...errorResponses(400, 401, 404) },
-      },
-    },
-    async (request) => ({ month: await months.personMonth(actorOf(sessionOf(request)), request.params.id, request.params.month) }),
-  );
   app.post(
     '/months/:month/submit',
     {
@@ -131,8 +104,42 @@ export const monthRoutes: FastifyPluginAsyncTypebox<MonthRouteOptions> = async (
     },
     async (request) => months.teamMonths(actorOf(sessionOf(request)), request.params.id, request.query.month),
   );
+  waitingRoutes(app, options);
   decisionRoutes(app, options);
 };
+
+/** What waits for a decision, and one person's month (the client's Approvals): a session or a token. */
+function waitingRoutes(app: ApiInstance, { credentials, months }: MonthRouteOptions): void {
+  const reading = { onRequest: requireSession(credentials) };
+  app.get(
+    '/months/waiting',
+    {
+      ...reading,
+      schema: {
+        tags,
+        security: BEARER,
+        description:
+          'The submitted months waiting for a decision: of the people in the teams you lead (never your own), or, for an admin, of everyone (members 403).',
+        response: { 200: WaitingResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => ({ months: await months.waiting(actorOf(sessionOf(request))) }),
+  );
+  app.get(
+    '/users/:id/months/:month',
+    {
+      ...reading,
+      schema: {
+        tags,
+        security: BEARER,
+        description: "A person's month and its state (the person, a lead of one of the person's teams, an admin).",
+        params: PersonMonthParams,
+        response: { 200: MonthAnswer, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => ({ month: await months.personMonth(actorOf(sessionOf(request)), request.params.id, request.params.month) }),
+  );
+}
 
 /** Approving, returning, reopening, and a correction booked for a person: a session only. */
 function decisionRoutes(app: ApiInstance, { credentials, months, audit }: MonthRouteOptions): void {

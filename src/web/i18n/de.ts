@@ -126,6 +126,8 @@ export const de: Catalog = {
     name: 'Geben Sie einen Namen mit 1 bis 100 Zeichen ein.',
     expires_in_days: 'Wählen Sie, wie lange das Token gilt (1 Tag bis 1 Jahr).',
     code: 'Geben Sie den 6-stelligen Code aus Ihrer App oder einen Wiederherstellungscode ein.',
+    comment: 'Schreiben Sie, was sich ändern soll (1 bis 1.000 Zeichen).',
+    reason: 'Schreiben Sie den Grund (1 bis 1.000 Zeichen): Er steht im Protokoll.',
   },
 
   auth: {

@@ -33,7 +33,9 @@ export type FieldName =
   | 'valid_from'
   | 'name'
   | 'expires_in_days'
-  | 'code';
+  | 'code'
+  | 'comment'
+  | 'reason';
 
 const inTime = (seconds: number | undefined): string => {
   if (seconds === undefined) return 'in a few minutes';
@@ -155,6 +157,8 @@ export const en = {
     name: 'Enter a name of 1 to 100 characters.',
     expires_in_days: 'Choose how long the token stays valid (1 day to 1 year).',
     code: 'Enter the 6-digit code from your app, or a recovery code.',
+    comment: 'Write what should change (1 to 1,000 characters).',
+    reason: 'Write why (1 to 1,000 characters): it goes into the audit trail.',
   } satisfies Record<FieldName, string>,
 
   auth: {

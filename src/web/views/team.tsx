@@ -2,19 +2,18 @@
 // several), a week, and a table of the members' figures from GET /api/teams/:id/overview; each member's
 // Week and Month one click away (read-only, through /api/users/:id/stats/*), and the month's PDF. Beside
 // it the team's Calendar (./team-calendar.tsx), which is all a member of a team sees here.
-import { useState } from 'preact/hooks';
-import type { MonthStats, WeekStats } from '../../http/contract.js';
+import { useEffect, useState } from 'preact/hooks';
 import type { Answer } from '../routes.js';
 import { api, currentRole, currentTeams, downloadFile } from '../api.js';
 import { language, t } from '../i18n/index.js';
 import { tl } from '../i18n/team-layer.js';
-import { fmt, ledTeams, shownWeek, useLoad } from '../state.js';
+import { askedTeamPart, fmt, ledTeams, shownWeek, useLoad } from '../state.js';
 import { Notice, useDownload } from '../ui.js';
 import { addDays, shiftWeek } from '../week.js';
-import { MonthTable } from './month.js';
-import { WeekTable } from './week.js';
+import { PersonFigures, type Person } from './person-figures.js';
 import { Invitations } from './admin-invitations.js';
 import { TeamCalendar } from './team-calendar.js';
+import { Approvals, loadWaiting } from './approvals.js';
 
 /** The teams the account leads (an admin: every team), from its role and teams as /api/auth/me answered them. */
 export async function loadLedTeams(me: {
@@ -26,22 +25,31 @@ export async function loadLedTeams(me: {
   else ledTeams.value = me.teams.filter((team) => team.role === 'lead');
 }
 
+type Part = NonNullable<typeof askedTeamPart.value>;
+
 type TeamOverviewAnswer = Answer<'GET /api/teams/:id/overview'>;
 
-interface Person {
-  id: number;
-  name: string;
-  /** The member's date now, in the member's zone (the overview's `today`). */
-  today: string;
-  view: 'week' | 'month';
-}
-
-/** The Team section: the week overview (a lead, an admin) or the calendar; a member of a team only the calendar. */
+/** The Team section: the week overview, the calendar and Approvals (a lead, an admin); a member of a team only the calendar. */
 export function TeamView() {
   const text = tl().calendar;
   const leads = ledTeams.value.length > 0;
-  const [part, setPart] = useState<'week' | 'calendar'>('week');
-  const shown = leads ? part : 'calendar';
+  const decides = currentRole.value === 'admin' || currentRole.value === 'lead';
+  const parts = [
+    ...(leads ? (['week', 'calendar'] as const) : currentTeams.value.length ? (['calendar'] as const) : []),
+    ...(decides ? (['approvals'] as const) : []),
+  ];
+  const [part, setPart] = useState<Part>('week');
+  // A link to a part (the bell's digest to Approvals): taken once, also while the section is shown.
+  const asked = askedTeamPart.value;
+  useEffect(() => {
+    if (asked === undefined) return;
+    setPart(asked);
+    askedTeamPart.value = undefined;
+  }, [asked]);
+  const shown = parts.includes(part as never) ? part : parts[0];
+  // The count beside Approvals: what waits now (again after each decision).
+  const waiting = useLoad(() => (decides ? loadWaiting() : Promise.resolve(undefined)), [decides]);
+  const count = waiting.data && waiting.data.requests.length + waiting.data.months.length;
   // The calendar's teams: an admin's every team (those of the overview), anyone else's its own.
   const calendarTeams = currentRole.value === 'admin' ? ledTeams.value : currentTeams.value;
   return (
@@ -49,16 +57,22 @@ export function TeamView() {
       <h2 id="view-title" tabIndex={-1}>
         {t().tabs.team}
       </h2>
-      {leads && (
+      {parts.length > 1 && (
         <p class="view-switch" role="group" aria-label={text.parts}>
-          {(['week', 'calendar'] as const).map((name) => (
+          {parts.map((name) => (
             <button key={name} type="button" class="link" aria-pressed={shown === name} onClick={() => setPart(name)}>
-              {text[name]}
+              {name === 'approvals' ? tl().approvals.part(count) : text[name]}
             </button>
           ))}
         </p>
       )}
-      {shown === 'week' ? <TeamWeek /> : <TeamCalendar teams={calendarTeams} led={ledTeams.value} />}
+      {shown === 'week' ? (
+        <TeamWeek />
+      ) : shown === 'approvals' ? (
+        <Approvals onChange={() => void waiting.reload()} />
+      ) : (
+        shown && <TeamCalendar teams={calendarTeams} led={ledTeams.value} />
+      )}
     </section>
   );
 }
@@ -192,36 +206,6 @@ function MembersTable(props: {
           ))}
         </tbody>
       </table>
-    </div>
-  );
-}
-
-/** One member's Week or Month, read-only: the day rows as the member sees them. */
-function PersonFigures(props: { person: Person; monday: string }) {
-  const { person, monday } = props;
-  const loaded = useLoad<WeekStats | MonthStats>(
-    () =>
-      person.view === 'week'
-        ? api('GET /api/users/:id/stats/week', { params: { id: person.id }, query: { date: monday, lang: language.value } })
-        : api('GET /api/users/:id/stats/month', { params: { id: person.id }, query: { month: monday.slice(0, 7), lang: language.value } }),
-    [person.id, person.view, monday],
-  );
-  // The member's own Week and Month tables, with the member's today.
-  const { today } = person;
-  return (
-    <div class="person-figures">
-      <h3 id="person-title">
-        {person.name}: {t().tabs[person.view]}
-      </h3>
-      <Notice error={loaded.error} />
-      {loaded.data &&
-        ('week_start' in loaded.data ? (
-          <div class="scroll" tabIndex={0} role="region" aria-labelledby="person-title">
-            <WeekTable days={loaded.data.days} totals={loaded.data.totals} today={today} />
-          </div>
-        ) : (
-          <MonthTable sheet={loaded.data} today={today} title={`${person.name}: ${t().tabs.month}`} />
-        ))}
     </div>
   );
 }

@@ -1,0 +1,183 @@
+// Approvals (docs/web-client.md, "Approvals"; docs/teams.md): what waits for a lead's or an admin's
+// decision: the leave requests (asked for, or their cancellation asked for) and the submitted months of
+// the people within reach, each decided with one click; a request may carry a note, a month is returned
+// with a comment, and each month is one click from its figures (./person-figures.tsx). The lists come
+// from GET /api/requests?scope=team and GET /api/months/waiting; the actor's own are left out (another
+// lead or an admin decides those).
+import { useState } from 'preact/hooks';
+import type { LeaveRequest } from '../../http/contract.js';
+import type { Answer } from '../routes.js';
+import { api, currentUser } from '../api.js';
+import { tl } from '../i18n/team-layer.js';
+import { announcement, fmt, focusSoon, useLoad } from '../state.js';
+import { Notice, useAction } from '../ui.js';
+import { monthLabel, PersonFigures } from './person-figures.js';
+
+type WaitingMonth = Answer<'GET /api/months/waiting'>['months'][number];
+
+/** What waits, without the actor's own: requests by their first day, months oldest first. */
+export async function loadWaiting(): Promise<{ requests: LeaveRequest[]; months: WaitingMonth[] }> {
+  const [asked, cancellations, months] = await Promise.all([
+    api('GET /api/requests', { query: { scope: 'team', state: 'requested' } }),
+    api('GET /api/requests', { query: { scope: 'team', state: 'cancel_requested' } }),
+    api('GET /api/months/waiting'),
+  ]);
+  const me = currentUser.value?.id;
+  const requests = [...asked.requests, ...cancellations.requests].filter((request) => request.person.id !== me).sort((a, b) => (a.from < b.from ? -1 : 1));
+  return { requests, months: months.months.filter((month) => month.user.id !== me) };
+}
+
+/** The section: both lists, and the month picked to look at. `onChange` after a decision (the count beside the switch). */
+export function Approvals(props: { onChange?: () => void }) {
+  const text = tl().approvals;
+  const waiting = useLoad(loadWaiting, []);
+  const [shown, setShown] = useState<{ month: WaitingMonth; ask?: 'return' }>();
+  const reload = async () => {
+    await waiting.reload();
+    props.onChange?.();
+  };
+  const data = waiting.data;
+  return (
+    <div class="approvals">
+      <Notice error={waiting.error} />
+      {data && data.requests.length === 0 && data.months.length === 0 && <p>{text.nothing}</p>}
+      <h3>{text.requests}</h3>
+      {data && (data.requests.length ? <RequestList requests={data.requests} reload={reload} /> : <p>{text.noRequests}</p>)}
+      <h3>{text.months}</h3>
+      {data &&
+        (data.months.length ? (
+          <MonthList
+            months={data.months}
+            reload={reload}
+            onShow={(month, ask) => (setShown({ month, ask }), focusSoon(ask ? '#month-words input' : '#person-title'))}
+          />
+        ) : (
+          <p>{text.noMonths}</p>
+        ))}
+      <p class="hint">{text.ownHint}</p>
+      {shown && (
+        <PersonFigures
+          key={`${shown.month.user.id}-${shown.month.month}-${shown.ask ?? ''}`}
+          person={{ id: shown.month.user.id, name: shown.month.user.full_name, today: nextMonthStart(shown.month.month), view: 'month' }}
+          monday={`${shown.month.month}-01`}
+          month={shown.month.month}
+          ask={shown.ask}
+          onDecided={() => void reload()}
+        />
+      )}
+    </div>
+  );
+}
+
+/** A submitted month is over: its days are all past, as on the first day of the next month. */
+function nextMonthStart(month: string): string {
+  const [year, number] = month.split('-').map(Number) as [number, number];
+  return number === 12 ? `${year + 1}-01-01` : `${year}-${String(number + 1).padStart(2, '0')}-01`;
+}
+
+/** The submitted months, one row each: who, which month, when; Approve (one click), Return… (with a comment, beside the month's figures), Show month. */
+function MonthList(props: { months: WaitingMonth[]; reload: () => Promise<void>; onShow: (month: WaitingMonth, ask?: 'return') => void }) {
+  const text = tl().approvals;
+  const decision = tl().monthDecision;
+  const action = useAction();
+  const approve = (month: WaitingMonth) =>
+    action.run(async () => {
+      await api('POST /api/users/:id/months/:month/approve', { params: { id: month.user.id, month: month.month }, body: {} });
+      await props.reload();
+      const sentence = decision.approvedMonth(month.user.full_name, monthLabel(month.month));
+      announcement.value = sentence;
+      focusSoon('#view-title');
+      return sentence;
+    });
+  return (
+    <>
+      <Notice error={action.error} info={action.info} errorRef={action.errorRef} />
+      <ul class="entries waiting-months">
+        {props.months.map((month) => {
+          const person = month.user.full_name;
+          const label = monthLabel(month.month);
+          return (
+            <li key={`${month.user.id}-${month.month}`} id={`waiting-month-${month.user.id}-${month.month}`}>
+              <span class="entry-text">
+                <strong>{person}</strong> · {label}
+                {month.submitted_at && ` · ${text.submittedOn(fmt.dated(month.submitted_at))}`}
+              </span>
+              <span class="actions">
+                <button type="button" disabled={action.busy} aria-label={decision.approveNamed(person, label)} onClick={() => void approve(month)}>
+                  {decision.approve}
+                </button>{' '}
+                <button type="button" class="link" aria-label={decision.returnNamed(person, label)} onClick={() => props.onShow(month, 'return')}>
+                  {decision.returnMonth}
+                </button>{' '}
+                <button type="button" class="link" aria-label={text.showMonthNamed(person, label)} onClick={() => props.onShow(month)}>
+                  {text.showMonth}
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+/** The waiting requests, one row each: who, what, the days, a note field, Approve and Reject. */
+function RequestList(props: { requests: LeaveRequest[]; reload: () => Promise<void> }) {
+  const text = tl().approvals;
+  const action = useAction();
+  const [notes, setNotes] = useState<Record<number, string>>({});
+  const decide = (request: LeaveRequest, step: 'approve' | 'reject') =>
+    action.run(async () => {
+      const note = notes[request.id]?.trim();
+      const route = step === 'approve' ? 'POST /api/requests/:id/approve' : 'POST /api/requests/:id/reject';
+      await api(route, { params: { id: request.id }, body: note ? { note } : {} });
+      await props.reload();
+      const sentence = step === 'approve' ? text.approved(request.person.full_name) : text.rejected(request.person.full_name);
+      announcement.value = sentence;
+      focusSoon('#view-title');
+      return sentence;
+    });
+  return (
+    <>
+      <Notice error={action.error} info={action.info} errorRef={action.errorRef} />
+      <ul class="entries waiting-requests">
+        {props.requests.map((request) => {
+          const dates = request.from === request.to ? fmt.day(request.from) : `${fmt.day(request.from)} – ${fmt.day(request.to)}`;
+          const what = (request.state === 'cancel_requested' ? text.cancellation : text.vacation)(dates, text.days(request.days));
+          const person = request.person.full_name;
+          return (
+            <li key={request.id} id={`waiting-request-${request.id}`}>
+              <span class="entry-text">
+                <strong>{person}</strong> · {what}
+                {request.exceeds_allowance && <span class="warning"> · {text.exceeds}</span>}
+              </span>
+              <label class="field note-field">
+                {text.noteLabel(person)}
+                <input
+                  type="text"
+                  maxLength={1000}
+                  value={notes[request.id] ?? ''}
+                  onInput={(event) => setNotes({ ...notes, [request.id]: (event.target as HTMLInputElement).value })}
+                />
+              </label>
+              <span class="actions">
+                <button type="button" disabled={action.busy} aria-label={text.approveNamed(person, what)} onClick={() => void decide(request, 'approve')}>
+                  {text.approve}
+                </button>{' '}
+                <button
+                  type="button"
+                  class="danger"
+                  disabled={action.busy}
+                  aria-label={text.rejectNamed(person, what)}
+                  onClick={() => void decide(request, 'reject')}
+                >
+                  {text.reject}
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
