@@ -787,13 +787,19 @@ describe.runIf(browserAvailable)('the browser client', () => {
       const who = person();
       await register(page, baseUrl, who);
 
-      // Settings: the German preset, 30 vacation days, 12 hours for a forgotten timer, Monday 6 h from next Monday.
+      // Settings: the German preset, 30 vacation days, 12 hours for a forgotten timer, Monday 6 h from next
+      // Monday, and no missing-day reminder (its tick reached with Tab from the timer's field, unticked with Space).
       await openTab(page, 'Settings');
+      const reminders = page.getByRole('checkbox', { name: 'Remind me of a working day with nothing recorded', exact: true });
+      expect(await reminders.isChecked()).toBe(true);
       await button(page, 'German rules (6 h → 30 min, 9 h → 45 min)').click();
       expect(await field(page, 'Rule 1: more than (hours)').inputValue()).toBe('6');
       expect(await field(page, 'Rule 2: break (minutes)').inputValue()).toBe('45');
       await field(page, 'Vacation days per year').fill('30');
       await field(page, 'Stop a forgotten timer after (hours)').fill('12');
+      await field(page, 'Stop a forgotten timer after (hours)').press('Tab');
+      await page.keyboard.press('Space');
+      expect(await reminders.isChecked()).toBe(false);
       const nextMonday = DateTime.now().setZone('Europe/Berlin').startOf('week').plus({ weeks: 1 });
       await field(page, 'Monday').fill('6');
       await field(page, 'Targets valid from').fill(nextMonday.toISODate() as string);
@@ -808,6 +814,8 @@ describe.runIf(browserAvailable)('the browser client', () => {
       expect(await field(page, 'Rule 2: more than (hours)').inputValue()).toBe('9');
       expect(await field(page, 'Vacation days per year').inputValue()).toBe('30');
       expect(await field(page, 'Stop a forgotten timer after (hours)').inputValue()).toBe('12');
+      expect(await reminders.isChecked()).toBe(false);
+      expect(await apiCall(page, 'GET', '/api/settings')).toMatchObject({ reminders_enabled: false });
       // Today's targets stay as they were until next Monday.
       expect(await field(page, 'Monday').inputValue()).toBe('8');
       await page.getByRole('button', { name: `Remove the schedule from ${nextMonday.toISODate()}` }).click();

@@ -498,6 +498,8 @@ export const de: Catalog = {
     carryHint: 'Leer: keine Grenze.',
     timerLimit: 'Vergessene Zeitmessung beenden nach (Stunden)',
     timerHint: 'Etwa 12; leer: nie. Der Server beendet sie zu ihrem Beginn plus dieser Zeit.',
+    reminders: 'Mich an einen Arbeitstag erinnern, an dem nichts erfasst ist',
+    remindersHint: 'Am nächsten Morgen unter den Mitteilungen und per E-Mail: ein Tag mit Soll, der weder Arbeitszeit noch eine Abwesenheit hat.',
     bookings: 'Buchungen auf den Saldo',
     bookingsHint: 'Ausgezahlte Überstunden (Auszahlung, negativ) oder eine mit dem Arbeitgeber vereinbarte Korrektur, an ihrem Datum gezählt.',
     bookingDate: 'Datum',

@@ -530,6 +530,8 @@ export const en = {
     carryHint: 'Empty: no limit.',
     timerLimit: 'Stop a forgotten timer after (hours)',
     timerHint: 'Such as 12; empty: never. The server stops it at its start plus this time.',
+    reminders: 'Remind me of a working day with nothing recorded',
+    remindersHint: 'The next morning, under the bell and by e-mail: a day with a target that has neither working time nor an absence.',
     bookings: 'Bookings on the balance',
     bookingsHint: 'Overtime paid out (a payout, negative) or a correction agreed with your employer, counted on its date.',
     bookingDate: 'Date',

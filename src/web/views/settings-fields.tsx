@@ -1,6 +1,6 @@
 // The parts of the settings form that are more than one field: the weekly targets with the schedules
-// so far, the holiday region (a list of the regions the calendar knows), and the break rules (with the
-// German preset).
+// so far, the holiday region (a list of the regions the calendar knows), the break rules (with the
+// German preset), and the missing-day reminder's tick with its hint.
 import type { HolidayRegions, Schedule } from '../../http/contract.js';
 import { t } from '../i18n/index.js';
 import { WEEKDAYS } from '../week.js';
@@ -139,5 +139,24 @@ export function BreakRules(props: {
         required
       />
     </fieldset>
+  );
+}
+
+/** The missing-day reminder (docs/notices.md), on unless unticked: `reminders_enabled`. */
+export function RemindersCheck(props: { checked: boolean; onChange: (checked: boolean) => void }) {
+  const text = t().settings;
+  return (
+    <div class="field check">
+      <input
+        id="reminders-enabled"
+        name="reminders_enabled"
+        type="checkbox"
+        checked={props.checked}
+        aria-describedby="reminders-enabled-hint"
+        onChange={(event) => props.onChange(event.currentTarget.checked)}
+      />
+      <label for="reminders-enabled">{text.reminders}</label>
+      <small id="reminders-enabled-hint">{text.remindersHint}</small>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 // Settings → the working-time account: time zone (a search over the zone list), weekly targets in hours
 // (decimals too) from a date on, holiday region, overtime carried over, tracking start, break rules,
-// vacation days, the timer limit. Checked here first (the field at fault is marked), then saved in one PATCH.
+// vacation days, the timer limit, the missing-day reminder. Checked here first (the field at fault is marked), then saved in one PATCH.
 import { useMemo, useState } from 'preact/hooks';
 import type { Settings, Weekday } from '../../http/contract.js';
 import type { Routes } from '../../http/routes-table.js';
@@ -11,7 +11,7 @@ import { announcement, browserZone, settings, useLoad } from '../state.js';
 import { todayIn, WEEKDAYS } from '../week.js';
 import { Field, Notice, useAction, type Action } from '../ui.js';
 import { Confirmation } from '../confirmation.js';
-import { BreakRules, RegionSelect, TargetsFieldset, type RuleText } from './settings-fields.js';
+import { BreakRules, RegionSelect, RemindersCheck, TargetsFieldset, type RuleText } from './settings-fields.js';
 import { zoneChange, ZoneConfirmation, ZoneFromChoice, type ZoneFrom } from './zone-choice.js';
 
 type SettingsPatch = Routes['PATCH /api/settings']['body'];
@@ -42,6 +42,7 @@ function useSettingsFields(current: Settings) {
   const [carryOver, setCarryOver] = useState(daysText(current.vacation_carry_over_max_days, separator));
   const [takenBefore, setTakenBefore] = useState(daysText(current.vacation_taken_before_tracking_days, separator));
   const [timerLimit, setTimerLimit] = useState(current.timer_limit_minutes === null ? '' : formatHours(current.timer_limit_minutes, separator));
+  const [reminders, setReminders] = useState(current.reminders_enabled);
   return {
     suggestZone,
     timezone,
@@ -70,6 +71,8 @@ function useSettingsFields(current: Settings) {
     setTakenBefore,
     timerLimit,
     setTimerLimit,
+    reminders,
+    setReminders,
   };
 }
 type Fields = ReturnType<typeof useSettingsFields>;
@@ -133,6 +136,7 @@ function readSettings(fields: Fields, current: Settings, zones: string[]): Setti
     vacation_carry_over_max_days: carry,
     vacation_taken_before_tracking_days: takenBefore,
     timer_limit_minutes: limit,
+    reminders_enabled: fields.reminders,
   };
 }
 
@@ -270,6 +274,7 @@ export function SettingsForm(props: { current: Settings }) {
       />
       <BreakRules action={action} rules={fields.rules} setRules={fields.setRules} minBreak={fields.minBreak} setMinBreak={fields.setMinBreak} />
       <VacationAndTimerFields action={action} fields={fields} />
+      <RemindersCheck checked={fields.reminders} onChange={fields.setReminders} />
       <button type="submit" class="primary" disabled={action.busy}>
         {text.save}
       </button>
