@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
 import { PROJECT_ROOT } from '../support/cli.js';
 import { bindPostgresDatabase, onPostgres } from '../support/database.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { startServer, withDeath, type RunningServer } from '../support/server.js';
 
 const SCRIPT = path.join(PROJECT_ROOT, 'scripts/postgres-test-server.sh');
 const PASSWORD = 'correct horse battery staple';
@@ -35,6 +35,9 @@ async function call(server: RunningServer, method: string, url: string, body?: u
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch(async (error: unknown) => {
+    // A refused connection of a process that died says how it ended and what it wrote.
+    throw await withDeath(error, server);
   });
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
 }
