@@ -131,9 +131,9 @@ describe.skipIf(!onPostgres)('PostgreSQL ending the connections of a job that ru
           { timeout: 15_000 },
         )
         .toBe(1);
+      const endedAt = server.output().length;
       await observer.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'timetrack'`, [database]);
       await blocker.query('rollback');
-      const endedAt = server.output().length;
       // The round that was cut off is an outage, not a crash; a later round takes the lock and does the work.
       await expect.poll(() => server.output().slice(endedAt), { timeout: 15_000 }).toMatch(/"deleted":\{"sessions":\d+.*"msg":"housekeeping done"/);
       expect(server.output().slice(endedAt)).toMatch(/"msg":"database unavailable: /);
