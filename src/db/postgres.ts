@@ -230,6 +230,11 @@ export function openPostgresDatabase(
   // A pooled connection that the server closes while idle (a restart) emits here; without a
   // listener the process would die. The next query opens a new connection.
   pool.on('error', (error) => options.onBackgroundError?.(error));
+  // A connection ended while checked out (a job's advisory lock held while the round runs, a
+  // transaction between statements or rolling back, a statement's answer read together with the
+  // server's FATAL) emits on its client, where pg-pool does not listen: that would end the process
+  // too. The work on it fails with the outage (a 503, a round logged as one); the pool drops it.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   nameStatements(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 

@@ -6,11 +6,12 @@
 import { execa } from 'execa';
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
 import { PROJECT_ROOT } from '../support/cli.js';
-import { bindPostgresDatabase, onPostgres } from '../support/database.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { bindPostgresDatabase, createMigratedPostgresDatabase, onPostgres } from '../support/database.js';
+import { startServer, withDeath, type RunningServer } from '../support/server.js';
 
 const SCRIPT = path.join(PROJECT_ROOT, 'scripts/postgres-test-server.sh');
 const PASSWORD = 'correct horse battery staple';
@@ -35,6 +36,9 @@ async function call(server: RunningServer, method: string, url: string, body?: u
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch(async (error: unknown) => {
+    // A refused connection of a process that died says how it ended and what it wrote.
+    throw await withDeath(error, server);
   });
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
 }
@@ -90,5 +94,55 @@ describe.skipIf(!onPostgres)('PostgreSQL stopped and started under two serve pro
     expect(statuses).toContain(503);
     // Neither process died.
     for (const server of [a, b]) expect(server.process.exitCode).toBeNull();
+  });
+});
+
+// What each backend does when the server stops (fast shutdown) is what pg_terminate_backend does:
+// it ends the connection with FATAL 57P01. A periodic job holds two connections while it runs: the one
+// with its advisory lock (src/db/postgres.ts, `exclusively`), idle until the round ends, and the one
+// of its transaction. Here the housekeeping round waits on a table lock the test holds, so both are
+// checked out of the pool when the backends are ended: the process stays up, the round is reported
+// as an outage, and the next round runs on a new connection.
+describe.skipIf(!onPostgres)('PostgreSQL ending the connections of a job that runs', () => {
+  it('leaves serve running, and the next round runs', async () => {
+    const url = await createMigratedPostgresDatabase();
+    const dbPath = path.join(clusterDir, 'jobs.db');
+    bindPostgresDatabase(dbPath, url);
+    const server = await startServer(dbPath, { HOUSEKEEPING_INTERVAL: '1s', DATABASE_LOCK_TIMEOUT: '60s', LOG_LEVEL: 'debug' });
+    running.push(server);
+    // One connection holds the table lock; another looks (outside that transaction, whose view of pg_stat_activity would stay as it first saw it).
+    const [blocker, observer] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+    await Promise.all([blocker.connect(), observer.connect()]);
+    try {
+      const database = new URL(url).pathname.slice(1);
+      const count = async (text: string) => Number((await observer.query<{ n: string }>(text, [database])).rows[0]?.n);
+      await blocker.query('begin');
+      await blocker.query('lock table auth_tokens in access exclusive mode');
+      // The round holds its advisory lock and its transaction waits for the table.
+      await expect
+        .poll(
+          async () =>
+            Math.min(
+              await count(
+                `select count(*) as n from pg_locks l join pg_stat_activity a using (pid) where l.locktype = 'advisory' and l.granted and a.datname = $1`,
+              ),
+              await count(`select count(*) as n from pg_stat_activity where datname = $1 and application_name = 'timetrack' and wait_event_type = 'Lock'`),
+            ),
+          { timeout: 15_000 },
+        )
+        .toBe(1);
+      const endedAt = server.output().length;
+      await observer.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'timetrack'`, [database]);
+      await blocker.query('rollback');
+      // The round that was cut off is an outage, not a crash; a later round takes the lock and does the work.
+      await expect.poll(() => server.output().slice(endedAt), { timeout: 15_000 }).toMatch(/"deleted":\{"sessions":\d+.*"msg":"housekeeping done"/);
+      expect(server.output().slice(endedAt)).toMatch(/"msg":"database unavailable: /);
+      expect(server.output()).not.toMatch(/Unhandled 'error' event|"msg":"housekeeping failed"/);
+      expect((await call(server, 'GET', '/api/health')).status).toBe(200);
+      expect(await server.died()).toBeUndefined();
+      expect(server.process.exitCode).toBeNull();
+    } finally {
+      await Promise.all([blocker.end(), observer.end()]);
+    }
   });
 });

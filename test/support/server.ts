@@ -11,6 +11,12 @@ export interface RunningServer {
   baseUrl: string;
   process: ResultPromise;
   output: () => string;
+  /**
+   * How the process ended when it ended on its own (not by `stop` or a signal sent through `process`),
+   * waiting up to `waitMs` for its end: its exit code or signal and everything it wrote; undefined
+   * while it runs or after a stop.
+   */
+  died: (waitMs?: number) => Promise<string | undefined>;
   stop: (signal?: NodeJS.Signals) => Promise<{ exitCode?: number }>;
 }
 
@@ -74,10 +80,24 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
       reject(new Error(`server exited before listening:\n${output}`));
     });
   });
+  // A process that ends on its own while a test still uses it says why, on the test's stderr and in
+  // `died()` (which `call` adds to a refused connection): a crash is then never a bare ECONNREFUSED.
+  let died: string | undefined;
+  const ended = child.then((result) => {
+    if (child.killed) return;
+    died = `serve (pid ${child.pid}) ended on its own: ${result.signal ? `signal ${result.signal}` : `exit code ${result.exitCode}`}; its output:\n${output}`;
+    if (result.exitCode !== 0) process.stderr.write(`${died}\n`);
+  });
   return {
     baseUrl,
     process: child,
     output: () => output,
+    died: async (waitMs = 0) => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([ended, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+      clearTimeout(timer);
+      return died;
+    },
     stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
       child.kill(signal);
       const result = await child;
@@ -126,13 +146,31 @@ export function uniqueEmail(name = 'ann'): string {
 }
 
 /** One request to a running server: its status, headers and body text (JSON in and a bearer token, when given). */
-export async function call(server: Pick<RunningServer, 'baseUrl'>, method: string, url: string, body?: unknown, token?: string) {
+export async function call(
+  server: Pick<RunningServer, 'baseUrl'> & Partial<Pick<RunningServer, 'died'>>,
+  method: string,
+  url: string,
+  body?: unknown,
+  token?: string,
+) {
   const response = await fetch(`${server.baseUrl}${url}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch(async (error: unknown) => {
+    throw await withDeath(error, server);
   });
   return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/**
+ * A request that failed: when its server has died (a refused connection comes a moment before the
+ * process's end is seen, so this waits up to 2 s for it), the error says how it ended and what it wrote.
+ */
+export async function withDeath(error: unknown, server: Partial<Pick<RunningServer, 'died'>>): Promise<unknown> {
+  const code = ((error as { cause?: { code?: unknown } } | null)?.cause?.code ?? '') as string;
+  const died = await server.died?.(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(code) ? 2_000 : 0);
+  return died === undefined ? error : new Error(`${error instanceof Error ? error.message : String(error)}: ${died}`, { cause: error });
 }
 
 /** `call`, with the body parsed as JSON (undefined when empty). */
