@@ -73,7 +73,7 @@ Example:
         return {
           json: result,
           text: [
-            `${result.created ? 'created' : 'filled'} ${result.user.email}: ${result.entries} entries (${result.skipped_entries} already there), ${result.absences} absences (${result.skipped_absences} already there), ${result.bookings} bookings (${result.skipped_bookings} already there)`,
+            `${result.created ? 'created' : 'filled'} ${result.user.email}: ${result.entries} entries (${result.skipped_entries} already there), ${result.absences} absences (${result.skipped_absences} already there${result.requested_absences_left_out ? `, ${result.requested_absences_left_out} days of vacation still waiting for approval left out` : ''}), ${result.bookings} bookings (${result.skipped_bookings} already there)`,
             ...(result.created ? [`the account has no usable password yet: timetrack reset issue ${result.user.email}`] : []),
           ],
         };

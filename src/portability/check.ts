@@ -33,6 +33,8 @@ interface CheckedDocument {
   settings: Awaited<ReturnType<typeof checkSettingsPatch>>;
   entries: ParsedRow[];
   absences: CheckedAbsence[];
+  /** Days of vacation that waited for approval when the document was written: left out (they count for nothing yet). */
+  requestedAbsences: number;
   /** Absent in a document from before schedules: the settings' weekly targets stand for them. */
   schedules?: Array<{ valid_from: string; weekly: WeeklyTarget }>;
   bookings: Array<Omit<Booking, 'id'>>;
@@ -160,14 +162,17 @@ function checkEntries(problems: Problems, entriesIn: AccountDocument['entries'],
 }
 
 /** Absences: the checks of the API, one per day (in the document too). */
-function checkAbsences(problems: Problems, absencesIn: AccountDocument['absences']): CheckedAbsence[] {
+function checkAbsences(problems: Problems, absencesIn: AccountDocument['absences']): { absences: CheckedAbsence[]; requested: number } {
   if (absencesIn.length > MAX_ABSENCES_PER_USER)
     problems.add('absences', `${absencesIn.length} absences, and an account keeps at most ${MAX_ABSENCES_PER_USER}`);
   const absences: CheckedAbsence[] = [];
   const days = new Map<string, number>();
+  let requested = 0;
   absencesIn.forEach((absence, index) => {
     const at = `absences[${index + 1}]`;
     if (!problems.clean(at)) return;
+    // A vacation still waiting for approval counts for nothing yet, and no request here could decide it: left out.
+    if (absence.state === 'requested') return void (requested += 1);
     const { date, type, note, portion } = absence;
     const checked = problems.check(at, () => checkAbsence({ date, type, note: note ?? '', ...(portion === undefined ? {} : { portion }) }));
     if (!checked) return;
@@ -176,7 +181,7 @@ function checkAbsences(problems: Problems, absencesIn: AccountDocument['absences
     days.set(checked.date, index + 1);
     absences.push(absence.request_id === undefined ? checked : { ...checked, request: absence.request_id });
   });
-  return absences;
+  return { absences, requested };
 }
 
 /** Schedules (optional: documents from before them have none): the checks of the API. */
@@ -252,7 +257,7 @@ export async function checkDocument(document: unknown, nowMs: number): Promise<C
   const { email, fullName, username } = checkAccount(problems, checkedDocument.user);
   const settings = await checkSettings(problems, checkedDocument.settings);
   const entries = checkEntries(problems, checkedDocument.entries, nowMs);
-  const absences = checkAbsences(problems, checkedDocument.absences);
+  const { absences, requested: requestedAbsences } = checkAbsences(problems, checkedDocument.absences);
   const schedulesIn = checkedDocument.schedules;
   const schedules = schedulesIn === undefined || problems.failed('schedules') ? undefined : checkSchedules(problems, schedulesIn);
   const bookingsIn = checkedDocument.bookings;
@@ -268,6 +273,7 @@ export async function checkDocument(document: unknown, nowMs: number): Promise<C
     settings,
     entries,
     absences,
+    requestedAbsences,
     ...(schedules === undefined ? {} : { schedules }),
     bookings,
     ...(zones === undefined ? {} : { zones }),

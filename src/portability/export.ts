@@ -103,6 +103,7 @@ export async function exportAccount({ database: { db }, clock, settings, exportG
       portion: absence.portion,
       note: absence.note,
       request_id: absence.request_id,
+      state: absence.state,
     }));
     yield '\n],\n"bookings":[';
     yield* arrayMembers(datedRows(db, 'bookings', userId), (booking) => ({

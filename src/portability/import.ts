@@ -25,6 +25,8 @@ export interface AccountImportResult {
   skipped_entries: number;
   absences: number;
   skipped_absences: number;
+  /** Days of vacation the document held as waiting for approval: left out. */
+  requested_absences_left_out: number;
   bookings: number;
   skipped_bookings: number;
 }
@@ -138,6 +140,7 @@ export async function importAccount(deps: ImportDeps, document: unknown, options
         skipped_entries: entries.skipped,
         absences: absences.created,
         skipped_absences: absences.skipped,
+        requested_absences_left_out: checked.requestedAbsences,
         bookings: bookings.created,
         skipped_bookings: bookings.skipped,
       };

@@ -53,6 +53,8 @@ const DocumentAbsence = Type.Object({
   note: Type.Optional(Text),
   portion: Type.Optional(Text),
   request_id: Type.Optional(WholeNumber),
+  // requested: vacation still waiting for a lead's approval (docs/teams.md, "Leave requests"): written, not imported.
+  state: Type.Optional(Type.Union([Type.Literal('approved'), Type.Literal('requested')])),
 });
 const DocumentSchedule = Type.Object({ valid_from: Text, weekly_target_minutes: WeeklyTargets });
 const DocumentZone = Type.Object({ valid_from: Text, timezone: Text });

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OPERATOR } from '../../src/teams/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
@@ -157,6 +158,33 @@ describe('user export and import', () => {
     expect((await runCliInProcess(['--db', older, 'user', 'import', file])).exitCode).toBe(0);
     const oldCopy = JSON.parse(String((await runCliInProcess(['--db', older, 'user', 'export', 'ann@example.com'])).stdout));
     expect(bookings(oldCopy.absences)).toHaveLength(5);
+  });
+
+  it('vacation still waiting for approval is written with its state and left out on import, which says how many days', async () => {
+    const { accounts, teams } = t.ctx.services;
+    const lea = await accounts.createAccount({ email: 'lea@example.com', password: 'correct horse battery staple', full_name: 'Lea' });
+    await t.ctx.services.people.setRole(lea.id, 'lead');
+    const kitchen = await teams.create(OPERATOR, 'Kitchen');
+    await teams.putMember(OPERATOR, kitchen.id, lea.id, 'lead');
+    await teams.putMember(OPERATOR, kitchen.id, ann.userId, 'member');
+    const asked = await ann.call('POST', '/api/time-entries/absences', { from: '2026-03-23', to: '2026-03-24', type: 'vacation' });
+    expect(asked.json().absences.map((absence: { state: string }) => absence.state)).toEqual(['requested', 'requested']);
+    const document = JSON.parse(String((await runCliInProcess(['--db', t.dbPath, 'user', 'export', 'ann@example.com'])).stdout));
+    expect(document.absences.map((absence: { date: string; state: string }) => [absence.date, absence.state])).toEqual([
+      ['2026-03-05', 'approved'],
+      ['2026-03-06', 'approved'],
+      ['2026-03-23', 'requested'],
+      ['2026-03-24', 'requested'],
+    ]);
+    const file = path.join(t.dir, 'requested.json');
+    fs.writeFileSync(file, JSON.stringify(document));
+    const target = tempDb();
+    expect((await runCliInProcess(['--db', target, 'migrate'])).exitCode).toBe(0);
+    const imported = await runCliInProcess(['--db', target, 'user', 'import', file]);
+    expect(imported.exitCode).toBe(0);
+    expect(String(imported.stdout)).toMatch(/2 absences \(0 already there, 2 days of vacation still waiting for approval left out\)/);
+    const copy = JSON.parse(String((await runCliInProcess(['--db', target, 'user', 'export', 'ann@example.com'])).stdout));
+    expect(copy.absences.map((absence: { date: string }) => absence.date)).toEqual(['2026-03-05', '2026-03-06']);
   });
 
   it('zones: a version 2 document carries the history; a version 1 document counts its timezone on every day', async () => {
