@@ -90,17 +90,29 @@ describe.runIf(browserAvailable || browserRequired)('Approvals: a lead and a mem
     await max.getByLabel(en.absences.date, { exact: true }).fill(day);
     await button(max, en.absences.add).click();
     await max.getByText(en.absences.state.requested, { exact: true }).first().waitFor();
+    // And, through the API, for the Friday of the week after.
+    const friday = DateTime.utc().startOf('week').plus({ weeks: 2, days: 4 }).toISODate()!;
+    const second = (await callJson(server, 'POST', '/api/time-entries/absences', { date: friday, type: 'vacation' }, maxToken)).body.absence
+      .request_id as number;
 
-    // Lea, in German on a phone: Team → Freigaben (1) → the request → a note → Genehmigen.
+    // Lea, in German on a phone: Team → Freigaben (2) → the first request → a note → Genehmigen.
     const lea = await signedIn('lea@example.com', 'de-DE', '#team', 390);
     const approvals = teamLayerDe.approvals;
-    await button(lea, approvals.part(1)).click();
-    const request = lea.locator('.waiting-requests li').filter({ hasText: 'Max Meyer' });
+    await button(lea, approvals.part(2)).click();
+    const request = lea.locator('.waiting-requests li').filter({ hasText: 'Max Meyer' }).first();
     await request.waitFor();
-    await lea.getByLabel(approvals.noteLabel('Max Meyer')).fill('Schöne Reise');
+    await request.getByLabel(approvals.noteLabel('Max Meyer')).fill('Schöne Reise');
     await look(lea, '01-lead-request');
     await request.getByRole('button', { name: new RegExp(`^${approvals.approve}:`) }).click();
     await lea.getByText(approvals.approved('Max Meyer')).first().waitFor();
+    // The second was decided elsewhere meanwhile (Xena, on another device): Lea's click says so in words, and the list follows.
+    const xenaToken = tokens['xena@example.com']!;
+    expect((await callJson(server, 'POST', `/api/requests/${second}/reject`, {}, xenaToken)).status).toBe(200);
+    await lea
+      .locator(`#waiting-request-${second}`)
+      .getByRole('button', { name: new RegExp(`^${approvals.approve}:`) })
+      .click();
+    await lea.getByRole('alert').getByText(de.errors.ALREADY_DECIDED).waitFor();
     await lea.getByText(approvals.noRequests).waitFor();
     // The count beside Approvals follows (it reloads after the decision).
     await lea.getByRole('button', { name: approvals.part(undefined), exact: true }).waitFor();

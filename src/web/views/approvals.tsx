@@ -7,7 +7,7 @@
 import { useState } from 'preact/hooks';
 import type { LeaveRequest } from '../../http/contract.js';
 import type { Answer } from '../routes.js';
-import { api, currentUser } from '../api.js';
+import { api, ApiError, currentUser } from '../api.js';
 import { tl } from '../i18n/team-layer.js';
 import { announcement, fmt, focusSoon, useLoad } from '../state.js';
 import { Notice, useAction } from '../ui.js';
@@ -42,18 +42,15 @@ export function Approvals(props: { onChange?: () => void }) {
       <Notice error={waiting.error} />
       {data && data.requests.length === 0 && data.months.length === 0 && <p>{text.nothing}</p>}
       <h3>{text.requests}</h3>
-      {data && (data.requests.length ? <RequestList requests={data.requests} reload={reload} /> : <p>{text.noRequests}</p>)}
+      {data && <RequestList requests={data.requests} reload={reload} />}
       <h3>{text.months}</h3>
-      {data &&
-        (data.months.length ? (
-          <MonthList
-            months={data.months}
-            reload={reload}
-            onShow={(month, ask) => (setShown({ month, ask }), focusSoon(ask ? '#month-words input' : '#person-title'))}
-          />
-        ) : (
-          <p>{text.noMonths}</p>
-        ))}
+      {data && (
+        <MonthList
+          months={data.months}
+          reload={reload}
+          onShow={(month, ask) => (setShown({ month, ask }), focusSoon(ask ? '#month-words input' : '#person-title'))}
+        />
+      )}
       <p class="hint">{text.ownHint}</p>
       {shown && (
         <PersonFigures
@@ -75,6 +72,19 @@ function nextMonthStart(month: string): string {
   return number === 12 ? `${year + 1}-01-01` : `${year}-${String(number + 1).padStart(2, '0')}-01`;
 }
 
+/**
+ * Someone else decided first (another lead, another tab, another device): the catalog's sentence says so
+ * (ALREADY_DECIDED, MONTH_STATE; NOT_FOUND when the person withdrew it), and the list reloads without it.
+ */
+function reloadWhenDecidedElsewhere(reload: () => Promise<void>) {
+  return {
+    describeFailure: (failure: unknown) => {
+      if (failure instanceof ApiError && ['ALREADY_DECIDED', 'MONTH_STATE', 'NOT_FOUND'].includes(failure.failure.code)) void reload();
+      return undefined;
+    },
+  };
+}
+
 /** The submitted months, one row each: who, which month, when; Approve (one click), Return… (with a comment, beside the month's figures), Show month. */
 function MonthList(props: { months: WaitingMonth[]; reload: () => Promise<void>; onShow: (month: WaitingMonth, ask?: 'return') => void }) {
   const text = tl().approvals;
@@ -88,10 +98,11 @@ function MonthList(props: { months: WaitingMonth[]; reload: () => Promise<void>;
       announcement.value = sentence;
       focusSoon('#view-title');
       return sentence;
-    });
+    }, reloadWhenDecidedElsewhere(props.reload));
   return (
     <>
       <Notice error={action.error} info={action.info} errorRef={action.errorRef} />
+      {props.months.length === 0 && <p>{text.noMonths}</p>}
       <ul class="entries waiting-months">
         {props.months.map((month) => {
           const person = month.user.full_name;
@@ -121,7 +132,7 @@ function MonthList(props: { months: WaitingMonth[]; reload: () => Promise<void>;
   );
 }
 
-/** The waiting requests, one row each: who, what, the days, a note field, Approve and Reject. */
+/** The waiting requests, one row each: who, what, the days, a note field, Approve and Reject (kept while empty: its sentences stay). */
 function RequestList(props: { requests: LeaveRequest[]; reload: () => Promise<void> }) {
   const text = tl().approvals;
   const action = useAction();
@@ -136,10 +147,11 @@ function RequestList(props: { requests: LeaveRequest[]; reload: () => Promise<vo
       announcement.value = sentence;
       focusSoon('#view-title');
       return sentence;
-    });
+    }, reloadWhenDecidedElsewhere(props.reload));
   return (
     <>
       <Notice error={action.error} info={action.info} errorRef={action.errorRef} />
+      {props.requests.length === 0 && <p>{text.noRequests}</p>}
       <ul class="entries waiting-requests">
         {props.requests.map((request) => {
           const dates = request.from === request.to ? fmt.day(request.from) : `${fmt.day(request.from)} – ${fmt.day(request.to)}`;
