@@ -177,7 +177,7 @@ async function settings(page: Page, visit: (state: string) => Promise<void>) {
   await visit('close-account');
 }
 
-/** Team (a lead's): the members' table, a member's Week opened below it, and the team's calendar with absences of each kind and portion. */
+/** Team (a lead's): the members' table, a member's Week and Month opened below it, the team's calendar with absences of each kind and portion, and Approvals. */
 async function team(page: Page, visit: (state: string) => Promise<void>) {
   await page.goto(`${server.baseUrl}/#team`);
   await page.locator('table.team tbody tr').first().waitFor();
@@ -189,6 +189,14 @@ async function team(page: Page, visit: (state: string) => Promise<void>) {
     .click();
   await page.locator('.person-figures tfoot').waitFor();
   await visit('team-member-week');
+  await page
+    .locator('table.team tbody tr')
+    .first()
+    .getByRole('button', { name: /^(Month|Monat)$/ })
+    .click();
+  await page.locator('#person-month-state').waitFor();
+  await page.locator('.person-figures tfoot').waitFor();
+  await visit('team-member-month');
   const month = DateTime.now().setZone('Europe/Berlin').toFormat('yyyy-MM');
   for (const [day, type, portion] of [
     ['03', 'vacation', 'full'],
@@ -205,6 +213,9 @@ async function team(page: Page, visit: (state: string) => Promise<void>) {
   await page.locator('.view-switch button').nth(1).click();
   await page.locator('table.calendar td.absent').first().waitFor();
   await visit('team-calendar');
+  await page.locator('.view-switch button').nth(2).click();
+  await page.locator('.approvals .hint').waitFor();
+  await visit('team-approvals');
 }
 
 /** The bell's list open, with a notice in it (planted as the reminder job records one). */
