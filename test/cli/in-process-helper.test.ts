@@ -84,7 +84,6 @@ describe('the in-process CLI runner', () => {
     const starts: Array<{ args: string[]; env: Record<string, string> }> = [
       { args: ['serve', '--port', '0', '--db', db], env: { JWT_EXPIRATION: '24x' } },
       { args: ['--json', 'serve', '--port', '0', '--db', db], env: { SMTP_HOST: '127.0.0.1' } },
-      { args: ['serve', '--port', 'http', '--db', db], env: {} },
     ];
     for (const { args, env } of starts) {
       const [inProcess, child] = [await refusedServeInProcess(args, { env }), await runCli(args, { env })];
