@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { cli, tempDb } from '../support/cli-accounts.js';
-import { cliInProcess } from '../support/cli-in-process.js';
+import { cliInProcess, refusedServeInProcess } from '../support/cli-in-process.js';
+import { runCli } from '../support/cli.js';
 
 /** The two databases (their paths; on PostgreSQL the names that stand for them) and a run's times written alike. */
 function alike(text: string, ...dbs: string[]): string {
@@ -76,5 +77,25 @@ describe('the in-process CLI runner', () => {
     await expect(cliInProcess(tempDb(), ['serve', '--port', '0'])).rejects.toThrow(/needs a process of its own/);
     await expect(cliInProcess(tempDb(), ['entries', 'import', '--user', 'ann@example.com', '-'])).rejects.toThrow(/needs a process of its own/);
     await expect(cliInProcess(tempDb(), ['user', 'list'], { env: { TZ: 'Europe/Berlin' } })).rejects.toThrow(/needs a process of its own/);
+  });
+
+  it('runs a refused start of serve as the binary answers it, and rejects a start its settings allow', async () => {
+    const db = tempDb();
+    const starts: Array<{ args: string[]; env: Record<string, string> }> = [
+      { args: ['serve', '--port', '0', '--db', db], env: { JWT_EXPIRATION: '24x' } },
+      { args: ['--json', 'serve', '--port', '0', '--db', db], env: { SMTP_HOST: '127.0.0.1' } },
+    ];
+    for (const { args, env } of starts) {
+      const [inProcess, child] = [await refusedServeInProcess(args, { env }), await runCli(args, { env })];
+      expect(inProcess, args.join(' ')).toEqual({ exitCode: child.exitCode, stdout: String(child.stdout), stderr: String(child.stderr) });
+      expect(inProcess.exitCode).not.toBe(0);
+    }
+    await expect(refusedServeInProcess(['serve', '--port', '0', '--db', db])).rejects.toThrow(/accepted its settings and was about to listen/);
+    await expect(refusedServeInProcess(['user', 'list'])).rejects.toThrow(/is not serve/);
+    // Nothing of the guard stays behind: the worker still listens.
+    const net = await import('node:net');
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise((resolve) => server.close(resolve));
   });
 });

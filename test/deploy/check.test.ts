@@ -6,7 +6,7 @@ import { onPostgres } from '../support/database.js';
 import Database from 'better-sqlite3';
 import { migrations } from '../../migrations/index.js';
 import { describe, expect, it } from 'vitest';
-import { runCliAsNobody } from '../support/other-user.js';
+import { runCliAsNobody, searchableByOthers } from '../support/other-user.js';
 import { cli, createAccountWithCli, expectFailure, tempDb, tempDbPath } from '../support/cli-accounts.js';
 import { cliInProcess } from '../support/cli-in-process.js';
 import { startServer } from '../support/server.js';
@@ -176,7 +176,7 @@ describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     const folder = path.dirname(db);
-    fs.chmodSync(path.dirname(folder), 0o755);
+    searchableByOthers(path.dirname(folder));
     fs.chownSync(folder, 65534, 65534); // the service's folder, owned by the service's user (nobody here)
     // As root (the usual mistake): the file stays root's; check judges it against the folder's owner.
     const asRoot = await cli(db, ['check']);

@@ -6,7 +6,8 @@
 // used, withdrawn and expired links are each refused with their own code. Audited with the actor.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
-import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
 import { onPostgres } from '../support/database.js';
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../support/smtp.js';
@@ -158,7 +159,7 @@ describe('invitations', () => {
     expect((await api('GET', '/api/invitations', ann)).body.invitations).toEqual([]);
 
     // The trail names the actor of each step.
-    const trail = String((await cli(db, ['audit', 'list'])).stdout);
+    const trail = String((await cliInProcess(db, ['audit', 'list'])).stdout);
     for (const action of ['invitation_created', 'invitation_resent', 'invitation_withdrawn', 'invitation_accepted']) expect(trail).toContain(action);
     expect(trail).toContain(`user:${lea.id}`);
   });

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
 
 let server: RunningServer | undefined;
@@ -103,7 +104,7 @@ describe('roles', () => {
     // With a second admin, the first may go; the change is audited with the actor.
     expect((await cli(db, ['user', 'role', 'ann@example.com', 'admin'])).exitCode).toBe(0);
     expect((await cli(db, ['user', 'disable', 'bob@example.com'])).exitCode).toBe(0);
-    const trail = JSON.parse(String((await cli(db, ['--json', 'audit', 'list', '--user', 'ann@example.com'])).stdout)) as {
+    const trail = JSON.parse(String((await cliInProcess(db, ['--json', 'audit', 'list', '--user', 'ann@example.com'])).stdout)) as {
       events: Array<{ action: string; actor: string; detail: unknown }>;
     };
     const changes = trail.events.filter((event) => event.action === 'role_changed');

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { cli } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { queryRows } from '../support/database.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { resetLinkOf, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
@@ -143,7 +144,7 @@ describe('wrong two-factor codes, against a real server', () => {
     await sleep(500);
     expect(smtp.messages).toHaveLength(1);
     // Each of the three locks is one row of the audit trail, written when it started.
-    const listed = await cli(dbPath, ['--json', 'audit', 'list', '--limit', '1000']);
+    const listed = await cliInProcess(dbPath, ['--json', 'audit', 'list', '--limit', '1000']);
     expect(listed.exitCode, String(listed.stderr)).toBe(0);
     const rows = (JSON.parse(String(listed.stdout)) as { events: { action: string; detail: { lock?: number } }[] }).events;
     expect(

@@ -11,6 +11,7 @@
 // When no run is under way the worker's own objects are back in place.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +32,8 @@ export interface InProcessResult {
 }
 
 const runs = new AsyncLocalStorage<Run>();
+/** Set inside a run of refusedServeInProcess: there a socket's listen throws. */
+const serveRuns = new AsyncLocalStorage<{ listened: boolean }>();
 const STREAMS = ['stdin', 'stdout', 'stderr'] as const;
 
 /** Settings that act on the node process itself: a run with one of them needs a process of its own. */
@@ -99,24 +102,67 @@ function collector(): { stream: Writable; text: () => string } {
 /**
  * Runs `timetrack <args>` in this process with the environment runCli gives the binary (cleanEnv, the
  * engine's settings, the thread-pool size bin/timetrack.cjs sets): its exit code, stdout and stderr.
- * `input` is its standard input (none: an empty one). Not for `serve`, an import from `-` (it reads
- * file descriptor 0 itself), or a setting that acts on the process.
+ * `input` is its standard input (none: an empty one). Not for `serve` (but see refusedServeInProcess),
+ * an import from `-` (it reads file descriptor 0 itself), or a setting that acts on the process.
  */
 export async function runCliInProcess(givenArgs: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<InProcessResult> {
   const { args, env } = forEngine(givenArgs, options.env ?? {});
   const clean = cleanEnv(env);
-  const processSetting = PROCESS_SETTINGS.find((name) => name in clean || (active === 0 && name in process.env));
   // `user import -` and `entries import -` read file descriptor 0 itself, which no view can stand for.
   const readsDescriptor0 = args.includes('import') && args.includes('-');
-  if (args.includes('serve') || readsDescriptor0 || processSetting !== undefined) {
-    throw new Error(`runCliInProcess: timetrack ${args.join(' ')} ${processSetting ?? ''} needs a process of its own; use cli()`);
+  if (args.includes('serve') || readsDescriptor0) throw new Error(`runCliInProcess: timetrack ${args.join(' ')} needs a process of its own; use cli()`);
+  return runInWorker(args, clean, options.input);
+}
+
+/**
+ * A start of `serve` that its settings refuse, run in this process through the bundle's `main()` (the
+ * code bin/timetrack.cjs runs): its exit code, stdout and stderr, as runCli would give them, without
+ * a node process, the bundle's loading and a lock file's process (docs/testing.md, "How fast"). For a
+ * case about a refusal's rule; whether the binary exits with it is a binary test's (cli()). Every
+ * attempt of the run to listen on a socket throws, and the call then rejects: a setting that is not
+ * refused never starts a server in the worker.
+ */
+export async function refusedServeInProcess(givenArgs: string[], options: { env?: Record<string, string> } = {}): Promise<InProcessResult> {
+  const { args, env } = forEngine(givenArgs, options.env ?? {});
+  if (!args.includes('serve')) throw new Error(`refusedServeInProcess: timetrack ${args.join(' ')} is not serve`);
+  const attempt = { listened: false };
+  guardListen(+1);
+  try {
+    const result = await serveRuns.run(attempt, () => runInWorker(args, cleanEnv(env)));
+    if (attempt.listened) throw new Error(`refusedServeInProcess: serve accepted its settings and was about to listen: ${result.stderr}`);
+    return result;
+  } finally {
+    guardListen(-1);
   }
+}
+
+let guards = 0;
+let ownListen: typeof net.Server.prototype.listen | undefined;
+
+/** While a refusedServeInProcess run is under way, a listen inside one throws (runs side by side share the guard). */
+function guardListen(step: 1 | -1): void {
+  guards += step;
+  if (step === 1 && guards === 1) {
+    const listen = (ownListen = net.Server.prototype.listen);
+    net.Server.prototype.listen = function guarded(this: net.Server, ...rest: unknown[]) {
+      const attempt = serveRuns.getStore();
+      if (!attempt) return (listen as (...all: unknown[]) => net.Server).apply(this, rest);
+      attempt.listened = true;
+      throw new Error('refusedServeInProcess: serve was about to listen');
+    } as typeof listen;
+  }
+  if (step === -1 && guards === 0 && ownListen) net.Server.prototype.listen = ownListen;
+}
+
+async function runInWorker(args: string[], clean: Record<string, string>, input?: string): Promise<InProcessResult> {
+  const processSetting = PROCESS_SETTINGS.find((name) => name in clean || (active === 0 && name in process.env));
+  if (processSetting !== undefined) throw new Error(`runCliInProcess: timetrack ${args.join(' ')} ${processSetting} needs a process of its own; use cli()`);
   const { main } = await loadBundle();
   const stdout = collector();
   const stderr = collector();
   const run: Run = {
     env: { ...clean, UV_THREADPOOL_SIZE: String(threadPoolSize(clean)) },
-    stdin: Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]),
+    stdin: Readable.from(input === undefined ? [] : [Buffer.from(input)]),
     stdout: stdout.stream,
     stderr: stderr.stream,
   };

@@ -26,6 +26,14 @@ export function readableByOthers(file: string): boolean {
   return true;
 }
 
+/**
+ * Lets other users (`nobody`) into `folder`: adds read and search for them and keeps its other bits, so
+ * the temporary folder above a test's own (/tmp: 1777) stays world-writable and sticky for everyone else.
+ */
+export function searchableByOthers(folder: string): void {
+  fs.chmodSync(folder, (fs.statSync(folder).mode & 0o7777) | 0o755);
+}
+
 /** The package folder `name` resolves to from `from` (node's lookup through node_modules folders). */
 function packageFolder(name: string, from: string): string {
   for (let folder = from; ; folder = path.dirname(folder)) {
