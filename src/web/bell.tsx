@@ -8,7 +8,7 @@ import type { Routes } from '../http/routes-table.js';
 import { api, describe } from './api.js';
 import { locale } from './i18n/index.js';
 import { tl } from './i18n/team-layer.js';
-import { askedTeamPart, settings } from './state.js';
+import { askedTeamPart, focusSoon, settings } from './state.js';
 import { Notice, useEscape } from './ui.js';
 import { shortDate } from './week.js';
 
@@ -113,7 +113,11 @@ export function Bell() {
           <Notice error={error} />
           {list && list.notices.length === 0 && <p>{text.none}</p>}
           {list && list.notices.length > 0 && (
-            <NoticeList notices={list.notices} onRead={(id) => void markRead(id)} onApprovals={() => ((askedTeamPart.value = 'approvals'), setOpen(false))} />
+            <NoticeList
+              notices={list.notices}
+              onRead={(id) => void markRead(id)}
+              onApprovals={() => ((askedTeamPart.value = 'approvals'), setOpen(false), focusSoon('#view-title'))}
+            />
           )}
           <p class="notices-actions">
             {unread > 0 && (
