@@ -8,7 +8,7 @@ import { describe } from './api.js';
 import { freshness } from './freshness.js';
 import { formatBalance, formatMinutes } from './duration.js';
 import { locale, t } from './i18n/index.js';
-import { datedTime, shortDate, spanLabel, timeOfDay } from './week.js';
+import { datedTime, monthName, shortDate, spanLabel, timeOfDay } from './week.js';
 
 export const TABS = ['today', 'week', 'month', 'entries', 'absences', 'settings', 'team', 'accounts', 'teams', 'invitations', 'audit'] as const;
 export type Tab = (typeof TABS)[number];
@@ -49,6 +49,7 @@ export const fmt = {
   time: (instant: string) => timeOfDay(instant, zone(), locale()),
   dated: (instant: string, now?: Date) => datedTime(instant, zone(), locale(), t().days, now),
   day: (date: string) => shortDate(date, locale()),
+  month: (month: string) => monthName(month, locale()),
   span: (start: string, end: string | null) => spanLabel(start, end, zone(), locale(), t().entries.running),
 };
 

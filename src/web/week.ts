@@ -20,6 +20,16 @@ export function shiftWeek(date: string, weeks: number): string {
   return weekStartOf(DateTime.fromISO(date, { zone: 'UTC' }).plus({ weeks }).toISODate() as string);
 }
 
+/** The month (YYYY-MM) `months` months after `month`. */
+export function shiftMonth(month: string, months: number): string {
+  return DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).plus({ months }).toFormat('yyyy-MM');
+}
+
+/** A month (YYYY-MM) by its name and year in `locale`: "November 2026". */
+export function monthName(month: string, locale: string): string {
+  return DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).setLocale(locale).toLocaleString({ month: 'long', year: 'numeric' });
+}
+
 /** The date `days` days after `date`. */
 export function addDays(date: string, days: number): string {
   return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate() as string;

@@ -9,14 +9,17 @@ import type { LeaveRequest } from '../../http/contract.js';
 import type { Answer } from '../routes.js';
 import { api, ApiError, currentUser } from '../api.js';
 import { tl } from '../i18n/team-layer.js';
-import { announcement, fmt, focusSoon, useLoad } from '../state.js';
+import { announcement, fmt, focusSoon } from '../state.js';
 import { Notice, useAction } from '../ui.js';
-import { monthLabel, PersonFigures } from './person-figures.js';
+import { PersonFigures } from './person-figures.js';
+import { shiftMonth } from '../week.js';
 
 type WaitingMonth = Answer<'GET /api/months/waiting'>['months'][number];
 
+type Waiting = { requests: LeaveRequest[]; months: WaitingMonth[] };
+
 /** What waits, without the actor's own: requests by their first day, months oldest first. */
-export async function loadWaiting(): Promise<{ requests: LeaveRequest[]; months: WaitingMonth[] }> {
+export async function loadWaiting(): Promise<Waiting> {
   const [asked, cancellations, months] = await Promise.all([
     api('GET /api/requests', { query: { scope: 'team', state: 'requested' } }),
     api('GET /api/requests', { query: { scope: 'team', state: 'cancel_requested' } }),
@@ -27,15 +30,15 @@ export async function loadWaiting(): Promise<{ requests: LeaveRequest[]; months:
   return { requests, months: months.months.filter((month) => month.user.id !== me) };
 }
 
-/** The section: both lists, and the month picked to look at. `onChange` after a decision (the count beside the switch). */
-export function Approvals(props: { onChange?: () => void }) {
+/**
+ * The section: both lists, and the month picked to look at. `waiting` is the Team section's load of
+ * loadWaiting (the count beside the switch is of the same answer); a decision reloads it.
+ */
+export function Approvals(props: { waiting: { data: Waiting | undefined; error: string | undefined; reload: () => Promise<void> } }) {
   const text = tl().approvals;
-  const waiting = useLoad(loadWaiting, []);
+  const { waiting } = props;
+  const { reload } = waiting;
   const [shown, setShown] = useState<{ month: WaitingMonth; ask?: 'return' }>();
-  const reload = async () => {
-    await waiting.reload();
-    props.onChange?.();
-  };
   const data = waiting.data;
   return (
     <div class="approvals">
@@ -53,9 +56,10 @@ export function Approvals(props: { onChange?: () => void }) {
       )}
       <p class="hint">{text.ownHint}</p>
       {shown && (
+        // A submitted month is over: its days are all past, as on the first day of the next month.
         <PersonFigures
           key={`${shown.month.user.id}-${shown.month.month}-${shown.ask ?? ''}`}
-          person={{ id: shown.month.user.id, name: shown.month.user.full_name, today: nextMonthStart(shown.month.month), view: 'month' }}
+          person={{ id: shown.month.user.id, name: shown.month.user.full_name, today: `${shiftMonth(shown.month.month, 1)}-01`, view: 'month' }}
           monday={`${shown.month.month}-01`}
           month={shown.month.month}
           ask={shown.ask}
@@ -66,39 +70,43 @@ export function Approvals(props: { onChange?: () => void }) {
   );
 }
 
-/** A submitted month is over: its days are all past, as on the first day of the next month. */
-function nextMonthStart(month: string): string {
-  const [year, number] = month.split('-').map(Number) as [number, number];
-  return number === 12 ? `${year + 1}-01-01` : `${year}-${String(number + 1).padStart(2, '0')}-01`;
-}
-
 /**
- * Someone else decided first (another lead, another tab, another device): the catalog's sentence says so
- * (ALREADY_DECIDED, MONTH_STATE; NOT_FOUND when the person withdrew it), and the list reloads without it.
+ * One decision of a list: sent, the list reloaded, the result said in the status line and focus on the
+ * section's heading. When someone else decided first (another lead, another tab, another device) the
+ * catalog's sentence says so (ALREADY_DECIDED, MONTH_STATE; NOT_FOUND when the person withdrew it), and
+ * the list reloads without it.
  */
-function reloadWhenDecidedElsewhere(reload: () => Promise<void>) {
-  return {
-    describeFailure: (failure: unknown) => {
-      if (failure instanceof ApiError && ['ALREADY_DECIDED', 'MONTH_STATE', 'NOT_FOUND'].includes(failure.failure.code)) void reload();
-      return undefined;
-    },
-  };
+function useDecision(reload: () => Promise<void>) {
+  const action = useAction();
+  const decide = (send: () => Promise<unknown>, sentence: string) =>
+    action.run(
+      async () => {
+        await send();
+        await reload();
+        announcement.value = sentence;
+        focusSoon('#view-title');
+        return sentence;
+      },
+      {
+        describeFailure: (failure: unknown) => {
+          if (failure instanceof ApiError && ['ALREADY_DECIDED', 'MONTH_STATE', 'NOT_FOUND'].includes(failure.failure.code)) void reload();
+          return undefined;
+        },
+      },
+    );
+  return { action, decide };
 }
 
-/** The submitted months, one row each: who, which month, when; Approve (one click), Return… (with a comment, beside the month's figures), Show month. */
+/** The submitted months, one row each: who, which month, when; Approve (one click), Return (with a comment, beside the month's figures), Show month. */
 function MonthList(props: { months: WaitingMonth[]; reload: () => Promise<void>; onShow: (month: WaitingMonth, ask?: 'return') => void }) {
   const text = tl().approvals;
   const decision = tl().monthDecision;
-  const action = useAction();
+  const { action, decide } = useDecision(props.reload);
   const approve = (month: WaitingMonth) =>
-    action.run(async () => {
-      await api('POST /api/users/:id/months/:month/approve', { params: { id: month.user.id, month: month.month }, body: {} });
-      await props.reload();
-      const sentence = decision.approvedMonth(month.user.full_name, monthLabel(month.month));
-      announcement.value = sentence;
-      focusSoon('#view-title');
-      return sentence;
-    }, reloadWhenDecidedElsewhere(props.reload));
+    decide(
+      () => api('POST /api/users/:id/months/:month/approve', { params: { id: month.user.id, month: month.month }, body: {} }),
+      decision.approvedMonth(month.user.full_name, fmt.month(month.month)),
+    );
   return (
     <>
       <Notice error={action.error} info={action.info} errorRef={action.errorRef} />
@@ -106,7 +114,7 @@ function MonthList(props: { months: WaitingMonth[]; reload: () => Promise<void>;
       <ul class="entries waiting-months">
         {props.months.map((month) => {
           const person = month.user.full_name;
-          const label = monthLabel(month.month);
+          const label = fmt.month(month.month);
           return (
             <li key={`${month.user.id}-${month.month}`} id={`waiting-month-${month.user.id}-${month.month}`}>
               <span class="entry-text">
@@ -135,19 +143,17 @@ function MonthList(props: { months: WaitingMonth[]; reload: () => Promise<void>;
 /** The waiting requests, one row each: who, what, the days, a note field, Approve and Reject (kept while empty: its sentences stay). */
 function RequestList(props: { requests: LeaveRequest[]; reload: () => Promise<void> }) {
   const text = tl().approvals;
-  const action = useAction();
+  const { action, decide: decideAndSay } = useDecision(props.reload);
   const [notes, setNotes] = useState<Record<number, string>>({});
-  const decide = (request: LeaveRequest, step: 'approve' | 'reject') =>
-    action.run(async () => {
-      const note = notes[request.id]?.trim();
-      const route = step === 'approve' ? 'POST /api/requests/:id/approve' : 'POST /api/requests/:id/reject';
-      await api(route, { params: { id: request.id }, body: note ? { note } : {} });
-      await props.reload();
-      const sentence = step === 'approve' ? text.approved(request.person.full_name) : text.rejected(request.person.full_name);
-      announcement.value = sentence;
-      focusSoon('#view-title');
-      return sentence;
-    }, reloadWhenDecidedElsewhere(props.reload));
+  const decide = (request: LeaveRequest, step: 'approve' | 'reject') => {
+    const note = notes[request.id]?.trim();
+    const route = step === 'approve' ? 'POST /api/requests/:id/approve' : 'POST /api/requests/:id/reject';
+    const person = request.person.full_name;
+    return decideAndSay(
+      () => api(route, { params: { id: request.id }, body: note ? { note } : {} }),
+      step === 'approve' ? text.approved(person) : text.rejected(person),
+    );
+  };
   return (
     <>
       <Notice error={action.error} info={action.info} errorRef={action.errorRef} />

@@ -1,14 +1,13 @@
 // Month: the monthly timesheet (GET /api/stats/month) day by day, with first start, last end, breaks,
 // worked, target, booked and balance, the totals and the balance carried in and out, and the same as a
 // PDF or CSV file to download (fetched with the token, saved by the browser).
-import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
 import { api, describe, downloadFile, saveFile } from '../api.js';
 import type { Answer } from '../routes.js';
-import { language, locale, t } from '../i18n/index.js';
+import { language, t } from '../i18n/index.js';
 import { fmt, shownMonth, shownWeek, useLoad, zone } from '../state.js';
 import { Notice } from '../ui.js';
-import { todayIn } from '../week.js';
+import { shiftMonth, todayIn } from '../week.js';
 import { balanceThrough, DayBalance, TotalBalance } from './balance.js';
 import { MonthState } from './month-state.js';
 
@@ -16,7 +15,6 @@ type Sheet = Answer<'GET /api/stats/month'>;
 type Day = Sheet['days'][number];
 
 const time = (instant: string | null) => (instant === null ? '' : fmt.time(instant));
-const shift = (month: string, months: number) => DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).plus({ months }).toFormat('yyyy-MM');
 
 /** A day of the sheet; on a phone its start, end and breaks show under the day. */
 function MonthDayRow(props: { day: Day; today: string }) {
@@ -142,7 +140,7 @@ export function MonthView() {
   };
   // As in Week: a balance counts complete days only; today and later days show their target, no deficit.
   const today = todayIn(zone());
-  const title = DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).setLocale(locale()).toLocaleString({ month: 'long', year: 'numeric' });
+  const title = fmt.month(month);
   return (
     <section aria-labelledby="view-title">
       <h2 id="view-title" tabIndex={-1}>
@@ -152,13 +150,13 @@ export function MonthView() {
         <a href="#week">{names.weekView}</a>
       </p>
       <div class="week-nav">
-        <button type="button" aria-label={text.previous} onClick={() => (shownMonth.value = shift(month, -1))}>
+        <button type="button" aria-label={text.previous} onClick={() => (shownMonth.value = shiftMonth(month, -1))}>
           ‹
         </button>
         <span aria-live="polite" class="week-label">
           {title}
         </span>
-        <button type="button" aria-label={text.next} onClick={() => (shownMonth.value = shift(month, 1))}>
+        <button type="button" aria-label={text.next} onClick={() => (shownMonth.value = shiftMonth(month, 1))}>
           ›
         </button>
         <button type="button" onClick={() => (shownMonth.value = todayIn(zone()).slice(0, 7))}>

@@ -1,12 +1,12 @@
 // One person's Week or Month as its lead or an admin sees it (docs/web-client.md, "Team"): the day rows
 // as the person sees them, read-only, through /api/users/:id/stats/*; on Month, with a step to the month
 // before and after, also where the month stands and the decision it waits for (./person-month-state.tsx).
-import { DateTime } from 'luxon';
 import { useState } from 'preact/hooks';
 import type { MonthStats, WeekStats } from '../../http/contract.js';
 import { api } from '../api.js';
-import { language, locale, t } from '../i18n/index.js';
-import { useLoad } from '../state.js';
+import { language, t } from '../i18n/index.js';
+import { fmt, useLoad } from '../state.js';
+import { shiftMonth } from '../week.js';
 import { Notice } from '../ui.js';
 import { MonthTable } from './month.js';
 import { WeekTable } from './week.js';
@@ -18,16 +18,6 @@ export interface Person {
   /** The person's date now, in the person's zone (the overview's `today`). */
   today: string;
   view: 'week' | 'month';
-}
-
-/** The month `by` months from `month` (YYYY-MM). */
-function shiftMonth(month: string, by: number): string {
-  return DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).plus({ months: by }).toFormat('yyyy-MM');
-}
-
-/** "November 2026" in the client's language. */
-export function monthLabel(month: string): string {
-  return DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).setLocale(locale()).toLocaleString({ month: 'long', year: 'numeric' });
 }
 
 /** The person's week of `monday`, or the month `monday` is in (or `month`, when given); `ask` opens the month's return form at once. */
@@ -43,7 +33,7 @@ export function PersonFigures(props: { person: Person; monday: string; month?: s
   );
   // The person's own Week and Month tables, with the person's today.
   const { today } = person;
-  const label = monthLabel(month);
+  const label = fmt.month(month);
   return (
     <div class="person-figures">
       <h3 id="person-title" tabIndex={-1}>

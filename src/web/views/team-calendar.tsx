@@ -9,15 +9,13 @@ import { api } from '../api.js';
 import type { Answer } from '../routes.js';
 import { language, locale, t } from '../i18n/index.js';
 import { tl } from '../i18n/team-layer.js';
-import { useLoad, zone } from '../state.js';
+import { fmt, useLoad, zone } from '../state.js';
 import { Notice } from '../ui.js';
-import { todayIn } from '../week.js';
+import { shiftMonth, todayIn } from '../week.js';
 
 type Calendar = Answer<'GET /api/teams/:id/calendar'>;
 type Day = Calendar['members'][number]['days'][number];
 type Absence = NonNullable<Day['absence']>;
-
-const shift = (month: string, months: number) => DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).plus({ months }).toFormat('yyyy-MM');
 
 /** What a cell says to a screen reader and in its tooltip: holiday, no target, the absence with its portion and state. */
 function cellText(day: Day): string {
@@ -158,7 +156,7 @@ export function TeamCalendar(props: { teams: Array<{ id: number; name: string }>
         : api('GET /api/teams/:id/calendar', { params: { id: teamId }, query: { month, lang: language.value } }),
     [teamId, month, language.value],
   );
-  const monthName = DateTime.fromISO(`${month}-01`, { zone: 'UTC' }).setLocale(locale()).toLocaleString({ month: 'long', year: 'numeric' });
+  const monthName = fmt.month(month);
   return (
     <div class="team-calendar">
       {teams.length > 1 && (
@@ -174,13 +172,13 @@ export function TeamCalendar(props: { teams: Array<{ id: number; name: string }>
         </label>
       )}
       <div class="week-nav">
-        <button type="button" aria-label={t().month.previous} onClick={() => setMonth(shift(month, -1))}>
+        <button type="button" aria-label={t().month.previous} onClick={() => setMonth(shiftMonth(month, -1))}>
           ‹
         </button>
         <span aria-live="polite" class="week-label">
           {monthName}
         </span>
-        <button type="button" aria-label={t().month.next} onClick={() => setMonth(shift(month, 1))}>
+        <button type="button" aria-label={t().month.next} onClick={() => setMonth(shiftMonth(month, 1))}>
           ›
         </button>
         <button type="button" onClick={() => setMonth(todayIn(zone()).slice(0, 7))}>

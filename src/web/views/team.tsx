@@ -47,7 +47,7 @@ export function TeamView() {
     askedTeamPart.value = undefined;
   }, [asked]);
   const shown = parts.includes(part as never) ? part : parts[0];
-  // The count beside Approvals: what waits now (again after each decision).
+  // What waits (Approvals, and the count beside it), loaded again after each decision.
   const waiting = useLoad(() => (decides ? loadWaiting() : Promise.resolve(undefined)), [decides]);
   const count = waiting.data && waiting.data.requests.length + waiting.data.months.length;
   // The calendar's teams: an admin's every team (those of the overview), anyone else's its own.
@@ -69,7 +69,7 @@ export function TeamView() {
       {shown === 'week' ? (
         <TeamWeek />
       ) : shown === 'approvals' ? (
-        <Approvals onChange={() => void waiting.reload()} />
+        <Approvals waiting={waiting} />
       ) : (
         shown && <TeamCalendar teams={calendarTeams} led={ledTeams.value} />
       )}
