@@ -8,8 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
-import { tempDb } from '../support/cli-accounts.js';
 import { createFullAccount } from '../support/full-account.js';
+import { fullAccountsDb } from '../support/full-account-copies.js';
 import { login, request } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -58,8 +58,7 @@ describe('exports spooled before they are sent', () => {
   const planted = { dead: '', alive: '' };
 
   beforeAll(async () => {
-    const db = tempDb();
-    for (const email of SLOW) await createFullAccount(db, email, { entries: 10_000, noteLength: 1000 });
+    const db = await fullAccountsDb(SLOW, { entries: 10_000, noteLength: 1000 });
     await createFullAccount(db, 'other@example.com', { entries: 2_000, noteLength: 100 });
     const tmp = makeTempDir('timetrack-spool-');
     folder = path.join(tmp, `timetrack-exports-${process.getuid!()}`);

@@ -12,7 +12,7 @@ import { makeTempDir } from '../support/app.js';
 import { PROJECT_ROOT } from '../support/cli.js';
 import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
 import { queryRows } from '../support/database.js';
-import { createFullAccount } from '../support/full-account.js';
+import { fullAccountsDb } from '../support/full-account-copies.js';
 import { login, request } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -62,8 +62,10 @@ describe('exports of full accounts', () => {
   const tokens: string[] = [];
 
   beforeAll(async () => {
-    db = tempDb();
-    for (let i = 0; i < ACCOUNTS; i += 1) await createFullAccount(db, `full${i}@example.com`, { entries: ENTRIES, noteLength: NOTE_LENGTH });
+    db = await fullAccountsDb(
+      Array.from({ length: ACCOUNTS }, (_, i) => `full${i}@example.com`),
+      { entries: ENTRIES, noteLength: NOTE_LENGTH },
+    );
     probeFile = path.join(makeTempDir(), 'memory.json');
     server = await startServer(db, { LOG_LEVEL: 'warn', MEMORY_PROBE_FILE: probeFile }, [], ['--expose-gc', '--import', MEMORY_PROBE]);
     for (let i = 0; i < ACCOUNTS; i += 1) tokens.push(await login(server, `full${i}@example.com`));
