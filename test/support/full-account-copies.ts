@@ -1,16 +1,19 @@
 // Full accounts for the load tests without an import per account: an import of a document of
-// thousands of entries costs about a second of CPU (a node process, and the time zone of every entry),
-// and the load tests want several accounts of the same document. One account is imported through the
-// real binary (`createFullAccount`); the others are copies of its rows made in SQL, row for row what
-// the same import gives another account (its user, password, settings, zone history, entries and
-// daily totals); its audit records are not copied. On SQLite the file the first import left is kept
-// per worker and set of options, so a later database of the same options copies that file instead of
-// importing again (docs/testing.md, "How fast").
+// thousands of entries costs about a second of CPU (the time zone of every entry), and the load tests
+// want several accounts of the same document. One account is imported (`createFullAccount`'s
+// document, `user import` of the built bundle run in process); the others are copies of its rows made
+// in SQL, row for row what the same import gives another account (its user, password, settings, zone
+// history, entries and daily totals); its audit records are not copied. On SQLite the file the first
+// import left is kept per worker and set of options, so a later database of the same options copies
+// that file instead of importing again (docs/testing.md, "How fast").
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempDb } from './cli-accounts.js';
+import { expect } from 'vitest';
+import { makeTempDir } from './app.js';
+import { createAccountWithCli, tempDb } from './cli-accounts.js';
+import { cliInProcess } from './cli-in-process.js';
 import { onPostgres, queryRows } from './database.js';
-import { createFullAccount, type FillOptions } from './full-account.js';
+import { accountDocument, type FillOptions } from './full-account.js';
 
 /** The tables of an account's rows an import writes, copied; its audit records are not. */
 const ACCOUNT_TABLES = ['auth_info', 'user_settings', 'zone_history', 'target_schedules', 'time_entries', 'absences', 'bookings', 'daily_totals'];
@@ -27,13 +30,13 @@ export async function fullAccountsDb(emails: string[], options: FillOptions): Pr
   if (first === undefined) throw new Error('fullAccountsDb: no account asked for');
   const db = tempDb();
   if (onPostgres) {
-    await createFullAccount(db, first, options);
+    await importFullAccount(db, first, options);
   } else {
     const key = JSON.stringify(options);
     let template = templates.get(key);
     if (template === undefined) {
       const made = tempDb();
-      await createFullAccount(made, TEMPLATE_EMAIL, options);
+      await importFullAccount(made, TEMPLATE_EMAIL, options);
       for (const side of ['-wal', '-shm', '-journal']) if (fs.existsSync(`${made}${side}`)) throw new Error(`the import left ${made}${side} behind`);
       template = path.join(path.dirname(made), 'full-account-template.db');
       fs.renameSync(made, template);
@@ -44,6 +47,17 @@ export async function fullAccountsDb(emails: string[], options: FillOptions): Pr
   }
   for (const email of others) await copyAccount(db, first, email);
   return db;
+}
+
+/** `createFullAccount` with its `user import` run in process (a node process less). */
+export async function importFullAccount(db: string, email: string, options: FillOptions): Promise<void> {
+  await createAccountWithCli(db, email);
+  const file = path.join(makeTempDir('timetrack-doc-'), 'account.json');
+  fs.writeFileSync(file, accountDocument(email, options));
+  const imported = await cliInProcess(db, ['--json', 'user', 'import', file]);
+  expect(imported.stderr).toBe('');
+  expect(imported.exitCode).toBe(0);
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
 }
 
 /** Copies the account `from` of `db`, with all its rows in ACCOUNT_TABLES, as a new account `to`. */
