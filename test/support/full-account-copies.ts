@@ -40,6 +40,8 @@ export async function fullAccountsDb(emails: string[], options: FillOptions): Pr
       for (const side of ['-wal', '-shm', '-journal']) if (fs.existsSync(`${made}${side}`)) throw new Error(`the import left ${made}${side} behind`);
       template = path.join(path.dirname(made), 'full-account-template.db');
       fs.renameSync(made, template);
+      const folder = path.dirname(made);
+      process.once('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
       templates.set(key, template);
     }
     fs.copyFileSync(template, db);
