@@ -4,8 +4,7 @@
 // its owner nothing; and an export being sent ends when its session is revoked.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDb } from '../support/cli-accounts.js';
-import { createFullAccount } from '../support/full-account.js';
+import { fullAccountsDb } from '../support/full-account-copies.js';
 import { login, request } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -34,9 +33,8 @@ describe('the export budget and refused tries', () => {
   let token: string;
 
   beforeAll(async () => {
-    const db = tempDb();
     // About 10 MB of CSV: far more than the socket buffers take, so an unread export stays open.
-    for (const email of ['held@example.com', 'revoked@example.com']) await createFullAccount(db, email, { entries: 10_000, noteLength: 1000 });
+    const db = await fullAccountsDb(['held@example.com', 'revoked@example.com'], { entries: 10_000, noteLength: 1000 });
     server = await startServer(db, { LOG_LEVEL: 'warn', RATE_LIMIT_EXPORT: '2' });
     token = await login(server, 'held@example.com');
   }, 300_000);

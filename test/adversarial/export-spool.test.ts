@@ -8,8 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
-import { tempDb } from '../support/cli-accounts.js';
-import { createFullAccount } from '../support/full-account.js';
+import { fullAccountsDb, importFullAccount } from '../support/full-account-copies.js';
 import { login, request } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -58,9 +57,8 @@ describe('exports spooled before they are sent', () => {
   const planted = { dead: '', alive: '' };
 
   beforeAll(async () => {
-    const db = tempDb();
-    for (const email of SLOW) await createFullAccount(db, email, { entries: 10_000, noteLength: 1000 });
-    await createFullAccount(db, 'other@example.com', { entries: 2_000, noteLength: 100 });
+    const db = await fullAccountsDb(SLOW, { entries: 10_000, noteLength: 1000 });
+    await importFullAccount(db, 'other@example.com', { entries: 2_000, noteLength: 100 });
     const tmp = makeTempDir('timetrack-spool-');
     folder = path.join(tmp, `timetrack-exports-${process.getuid!()}`);
     // Left by a process that is gone (removed at the start), and by one that runs (kept).

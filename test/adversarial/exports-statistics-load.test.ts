@@ -12,7 +12,7 @@ import { makeTempDir } from '../support/app.js';
 import { PROJECT_ROOT } from '../support/cli.js';
 import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
 import { queryRows } from '../support/database.js';
-import { createFullAccount } from '../support/full-account.js';
+import { fullAccountsDb } from '../support/full-account-copies.js';
 import { login, request } from '../support/requests.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -60,13 +60,19 @@ describe('exports of full accounts', () => {
   let server: RunningServer;
   let probeFile: string;
   const tokens: string[] = [];
+  let other: string;
 
   beforeAll(async () => {
-    db = tempDb();
-    for (let i = 0; i < ACCOUNTS; i += 1) await createFullAccount(db, `full${i}@example.com`, { entries: ENTRIES, noteLength: NOTE_LENGTH });
+    db = await fullAccountsDb(
+      Array.from({ length: ACCOUNTS }, (_, i) => `full${i}@example.com`),
+      { entries: ENTRIES, noteLength: NOTE_LENGTH },
+    );
+    // An account with nothing to export: the other account that exports while one generates.
+    await createAccountWithCli(db, 'other@example.com');
     probeFile = path.join(makeTempDir(), 'memory.json');
     server = await startServer(db, { LOG_LEVEL: 'warn', MEMORY_PROBE_FILE: probeFile }, [], ['--expose-gc', '--import', MEMORY_PROBE]);
     for (let i = 0; i < ACCOUNTS; i += 1) tokens.push(await login(server, `full${i}@example.com`));
+    other = await login(server, 'other@example.com');
   }, 300_000);
   afterAll(async () => {
     await server?.stop();
@@ -106,13 +112,14 @@ describe('exports of full accounts', () => {
     ]) {
       // The first is generated (about 10 MB) while the second arrives: the second is sent once the first
       // holds its lease (a fixed delay raced the generation on a loaded machine). Another account's export
-      // runs beside it (the second place of this one address, free again once the second was refused).
+      // runs beside it (the second place of this one address, free again once the second was refused): one
+      // with nothing to export, whose place and lease are its own all the same.
       const firstAnswer = request(server, 'GET', firstPath!, { token });
       await expect.poll(async () => (await queryRows(db, 'select user_id from export_leases')).length, { interval: 5, timeout: 30_000 }).toBe(1);
       const second = await request(server, 'GET', secondPath!, { token });
-      const [first, other] = await Promise.all([firstAnswer, request(server, 'GET', '/api/time-entries/export', { token: tokens[2]! })]);
+      const [first, another] = await Promise.all([firstAnswer, request(server, 'GET', '/api/time-entries/export', { token: other })]);
       expect(first.statusCode, firstPath).toBe(200);
-      expect(other.statusCode).toBe(200);
+      expect(another.statusCode).toBe(200);
       expect(second.statusCode, secondPath).toBe(409);
       expect(second.json()).toMatchObject({ code: 'EXPORT_RUNNING' });
       expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);

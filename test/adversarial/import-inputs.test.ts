@@ -2,7 +2,9 @@
 // matches an account by its exact e-mail address only (never a username), writes everything or
 // nothing in one transaction with its audit record, and every malformed input (wrong JSON types,
 // broken JSON, a file too large, bad CSV rows, 200,000 rows) ends in one clear line per problem
-// naming the field or row, never "unexpected error" or a stack trace.
+// naming the field or row, never "unexpected error" or a stack trace. The first refusal of each command,
+// an import that succeeds, the first malformed document and standard input run the binary; the other
+// refusals of the same commands run the same bundle in process (docs/testing.md, "How fast").
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -82,7 +84,7 @@ describe('user import matches the exact e-mail address', () => {
 describe('user import is one transaction', () => {
   it('a new account with a bad absence is not made at all (no half-made account, no audit record)', async () => {
     const file = documentFile({ ...base, absences: [{ date: '2026-03-05', type: 'party', note: '' }] });
-    expectFailure(await cli(db, ['user', 'import', file]), 1, /absences\[1\]\.type: type must be one of vacation, sick, holiday/);
+    expectFailure(await cliInProcess(db, ['user', 'import', file]), 1, /absences\[1\]\.type: type must be one of vacation, sick, holiday/);
     expect(await counts('new@example.com')).toBeUndefined();
     expect(await importAudits()).toBe(0);
   });
@@ -98,7 +100,7 @@ describe('user import is one transaction', () => {
     const before = await counts('carla@example.com');
     expect(before).toMatchObject({ entries: 0, absences: 1 });
     const file = documentFile({ ...base, user: { ...base.user, email: 'carla@example.com' }, settings: { ...base.settings, timezone: 'America/New_York' } });
-    expectFailure(await cli(db, ['user', 'import', file]), 1, /absences\[1\]: there is already an absence on 2026-03-05/);
+    expectFailure(await cliInProcess(db, ['user', 'import', file]), 1, /absences\[1\]: there is already an absence on 2026-03-05/);
     expect(await counts('carla@example.com')).toEqual(before);
     expect(await importAudits()).toBe(1);
   });
@@ -106,7 +108,7 @@ describe('user import is one transaction', () => {
   it('a username taken by another account is named, and nothing is made', async () => {
     const file = documentFile({ ...base, user: { ...base.user, username: 'CARLA' } });
     expectFailure(
-      await cli(db, ['user', 'import', file]),
+      await cliInProcess(db, ['user', 'import', file]),
       1,
       /user\.username: carla is the username of another account|user\.username: CARLA is the username of another account/,
     );
@@ -172,12 +174,12 @@ describe('malformed input gets one clear line per problem, naming the field or r
     const file = path.join(dir, 'huge.json');
     fs.writeFileSync(file, '');
     fs.truncateSync(file, MAX_ACCOUNT_DOCUMENT_BYTES + 1);
-    expectFailure(await cli(db, ['user', 'import', file]), 1, new RegExp(`huge\\.json is larger than ${MAX_ACCOUNT_DOCUMENT_BYTES} bytes`));
+    expectFailure(await cliInProcess(db, ['user', 'import', file]), 1, new RegExp(`huge\\.json is larger than ${MAX_ACCOUNT_DOCUMENT_BYTES} bytes`));
     fs.rmSync(file);
   });
 
   it('--json puts the problems into its one error', async () => {
-    const result = await cli(db, ['--json', 'user', 'import', documentFile({ ...base, entries: [{ start_at: 5 }] })]);
+    const result = await cliInProcess(db, ['--json', 'user', 'import', documentFile({ ...base, entries: [{ start_at: 5 }] })]);
     expect(result.exitCode).toBe(1);
     const error = JSON.parse(String(result.stderr)) as { error: { code: string; message: string } };
     expect(error.error.code).toBe('VALIDATION_ERROR');
@@ -207,7 +209,7 @@ describe('entries import of bad and huge CSV files', () => {
 
   it('bad rows: each named by its line, at most 20 of them and a count of the rest', async () => {
     const rows = Array.from({ length: 30 }, (_, i) => `2026-03-${String(i + 1).padStart(2, '0')}T08:00:00,soon,row ${i}`);
-    const result = await cli(db, ['entries', 'import', '--user', 'carla@example.com', csvFile(['start_at,end_at,note', ...rows])]);
+    const result = await cliInProcess(db, ['entries', 'import', '--user', 'carla@example.com', csvFile(['start_at,end_at,note', ...rows])]);
     expect(result.exitCode).toBe(1);
     const lines = String(result.stderr).trim().split('\n');
     expect(lines[0]).toMatch(/entries\.csv: line 2: start_at must be an ISO 8601 instant with a zone designator/);

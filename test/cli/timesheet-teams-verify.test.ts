@@ -30,10 +30,13 @@ async function download(url: string, token: string, name: string): Promise<strin
   return file;
 }
 
+/** `report verify` through the binary: the first match and the first mismatch (docs/testing.md, "How fast"). */
 const verify = (file: string) => cli(db, ['report', 'verify', file]);
+/** The same command in process, for the other files it checks. */
+const verifyInProcess = (file: string) => cliInProcess(db, ['report', 'verify', file]);
 
 /** Exit 1 with one sentence on stderr; what differs is on stdout. */
-function expectMismatch(result: Awaited<ReturnType<typeof cli>>): string {
+function expectMismatch(result: { exitCode?: number; stdout: unknown; stderr: unknown }): string {
   expect(result.exitCode, String(result.stdout)).toBe(1);
   expect(String(result.stderr)).toMatch(/^timetrack: .* does not match the database \(\d+ finding\(s\)\)$/);
   return String(result.stdout);
@@ -77,13 +80,13 @@ describe('the sealed month and timetrack report verify', { timeout: 120_000 }, (
     expect(pdfText(fs.readFileSync(leads))).toContain(digest);
 
     for (const file of [own, german, leads]) {
-      const result = await verify(file);
+      const result = await (file === own ? verify(file) : verifyInProcess(file));
       expect(result.exitCode, String(result.stdout) + String(result.stderr)).toBe(0);
       expect(String(result.stdout)).toBe(`matches: max@example.com ${month}, digest ${digest}`);
     }
     const json = path.join(dir, 'month.json');
     fs.writeFileSync(json, JSON.stringify(answer));
-    expect(String((await verify(json)).stdout)).toBe(`matches: max@example.com ${month}, digest ${digest}`);
+    expect(String((await verifyInProcess(json)).stdout)).toBe(`matches: max@example.com ${month}, digest ${digest}`);
     const report = path.join(dir, 'report.json');
     expect((await cliInProcess(db, ['report', 'month', 'max@example.com', '--month', month, '--format', 'json', '--output', report])).exitCode).toBe(0);
     expect((await cliInProcess(db, ['report', 'verify', report])).exitCode).toBe(0);
@@ -105,14 +108,14 @@ describe('the sealed month and timetrack report verify', { timeout: 120_000 }, (
     const english = (await callJson(server, 'GET', `/api/stats/month?month=${month}`, undefined, w.max)).body;
     english.totals.worked_minutes += 60;
     fs.writeFileSync(edited, JSON.stringify(english));
-    const json = expectMismatch(await verify(edited));
+    const json = expectMismatch(await verifyInProcess(edited));
     expect(json).toContain('totals.worked_minutes: the file says "1020", the database "960"');
     expect(json).toContain('do not add up to the digest it carries');
   });
 
   it('says so for a month never approved, and for one reopened and changed since', async () => {
     const never = await download(`/api/stats/month.pdf?month=${earlier}`, w.max, 'never.pdf');
-    expect(expectMismatch(await verify(never))).toContain(`the month ${earlier} of max@example.com was never approved (it is open): it has no seal`);
+    expect(expectMismatch(await verifyInProcess(never))).toContain(`the month ${earlier} of max@example.com was never approved (it is open): it has no seal`);
 
     const stranger = path.join(dir, 'stranger.json');
     fs.writeFileSync(stranger, JSON.stringify({ month, totals: {} }));
@@ -127,7 +130,7 @@ describe('the sealed month and timetrack report verify', { timeout: 120_000 }, (
     expect((await cliInProcess(db, ['month', 'reopen', 'max@example.com', month, '--reason', 'the 5th is missing'])).exitCode).toBe(0);
     const entry = { start_at: `${month}-05T07:00:00Z`, end_at: `${month}-05T11:00:00Z` };
     expect((await callJson(server, 'POST', '/api/time-entries', entry, w.max)).status).toBe(201);
-    const reopened = expectMismatch(await verify(sealed));
+    const reopened = expectMismatch(await verifyInProcess(sealed));
     expect(reopened).toMatch(new RegExp(`the month ${month} of max@example\\.com was reopened since \\(.*: the 5th is missing\\)`));
     expect(reopened).toContain(`days/${month}-05 worked: the file says nothing, the database "4:00"`);
     expect(reopened).toContain('totals worked: the file says "16:00", the database "20:00"');

@@ -153,7 +153,7 @@ export async function makeWorld(): Promise<World> {
     await createAccountWithCli(db, emails[name], ['--role', role]);
   }
   // --dev: a reset link and an invitation link are answered (no SMTP here); two argon2 hashes at once.
-  const server = await startServer(db, { HASH_CONCURRENCY: '2' }, ['--dev']);
+  const server = await startServer(db, { HASH_CONCURRENCY: '2', LOG_LEVEL: 'warn' }, ['--dev']);
   let counter = 0;
   const send = async (method: string, url: string, body?: unknown, credential?: string): Promise<Answer> => {
     const { status, text } = await call(server, method, url, body, credential);
