@@ -98,7 +98,7 @@ describe('errors and exit codes', () => {
 
   it('a port in use and an unresolvable host each get their own sentence, not "unexpected error"', async () => {
     const db = tempDb();
-    await cli(db, ['migrate']);
+    await cliInProcess(db, ['migrate']);
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as net.AddressInfo;
@@ -138,7 +138,7 @@ describe('errors and exit codes', () => {
 
   it('Ctrl-C at a prompt exits 130 with "aborted"', async () => {
     const db = tempDb();
-    await cli(db, ['migrate']);
+    await cliInProcess(db, ['migrate']);
     const session = onTerminal(`${binary(db, 'user', 'create')}; echo "exit=$?"`);
     await session.waitFor('E-mail address:');
     session.type('\x03');
@@ -175,7 +175,7 @@ describe('prompts', () => {
 
   it('--password-stdin on a terminal asks for the password without echo', async () => {
     const db = tempDb();
-    await cli(db, ['migrate']);
+    await cliInProcess(db, ['migrate']);
     const session = onTerminal(binary(db, 'user', 'create', '--email', 'ann@example.com', '--name', 'Ann', '--password-stdin'));
     await session.answer('Password (8 to 256 characters):', PASSWORD);
     await session.answer('Password again:', PASSWORD);
