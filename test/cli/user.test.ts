@@ -178,7 +178,7 @@ describe('usage errors', () => {
     for (const command of ['serve', 'migrate', 'user', 'token', 'reset', 'entries']) expect(help.stdout).toContain(command);
     const userHelp = await runCliInProcess(['user', 'create', '--help']);
     expect(userHelp.stdout).toContain('--password-stdin');
-    expect((await runCli(['--version'])).stdout).toMatch(/^0\.2\.0 \(commit ([0-9a-f]{12}(\+dirty)?|unknown)\)$/);
+    expect((await runCliInProcess(['--version'])).stdout).toMatch(/^0\.2\.0 \(commit ([0-9a-f]{12}(\+dirty)?|unknown)\)$/);
   });
 
   it('stops with exit 1 and one line naming the setting when a setting is bad', async () => {

@@ -109,7 +109,7 @@ describe.runIf(isRoot && !onPostgres)('a command run as another user than the da
       /belongs to nobody \(uid 65534\) but this command runs as root \(uid 0\): .*run it as the owner \(sudo -u nobody timetrack …\), or pass --force/,
     );
     expectFailure(await cli(db, ['restore', db]), 1, /belongs to nobody \(uid 65534\)/);
-    const forced = await cli(db, ['--force', 'user', 'list']);
+    const forced = await cliInProcess(db, ['--force', 'user', 'list']);
     expect(forced.exitCode).toBe(0);
     expect(forced.stderr).toMatch(/^timetrack: warning: .* belongs to nobody \(uid 65534\)/);
   });
