@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv, PROJECT_ROOT } from '../support/cli.js';
 import { cliInProcess } from '../support/cli-in-process.js';
+import { runCliInProcessFrom } from '../support/cli-in-process-from.js';
 import { onPostgres } from '../support/database.js';
 import { freePort } from '../support/server.js';
 import { gitHas, shellBlockAfter, SimulatedHost } from '../support/simulated-host.js';
@@ -262,7 +263,8 @@ describe.skipIf(onPostgres)('a database at the default path is never created bes
     expect((JSON.parse(config.stdout) as { settings: { name: string; value: string }[] }).settings.find((s) => s.name === 'TIMETRACK_DB')?.value).toBe(
       path.join(state, 'timetrack.db'),
     );
-    const listed = await timetrack(['user', 'list'], { cwd: '/', env: { STATE_DIRECTORY: state } });
+    // A command that reads the account through the same bundle in process, from the same folder (docs/testing.md, "How fast").
+    const listed = await runCliInProcessFrom('/', ['user', 'list'], { env: { STATE_DIRECTORY: state } });
     expect(listed.stdout).toContain('ann@example.com');
 
     const other = makeTempDir('timetrack-state-');
