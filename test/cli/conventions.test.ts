@@ -51,14 +51,15 @@ describe('errors and exit codes', () => {
     expect(missing.exitCode).toBe(3);
     expect(missing.stdout).toBe('');
     expect(JSON.parse(String(missing.stderr))).toEqual({ error: { code: 'USER_NOT_FOUND', message: 'no account with the e-mail address nobody@example.com' } });
-    const plain = await cli(db, ['user', 'show', 'nobody@example.com']);
+    // The first through the binary, the others through the same bundle in process (docs/testing.md, "How fast").
+    const plain = await cliInProcess(db, ['user', 'show', 'nobody@example.com']);
     expect(plain.exitCode).toBe(3);
     expect(plain.stderr).toBe('timetrack: no account with the e-mail address nobody@example.com');
 
-    const usage = await cli(db, ['--json', 'user', 'show']);
+    const usage = await cliInProcess(db, ['--json', 'user', 'show']);
     expect(usage.exitCode).toBe(2);
     expect(JSON.parse(String(usage.stderr))).toEqual({ error: { code: 'USAGE_ERROR', message: "missing required argument 'account'" } });
-    const refused = await cli(db, ['--json', 'user', 'delete', 'ann@example.com']);
+    const refused = await cliInProcess(db, ['--json', 'user', 'delete', 'ann@example.com']);
     expect(refused.exitCode).toBe(2);
     expect(JSON.parse(String(refused.stderr)).error.code).toBe('USAGE_ERROR');
   });
@@ -98,7 +99,7 @@ describe('errors and exit codes', () => {
 
   it('a port in use and an unresolvable host each get their own sentence, not "unexpected error"', async () => {
     const db = tempDb();
-    await cli(db, ['migrate']);
+    await cliInProcess(db, ['migrate']);
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as net.AddressInfo;
@@ -138,7 +139,7 @@ describe('errors and exit codes', () => {
 
   it('Ctrl-C at a prompt exits 130 with "aborted"', async () => {
     const db = tempDb();
-    await cli(db, ['migrate']);
+    await cliInProcess(db, ['migrate']);
     const session = onTerminal(`${binary(db, 'user', 'create')}; echo "exit=$?"`);
     await session.waitFor('E-mail address:');
     session.type('\x03');
@@ -175,7 +176,7 @@ describe('prompts', () => {
 
   it('--password-stdin on a terminal asks for the password without echo', async () => {
     const db = tempDb();
-    await cli(db, ['migrate']);
+    await cliInProcess(db, ['migrate']);
     const session = onTerminal(binary(db, 'user', 'create', '--email', 'ann@example.com', '--name', 'Ann', '--password-stdin'));
     await session.answer('Password (8 to 256 characters):', PASSWORD);
     await session.answer('Password again:', PASSWORD);
@@ -208,10 +209,11 @@ describe('JSON shapes and help', () => {
     const top = await runCli([]);
     expect(top.exitCode).toBe(0);
     expect(top.stdout).toMatch(/^Usage: timetrack/);
-    const group = await runCli(['user']);
+    // The first through the binary, the others through the same bundle in process (docs/testing.md, "How fast").
+    const group = await runCliInProcess(['user']);
     expect(group.exitCode).toBe(0);
     expect(group.stdout).toMatch(/^Usage: timetrack user/);
-    expect((await runCli(['user', 'frob'])).exitCode).toBe(2);
+    expect((await runCliInProcess(['user', 'frob'])).exitCode).toBe(2);
 
     const leaves = [
       ['serve'],

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { PASSWORD } from '../support/app.js';
 import { cli, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { forEngineCommand, queryRows } from '../support/database.js';
 
 function quote(value: string): string {
@@ -50,7 +51,7 @@ describe('timetrack user create on a terminal', () => {
 
     const [user] = await queryRows(db, 'select email, full_name, username from users');
     expect(user).toEqual({ email: 'ann@example.com', full_name: 'Ann Example', username: 'ann' });
-    const login = await cli(db, ['--json', 'user', 'show', 'ann@example.com']);
+    const login = await cliInProcess(db, ['--json', 'user', 'show', 'ann@example.com']);
     expect(login.exitCode).toBe(0);
   });
 
@@ -70,7 +71,7 @@ describe('timetrack user create on a terminal', () => {
 describe('passwords from the shell', () => {
   it('user set-password --password-stdin on a terminal hides the password and asks twice; piped input is exactly one line', async () => {
     const db = tempDb();
-    const created = await cli(db, ['user', 'create', '--email', 'cat@example.com', '--name', 'Cat', '--password-stdin'], { input: `${PASSWORD}\n` });
+    const created = await cliInProcess(db, ['user', 'create', '--email', 'cat@example.com', '--name', 'Cat', '--password-stdin'], { input: `${PASSWORD}\n` });
     expect(created.exitCode).toBe(0);
     const session = onTerminal(['--db', db, 'user', 'set-password', 'cat@example.com', '--password-stdin']);
     const secret = 'A terminal-typed passphrase 41';
@@ -81,8 +82,9 @@ describe('passwords from the shell', () => {
     expect(session.screen()).not.toContain(secret);
 
     // Piped: a second line (or an embedded newline) is refused, nothing is changed.
-    for (const input of [`${PASSWORD}\nclear\n`, `${PASSWORD}\r\nsecond`]) {
-      const refused = await cli(db, ['user', 'set-password', 'cat@example.com', '--password-stdin'], { input });
+    // The first refusal through the binary, the second through the same bundle in process (docs/testing.md, "How fast").
+    for (const [index, input] of [`${PASSWORD}\nclear\n`, `${PASSWORD}\r\nsecond`].entries()) {
+      const refused = await (index === 0 ? cli : cliInProcess)(db, ['user', 'set-password', 'cat@example.com', '--password-stdin'], { input });
       expect(refused.exitCode).toBe(2);
       expect(String(refused.stderr)).toBe(
         'timetrack: --password-stdin reads exactly one line, and standard input held more: give the password alone, on one line',
@@ -90,14 +92,17 @@ describe('passwords from the shell', () => {
     }
     const twoLines = await cli(db, ['user', 'create', '--email', 'dan@example.com', '--name', 'Dan', '--password-stdin'], { input: `${PASSWORD}\nmore\n` });
     expect(twoLines.exitCode).toBe(2);
-    expect((await cli(db, ['user', 'set-password', 'cat@example.com', '--password-stdin'], { input: `${PASSWORD}\n` })).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['user', 'set-password', 'cat@example.com', '--password-stdin'], { input: `${PASSWORD}\n` })).exitCode).toBe(0);
   });
 
   it('interactive user create refuses a taken username at its prompt', async () => {
     const db = tempDb();
     expect(
-      (await cli(db, ['user', 'create', '--email', 'eve@example.com', '--name', 'Eve', '--username', 'eve', '--password-stdin'], { input: `${PASSWORD}\n` }))
-        .exitCode,
+      (
+        await cliInProcess(db, ['user', 'create', '--email', 'eve@example.com', '--name', 'Eve', '--username', 'eve', '--password-stdin'], {
+          input: `${PASSWORD}\n`,
+        })
+      ).exitCode,
     ).toBe(0);
     const session = onTerminal(['--db', db, 'user', 'create', '--email', 'eva@example.com', '--name', 'Eva']);
     await session.answer('Username (optional', 'EVE');

@@ -6,7 +6,7 @@ import { onPostgres } from '../support/database.js';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../support/server.js';
 import { cli, expectFailure, tempDb, tempDbPath } from '../support/cli-accounts.js';
-import { cliInProcess } from '../support/cli-in-process.js';
+import { cliInProcess, refusedServeInProcess } from '../support/cli-in-process.js';
 import { databaseLine, queryRows, tableNames } from '../support/database.js';
 
 const MIGRATIONS = [
@@ -123,8 +123,9 @@ describe('timetrack migrate', () => {
     expectFailure(await cli(db, ['migrate']), 1, newer);
     expectFailure(await cliInProcess(db, ['user', 'list']), 1, newer);
     expectFailure(await cli(db, ['serve', '--port', '0']), 1, newer);
-    expectFailure(await cli(db, ['serve', '--no-migrate', '--port', '0']), 1, newer);
-    const table = await cli(db, ['migrate', '--status']);
+    // The second refusal of serve and the status through the same bundle in process (docs/testing.md, "How fast").
+    expectFailure(await refusedServeInProcess(['--db', db, 'serve', '--no-migrate', '--port', '0']), 1, newer);
+    const table = await cliInProcess(db, ['migrate', '--status']);
     expect(table.stdout).toMatch(/099_from_the_future\s+unknown \(written by a newer version\)/);
   });
 });
@@ -139,7 +140,7 @@ describe.skipIf(onPostgres)('read-only commands on a SQLite file that does not e
     expect(String(status.stdout).split('\n').at(-1)).toBe(`database: ${db} (does not exist yet; \`timetrack migrate\` creates it)`);
     const json = JSON.parse(String((await cliInProcess(db, ['--json', 'migrate', '--status'])).stdout)) as { migrations: Array<{ state: string }> };
     expect(json.migrations.every((m) => m.state === 'pending')).toBe(true);
-    const check = await cli(db, ['check']);
+    const check = await cliInProcess(db, ['check']);
     expect(check.exitCode).toBe(1);
     expect(check.stdout).toMatch(/^PROBLEM database: no database at /m);
     expect((await cliInProcess(db, ['config'])).exitCode).toBe(0);

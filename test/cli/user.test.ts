@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
-import { cliInProcess } from '../support/cli-in-process.js';
+import { cliInProcess, runCliInProcess } from '../support/cli-in-process.js';
 import { databaseLine, queryRows, TABLES_OF_NO_ACCOUNT, tableNames } from '../support/database.js';
 
 describe('timetrack user create', () => {
@@ -75,7 +75,7 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     expect(lines[1]).toMatch(/^ann@example\.com\s+Test Person\s+member\s+active\s+0\s+-\s+0\s+off$/);
     expect(lines[2]).toMatch(/^bob@example\.com/);
 
-    const json = JSON.parse((await cli(db, ['user', 'list', '--json'])).stdout as string) as { users: Array<Record<string, unknown>> };
+    const json = JSON.parse((await cliInProcess(db, ['user', 'list', '--json'])).stdout as string) as { users: Array<Record<string, unknown>> };
     expect(json.users[0]).toEqual({
       id: 1,
       email: 'ann@example.com',
@@ -89,7 +89,7 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
       active_sessions: 0,
       two_factor: false,
     });
-    const show = JSON.parse((await cli(db, ['--json', 'user', 'show', 'BOB@example.com'])).stdout as string) as { user: Record<string, unknown> };
+    const show = JSON.parse((await cliInProcess(db, ['--json', 'user', 'show', 'BOB@example.com'])).stdout as string) as { user: Record<string, unknown> };
     expect(show.user).toMatchObject({ email: 'bob@example.com', role: 'member', status: 'active' });
     expect(JSON.stringify(json)).not.toMatch(/hash|argon/);
   });
@@ -119,7 +119,7 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     const disabled = await cli(db, ['user', 'disable', 'ann@example.com']);
     expect(disabled.stdout).toBe(`disabled ann@example.com; revoked 0 session(s)\n${databaseLine(db)}`);
     expect(JSON.parse((await cliInProcess(db, ['--json', 'user', 'show', 'ann@example.com'])).stdout as string).user.status).toBe('disabled');
-    const enabled = JSON.parse((await cli(db, ['--json', 'user', 'enable', 'ann@example.com'])).stdout as string) as { user: { status: string } };
+    const enabled = JSON.parse((await cliInProcess(db, ['--json', 'user', 'enable', 'ann@example.com'])).stdout as string) as { user: { status: string } };
     expect(enabled.user.status).toBe('active');
   });
 
@@ -144,7 +144,7 @@ describe('timetrack user list, show, unlock, disable, enable, delete', () => {
     );
     await queryRows(db, "insert into absences (user_id, date, type, note, created_at) values (1, '2026-01-06', 'vacation', '', ?)", [now]);
 
-    const deleted = await cli(db, ['--json', 'user', 'delete', 'ann@example.com', '--yes']);
+    const deleted = await cliInProcess(db, ['--json', 'user', 'delete', 'ann@example.com', '--yes']);
     expect(deleted.exitCode).toBe(0);
     expect(JSON.parse(deleted.stdout as string).deleted.email).toBe('ann@example.com');
 
@@ -176,9 +176,9 @@ describe('usage errors', () => {
     const help = await runCli(['--help']);
     expect(help.exitCode).toBe(0);
     for (const command of ['serve', 'migrate', 'user', 'token', 'reset', 'entries']) expect(help.stdout).toContain(command);
-    const userHelp = await runCli(['user', 'create', '--help']);
+    const userHelp = await runCliInProcess(['user', 'create', '--help']);
     expect(userHelp.stdout).toContain('--password-stdin');
-    expect((await runCli(['--version'])).stdout).toMatch(/^0\.2\.0 \(commit ([0-9a-f]{12}(\+dirty)?|unknown)\)$/);
+    expect((await runCliInProcess(['--version'])).stdout).toMatch(/^0\.2\.0 \(commit ([0-9a-f]{12}(\+dirty)?|unknown)\)$/);
   });
 
   it('stops with exit 1 and one line naming the setting when a setting is bad', async () => {

@@ -52,7 +52,7 @@ describe.skipIf(onPostgres)('SQLite file: timetrack backup', () => {
       expect(integrityOf(copy)).toBe('ok');
       expect(emailsIn(copy)).toEqual(expect.arrayContaining(beforeBackup));
 
-      expectFailure(await cli(db, ['backup', copy]), 1, /exists already/);
+      expectFailure(await cliInProcess(db, ['backup', copy]), 1, /exists already/);
     } finally {
       writing = false;
       await Promise.all(writers);
@@ -66,7 +66,7 @@ describe.skipIf(onPostgres)('SQLite file: timetrack restore', () => {
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     const copy = path.join(makeTempDir('timetrack-backup-'), 'copy.db');
-    expect((await cli(db, ['backup', copy])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['backup', copy])).exitCode).toBe(0);
 
     // Later writes, left in a WAL beside the file (as after a crash, or a copy of the file alone).
     const sqlite = new Database(db);
@@ -92,7 +92,7 @@ describe.skipIf(onPostgres)('SQLite file: timetrack restore', () => {
   it('refuses while a server runs on the database, and refuses a damaged or foreign file', async () => {
     const db = tempDb();
     const copy = path.join(makeTempDir('timetrack-backup-'), 'copy.db');
-    expect((await cli(db, ['backup', copy])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['backup', copy])).exitCode).toBe(0);
     const server = await startServer(db);
     try {
       expectFailure(await cli(db, ['restore', copy]), 1, /timetrack serve \(pid \d+\) is using .*; stop it first/);

@@ -30,7 +30,7 @@ describe.skipIf(onPostgres)('SQLite file: timetrack check', () => {
     sqlite.prepare('delete from kysely_migration where name = ?').run('003_daily_totals_covering_index');
     sqlite.prepare("insert into kysely_migration (name, timestamp) values ('099_from_the_future', '2026-01-01T00:00:00.000Z')").run();
     sqlite.close();
-    const broken = await cli(db, ['check', '--smtp'], { env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: '1', SMTP_FROM: 'tt@example.org' } });
+    const broken = await cliInProcess(db, ['check', '--smtp'], { env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: '1', SMTP_FROM: 'tt@example.org' } });
     expect(broken.exitCode).toBe(1);
     expect(broken.stderr).toBe('timetrack: check found 4 problem(s)');
     expect(broken.stdout).toMatch(/^PROBLEM secret: no JWT_SECRET and no /m);
@@ -38,7 +38,7 @@ describe.skipIf(onPostgres)('SQLite file: timetrack check', () => {
     expect(broken.stdout).toMatch(/^PROBLEM migrations: pending: 003_daily_totals_covering_index .*; written by a newer version: 099_from_the_future$/m);
     expect(broken.stdout).toMatch(/^PROBLEM smtp: 127\.0\.0\.1:1: /m);
 
-    const misconfigured = await cli(db, ['check'], { env: { PORT: 'x', LOG_LEVEL: 'y' } });
+    const misconfigured = await cliInProcess(db, ['check'], { env: { PORT: 'x', LOG_LEVEL: 'y' } });
     expect(misconfigured.exitCode).toBe(1);
     expect(misconfigured.stdout).toMatch(/^PROBLEM configuration: PORT: "x" is not a whole number; LOG_LEVEL: "y"/m);
   });
@@ -109,7 +109,7 @@ describe.runIf(isRoot && !onPostgres)('a command run as another user than the da
       /belongs to nobody \(uid 65534\) but this command runs as root \(uid 0\): .*run it as the owner \(sudo -u nobody timetrack …\), or pass --force/,
     );
     expectFailure(await cli(db, ['restore', db]), 1, /belongs to nobody \(uid 65534\)/);
-    const forced = await cli(db, ['--force', 'user', 'list']);
+    const forced = await cliInProcess(db, ['--force', 'user', 'list']);
     expect(forced.exitCode).toBe(0);
     expect(forced.stderr).toMatch(/^timetrack: warning: .* belongs to nobody \(uid 65534\)/);
   });
@@ -166,8 +166,8 @@ describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only
 
   it('before the first start the sealing key file is named as made then, not as kept', async () => {
     const db = tempDb();
-    expect((await cli(db, ['migrate'])).exitCode).toBe(0);
-    const result = await cli(db, ['check']);
+    expect((await cliInProcess(db, ['migrate'])).exitCode).toBe(0);
+    const result = await cliInProcess(db, ['check']);
     expect(result.stdout).toMatch(/^ok\s+secret key: .*\.secret-key is made at the first start;/m);
     expect(fs.existsSync(`${db}.secret-key`)).toBe(false);
   });
@@ -179,7 +179,7 @@ describe.skipIf(onPostgres)('check always reports (files and owners: SQLite only
     searchableByOthers(path.dirname(folder));
     fs.chownSync(folder, 65534, 65534); // the service's folder, owned by the service's user (nobody here)
     // As root (the usual mistake): the file stays root's; check judges it against the folder's owner.
-    const asRoot = await cli(db, ['check']);
+    const asRoot = await cliInProcess(db, ['check']);
     expect(asRoot.exitCode).toBe(1);
     expect(asRoot.stdout).toMatch(
       new RegExp(`^PROBLEM database file: owned by root, not by nobody .*\\(fix: chown nobody: ${db.replace(/[.]/g, '\\.')}\\)$`, 'm'),

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv } from '../support/cli.js';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { onPostgres } from '../support/database.js';
 import { startServer } from '../support/server.js';
 
@@ -25,7 +26,7 @@ describe.skipIf(onPostgres)('one server per SQLite file (file locks: SQLite only
     const db = tempDb();
     await createAccountWithCli(db, 'ann@example.com');
     const copy = path.join(makeTempDir('timetrack-backup-'), 'copy.db');
-    expect((await cli(db, ['backup', copy])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['backup', copy])).exitCode).toBe(0);
     const first = await startServer(db);
     try {
       const second = await execa('node', [BIN, '--db', db, 'serve', '--port', '0'], { env: cleanEnv(), extendEnv: false, reject: false, stdin: 'ignore' });
@@ -43,7 +44,7 @@ describe.skipIf(onPostgres)('one server per SQLite file (file locks: SQLite only
       await first.stop();
     }
     // The write acknowledged while restore was refused is in the file the next server opens.
-    const listed = JSON.parse(String((await cli(db, ['--json', 'user', 'list'])).stdout)) as { users: Array<{ email: string }> };
+    const listed = JSON.parse(String((await cliInProcess(db, ['--json', 'user', 'list'])).stdout)) as { users: Array<{ email: string }> };
     expect(listed.users.map((u) => u.email).sort()).toEqual(['ann@example.com', 'bob@example.com']);
     // With no server left, restore works.
     expect((await cli(db, ['restore', copy])).exitCode).toBe(0);
@@ -52,7 +53,7 @@ describe.skipIf(onPostgres)('one server per SQLite file (file locks: SQLite only
   it('restore is refused while a server in another process group holds the file, and works once that server was killed', async () => {
     const db = tempDb();
     const copy = path.join(makeTempDir('timetrack-backup-'), 'copy.db');
-    expect((await cli(db, ['backup', copy])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['backup', copy])).exitCode).toBe(0);
     const server = execa('node', [BIN, '--db', db, 'serve', '--port', '0'], {
       env: cleanEnv({ LOG_LEVEL: 'info' }),
       extendEnv: false,

@@ -14,6 +14,8 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, PASSWORD } from '../support/app.js';
 import { BIN, cleanEnv, PROJECT_ROOT } from '../support/cli.js';
+import { cliInProcess } from '../support/cli-in-process.js';
+import { runCliInProcessFrom } from '../support/cli-in-process-from.js';
 import { onPostgres } from '../support/database.js';
 import { freePort } from '../support/server.js';
 import { gitHas, shellBlockAfter, SimulatedHost } from '../support/simulated-host.js';
@@ -231,20 +233,17 @@ describe.skipIf(onPostgres)('a database at the default path is never created bes
   const timetrack = (args: string[], options: { cwd: string; env?: Record<string, string> }) =>
     execa('node', [BIN, ...args], { cwd: options.cwd, env: cleanEnv(options.env), extendEnv: false, reject: false, stdin: 'ignore', timeout: 30_000 });
 
-  /** A migrated database with one account at `file`. */
+  /** A migrated database with one account at `file` (set-up: the same bundle in process, docs/testing.md "How fast"). */
   async function existingDatabase(file: string): Promise<void> {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    await execa('node', [BIN, '--db', file, 'migrate'], { env: cleanEnv(), extendEnv: false });
-    await execa('node', [BIN, '--db', file, 'user', 'create', '--email', 'ann@example.com', '--name', 'Ann', '--password-stdin'], {
-      env: cleanEnv(),
-      extendEnv: false,
-      input: `${PASSWORD}\n`,
-    });
+    expect((await cliInProcess(file, ['migrate'])).exitCode).toBe(0);
+    const created = await cliInProcess(file, ['user', 'create', '--email', 'ann@example.com', '--name', 'Ann', '--password-stdin'], { input: `${PASSWORD}\n` });
+    expect(created.exitCode).toBe(0);
   }
 
   it('serve and migrate in a working directory that holds timetrack.db, TIMETRACK_DB unset: refused, both paths named, nothing created', async () => {
     const folder = makeTempDir('timetrack-stray-');
-    await execa('node', [BIN, '--db', path.join(folder, 'timetrack.db'), 'migrate'], { env: cleanEnv(), extendEnv: false });
+    expect((await cliInProcess(path.join(folder, 'timetrack.db'), ['migrate'])).exitCode).toBe(0);
     const before = fs.readdirSync(folder).sort();
     for (const args of [['serve', '--port', '0'], ['migrate']]) {
       const refused = await timetrack(args, { cwd: folder });
@@ -264,7 +263,8 @@ describe.skipIf(onPostgres)('a database at the default path is never created bes
     expect((JSON.parse(config.stdout) as { settings: { name: string; value: string }[] }).settings.find((s) => s.name === 'TIMETRACK_DB')?.value).toBe(
       path.join(state, 'timetrack.db'),
     );
-    const listed = await timetrack(['user', 'list'], { cwd: '/', env: { STATE_DIRECTORY: state } });
+    // A command that reads the account through the same bundle in process, from the same folder (docs/testing.md, "How fast").
+    const listed = await runCliInProcessFrom('/', ['user', 'list'], { env: { STATE_DIRECTORY: state } });
     expect(listed.stdout).toContain('ann@example.com');
 
     const other = makeTempDir('timetrack-state-');
@@ -280,7 +280,7 @@ describe.skipIf(onPostgres)('a database at the default path is never created bes
 
   it('a new database is created where TIMETRACK_DB names one, or at the default with nothing beside it, and never silently: serve warns, migrate says so', async () => {
     const folder = makeTempDir('timetrack-fresh-');
-    await execa('node', [BIN, '--db', path.join(folder, 'timetrack.db'), 'migrate'], { env: cleanEnv(), extendEnv: false });
+    expect((await cliInProcess(path.join(folder, 'timetrack.db'), ['migrate'])).exitCode).toBe(0);
     // TIMETRACK_DB set: the operator meant it, even beside another database.
     const named = await timetrack(['migrate'], { cwd: folder, env: { TIMETRACK_DB: path.join(folder, 'second.db') } });
     expect(named.exitCode).toBe(0);

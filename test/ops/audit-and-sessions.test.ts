@@ -106,7 +106,7 @@ describe('timetrack audit list', () => {
     expect(bob.events).toHaveLength(2);
     const later = JSON.parse(String((await cliInProcess(db, ['--json', 'audit', 'list', '--since', '2999-01-01'])).stdout)) as { events: unknown[] };
     expect(later.events).toEqual([]);
-    const text = await cli(db, ['audit', 'list', '--user', 'ann@example.com']);
+    const text = await cliInProcess(db, ['audit', 'list', '--user', 'ann@example.com']);
     expect(String(text.stdout).split('\n')[0]).toMatch(/^\S+Z {2}account_disabled {2}by os:\S+ {2}ann@example.com/);
     expect((await cliInProcess(db, ['audit', 'list', '--since', 'last tuesday'])).exitCode).toBe(2);
   });

@@ -143,7 +143,7 @@ describe.skipIf(onPostgres)('health of a damaged SQLite file (file damage: SQLit
       };
       sqlite.prepare('delete from kysely_migration where name = ?').run(row.name);
       sqlite.close();
-      await expect.poll(async () => (await fetch(`${healthyServer.baseUrl}/api/ready`)).status, { timeout: 15_000, interval: 500 }).toBe(503);
+      await expect.poll(async () => (await fetch(`${healthyServer.baseUrl}/api/ready`)).status, { timeout: 15_000, interval: 100 }).toBe(503);
       const body = (await (await fetch(`${healthyServer.baseUrl}/api/ready`)).json()) as { reason: string };
       expect(body.reason).toMatch(/schema is not this version's/);
       expect((await fetch(`${healthyServer.baseUrl}/api/health`)).status).toBe(200);
@@ -166,7 +166,7 @@ describe.skipIf(onPostgres)('health of a damaged SQLite file (file damage: SQLit
 
     const server = await startServer(db, { INTEGRITY_CHECK_INTERVAL: '1s' });
     try {
-      await expect.poll(async () => (await fetch(`${server.baseUrl}/api/health`)).status, { timeout: 15_000, interval: 250 }).toBe(503);
+      await expect.poll(async () => (await fetch(`${server.baseUrl}/api/health`)).status, { timeout: 15_000, interval: 100 }).toBe(503);
       const answer = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as { status: string; reason: string };
       expect(answer).toMatchObject({ status: 'unavailable', reason: 'database integrity check failed' });
       expect(server.output()).toMatch(/database integrity check failed/);

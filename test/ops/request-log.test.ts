@@ -61,7 +61,9 @@ async function runScenario(level: 'info' | 'warn'): Promise<Run> {
     statuses.push(await rawPost(server.baseUrl, '/api/auth/login#x', { email: 'ann@example.com', password: PASSWORD }));
     // A client that half-closes right after its request: its address must still be logged.
     await rawPost(server.baseUrl, '/api/auth/login', { email: 'half-closed@example.com', password: 'guess' }, true);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Until its security event, the tenth refused sign-in's, is written (at most 2 s; the cases below count them).
+    const deadline = Date.now() + 2_000;
+    while ((server.output().match(/"security":"login_/g) ?? []).length < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await fetch(`${server.baseUrl}/api/auth/me`);
     await fetch(`${server.baseUrl}/api/time-entries/12345`);
     await fetch(`${server.baseUrl}/api/health`);

@@ -3,7 +3,8 @@
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../support/cli.js';
-import { cli, tempDb } from '../support/cli-accounts.js';
+import { tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { freePort, startServer, type RunningServer } from '../support/server.js';
 import { databaseLine, forEngineCommand, onPostgres } from '../support/database.js';
 
@@ -56,14 +57,16 @@ describe('serve at start', () => {
 
   it.skipIf(onPostgres)('colours its lines on a terminal, and not with NO_COLOR (the engine plays no part: SQLite only)', async () => {
     const db = tempDb();
-    await cli(db, ['migrate']);
+    await cliInProcess(db, ['migrate']);
     const run = async (env: Record<string, string>) => {
-      // Stopped once it is healthy (not after a fixed sleep: a loaded machine starts it slower).
+      // Stopped once it is healthy (not after a fixed sleep: a loaded machine starts it slower), asked
+      // by one node process that polls, not one process per attempt.
       const port = await freePort();
-      const engine = forEngineCommand(
-        `node '${BIN}' --db '${db}' serve --port ${port} & pid=$!; until node -e "fetch('http://127.0.0.1:${port}/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"; do sleep 0.2; done; kill $pid; wait $pid`,
-        { LOG_LEVEL: 'info', ...env },
-      );
+      const untilHealthy = `const ask = () => fetch('http://127.0.0.1:${port}/api/health').then((r) => (r.ok ? process.exit(0) : setTimeout(ask, 100)), () => setTimeout(ask, 100)); ask();`;
+      const engine = forEngineCommand(`node '${BIN}' --db '${db}' serve --port ${port} & pid=$!; node -e "${untilHealthy}"; kill $pid; wait $pid`, {
+        LOG_LEVEL: 'info',
+        ...env,
+      });
       const command = engine.command;
       const result = await execa('script', ['-qfec', command, '/dev/null'], {
         env: cleanEnv(engine.env),
