@@ -144,7 +144,8 @@ describe('recovery ends API tokens, against a real server', () => {
     it('`token revoke --user` and `--all` through the built CLI end API tokens too, and say how many', async () => {
       const { server, dbPath } = await own();
       const { apiToken } = await accountWithToken(server, 'ann@example.com');
-      const byUser = await cli(dbPath, ['--json', 'token', 'revoke', '--user', 'ann@example.com']);
+      // `--user` in process, `--all` (the same command) through the binary (docs/testing.md, "How fast").
+      const byUser = await cliInProcess(dbPath, ['--json', 'token', 'revoke', '--user', 'ann@example.com']);
       expect([byUser.exitCode, JSON.parse(byUser.stdout as string)]).toEqual([0, { revoked: 1, revoked_api_tokens: 1 }]);
       expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
       const login = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });
