@@ -4,30 +4,25 @@
 // A new token takes the password (and a code) again and mails the owner; token and session changes
 // are budgeted per account (docs/security.md, "the audit trail grows with no-ops").
 //
-// The cases share two servers (one without mail, one with a real SMTP server), each case with accounts
-// of its own; only `token revoke --all`, which counts everything in its database, has one to itself.
-import { afterAll, describe, expect, it } from 'vitest';
+// The cases share one server (with a real SMTP server), each case with accounts of its own; only
+// `token revoke --all`, which counts everything in its database, has one to itself.
+import { describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { sharedServer, uniqueEmail, type RunningServer } from '../support/server.js';
 import { cli } from '../support/cli-accounts.js';
 import { cliInProcess } from '../support/cli-in-process.js';
-import { resetLinkOf, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
+import { sharedMailingServer } from '../support/mailing-server.js';
+import { resetLinkOf, type TestSmtpServer } from '../support/smtp.js';
 import { totpCode, wrongCode } from '../support/totp.js';
 
 const NEW_PASSWORD = 'another fine passphrase';
 
-const plain = sharedServer();
-let smtp: TestSmtpServer | undefined;
-const MAIL = { SMTP_HOST: '127.0.0.1', SMTP_FROM: 'timetrack@example.org', PUBLIC_URL: 'https://time.example.org' };
-const mailing = sharedServer(() => ({ ...MAIL, SMTP_PORT: String(smtp!.port) }));
-afterAll(async () => {
-  await smtp?.close();
-});
+const plain = sharedMailingServer();
 
-/** The server with mail, and its SMTP server (started with it). */
+/** The server, and its SMTP server (started with it). */
 async function withMail(): Promise<{ server: RunningServer; mail: TestSmtpServer }> {
-  smtp ??= await startSmtpServer();
-  return { server: (await mailing()).server, mail: smtp };
+  const { server, smtp } = await plain();
+  return { server, mail: smtp };
 }
 
 async function call(
@@ -149,7 +144,8 @@ describe('recovery ends API tokens, against a real server', () => {
     it('`token revoke --user` and `--all` through the built CLI end API tokens too, and say how many', async () => {
       const { server, dbPath } = await own();
       const { apiToken } = await accountWithToken(server, 'ann@example.com');
-      const byUser = await cli(dbPath, ['--json', 'token', 'revoke', '--user', 'ann@example.com']);
+      // `--user` in process, `--all` (the same command) through the binary (docs/testing.md, "How fast").
+      const byUser = await cliInProcess(dbPath, ['--json', 'token', 'revoke', '--user', 'ann@example.com']);
       expect([byUser.exitCode, JSON.parse(byUser.stdout as string)]).toEqual([0, { revoked: 1, revoked_api_tokens: 1 }]);
       expect((await call(server, 'GET', '/api/time-entries/current', { token: apiToken })).status).toBe(401);
       const login = await call(server, 'POST', '/api/auth/login', { body: { email: 'ann@example.com', password: PASSWORD } });

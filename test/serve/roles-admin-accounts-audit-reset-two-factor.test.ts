@@ -5,7 +5,8 @@
 // with the admin as its actor (`user:<id>`); an admin cannot disable their own account (403).
 import { afterEach, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
-import { cli, createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
+import { cliInProcess } from '../support/cli-in-process.js';
 import { callJson, startServer, type RunningServer } from '../support/server.js';
 import { resetLinkOf, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
 import { totpCode } from '../support/totp.js';
@@ -154,7 +155,7 @@ describe('an admin administers accounts', () => {
     expect((await callJson(server, 'GET', '/api/audit?user=nobody%40example.com', undefined, ann)).status).toBe(404);
 
     // The commands keep their own actor (os:<login>) in the same trail.
-    expect((await cli(db, ['user', 'disable', 'cid@example.com'])).exitCode).toBe(0);
+    expect((await cliInProcess(db, ['user', 'disable', 'cid@example.com'])).exitCode).toBe(0);
     const fromShell = await callJson(server, 'GET', `/api/audit?user=cid%40example.com&action=account_disabled`, undefined, ann);
     expect((fromShell.body.events as AuditEvent[])[0]!.actor).toMatch(/^os:/);
   });

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { account, makeTempDir, PASSWORD } from '../support/app.js';
-import { onPostgres } from '../support/database.js';
+import { createMigratedSqliteDatabase, onPostgres } from '../support/database.js';
+import { sharedMailingServer } from '../support/mailing-server.js';
 import { login, register, request } from '../support/requests.js';
-import { sharedServer, startServer, uniqueEmail, type RunningServer } from '../support/server.js';
-import { resetLinkOf, startSmtpServer } from '../support/smtp.js';
+import { startServer, uniqueEmail, type RunningServer } from '../support/server.js';
+import { resetLinkOf } from '../support/smtp.js';
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -30,8 +31,8 @@ const registerAndLogin = async (server: RunningServer) => {
 };
 
 describe('timetrack serve', () => {
-  // The cases with the default settings that need no database of their own share one server.
-  const defaults = sharedServer();
+  // The cases with the default settings that need no database of their own share one server (with mail).
+  const defaults = sharedMailingServer();
 
   it.skipIf(onPostgres)('keeps sessions over a restart with the generated secret file (mode 0600) (SQLite: skipped on PostgreSQL)', async () => {
     const dbPath = path.join(makeTempDir(), 'timetrack.db');
@@ -94,43 +95,34 @@ describe('timetrack serve', () => {
   it.skipIf(onPostgres)(
     'sends the reset e-mail to a real SMTP server; its link works; the database and WAL hold no clear-text secret (SQLite: skipped on PostgreSQL)',
     async () => {
-      const smtp = await startSmtpServer();
-      try {
-        const dbPath = path.join(makeTempDir(), 'timetrack.db');
-        const server = await serve(dbPath, {
-          SMTP_HOST: '127.0.0.1',
-          SMTP_PORT: String(smtp.port),
-          SMTP_FROM: 'timetrack@example.org',
-          PUBLIC_URL: 'https://time.example.org',
-        });
-        const token = await registerAndLogin(server);
-        const resetRequest = await request(server, 'POST', '/api/auth/request-reset', { payload: { email: 'ann@example.com' } });
-        expect(resetRequest.statusCode).toBe(200);
-        expect(Object.keys(resetRequest.json())).toEqual(['message', 'delivery']);
-        const mail = await smtp.waitForMessage();
-        expect(mail.to).toEqual(['ann@example.com']);
-        const link = resetLinkOf(mail);
-        expect(`${link.origin}${link.pathname}`).toBe('https://time.example.org/password-reset');
-        const resetToken = link.searchParams.get('token')!;
-        const newPassword = 'a brand new passphrase';
-        expect((await request(server, 'POST', '/api/auth/reset-password', { payload: { token: resetToken, new_password: newPassword } })).statusCode).toBe(200);
-        expect((await request(server, 'GET', '/api/auth/me', { token: token })).statusCode).toBe(401);
-        const second = await request(server, 'POST', '/api/auth/login', { payload: { email: 'ann@example.com', password: newPassword } });
-        expect(second.statusCode).toBe(200);
+      const { server, dbPath, smtp } = await defaults();
+      const email = uniqueEmail();
+      await register(server, account({ email }));
+      const token = await login(server, email);
+      const resetRequest = await request(server, 'POST', '/api/auth/request-reset', { payload: { email } });
+      expect(resetRequest.statusCode).toBe(200);
+      expect(Object.keys(resetRequest.json())).toEqual(['message', 'delivery']);
+      const mail = await smtp.waitForMessageTo(email);
+      expect(mail.to).toEqual([email]);
+      const link = resetLinkOf(mail);
+      expect(`${link.origin}${link.pathname}`).toBe('https://time.example.org/password-reset');
+      const resetToken = link.searchParams.get('token')!;
+      const newPassword = 'a brand new passphrase';
+      expect((await request(server, 'POST', '/api/auth/reset-password', { payload: { token: resetToken, new_password: newPassword } })).statusCode).toBe(200);
+      expect((await request(server, 'GET', '/api/auth/me', { token: token })).statusCode).toBe(401);
+      const second = await request(server, 'POST', '/api/auth/login', { payload: { email, password: newPassword } });
+      expect(second.statusCode).toBe(200);
 
-        // Raw bytes while the server still runs: the WAL holds the recent writes.
-        const files = [dbPath, `${dbPath}-wal`].filter((file) => fs.existsSync(file));
-        expect(files).toContain(`${dbPath}-wal`);
-        const bytes = Buffer.concat(files.map((file) => fs.readFileSync(file)));
-        expect(bytes.includes(Buffer.from('$argon2id$'))).toBe(true); // the hashes are there, so the files are the right ones
-        for (const secret of [PASSWORD, newPassword, token, second.json().token, resetToken, token.split('.')[2]!]) {
-          expect(bytes.includes(Buffer.from(secret)), 'clear-text secret in the database files').toBe(false);
-        }
-        expect(server.output()).not.toContain(resetToken);
-        expect(server.output()).not.toContain(PASSWORD);
-      } finally {
-        await smtp.close();
+      // Raw bytes while the server still runs: the WAL holds the recent writes.
+      const files = [dbPath, `${dbPath}-wal`].filter((file) => fs.existsSync(file));
+      expect(files).toContain(`${dbPath}-wal`);
+      const bytes = Buffer.concat(files.map((file) => fs.readFileSync(file)));
+      expect(bytes.includes(Buffer.from('$argon2id$'))).toBe(true); // the hashes are there, so the files are the right ones
+      for (const secret of [PASSWORD, newPassword, token, second.json().token, resetToken, token.split('.')[2]!]) {
+        expect(bytes.includes(Buffer.from(secret)), 'clear-text secret in the database files').toBe(false);
       }
+      expect(server.output()).not.toContain(resetToken);
+      expect(server.output()).not.toContain(PASSWORD);
     },
   );
 
@@ -170,8 +162,7 @@ describe('database file modes', () => {
     async () => {
       const dir = makeTempDir();
       const dbPath = path.join(dir, 'timetrack.db');
-      const first = await serve(dbPath);
-      await stop(first);
+      await createMigratedSqliteDatabase(dbPath);
       // A restore from a backup (or a copy) with a wide mode, in a folder others can enter.
       fs.chmodSync(dbPath, 0o644);
       fs.chmodSync(dir, 0o755);

@@ -3,7 +3,8 @@
 // of their own share one server, each with an account of its own.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempDir, PASSWORD } from '../support/app.js';
+import { createTestApp, makeTempDir, PASSWORD, TestClock } from '../support/app.js';
+import { request } from '../support/requests.js';
 import { sharedServer, startServer, uniqueEmail, type RunningServer } from '../support/server.js';
 import { cli } from '../support/cli-accounts.js';
 import { cliInProcess } from '../support/cli-in-process.js';
@@ -105,7 +106,8 @@ describe('API tokens, against a real server and the admin CLI', () => {
     });
     expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN_FOR_API_TOKEN']);
 
-    const listed = await cli(dbPath, ['--json', 'token', 'list', '--api']);
+    // The list in process, the revocation (the same command family) through the binary (docs/testing.md, "How fast").
+    const listed = await cliInProcess(dbPath, ['--json', 'token', 'list', '--api']);
     expect(listed.exitCode).toBe(0);
     expect(JSON.parse(listed.stdout as string)).toEqual({
       api_tokens: [
@@ -216,14 +218,20 @@ describe('operators, against real servers and the admin CLI', () => {
   });
 
   it('REQUIRE_2FA=true at start ends the sessions (and stops the API tokens) of accounts without it; sign-in then leads to set-up', async () => {
-    const dbPath = path.join(makeTempDir(), 'timetrack.db');
-    const before = await serve({}, dbPath);
-    await registerAccount(before);
-    const session = await signIn(before);
-    const { token } = (await call(before, 'POST', '/api/auth/api-tokens', { token: session, body: { name: 'script', expires_in_days: 1, password: PASSWORD } }))
-      .body;
-    await before.stop();
-    running.splice(running.indexOf(before), 1);
+    // Before: an account with a session and an API token, made by an app in this process (argon2id, as
+    // serve hashes; its clock the time now) on the database the server then starts on.
+    const before = await createTestApp({ realHashing: true, clock: new TestClock(new Date()) });
+    const dbPath = before.dbPath;
+    let session: string;
+    let token: string;
+    try {
+      const ask = async (url: string, payload: unknown, bearer?: string) => (await request(before.app, 'POST', url, { payload, token: bearer })).json();
+      await ask('/api/auth/register', { email: 'ann@example.com', password: PASSWORD, full_name: 'Ann' });
+      session = (await ask('/api/auth/login', { email: 'ann@example.com', password: PASSWORD })).token;
+      token = (await ask('/api/auth/api-tokens', { name: 'script', expires_in_days: 1, password: PASSWORD }, session)).token;
+    } finally {
+      await before.close();
+    }
     const after = await serve({ REQUIRE_2FA: 'true' }, dbPath);
     expect(after.output()).toMatch(/"deleted":1.*REQUIRE_2FA: ended the sessions of accounts without two-factor sign-in/);
     expect((await call(after, 'GET', '/api/auth/me', { token: session })).status).toBe(401);

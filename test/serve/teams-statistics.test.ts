@@ -6,15 +6,18 @@
 // /api/users/:id/stats/month is the member's own /api/stats/month, byte for byte, for members in
 // different zones with entries, absences and a change of schedule.
 import { DateTime } from 'luxon';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../support/app.js';
 import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
 import { call, callJson, startServer, type RunningServer } from '../support/server.js';
 
+// One server for the file (docs/testing.md, "How fast"), on a database with an admin and two leads made
+// before it starts; each case builds teams and members of its own.
 let server: RunningServer | undefined;
-afterEach(async () => {
+let staff: Promise<{ ann: Who; lea: Who; lou: Who }> | undefined;
+afterAll(async () => {
+  await staff?.catch(() => undefined);
   await server?.stop();
-  server = undefined;
 });
 
 interface Who {
@@ -42,14 +45,22 @@ async function ok(method: string, url: string, who: Who, body?: unknown) {
   return answer.body;
 }
 
+/** The file's server, started at the first call, with Ann (an admin), Lea and Lou (leads), signed in. */
+function signedInStaff(): Promise<{ ann: Who; lea: Who; lou: Who }> {
+  staff ??= (async () => {
+    const db = tempDb();
+    await createAccountWithCli(db, 'ann@example.com', ['--role', 'admin']);
+    await createAccountWithCli(db, 'lea@example.com', ['--role', 'lead']);
+    await createAccountWithCli(db, 'lou@example.com', ['--role', 'lead']);
+    server = await startServer(db);
+    return { ann: await signIn('ann@example.com'), lea: await signIn('lea@example.com'), lou: await signIn('lou@example.com') };
+  })();
+  return staff;
+}
+
 /** Two teams: Kitchen (lead Lea, member Max), Garden (lead Lou, member Ola); Ann is an admin. */
 async function twoTeams() {
-  const db = tempDb();
-  await createAccountWithCli(db, 'ann@example.com', ['--role', 'admin']);
-  await createAccountWithCli(db, 'lea@example.com', ['--role', 'lead']);
-  await createAccountWithCli(db, 'lou@example.com', ['--role', 'lead']);
-  server = await startServer(db);
-  const [ann, lea, lou] = [await signIn('ann@example.com'), await signIn('lea@example.com'), await signIn('lou@example.com')];
+  const { ann, lea, lou } = await signedInStaff();
   const [max, ola] = [await register('max@example.com'), await register('ola@example.com')];
   const kitchen = (await ok('POST', '/api/teams', ann, { name: 'Kitchen' })).team.id as number;
   const garden = (await ok('POST', '/api/teams', ann, { name: 'Garden' })).team.id as number;
@@ -122,11 +133,7 @@ describe("the lead's view of a team", () => {
   });
 
   it("equality: every member's row is the member's own week, overtime and vacation; the month byte for byte", { timeout: 180_000 }, async () => {
-    const db = tempDb();
-    await createAccountWithCli(db, 'ann@example.com', ['--role', 'admin']);
-    await createAccountWithCli(db, 'lea@example.com', ['--role', 'lead']);
-    server = await startServer(db);
-    const [ann, lea] = [await signIn('ann@example.com'), await signIn('lea@example.com')];
+    const { ann, lea } = await signedInStaff();
     const team = (await ok('POST', '/api/teams', ann, { name: 'Round the world' })).team.id as number;
     await ok('PUT', `/api/teams/${team}/members/${lea.id}`, ann, { role: 'lead' });
     const start = DateTime.utc().startOf('week').minus({ weeks: 6 }).toISODate()!;

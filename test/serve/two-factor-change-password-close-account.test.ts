@@ -4,36 +4,25 @@
 // each lock is longer than the last; at 100 wrong codes in a row only a recovery code signs in; the
 // owner is mailed at the first lock; and one count per session over the five routes that take the
 // password with a session, the third wrong one revoking it without locking the owner's sign-in.
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeTempDir, PASSWORD } from '../support/app.js';
-import { cli } from '../support/cli-accounts.js';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD } from '../support/app.js';
 import { cliInProcess } from '../support/cli-in-process.js';
 import { queryRows } from '../support/database.js';
-import { startServer, type RunningServer } from '../support/server.js';
-import { resetLinkOf, startSmtpServer, type TestSmtpServer } from '../support/smtp.js';
+import { sharedMailingServer } from '../support/mailing-server.js';
+import { uniqueEmail, type RunningServer } from '../support/server.js';
+import { resetLinkOf } from '../support/smtp.js';
 import { totpCode, wrongCode } from '../support/totp.js';
 
 const NEW_PASSWORD = 'another long passphrase 2026';
 const THIRD_PASSWORD = 'a third long passphrase 2026';
 
-const running: Array<{ stop: () => Promise<unknown> }> = [];
-afterEach(async () => {
-  for (const item of running.splice(0).reverse()) await item.stop();
-});
-
-async function serve(env: Record<string, string> = {}): Promise<{ server: RunningServer; dbPath: string }> {
-  const dbPath = path.join(makeTempDir(), 'timetrack.db');
-  const server = await startServer(dbPath, env);
-  running.push(server);
-  return { server, dbPath };
-}
-
-async function smtpServer(): Promise<{ smtp: TestSmtpServer; env: Record<string, string> }> {
-  const smtp = await startSmtpServer();
-  running.push({ stop: () => smtp.close() });
-  return { smtp, env: { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'timetrack@example.org', PUBLIC_URL: 'https://time.example.org' } };
-}
+// Two servers for the file (docs/testing.md, "How fast"), each case with an account of its own (what
+// the cases count, wrong codes and passwords, locks and mails, is the account's): one with the default
+// lock of wrong codes, and one whose first lock lasts a second.
+const defaultLock = sharedMailingServer();
+const shortLock = sharedMailingServer({ TWO_FACTOR_LOCK: '1s' });
+/** The rows of one account's count of wrong codes: this, with the account's address as its parameter. */
+const OWN_FAILURES = 'from two_factor_failures where user_id in (select id from users where email = ?)';
 
 interface Answer {
   status: number;
@@ -72,7 +61,7 @@ async function account(server: RunningServer, email: string, twoFactor: boolean)
   return { session, secret: setup.body.secret as string, recoveryCodes: enabled.body.recovery_codes as string[] };
 }
 
-async function challengeOf(server: RunningServer, password = PASSWORD, email = 'ann@example.com'): Promise<string> {
+async function challengeOf(server: RunningServer, email: string, password = PASSWORD): Promise<string> {
   const answer = await call(server, 'POST', '/api/auth/login', { body: { email, password } });
   expect(answer.status).toBe(200);
   return answer.body.challenge as string;
@@ -85,43 +74,43 @@ const wrong = (secret: string) => wrongCode(secret, Date.now(), (seed += 1));
 
 describe('wrong two-factor codes, against a real server', () => {
   it('count apart from passwords: a password change, a reset by e-mail and user unlock leave the count; the owner is mailed at the lock; 2fa-reset clears it', async () => {
-    const { smtp, env } = await smtpServer();
-    const { server, dbPath } = await serve(env);
-    const { session, secret } = await account(server, 'ann@example.com', true);
+    const { server, dbPath, smtp } = await defaultLock();
+    const email = uniqueEmail();
+    const { session, secret } = await account(server, email, true);
 
-    expect((await secondStep(server, await challengeOf(server), wrong(secret))).status).toBe(403);
+    expect((await secondStep(server, await challengeOf(server, email), wrong(secret))).status).toBe(403);
     const changed = await call(server, 'POST', '/api/auth/change-password', { token: session, body: { old_password: PASSWORD, new_password: NEW_PASSWORD } });
     expect(changed.status).toBe(200);
-    expect((await secondStep(server, await challengeOf(server, NEW_PASSWORD), wrong(secret))).status).toBe(403);
-    expect((await call(server, 'POST', '/api/auth/request-reset', { body: { email: 'ann@example.com' } })).status).toBe(200);
-    const resetToken = resetLinkOf(await smtp.waitForMessage(1)).searchParams.get('token')!;
+    expect((await secondStep(server, await challengeOf(server, email, NEW_PASSWORD), wrong(secret))).status).toBe(403);
+    expect((await call(server, 'POST', '/api/auth/request-reset', { body: { email } })).status).toBe(200);
+    const resetToken = resetLinkOf(await smtp.waitForMessageTo(email, 1)).searchParams.get('token')!;
     expect((await call(server, 'POST', '/api/auth/reset-password', { body: { token: resetToken, new_password: THIRD_PASSWORD } })).status).toBe(200);
-    expect((await secondStep(server, await challengeOf(server, THIRD_PASSWORD), wrong(secret))).status).toBe(403);
-    expect((await cli(dbPath, ['user', 'unlock', 'ann@example.com'])).exitCode).toBe(0);
+    expect((await secondStep(server, await challengeOf(server, email, THIRD_PASSWORD), wrong(secret))).status).toBe(403);
+    expect((await cliInProcess(dbPath, ['user', 'unlock', email])).exitCode).toBe(0);
 
     // The fourth wrong code in a row, whatever came between: locked, and a right code is refused too.
-    const challenge = await challengeOf(server, THIRD_PASSWORD);
+    const challenge = await challengeOf(server, email, THIRD_PASSWORD);
     const locked = await secondStep(server, challenge, wrong(secret));
     expect(locked).toMatchObject({ status: 423, body: { code: 'ACCOUNT_LOCKED' } });
     expect(Number(locked.retryAfter)).toBeGreaterThanOrEqual(50);
     expect(Number(locked.retryAfter)).toBeLessThanOrEqual(60);
     expect((await secondStep(server, challenge, totpCode(secret, Date.now() + 30_000))).status).toBe(423);
-    const notice = await smtp.waitForMessage(2);
-    expect(notice.to).toEqual(['ann@example.com']);
+    const notice = await smtp.waitForMessageTo(email, 2);
+    expect(notice.to).toEqual([email]);
     expect(notice.raw).toMatch(/Subject: Wrong two-factor codes on your timetrack account/);
 
     // Only `user 2fa-reset` (or a right code, or a recovery code) ends the run: setting it up again is not refused.
-    expect((await cli(dbPath, ['user', '2fa-reset', 'ann@example.com'])).exitCode).toBe(0);
-    const again = await signIn(server, 'ann@example.com', THIRD_PASSWORD);
+    expect((await cliInProcess(dbPath, ['user', '2fa-reset', email])).exitCode).toBe(0);
+    const again = await signIn(server, email, THIRD_PASSWORD);
     const setup = await call(server, 'POST', '/api/auth/2fa/setup', { token: again, body: { password: THIRD_PASSWORD } });
     expect((await call(server, 'POST', '/api/auth/2fa/enable', { token: again, body: { code: wrong(setup.body.secret) } })).status).toBe(403);
   });
 
   it('each lock is longer than the one before; the first is mailed once; a right code after a lock ends the run', async () => {
-    const { smtp, env } = await smtpServer();
-    const { server, dbPath } = await serve({ ...env, TWO_FACTOR_LOCK: '1s' });
-    const { secret } = await account(server, 'ann@example.com', true);
-    const challenge = await challengeOf(server);
+    const { server, dbPath, smtp } = await shortLock();
+    const email = uniqueEmail();
+    const { secret } = await account(server, email, true);
+    const challenge = await challengeOf(server, email);
     const lockAfterFour = async (): Promise<Answer> => {
       for (let i = 0; i < 3; i += 1) expect((await secondStep(server, challenge, wrong(secret))).status).toBe(403);
       const lock = await secondStep(server, challenge, wrong(secret));
@@ -139,12 +128,12 @@ describe('wrong two-factor codes, against a real server', () => {
     await sleep(4_100);
     expect((await secondStep(server, challenge, totpCode(secret, Date.now() + 30_000))).status).toBe(200);
     // The run ended: the next wrong code is one of four again, not a lock of eight seconds.
-    expect((await secondStep(server, await challengeOf(server), wrong(secret))).status).toBe(403);
-    await smtp.waitForMessage(1);
+    expect((await secondStep(server, await challengeOf(server, email), wrong(secret))).status).toBe(403);
+    await smtp.waitForMessageTo(email, 1);
     await sleep(500);
-    expect(smtp.messages).toHaveLength(1);
+    expect(smtp.messages.filter((message) => message.to.includes(email))).toHaveLength(1);
     // Each of the three locks is one row of the audit trail, written when it started.
-    const listed = await cliInProcess(dbPath, ['--json', 'audit', 'list', '--limit', '1000']);
+    const listed = await cliInProcess(dbPath, ['--json', 'audit', 'list', '--user', email, '--limit', '1000']);
     expect(listed.exitCode, String(listed.stderr)).toBe(0);
     const rows = (JSON.parse(String(listed.stdout)) as { events: { action: string; detail: { lock?: number } }[] }).events;
     expect(
@@ -156,23 +145,28 @@ describe('wrong two-factor codes, against a real server', () => {
   });
 
   it('after 100 wrong codes in a row only a recovery code signs in; the recovery code ends the run', async () => {
-    const { server, dbPath } = await serve({ TWO_FACTOR_LOCK: '1s' });
-    const { secret, recoveryCodes } = await account(server, 'ann@example.com', true);
-    const challenge = await challengeOf(server);
+    const { server, dbPath } = await shortLock();
+    const email = uniqueEmail();
+    const { secret, recoveryCodes } = await account(server, email, true);
+    const challenge = await challengeOf(server, email);
     expect((await secondStep(server, challenge, wrong(secret))).status).toBe(403);
     // 98 more wrong codes would take 24 locks of 1 s, 2 s, 4 s …: the count is planted instead, no lock on.
-    await queryRows(dbPath, 'update two_factor_failures set consecutive = 98, since_lock = 0, locks = 24, locked_until = null');
+    await queryRows(
+      dbPath,
+      `update two_factor_failures set consecutive = 98, since_lock = 0, locks = 24, locked_until = null where user_id in (select id from users where email = ?)`,
+      [email],
+    );
     expect((await secondStep(server, challenge, wrong(secret))).status).toBe(403);
     const capped = await secondStep(server, challenge, wrong(secret));
     expect(capped).toMatchObject({ status: 423, retryAfter: null, body: { code: 'ACCOUNT_LOCKED', message: expect.stringMatching(/recovery code/) } });
-    expect((await queryRows<{ consecutive: number }>(dbPath, 'select consecutive from two_factor_failures'))[0]?.consecutive).toBe(100);
+    expect((await queryRows<{ consecutive: number }>(dbPath, `select consecutive ${OWN_FAILURES}`, [email]))[0]?.consecutive).toBe(100);
     expect((await secondStep(server, challenge, totpCode(secret, Date.now() + 30_000))).status).toBe(423);
-    expect((await cli(dbPath, ['user', 'unlock', 'ann@example.com'])).exitCode).toBe(0);
+    expect((await cliInProcess(dbPath, ['user', 'unlock', email])).exitCode).toBe(0);
     expect((await secondStep(server, challenge, totpCode(secret, Date.now() + 30_000))).status).toBe(423);
     const byRecovery = await secondStep(server, challenge, recoveryCodes[0]!);
     expect(byRecovery.status).toBe(200);
-    expect((await queryRows(dbPath, 'select * from two_factor_failures')).length).toBe(0);
-    expect((await secondStep(server, await challengeOf(server), totpCode(secret, Date.now() + 30_000))).status).toBe(200);
+    expect((await queryRows(dbPath, `select * ${OWN_FAILURES}`, [email])).length).toBe(0);
+    expect((await secondStep(server, await challengeOf(server, email), totpCode(secret, Date.now() + 30_000))).status).toBe(200);
   });
 });
 
@@ -204,19 +198,12 @@ describe("one count of a session's wrong passwords, against a real server", () =
     { name: 'closing the account', method: 'DELETE', url: '/api/auth/account', body: () => ({ password: 'wrong' }), twoFactor: false },
   ];
 
-  // One server for these cases (a `serve` process costs about a second of CPU to start): each case has
-  // an account of its own, and what it counts (a session's wrong passwords, the sign-in lock) is the account's.
-  let server: RunningServer;
-  beforeAll(async () => {
-    const dbPath = path.join(makeTempDir(), 'timetrack.db');
-    server = await startServer(dbPath);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  const emailOf = (name: string) => `${name.replace(/[^a-z0-9]+/g, '-')}@example.com`;
+  // The file's server with the default lock: each case has an account of its own, and what it counts
+  // (a session's wrong passwords, the sign-in lock) is the account's.
+  const emailOf = (name: string) => uniqueEmail(name.replace(/[^a-z0-9]+/g, '-'));
 
   it.each(routes)('$name: the third wrong password revokes the session, and the owner can still sign in', async (route) => {
+    const { server } = await defaultLock();
     const email = emailOf(route.name);
     const { session, secret, recoveryCodes } = await account(server, email, route.twoFactor);
     for (let i = 0; i < 2; i += 1) {
@@ -236,6 +223,7 @@ describe("one count of a session's wrong passwords, against a real server", () =
   });
 
   it('counts across the routes: one wrong password on each of three routes revokes the session', async () => {
+    const { server } = await defaultLock();
     const email = emailOf('across the routes');
     const { session } = await account(server, email, false);
     const wrongOn = (method: string, url: string, body: unknown) => call(server, method, url, { token: session, body });
