@@ -4,6 +4,7 @@ import argon2 from 'argon2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { account, createTestApp, PASSWORD, type TestApp } from '../support/app.js';
 import { login, post, register } from '../support/requests.js';
+import { ARGON2_DUMMY_HASH, ARGON2_PARAMETERS } from '../../src/auth/passwords/hasher.js';
 
 let t: TestApp;
 let userId: number;
@@ -56,5 +57,21 @@ describe('password hashes', () => {
     await t.ctx.db.updateTable('auth_info').set({ password_hash: old }).where('user_id', '=', userId).execute();
     await login(t.app);
     expect((await authInfo()).password_hash).toMatch(/^\$argon2id\$/);
+  });
+});
+
+describe('the hash an unknown account is verified against', () => {
+  it('is argon2id at the parameters of every stored hash, so that an unknown e-mail costs what a known one does', async () => {
+    expect(ARGON2_DUMMY_HASH.startsWith('$argon2id$')).toBe(true);
+    expect(argon2.needsRehash(ARGON2_DUMMY_HASH, ARGON2_PARAMETERS)).toBe(false);
+    const { password_hash } = await authInfo();
+    expect(ARGON2_DUMMY_HASH.split('$').slice(0, 4)).toEqual(password_hash.split('$').slice(0, 4));
+  });
+
+  it('verifies no password, and a sign-in of an unknown e-mail is checked against it', async () => {
+    expect(await argon2.verify(ARGON2_DUMMY_HASH, PASSWORD)).toBe(false);
+    const before = t.ctx.services.hasher.verifications;
+    expect((await post(t.app, '/api/auth/login', { email: 'nobody@example.com', password: PASSWORD })).statusCode).toBe(401);
+    expect(t.ctx.services.hasher.verifications).toBe(before + 1);
   });
 });

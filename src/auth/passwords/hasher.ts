@@ -13,6 +13,15 @@ export const ARGON2_PARAMETERS = {
   parallelism: 1,
 } as const;
 
+/**
+ * An argon2id hash, at ARGON2_PARAMETERS, of a random password that was thrown away: what a sign-in of
+ * an unknown account is verified against, so that it costs the time of a known one. It is no secret
+ * (no password verifies against it, and nothing signs in through it); written here once rather than
+ * computed by every process at its start (two argon2 computations, ~40 ms of CPU and 19 MiB, per
+ * `serve` start). test/auth/password-hashes.test.ts checks that its parameters are ARGON2_PARAMETERS.
+ */
+export const ARGON2_DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$IHapZGhxTCjagl9iEsK03g$KHYw91X1sbfK6HkvE99tsEl+lU2kQ4zqOls05N/uEx8';
+
 /** How a password becomes a stored hash. argon2id in every command; tests of other subjects inject a fast one. */
 export interface PasswordAlgorithm {
   hash(password: string): Promise<string>;
@@ -69,6 +78,7 @@ export class PasswordHasher {
 
   constructor(private readonly options: PasswordHasherOptions) {
     this.#algorithm = options.algorithm ?? argon2id;
+    if (this.#algorithm === argon2id) this.#dummyHash = Promise.resolve(ARGON2_DUMMY_HASH);
   }
 
   hash(password: string, lane: HashLane = 'sign-in'): Promise<string> {
@@ -90,9 +100,12 @@ export class PasswordHasher {
     return false;
   }
 
-  /** Computes the dummy hash now (serve calls this at start, so the first unknown login is not faster). */
+  /**
+   * Has the dummy hash ready (serve calls this at start, so the first unknown login is not faster): with
+   * argon2id it is ARGON2_DUMMY_HASH; an injected algorithm's is computed now.
+   */
   async warmUp(): Promise<void> {
-    await this.verifyAgainstDummy('warm-up');
+    await (this.#dummyHash ??= this.hash(randomBytes(32).toString('base64url')));
   }
 
   needsRehash(hash: string): boolean {
