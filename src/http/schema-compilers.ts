@@ -23,18 +23,28 @@ const MAX_KEPT = 1000;
  * and options), two schemas with the same text get the same function, and two different ones never do.
  */
 function schemaKey(schema: unknown): string | undefined {
-  let plain = true;
-  // Each value as it is in the schema (a Date, say, before its toJSON).
-  const text = JSON.stringify(schema, function (this: Record<string, unknown>, key: string, value: unknown) {
-    const original = this[key];
-    if (original === undefined || typeof original === 'function' || typeof original === 'bigint' || typeof original === 'symbol') plain = false;
-    else if (typeof original === 'object' && original !== null && !Array.isArray(original)) {
-      const prototype = Object.getPrototypeOf(original) as unknown;
-      if (prototype !== Object.prototype && prototype !== null) plain = false;
+  return isPlain(schema) ? JSON.stringify(schema) : undefined;
+}
+
+/** Only what JSON carries exactly: null, booleans, finite numbers, strings, arrays and plain objects of those. */
+function isPlain(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (Array.isArray(value)) return value.every(isPlain);
+      const prototype = Object.getPrototypeOf(value) as unknown;
+      if (prototype !== Object.prototype && prototype !== null) return false;
+      for (const key in value) if (!isPlain((value as Record<string, unknown>)[key])) return false;
+      return true;
     }
-    return plain ? value : null;
-  });
-  return plain ? text : undefined;
+    default:
+      return false; // undefined, a function, a bigint, a symbol
+  }
 }
 
 /**

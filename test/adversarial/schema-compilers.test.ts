@@ -40,6 +40,17 @@ describe('compilers shared by the apps of a process', () => {
     expect(validatorOf(name(5))).not.toBe(first);
   });
 
+  it('share no function for a schema JSON does not carry exactly (a RegExp, a Date, undefined, a function, NaN)', () => {
+    const validatorOf = (schema: object) =>
+      keptCompilers.buildValidator!({}, { customOptions: { strict: false } })({ schema, method: 'POST', url: '/x', httpPart: 'body' });
+    for (const odd of [/a/, new Date(0), undefined, () => 1, Number.NaN]) {
+      const schema = { type: 'object', properties: { name: { type: 'string' } }, odd };
+      expect(validatorOf(schema), String(odd)).not.toBe(validatorOf({ ...schema }));
+    }
+    const nested = () => ({ type: 'object', properties: { name: { type: 'string', pattern: 'a', odd: [undefined] } } });
+    expect(validatorOf(nested())).not.toBe(validatorOf(nested()));
+  });
+
   it('compile a schema at its first use, and answer its errors then as before', async () => {
     const app = await appWith(name(2), shows('name'));
     const refused = await app.inject({ method: 'POST', url: '/x', payload: { name: 'abc' } });
