@@ -29,8 +29,7 @@ export interface Schedule {
 
 type TargetColumn = `target_${Weekday}_minutes`;
 const targetColumn = (day: Weekday): TargetColumn => `target_${day}_minutes`;
-/** The columns of a schedule's weekly target, Monday first. */
-export const TARGET_COLUMNS = WEEKDAYS.map(targetColumn);
+const TARGET_COLUMNS = WEEKDAYS.map(targetColumn);
 
 function columnsOf(weekly: WeeklyTarget): Record<TargetColumn, number> {
   return Object.fromEntries(WEEKDAYS.map((day) => [targetColumn(day), weekly[day]])) as Record<TargetColumn, number>;
@@ -68,14 +67,11 @@ export async function storedSchedulesOf(executor: Kysely<Database>, userIds: rea
     .orderBy('valid_from')
     .execute();
   const found = new Map<number, Schedule[]>();
-  for (const row of rows) found.set(row.user_id, [...(found.get(row.user_id) ?? []), scheduleOfRow(row)]);
+  for (const row of rows) {
+    const weekly = Object.fromEntries(WEEKDAYS.map((day) => [day, row[targetColumn(day)]])) as WeeklyTarget;
+    found.set(row.user_id, [...(found.get(row.user_id) ?? []), { id: row.id, valid_from: row.valid_from, weekly_target_minutes: weekly }]);
+  }
   return found;
-}
-
-/** A stored schedule's row (its id, first day and `TARGET_COLUMNS`) as a schedule. */
-export function scheduleOfRow(row: { id: number; valid_from: LocalDate } & Record<TargetColumn, number>): Schedule {
-  const weekly = Object.fromEntries(WEEKDAYS.map((day) => [day, row[targetColumn(day)]])) as WeeklyTarget;
-  return { id: row.id, valid_from: row.valid_from, weekly_target_minutes: weekly };
 }
 
 /** The schedules of a user as a timeline: which weekly target is in force on a day, and over a range. */

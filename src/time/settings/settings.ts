@@ -4,13 +4,13 @@
 // transaction and written in the one that stores the zone.
 import type { Kysely, Transaction } from 'kysely';
 import type { OpenedDatabase, TransactionalDatabase } from '../../db/database.js';
-import type { Database } from '../../db/types.js';
-import { localDateOf } from '../calendar/dates.js';
+import type { Database, LocalDate } from '../../db/types.js';
+import { localDateOf, zoneOn, type ZoneEntry } from '../calendar/dates.js';
 import type { Clock } from '../../common/clock.js';
 import { preparedFor, prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from '../entries/store.js';
 import { changeZones, writeZones } from './zone-history.js';
 import { createRebuildGate } from './rebuild-gate.js';
-import { checkSettingsPatch, type CheckedSettingsPatch, type SettingsPatch } from './patch.js';
+import { checkSettingsPatch, type BreakRule, type CheckedSettingsPatch, type SettingsPatch } from './patch.js';
 
 export {
   checkBreakRules,
@@ -23,13 +23,44 @@ export {
   type CheckedSettingsPatch,
   type SettingsPatch,
 } from './patch.js';
+import { ServiceError } from '../../common/errors.js';
 import { changedDays, type MonthLock } from '../month-lock.js';
-import { DEFAULT_TIMER_LIMIT_MINUTES, storedSettingsOf, type Settings } from './stored.js';
-
-export { DEFAULT_MIN_BREAK_MINUTES, DEFAULT_TIMER_LIMIT_MINUTES, type Settings } from './stored.js';
-import { writeSchedule } from '../schedules.js';
+import { ScheduleTimeline, storedSchedulesOf, writeSchedule, type Schedule, type WeeklyTarget } from '../schedules.js';
 
 const MINUTE_MS = 60_000;
+export const DEFAULT_MIN_BREAK_MINUTES = 15;
+
+export interface Settings {
+  /** The zone in force today. */
+  timezone: string;
+  /** Every zone with its first day, oldest first (docs/time-model.md, Time zone history). */
+  zones: ZoneEntry[];
+  /** The schedule in force today (docs/time-model.md, Target schedules). */
+  weekly_target_minutes: WeeklyTarget;
+  /** The first day of that schedule. */
+  targets_valid_from: LocalDate;
+  holiday_region: string | null;
+  overtime_offset_minutes: number;
+  tracking_start: LocalDate;
+  /** By threshold, ascending (docs/time-model.md, Break rules). */
+  break_rules: BreakRule[];
+  min_break_minutes: number;
+  /** Days of vacation a year, halves allowed; null: not tracked (docs/time-model.md, Vacation allowance). */
+  vacation_days_per_year: number | null;
+  /** The most days carried into a year; null: no limit. */
+  vacation_carry_over_max_days: number | null;
+  /** Days of vacation taken in the year of tracking_start before it (that year's remaining days go down by them); null: none. */
+  vacation_taken_before_tracking_days: number | null;
+  /** A running entry is stopped at its start plus this many minutes; null: never (docs/time-model.md, Forgotten timer). */
+  timer_limit_minutes: number | null;
+  /** Today offers once to turn the limit on (an account made before it was on by default); false once on or dismissed. */
+  suggest_timer_limit: boolean;
+  /** The missing-day reminder is on (docs/notices.md); default true. */
+  reminders_enabled: boolean;
+}
+
+/** The timer limit of a new account (12 hours); accounts made before it keep theirs (docs/time-model.md). */
+export const DEFAULT_TIMER_LIMIT_MINUTES = 720;
 
 export interface SettingsDeps {
   /** `exclusively`: one rebuild of an account's totals at a time across processes (./rebuild-gate.ts). */
@@ -39,9 +70,100 @@ export interface SettingsDeps {
   monthLock: MonthLock;
 }
 
+/** Half days as stored (null: not set) in days. */
+const days = (halves: number | null | undefined): number | null => (halves === null || halves === undefined ? null : halves / 2);
+
 /** The settings of a user as stored (defaults where nothing is), with the schedule in force on `clock`'s today. */
 async function selectSettings(clock: Clock, executor: Kysely<Database>, userId: number): Promise<Settings> {
-  return (await storedSettingsOf(clock, executor, [userId])).get(userId)!.settings;
+  return (await settingsAndSchedules(clock, executor, userId)).settings;
+}
+
+/**
+ * The settings of a user and the stored schedules they were read with (oldest first): what the
+ * statistics need of an account, read once per request (src/time/statistics/context.ts).
+ */
+export async function settingsAndSchedules(clock: Clock, executor: Kysely<Database>, userId: number): Promise<{ settings: Settings; schedules: Schedule[] }> {
+  return (await settingsAndSchedulesOf(clock, executor, [userId])).get(userId)!;
+}
+
+/** The same of several users (a lead's overview of a team), in the same two statements, by user. */
+export async function settingsAndSchedulesOf(
+  clock: Clock,
+  executor: Kysely<Database>,
+  userIds: readonly number[],
+): Promise<Map<number, { settings: Settings; schedules: Schedule[] }>> {
+  const rows = await settingsRows(executor, userIds);
+  const schedulesOf = await storedSchedulesOf(executor, userIds);
+  const found = new Map<number, { settings: Settings; schedules: Schedule[] }>();
+  for (const userId of userIds) {
+    const own = rows.filter((row) => row.id === userId);
+    if (own.length === 0) throw new ServiceError('NOT_FOUND', 'No such account');
+    const schedules = schedulesOf.get(userId) ?? [];
+    found.set(userId, { settings: settingsOfRows(clock, own, schedules), schedules });
+  }
+  return found;
+}
+
+/**
+ * One statement for the settings and the zone history: a row per zone (one row, its zone columns
+ * null, without a history), the settings repeated on each; a zone history is a few rows.
+ */
+function settingsRows(executor: Kysely<Database>, userIds: readonly number[]) {
+  return executor
+    .selectFrom('users')
+    .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
+    .leftJoin('zone_history', 'zone_history.user_id', 'users.id')
+    .select([
+      'users.id',
+      'users.created_at',
+      'user_settings.holiday_region',
+      'user_settings.overtime_offset_minutes',
+      'user_settings.tracking_start',
+      'user_settings.break_rules',
+      'user_settings.min_break_minutes',
+      'user_settings.vacation_half_days_per_year',
+      'user_settings.vacation_carry_over_max_half_days',
+      'user_settings.vacation_taken_before_tracking_half_days',
+      'user_settings.timer_limit_minutes',
+      'user_settings.user_id as settings_row',
+      'user_settings.suggest_timer_limit',
+      'user_settings.reminders_enabled',
+      'zone_history.valid_from as zone_from',
+      'zone_history.timezone as zone',
+    ])
+    .where('users.id', 'in', userIds)
+    .orderBy('users.id')
+    .orderBy('zone_history.valid_from')
+    .execute();
+}
+
+type SettingsRow = Awaited<ReturnType<typeof settingsRows>>[number];
+
+/** The settings of one user from its rows of the statement above (a row per zone) and its schedules. */
+function settingsOfRows(clock: Clock, rows: SettingsRow[], schedules: Schedule[]): Settings {
+  const row = rows[0]!;
+  const stored: ZoneEntry[] = rows.flatMap(({ zone_from, zone }) => (zone_from !== null && zone !== null ? [{ valid_from: zone_from, timezone: zone }] : []));
+  const trackingStart = row.tracking_start ?? localDateOf(Date.parse(row.created_at), stored.length > 0 ? stored : 'UTC');
+  const zones = stored.length > 0 ? stored : [{ valid_from: trackingStart, timezone: 'UTC' }];
+  const today = localDateOf(clock.now().getTime(), zones);
+  const inForce = schedules.filter((schedule) => schedule.valid_from <= today).at(-1) ?? schedules[0];
+  return {
+    timezone: zoneOn(today, zones),
+    zones,
+    weekly_target_minutes: inForce?.weekly_target_minutes ?? new ScheduleTimeline([]).on(today),
+    targets_valid_from: inForce?.valid_from ?? trackingStart,
+    holiday_region: row.holiday_region ?? null,
+    overtime_offset_minutes: row.overtime_offset_minutes ?? 0,
+    tracking_start: trackingStart,
+    break_rules: row.break_rules ? (JSON.parse(row.break_rules) as BreakRule[]) : [],
+    min_break_minutes: row.min_break_minutes ?? DEFAULT_MIN_BREAK_MINUTES,
+    vacation_days_per_year: days(row.vacation_half_days_per_year),
+    vacation_carry_over_max_days: days(row.vacation_carry_over_max_half_days),
+    vacation_taken_before_tracking_days: days(row.vacation_taken_before_tracking_half_days),
+    timer_limit_minutes: row.settings_row === null ? DEFAULT_TIMER_LIMIT_MINUTES : (row.timer_limit_minutes ?? null),
+    suggest_timer_limit: row.suggest_timer_limit === 1,
+    reminders_enabled: row.reminders_enabled !== 0,
+  };
 }
 
 export function createSettingsService({ database, clock, monthLock }: SettingsDeps) {

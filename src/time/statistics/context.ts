@@ -1,10 +1,10 @@
 // What every statistics request of an account reads first, once (docs/performance.md): the settings,
-// the schedules and the running entry, in one statement, and the instant the figures are worked out
-// for. The figures below take this context instead of reading them again.
+// the schedules and the running entry, and the instant the figures are worked out for. The figures
+// below take this context instead of reading them again, so a request sends each statement once.
 import type { Kysely } from 'kysely';
 import type { Database, TimeEntryRow } from '../../db/types.js';
-import type { Settings } from '../settings/settings.js';
-import { rowOf, storedSettingsOfRow, storedSettingsQuery } from '../settings/stored.js';
+import { ENTRY_COLUMNS } from '../entries/store.js';
+import { settingsAndSchedulesOf, type Settings } from '../settings/settings.js';
 import { ScheduleTimeline } from '../schedules.js';
 import type { StatisticsDeps } from './types.js';
 
@@ -19,43 +19,20 @@ export interface AccountContext {
   nowMs: number;
 }
 
-/** Reads an account's context: one statement (the settings with the zones and the schedules, and the running entry). */
+/** Reads an account's context: three statements (the settings with the zones, the schedules, the running entry). */
 export async function accountContext(deps: Pick<StatisticsDeps, 'db' | 'clock'>, userId: number): Promise<AccountContext> {
   return (await accountContexts(deps, [userId]))[0]!;
 }
 
-/** The contexts of several accounts (a lead's overview of a team): the same statement for all of them. */
+/** The contexts of several accounts (a lead's overview of a team): the same three statements, each for all of them. */
 export async function accountContexts({ db, clock }: Pick<StatisticsDeps, 'db' | 'clock'>, userIds: readonly number[]): Promise<AccountContext[]> {
   if (userIds.length === 0) return [];
-  // At most one running entry per account (a unique index), so still a row per account.
-  const rows = await storedSettingsQuery(db, userIds)
-    .leftJoin('time_entries as running', (join) => join.onRef('running.user_id', '=', 'users.id').on('running.end_at', 'is', null))
-    .select([
-      'running.id as running_id',
-      'running.start_at as running_start_at',
-      'running.note as running_note',
-      'running.created_at as running_created_at',
-      'running.updated_at as running_updated_at',
-      'running.auto_stopped as running_auto_stopped',
-    ])
-    .execute();
+  const read = await settingsAndSchedulesOf(clock, db, userIds);
+  const runningRows = await db.selectFrom('time_entries').select(ENTRY_COLUMNS).where('user_id', 'in', userIds).where('end_at', 'is', null).execute();
   const nowMs = clock.now().getTime();
   return userIds.map((userId) => {
-    const row = rowOf(rows, userId);
-    const { settings, schedules } = storedSettingsOfRow(clock, row);
-    const running: TimeEntryRow | undefined =
-      row.running_id === null
-        ? undefined
-        : {
-            id: row.running_id,
-            user_id: userId,
-            start_at: row.running_start_at!,
-            end_at: null,
-            note: row.running_note!,
-            created_at: row.running_created_at!,
-            updated_at: row.running_updated_at!,
-            auto_stopped: row.running_auto_stopped!,
-          };
+    const { settings, schedules } = read.get(userId)!;
+    const running = runningRows.find((row) => row.user_id === userId);
     let previous: Promise<number | undefined> | undefined;
     return {
       userId,
