@@ -36,7 +36,11 @@ function isPlain(value: unknown): boolean {
       return Number.isFinite(value);
     case 'object': {
       if (value === null) return true;
-      if (Array.isArray(value)) return value.every(isPlain);
+      if (Array.isArray(value)) {
+        // By index, not every(): a hole would be written as null, like a null that is there.
+        for (let index = 0; index < value.length; index++) if (!isPlain(value[index])) return false;
+        return true;
+      }
       const prototype = Object.getPrototypeOf(value) as unknown;
       if (prototype !== Object.prototype && prototype !== null) return false;
       for (const key in value) if (!isPlain((value as Record<string, unknown>)[key])) return false;
