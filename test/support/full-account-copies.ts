@@ -8,12 +8,10 @@
 // that file instead of importing again (docs/testing.md, "How fast").
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect } from 'vitest';
-import { makeTempDir } from './app.js';
-import { createAccountWithCli, tempDb } from './cli-accounts.js';
+import { tempDb } from './cli-accounts.js';
 import { cliInProcess } from './cli-in-process.js';
 import { onPostgres, queryRows } from './database.js';
-import { accountDocument, type FillOptions } from './full-account.js';
+import { createFullAccount, type FillOptions } from './full-account.js';
 
 /** The tables of an account's rows an import writes, copied; its audit records are not. */
 const ACCOUNT_TABLES = ['auth_info', 'user_settings', 'zone_history', 'target_schedules', 'time_entries', 'absences', 'bookings', 'daily_totals'];
@@ -52,14 +50,8 @@ export async function fullAccountsDb(emails: string[], options: FillOptions): Pr
 }
 
 /** `createFullAccount` with its `user import` run in process (a node process less). */
-export async function importFullAccount(db: string, email: string, options: FillOptions): Promise<void> {
-  await createAccountWithCli(db, email);
-  const file = path.join(makeTempDir('timetrack-doc-'), 'account.json');
-  fs.writeFileSync(file, accountDocument(email, options));
-  const imported = await cliInProcess(db, ['--json', 'user', 'import', file]);
-  expect(imported.stderr).toBe('');
-  expect(imported.exitCode).toBe(0);
-  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+export function importFullAccount(db: string, email: string, options: FillOptions): Promise<void> {
+  return createFullAccount(db, email, options, cliInProcess);
 }
 
 /** Copies the account `from` of `db`, with all its rows in ACCOUNT_TABLES, as a new account `to`. */

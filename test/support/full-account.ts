@@ -36,12 +36,15 @@ export function accountDocument(email: string, options: FillOptions): string {
   return `{"format":"timetrack-account","version":1,"exported_at":"2026-01-01T00:00:00.000Z","user":{"email":"${email}","full_name":"Full Account","username":null},"settings":${JSON.stringify(settings)},"entries":[\n${lines.join(',\n')}\n],"absences":[${absences.join(',')}]}\n`;
 }
 
-/** Creates the account (with the test password) and fills it through `user import`. */
-export async function createFullAccount(db: string, email: string, options: FillOptions): Promise<void> {
+/** How `user import` runs: the binary (`cli`), or the built bundle in this process (`cliInProcess`). */
+type ImportRunner = (db: string, args: string[]) => Promise<{ stderr: unknown; exitCode?: number }>;
+
+/** Creates the account (with the test password) and fills it through `user import`, run by `run`. */
+export async function createFullAccount(db: string, email: string, options: FillOptions, run: ImportRunner = cli): Promise<void> {
   await createAccountWithCli(db, email);
   const file = path.join(makeTempDir('timetrack-doc-'), 'account.json');
   fs.writeFileSync(file, accountDocument(email, options));
-  const imported = await cli(db, ['--json', 'user', 'import', file]);
+  const imported = await run(db, ['--json', 'user', 'import', file]);
   expect(imported.stderr).toBe('');
   expect(imported.exitCode).toBe(0);
   fs.rmSync(path.dirname(file), { recursive: true, force: true });
