@@ -66,6 +66,13 @@ export async function storedSchedulesOf(executor: Kysely<Database>, userIds: rea
     .orderBy('user_id')
     .orderBy('valid_from')
     .execute();
+  return schedulesByUser(rows);
+}
+
+/** Stored schedules' rows (oldest first) as schedules by user. */
+export function schedulesByUser(
+  rows: ReadonlyArray<{ id: number; user_id: number; valid_from: LocalDate } & Record<TargetColumn, number>>,
+): Map<number, Schedule[]> {
   const found = new Map<number, Schedule[]>();
   for (const row of rows) {
     const weekly = Object.fromEntries(WEEKDAYS.map((day) => [day, row[targetColumn(day)]])) as WeeklyTarget;

@@ -4,7 +4,7 @@
 // transaction and written in the one that stores the zone.
 import type { Kysely, Transaction } from 'kysely';
 import type { OpenedDatabase, TransactionalDatabase } from '../../db/database.js';
-import type { Database, LocalDate } from '../../db/types.js';
+import type { Database, LocalDate, TimeEntryRow } from '../../db/types.js';
 import { localDateOf, zoneOn, type ZoneEntry } from '../calendar/dates.js';
 import type { Clock } from '../../common/clock.js';
 import { preparedFor, prepareDailyTotals, replaceDailyTotals, type PreparedTotals } from '../entries/store.js';
@@ -25,7 +25,8 @@ export {
 } from './patch.js';
 import { ServiceError } from '../../common/errors.js';
 import { changedDays, type MonthLock } from '../month-lock.js';
-import { ScheduleTimeline, storedSchedulesOf, writeSchedule, type Schedule, type WeeklyTarget } from '../schedules.js';
+import { ScheduleTimeline, schedulesByUser, writeSchedule, type Schedule, type WeeklyTarget } from '../schedules.js';
+import { accountRowsOf, type AccountRows, type SettingsRow } from './account-rows.js';
 
 const MINUTE_MS = 60_000;
 export const DEFAULT_MIN_BREAK_MINUTES = 15;
@@ -86,58 +87,36 @@ export async function settingsAndSchedules(clock: Clock, executor: Kysely<Databa
   return (await settingsAndSchedulesOf(clock, executor, [userId])).get(userId)!;
 }
 
-/** The same of several users (a lead's overview of a team), in the same two statements, by user. */
+/** The same of several users (a lead's overview of a team), in the same statement, by user. */
 export async function settingsAndSchedulesOf(
   clock: Clock,
   executor: Kysely<Database>,
   userIds: readonly number[],
 ): Promise<Map<number, { settings: Settings; schedules: Schedule[] }>> {
-  const rows = await settingsRows(executor, userIds);
-  const schedulesOf = await storedSchedulesOf(executor, userIds);
-  const found = new Map<number, { settings: Settings; schedules: Schedule[] }>();
+  return byUser(clock, userIds, await accountRowsOf(executor, userIds, { running: false }));
+}
+
+/** The same with each user's running entry, if one runs: what every statistic reads first (src/time/statistics/context.ts). */
+export async function settingsSchedulesAndRunningOf(
+  clock: Clock,
+  executor: Kysely<Database>,
+  userIds: readonly number[],
+): Promise<Map<number, { settings: Settings; schedules: Schedule[]; running: TimeEntryRow | undefined }>> {
+  return byUser(clock, userIds, await accountRowsOf(executor, userIds, { running: true }));
+}
+
+function byUser(clock: Clock, userIds: readonly number[], rows: AccountRows) {
+  const schedulesOf = schedulesByUser(rows.schedules);
+  const found = new Map<number, { settings: Settings; schedules: Schedule[]; running: TimeEntryRow | undefined }>();
   for (const userId of userIds) {
-    const own = rows.filter((row) => row.id === userId);
+    const own = rows.settings.filter((row) => row.id === userId);
     if (own.length === 0) throw new ServiceError('NOT_FOUND', 'No such account');
     const schedules = schedulesOf.get(userId) ?? [];
-    found.set(userId, { settings: settingsOfRows(clock, own, schedules), schedules });
+    const running = rows.running.find((row) => row.user_id === userId);
+    found.set(userId, { settings: settingsOfRows(clock, own, schedules), schedules, running });
   }
   return found;
 }
-
-/**
- * One statement for the settings and the zone history: a row per zone (one row, its zone columns
- * null, without a history), the settings repeated on each; a zone history is a few rows.
- */
-function settingsRows(executor: Kysely<Database>, userIds: readonly number[]) {
-  return executor
-    .selectFrom('users')
-    .leftJoin('user_settings', 'user_settings.user_id', 'users.id')
-    .leftJoin('zone_history', 'zone_history.user_id', 'users.id')
-    .select([
-      'users.id',
-      'users.created_at',
-      'user_settings.holiday_region',
-      'user_settings.overtime_offset_minutes',
-      'user_settings.tracking_start',
-      'user_settings.break_rules',
-      'user_settings.min_break_minutes',
-      'user_settings.vacation_half_days_per_year',
-      'user_settings.vacation_carry_over_max_half_days',
-      'user_settings.vacation_taken_before_tracking_half_days',
-      'user_settings.timer_limit_minutes',
-      'user_settings.user_id as settings_row',
-      'user_settings.suggest_timer_limit',
-      'user_settings.reminders_enabled',
-      'zone_history.valid_from as zone_from',
-      'zone_history.timezone as zone',
-    ])
-    .where('users.id', 'in', userIds)
-    .orderBy('users.id')
-    .orderBy('zone_history.valid_from')
-    .execute();
-}
-
-type SettingsRow = Awaited<ReturnType<typeof settingsRows>>[number];
 
 /** The settings of one user from its rows of the statement above (a row per zone) and its schedules. */
 function settingsOfRows(clock: Clock, rows: SettingsRow[], schedules: Schedule[]): Settings {

@@ -3,8 +3,7 @@
 // below take this context instead of reading them again, so a request sends each statement once.
 import type { Kysely } from 'kysely';
 import type { Database, TimeEntryRow } from '../../db/types.js';
-import { ENTRY_COLUMNS } from '../entries/store.js';
-import { settingsAndSchedulesOf, type Settings } from '../settings/settings.js';
+import { settingsSchedulesAndRunningOf, type Settings } from '../settings/settings.js';
 import { ScheduleTimeline } from '../schedules.js';
 import type { StatisticsDeps } from './types.js';
 
@@ -19,20 +18,18 @@ export interface AccountContext {
   nowMs: number;
 }
 
-/** Reads an account's context: three statements (the settings with the zones, the schedules, the running entry). */
+/** Reads an account's context: one statement (the settings with the zones, the schedules, the running entry; ../settings/account-rows.ts). */
 export async function accountContext(deps: Pick<StatisticsDeps, 'db' | 'clock'>, userId: number): Promise<AccountContext> {
   return (await accountContexts(deps, [userId]))[0]!;
 }
 
-/** The contexts of several accounts (a lead's overview of a team): the same three statements, each for all of them. */
+/** The contexts of several accounts (a lead's overview of a team): the same statement, for all of them. */
 export async function accountContexts({ db, clock }: Pick<StatisticsDeps, 'db' | 'clock'>, userIds: readonly number[]): Promise<AccountContext[]> {
   if (userIds.length === 0) return [];
-  const read = await settingsAndSchedulesOf(clock, db, userIds);
-  const runningRows = await db.selectFrom('time_entries').select(ENTRY_COLUMNS).where('user_id', 'in', userIds).where('end_at', 'is', null).execute();
+  const read = await settingsSchedulesAndRunningOf(clock, db, userIds);
   const nowMs = clock.now().getTime();
   return userIds.map((userId) => {
-    const { settings, schedules } = read.get(userId)!;
-    const running = runningRows.find((row) => row.user_id === userId);
+    const { settings, schedules, running } = read.get(userId)!;
     let previous: Promise<number | undefined> | undefined;
     return {
       userId,

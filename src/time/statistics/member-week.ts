@@ -1,6 +1,6 @@
 // One member's figures for a lead's overview of a team (docs/teams.md, "The lead's view"): the week,
 // the overtime balance, today (in the member's zone) with its absence, and the running entry, from
-// one account context read once (those of several members in the same three statements, and their
+// one account context read once (those of several members in the same statement, and their
 // week's stored days in three more: ./stored-days.ts), by the functions the member's own answers use
 // (the week of ./week.ts, the balance of ./balance.ts, today's date as ./today.ts works it out). The
 // settings and schedules read for it come along, so the member's vacation year needs no second read.

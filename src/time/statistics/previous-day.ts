@@ -33,14 +33,14 @@ function localNowOf(context: AccountContext): LocalNow {
   return { userId: context.userId, today, hour: DateTime.fromMillis(context.nowMs, { zone: zoneOn(today, zones) }).hour };
 }
 
-/** Today and the hour now of each of `userIds`, each in its zone (their contexts in three statements). */
+/** Today and the hour now of each of `userIds`, each in its zone (their contexts in one statement). */
 export async function localNows(deps: StatisticsDeps, userIds: readonly number[]): Promise<LocalNow[]> {
   return (await accountContexts(deps, userIds)).map(localNowOf);
 }
 
 /**
  * Yesterday of those of `userIds` for which `due` says so (given today and the hour in their zone),
- * one account after another; the others cost only their context (read for all in three statements).
+ * one account after another; the others cost only their context (read for all in one statement).
  */
 export async function previousDays(deps: StatisticsDeps, userIds: readonly number[], due: (now: LocalNow) => boolean): Promise<PreviousDay[]> {
   const days: PreviousDay[] = [];
