@@ -29,7 +29,11 @@ export interface Schedule {
 
 type TargetColumn = `target_${Weekday}_minutes`;
 const targetColumn = (day: Weekday): TargetColumn => `target_${day}_minutes`;
-const TARGET_COLUMNS = WEEKDAYS.map(targetColumn);
+/** The weekday columns of a stored schedule, Monday first. */
+export const TARGET_COLUMNS = WEEKDAYS.map(targetColumn);
+
+/** A stored schedule's row: its id, user, first day and the minutes of each weekday. */
+export type ScheduleRow = { id: number; user_id: number; valid_from: LocalDate } & Record<TargetColumn, number>;
 
 function columnsOf(weekly: WeeklyTarget): Record<TargetColumn, number> {
   return Object.fromEntries(WEEKDAYS.map((day) => [targetColumn(day), weekly[day]])) as Record<TargetColumn, number>;
@@ -70,9 +74,7 @@ export async function storedSchedulesOf(executor: Kysely<Database>, userIds: rea
 }
 
 /** Stored schedules' rows (oldest first) as schedules by user. */
-export function schedulesByUser(
-  rows: ReadonlyArray<{ id: number; user_id: number; valid_from: LocalDate } & Record<TargetColumn, number>>,
-): Map<number, Schedule[]> {
+export function schedulesByUser(rows: ReadonlyArray<ScheduleRow>): Map<number, Schedule[]> {
   const found = new Map<number, Schedule[]>();
   for (const row of rows) {
     const weekly = Object.fromEntries(WEEKDAYS.map((day) => [day, row[targetColumn(day)]])) as WeeklyTarget;

@@ -4,7 +4,8 @@
 // than the reading; three reads of a few rows each are one union of rows tagged by kind.
 import { sql, type Kysely } from 'kysely';
 import type { Database, Instant, LocalDate, TimeEntryRow } from '../../db/types.js';
-import { WEEKDAYS, type Weekday } from '../calendar/dates.js';
+import type { Weekday } from '../calendar/dates.js';
+import { TARGET_COLUMNS, type ScheduleRow } from '../schedules.js';
 
 type TargetColumns<T> = Record<`target_${Weekday}_minutes`, T>;
 
@@ -28,9 +29,6 @@ export interface SettingsRow {
   zone_from: LocalDate | null;
   zone: string | null;
 }
-
-/** A stored schedule's row: its id, user, first day and the minutes of each weekday. */
-export type ScheduleRow = { id: number; user_id: number; valid_from: LocalDate } & TargetColumns<number>;
 
 export interface AccountRows {
   settings: SettingsRow[];
@@ -60,7 +58,6 @@ const SETTINGS_COLUMNS = [
   'zone_from',
   'zone',
 ] as const;
-const TARGET_COLUMNS = WEEKDAYS.map((day) => `target_${day}_minutes` as const);
 const ENTRY_COLUMNS = ['start_at', 'end_at', 'note', 'updated_at', 'auto_stopped'] as const;
 
 /** A column a part does not fill (its type comes from the first part). */
