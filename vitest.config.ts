@@ -19,6 +19,9 @@ export default defineConfig({
     // argon2id at OWASP parameters costs ~45 ms a hash on 2 cores: lockout and reset tests need room.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits as long as Playwright's own waits (30 s), not Vitest's 1 s: on 2 busy cores a
+    // page's answer can take longer than a second, and a poll that gives up then fails a sound test.
+    expect: { poll: { timeout: 30_000 } },
     // TIMETRACK_TEST_CPU_LOG=<file>: each file's wall and CPU time (docs/testing.md, "How fast").
     setupFiles: ['test/support/cpu-per-file.ts'],
   },

@@ -1,5 +1,7 @@
 // The two guards of a destructive action (docs/web-client.md, Undo or confirmation): an undo offered
-// for 10 seconds after it (what can be put back exactly: one absence day, a booking), or a question
+// for 10 seconds after it (what can be put back exactly: one absence day, a booking), and for as long
+// as its Undo has focus or the pointer (WCAG 2.2.1: a keyboard or screen-reader user who is on the
+// button does not lose it to a timer, and the 10 seconds start again when they leave), or a question
 // before it (what cannot, or takes more than one thing at once). Both are shown where the person
 // acted, in words, not only to screen readers; Escape or "Keep it" closes a question.
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -19,6 +21,8 @@ export interface Undo {
   offer: Offer | undefined;
   /** After a removal: says `message` and offers `restore` for UNDO_MS; focus goes to its Undo button. */
   offerUndo: (message: string, restore: () => Promise<unknown>) => void;
+  /** While held (focus or pointer on the bar) the offer stays; on release it stays UNDO_MS more. */
+  hold: (held: boolean) => void;
   clear: () => void;
 }
 
@@ -30,14 +34,18 @@ export function useUndo(): Undo {
     clearTimeout(timer.current);
     setOffer(undefined);
   };
-  const offerUndo = (message: string, restore: () => Promise<unknown>) => {
+  const expireLater = () => {
     clearTimeout(timer.current);
+    timer.current = setTimeout(() => setOffer(undefined), UNDO_MS);
+  };
+  const offerUndo = (message: string, restore: () => Promise<unknown>) => {
     setOffer({ message, restore });
     announcement.value = message;
-    timer.current = setTimeout(() => setOffer(undefined), UNDO_MS);
+    expireLater();
     focusSoon('.undo-bar button');
   };
-  return { offer, offerUndo, clear };
+  const hold = (held: boolean) => (held ? clearTimeout(timer.current) : expireLater());
+  return { offer, offerUndo, hold, clear };
 }
 
 /** The message of a removal with its Undo button, while the undo is offered. */
@@ -53,7 +61,16 @@ export function UndoBar(props: { undo: Undo; action: Action }) {
       return t().guard.restored;
     });
   return (
-    <p class="notice info undo-bar">
+    <p
+      class="notice info undo-bar"
+      onFocusIn={() => undo.hold(true)}
+      onFocusOut={(event) => {
+        const bar = event.currentTarget;
+        undo.hold(bar.matches(':hover') || bar.contains(event.relatedTarget as Node | null));
+      }}
+      onMouseEnter={() => undo.hold(true)}
+      onMouseLeave={(event) => undo.hold(event.currentTarget.contains(document.activeElement))}
+    >
       {offer.message}{' '}
       <button type="button" class="link" disabled={action.busy} onClick={restore}>
         {t().guard.undo}

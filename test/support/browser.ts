@@ -52,10 +52,13 @@ export async function recordedContext(browser: Browser, options: BrowserContextO
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-/** axe-core's serious and critical findings on the page as it is now (needs a bypassCSP context). */
-/** Every axe-core violation on the page, whatever its impact (the client's goal is none). */
+/**
+ * Every axe-core violation on the page as it is now, whatever its impact (the client's goal is none;
+ * needs a bypassCSP context). axe-core is added once per document: a second copy of its 500 kB would
+ * only be parsed again.
+ */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
+  if (!(await page.evaluate<boolean>("typeof axe === 'object'"))) await page.addScriptTag({ path: AXE });
   // A string, evaluated in the page: this test program has no DOM types.
   const violations = await page.evaluate<{ id: string; impact: string; help: string; nodes: string[] }[]>(`
     axe.run(document).then((result) => result.violations.map((violation) => ({

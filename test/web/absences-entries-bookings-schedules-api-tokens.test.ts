@@ -212,6 +212,54 @@ describe.runIf(browserAvailable)('guards of the browser client', () => {
     await page.context().close();
   });
 
+  it('an undo stays while its Undo has focus or the pointer, and goes 10 s after they leave', { timeout: TIMEOUT }, async () => {
+    const page = await newPage();
+    // The page's clock (time flows as usual) so that the 10 s can be skipped at a chosen moment.
+    await page.clock.install();
+    await register(page);
+    await openTab(page, 'Settings');
+    for (const hours of ['1:30', '2:00']) {
+      await field(page, 'Hours (h:mm, negative to take off)').fill(hours);
+      await button(page, 'Add booking').click();
+      await page.getByText(`Payout -${hours}`).waitFor();
+    }
+    const bar = page.locator('.undo-bar');
+    const offered = () => bar.getByRole('button', { name: 'Undo' }).count();
+    const away = async () => {
+      await page.mouse.move(0, 0);
+      await field(page, 'Hours (h:mm, negative to take off)').focus();
+    };
+
+    // Focus: the Undo is focused after the removal and stays offered while it is.
+    await page.mouse.move(0, 0);
+    await page
+      .getByRole('button', { name: /^Remove the booking of / })
+      .first()
+      .click();
+    await bar.getByText('Booking removed.').waitFor();
+    await expect.poll(() => page.evaluate<string>('document.activeElement.textContent')).toBe('Undo');
+    await page.clock.fastForward('00:30');
+    expect(await offered()).toBe(1);
+    await away();
+    await page.clock.fastForward('00:09');
+    expect(await offered()).toBe(1);
+    await page.clock.fastForward('00:02');
+    await expect.poll(offered).toBe(0);
+
+    // The pointer: the same while it rests on the line.
+    await page.getByRole('button', { name: /^Remove the booking of / }).click();
+    await bar.getByText('Booking removed.').waitFor();
+    await away();
+    await bar.hover();
+    await page.clock.fastForward('00:30');
+    expect(await offered()).toBe(1);
+    await page.mouse.move(0, 0);
+    await page.clock.fastForward('00:11');
+    await expect.poll(offered).toBe(0);
+    await page.getByText('No bookings yet.').waitFor();
+    await page.context().close();
+  });
+
   it('two devices: a timer stopped on one shows stopped on the other after focus, and a stale Stop says so in words', { timeout: TIMEOUT }, async () => {
     const phone = await newPage();
     const email = await register(phone);
