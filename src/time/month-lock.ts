@@ -5,7 +5,7 @@
 import type { Transaction } from 'kysely';
 import type { Database, LocalDate } from '../db/types.js';
 import { ServiceError } from '../common/errors.js';
-import { localDateOf } from './calendar/dates.js';
+import { addDays, localDateOf } from './calendar/dates.js';
 import type { DayZones } from './calendar/zones.js';
 
 export interface MonthLock {
@@ -29,7 +29,9 @@ export class MonthLockedError extends ServiceError {
 
 /**
  * The days of entries, each [start, end) in milliseconds (an entry across midnight touches both
- * days; one that ends at midnight not the next), checked in the account's zones.
+ * days; one that ends at midnight not the next), checked in the account's zones. One question per
+ * run of consecutive months the entries touch, not one per entry: an import of 20,000 entries over
+ * ten years asks once, inside its write lock (a month no entry touches is never asked about).
  */
 export async function assertSpansOpen(
   lock: MonthLock,
@@ -38,9 +40,29 @@ export async function assertSpansOpen(
   zones: DayZones,
   spans: ReadonlyArray<readonly [number, number]>,
 ): Promise<void> {
+  const months = new Set<string>();
   for (const [startMs, endMs] of spans) {
-    await lock.assertOpen(trx, userId, localDateOf(startMs, zones), localDateOf(Math.max(startMs, endMs - 1), zones));
+    const last = localDateOf(Math.max(startMs, endMs - 1), zones).slice(0, 7);
+    for (let month = localDateOf(startMs, zones).slice(0, 7); month <= last; month = nextMonth(month)) months.add(month);
   }
+  for (const [first, last] of runsOfMonths([...months].sort())) await lock.assertOpen(trx, userId, `${first}-01`, addDays(`${nextMonth(last)}-01`, -1));
+}
+
+/** The month after `month` (YYYY-MM). */
+function nextMonth(month: string): string {
+  const [year, number] = [Number(month.slice(0, 4)), Number(month.slice(5, 7))];
+  return number === 12 ? `${String(year + 1).padStart(4, '0')}-01` : `${month.slice(0, 4)}-${String(number + 1).padStart(2, '0')}`;
+}
+
+/** Sorted months as runs of consecutive ones, each [first, last]. */
+function runsOfMonths(sorted: readonly string[]): Array<[string, string]> {
+  const runs: Array<[string, string]> = [];
+  for (const month of sorted) {
+    const run = runs[runs.length - 1];
+    if (run && nextMonth(run[1]) === month) run[1] = month;
+    else runs.push([month, month]);
+  }
+  return runs;
 }
 
 /** What of the settings decides the figures of past days (docs/time-model.md). */
