@@ -40,12 +40,27 @@ export async function assertSpansOpen(
   zones: DayZones,
   spans: ReadonlyArray<readonly [number, number]>,
 ): Promise<void> {
+  await assertRunsOpen(lock, trx, userId, monthRunsOf(zones, spans));
+}
+
+/** The runs of consecutive months that entries touch in the zones, each [first day, last day]: what assertSpansOpen asks about. */
+export function monthRunsOf(zones: DayZones, spans: ReadonlyArray<readonly [number, number]>): Array<[LocalDate, LocalDate]> {
   const months = new Set<string>();
   for (const [startMs, endMs] of spans) {
     const last = localDateOf(Math.max(startMs, endMs - 1), zones).slice(0, 7);
     for (let month = localDateOf(startMs, zones).slice(0, 7); month <= last; month = nextMonth(month)) months.add(month);
   }
-  for (const [first, last] of runsOfMonths([...months].sort())) await lock.assertOpen(trx, userId, `${first}-01`, addDays(`${nextMonth(last)}-01`, -1));
+  return runsOfMonths([...months].sort()).map(([first, last]) => [`${first}-01`, addDays(`${nextMonth(last)}-01`, -1)]);
+}
+
+/** Asks the lock once per run of days (from monthRunsOf, worked out in the zones stored now). */
+export async function assertRunsOpen(
+  lock: MonthLock,
+  trx: Transaction<Database>,
+  userId: number,
+  runs: ReadonlyArray<readonly [LocalDate, LocalDate]>,
+): Promise<void> {
+  for (const [from, through] of runs) await lock.assertOpen(trx, userId, from, through);
 }
 
 /** The month after `month` (YYYY-MM). */

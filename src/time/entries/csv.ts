@@ -12,12 +12,13 @@ import type { TransactionalDatabase } from '../../db/database.js';
 import type { Database, TimeEntryRow } from '../../db/types.js';
 import { localDateTimeOf, toIso } from '../calendar/dates.js';
 import type { Clock } from '../../common/clock.js';
-import { entriesOverlapping, entryBatchesOverlapping, insertDailyTotals, refreshDays, runningEntry, totalsOfSpans, type InstantRange } from './store.js';
+import { entriesOverlapping, entryBatchesOverlapping, insertDailyTotals, refreshDays, runningEntry, type InstantRange } from './store.js';
+import { importDaysIn, importDaysOf, type ImportDays } from './import-days.js';
 import type { SettingsService } from '../settings/settings.js';
 import type { ExportGate, ExportOwner, ExportStream } from '../exports.js';
 import { assertRoomForEntries, MAX_ENTRIES_PER_USER, publicEntry, type RangeQuery, type TimeEntry } from './rules.js';
 import type { TimeEntryService } from './service.js';
-import { assertSpansOpen, type MonthLock } from '../month-lock.js';
+import { assertRunsOpen, type MonthLock } from '../month-lock.js';
 import {
   CSV_COLUMNS,
   escapeNote,
@@ -231,7 +232,7 @@ export function createEntryCsvService(deps: EntryCsvDeps) {
     trx: Transaction<Database>,
     userId: number,
     checked: CheckedImport,
-    options: Pick<ImportOptions, 'skipExisting' | 'onProgress'>,
+    options: Pick<ImportOptions, 'skipExisting' | 'onProgress'> & { days?: ImportDays },
   ): Promise<ImportProblem[]> {
     const progress = options.onProgress ?? (() => {});
     // Rows skipped in the first check stay skipped; anything written since then is checked again.
@@ -255,16 +256,9 @@ export function createEntryCsvService(deps: EntryCsvDeps) {
       progress('written', Math.min(index + ROWS_PER_INSERT, values.length), values.length);
     }
     const stored = await settings.getSettingsInTransaction(trx, userId);
-    await assertSpansOpen(
-      deps.monthLock,
-      trx,
-      userId,
-      stored.zones,
-      checked.rows.map(({ span }) => [span.startMs, span.endMs ?? span.startMs + 1]),
-    );
+    const { totals: days, months } = importDaysIn(options.days, checked.rows, stored);
+    await assertRunsOpen(deps.monthLock, trx, userId, months);
     const minBreakMs = stored.min_break_minutes * 60_000;
-    const finished = checked.rows.flatMap(({ span }) => (span.endMs === null ? [] : [[span.startMs, span.endMs] as [number, number]]));
-    const days = totalsOfSpans(finished, stored.zones, minBreakMs);
     // Days that already had entries are worked out again from all their entries (the breaks between
     // old and new entries); the others take the totals of the new entries alone.
     const shared = await daysWithTotals(trx, userId, [...days.keys()]);
@@ -278,10 +272,12 @@ export function createEntryCsvService(deps: EntryCsvDeps) {
     options.onProgress?.('checked', rows.length, rows.length);
     if (checked.problems.length > 0) return { entries: [], applied: false, problems: checked.problems, writeLockMs: 0, skipped: 0 };
     if (!options.apply) return { entries: checked.entries, applied: false, problems: [], writeLockMs: 0, skipped: checked.skipped };
+    // The days worked out before the lock; inside it, used only if the settings are still the same.
+    const days = importDaysOf(checked.rows, await settings.getSettings(userId));
     const lockedAt = performance.now();
     const lateConflicts = await database.transact(async (trx) => {
       await database.lockUser(trx, userId);
-      return writeImportIn(trx, userId, checked, options);
+      return writeImportIn(trx, userId, checked, { ...options, days });
     });
     const writeLockMs = performance.now() - lockedAt;
     if (lateConflicts.length > 0) return { entries: [], applied: false, problems: lateConflicts, writeLockMs, skipped: 0 };
