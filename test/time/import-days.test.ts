@@ -1,6 +1,6 @@
 // An import works out the days of its rows before its write lock; inside the lock it uses them only if
 // the zones and the shortest break stored now are the ones they were worked out with, and works them
-// out again otherwise (docs/time-model.md, "Import").
+// out again otherwise (docs/time-model.md, "CSV").
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { signIn, type SignedIn } from '../support/requests.js';

@@ -1,5 +1,5 @@
 // What an import's rows do to the account's days, worked out before its write lock (docs/time-model.md,
-// "Import"): the per-day totals of the new entries and the runs of months the month lock is asked
+// "CSV"): the per-day totals of the new entries and the runs of months the month lock is asked
 // about. Working the days out of 20,000 entries takes most of a second on a slow machine; inside the
 // lock, the import only compares the zones and the shortest break stored now with the ones these were
 // worked out with, and works them out again (in the lock) only when another write changed them.
