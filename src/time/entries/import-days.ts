@@ -4,16 +4,14 @@
 // lock, the import only compares the zones and the shortest break stored now with the ones these were
 // worked out with, and works them out again (in the lock) only when another write changed them.
 import type { LocalDate } from '../../db/types.js';
-import { sameZones, type ZoneEntry } from '../calendar/zones.js';
+import { sameZones } from '../calendar/zones.js';
 import { monthRunsOf } from '../month-lock.js';
+import type { Settings } from '../settings/settings.js';
 import type { ParsedRow } from './csv-text.js';
 import { totalsOfSpans, type DayTotal } from './store.js';
 
 /** The settings the days of entries depend on. */
-export interface DaysSettings {
-  zones: ZoneEntry[];
-  min_break_minutes: number;
-}
+export type DaysSettings = Pick<Settings, 'zones' | 'min_break_minutes'>;
 
 export interface ImportDays {
   /** The settings these were worked out with. */
