@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { browserTestFiles } from './vitest.browser-files.js';
 
+// Every test of the default and process suites: `npx vitest run` runs both, and `npx vitest run
+// two-factor` finds every file of a feature in either. `npm test` runs the in-process part
+// (vitest.in-process.config.ts), `npm run test:process` the files that start the built binary
+// (vitest.process.config.ts); docs/testing.md, "What runs where".
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],

@@ -48,7 +48,7 @@ function threadPoolSize(settings) {
   return value >= 1 && value <= 64 ? value : fallback;
 }
 
-// Exported for their tests (test/serve/process-setup.test.ts).
+// Exported for their tests (test/serve/process-setup.process.test.ts).
 module.exports = { threadPoolSize };
 
 if (require.main === module) {

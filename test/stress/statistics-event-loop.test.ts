@@ -1,7 +1,7 @@
 // Statistics from 1970 never hold the event loop for long (docs/security.md, "one user's data as a
 // load"), against a real `serve`: a bystander's /api/health stays answered while a balance works out
 // 57 cold years of holidays. Compares latencies, so it runs in the stress suite (a loaded machine
-// must not decide `npm test`); moved whole from test/adversarial/exports-statistics-load.test.ts.
+// must not decide `npm test`); moved whole from test/adversarial/exports-statistics-load.process.test.ts.
 import { describe, expect, it } from 'vitest';
 import { createAccountWithCli, tempDb } from '../support/cli-accounts.js';
 import { login, request } from '../support/requests.js';

@@ -1,5 +1,5 @@
 // A machine under a temporary root for the upgrade tests (test/deploy/upgrade*.test.ts,
-// test/deploy/migrate-upgrade-switch.test.ts): the system's folders mapped under the root, the
+// test/deploy/migrate-upgrade-switch.process.test.ts): the system's folders mapped under the root, the
 // documented shell blocks of docs/operations.md read line by line, and `systemctl start|stop` played by
 // starting the unit's ExecStart and waiting for /api/health. What differs between releases (which
 // folders, how the unit's lines become a command) stays in each test's subclass.

@@ -1,5 +1,5 @@
 // A client that writes time entries in a loop while an upgrade happens under it
-// (test/deploy/migrate-upgrade-switch.test.ts): one account, one entry per attempt, each in an hour of
+// (test/deploy/migrate-upgrade-switch.process.test.ts): one account, one entry per attempt, each in an hour of
 // its own (so no retry ever overlaps an entry that was written after all). Like a load balancer, it
 // moves on to the next address when one answers 503 or refuses the connection, and waits a moment when
 // every address did. A 503 must carry Retry-After; any other answer but 201 is a failure, recorded.

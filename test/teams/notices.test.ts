@@ -1,8 +1,8 @@
 // Notices in process (docs/notices.md): recorded once by key, the missing-day reminder from
 // NOTIFY_HOUR in each account's zone (a day with a target and nothing recorded; not a day with an
 // absence, without a target, a public holiday, or with reminders off), once a day, and the lead's
-// digest from its providers. The mail and several processes: test/serve/notices.test.ts and
-// test/postgres/notices-processes.test.ts.
+// digest from its providers. The mail and several processes: test/serve/notices.process.test.ts and
+// test/postgres/notices-processes.process.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { addEntry, signIn, type SignedIn } from '../support/requests.js';

@@ -1,5 +1,5 @@
 // The permission table: every route of the OpenAPI document with its rule (docs/teams.md, "Who may do
-// what"; docs/api.md). permissions-every-route.test.ts fails for a route of the document without a row
+// what"; docs/api.md). permissions-every-route.process.test.ts fails for a route of the document without a row
 // here, and for a row whose route is gone. A new route: add one line with its rule (and, where it needs
 // them, its ids, body and fresh target); docs/testing.md, "The permission test".
 import { PASSWORD } from '../support/app.js';

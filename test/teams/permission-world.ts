@@ -1,4 +1,4 @@
-// The people, teams and objects the permission test (permissions-every-route.test.ts) tries every
+// The people, teams and objects the permission test (permissions-every-route.process.test.ts) tries every
 // route with, on one real `serve`: a member M of team A, its lead L, the lead O of team B (with its
 // member N), an admin X, each signed in and with an API token; S, a second admin (so that X may close
 // its account), and R, an account in no team (a reset and a membership to give). The helpers make the

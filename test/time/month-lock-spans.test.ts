@@ -2,7 +2,7 @@
 // month an entry touches in the account's zone, and no other, in one question per run of consecutive
 // months, so that an import of thousands of entries asks a handful of times inside its write lock
 // instead of once per entry. The lock here records the questions; the real one, and MONTH_LOCKED at
-// every route and command, are test/teams/teams-months-lock.test.ts. Compared with a reference that
+// every route and command, are test/teams/teams-months-lock.process.test.ts. Compared with a reference that
 // walks each entry's months with Luxon, on generated entries.
 import { DateTime } from 'luxon';
 import type { Transaction } from 'kysely';

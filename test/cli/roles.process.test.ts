@@ -1,6 +1,6 @@
 // Roles from the shell, with the built binary (docs/cli.md, docs/teams.md): `user create --role`,
 // `user role`, a role that does not exist, and the warning of `timetrack check` while no account is an
-// active admin (serve's notice and setup link: test/teams/first-admin-setup-link.test.ts).
+// active admin (serve's notice and setup link: test/teams/first-admin-setup-link.process.test.ts).
 import { describe, expect, it } from 'vitest';
 import { cli, createAccountWithCli, expectFailure, tempDb } from '../support/cli-accounts.js';
 import { cliInProcess } from '../support/cli-in-process.js';

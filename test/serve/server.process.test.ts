@@ -126,7 +126,7 @@ describe('timetrack serve', () => {
     },
   );
 
-  // Several serve processes share only a PostgreSQL database: a SQLite file has one server (flock, test/deploy/server-lock.test.ts).
+  // Several serve processes share only a PostgreSQL database: a SQLite file has one server (flock, test/deploy/server-lock.process.test.ts).
   it.runIf(onPostgres)(
     'a logout on one process takes effect at once on another process using the same database (several servers: PostgreSQL only)',
     async () => {

@@ -49,7 +49,7 @@ describe('libuv thread pool', () => {
     expect(threadPoolSize({ HASH_CONCURRENCY: '3' })).toBe(3);
     expect(threadPoolSize({})).toBe(defaultHashConcurrency());
     expect(threadPoolSize({ HASH_CONCURRENCY: ' ' })).toBe(defaultHashConcurrency());
-    // The command itself reports the bad value (test/serve/config.test.ts); the pool takes the default.
+    // The command itself reports the bad value (test/serve/config.process.test.ts); the pool takes the default.
     expect(threadPoolSize({ HASH_CONCURRENCY: 'many' })).toBe(defaultHashConcurrency());
     expect(threadPoolSize({ HASH_CONCURRENCY: '65' })).toBe(defaultHashConcurrency());
     expect(threadPoolSize({ HASH_CONCURRENCY: '2', UV_THREADPOOL_SIZE: '6' })).toBe(6);
