@@ -6,7 +6,7 @@ import path from 'node:path';
 import { execa, execaSync } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN, PROJECT_ROOT } from '../support/cli.js';
-import { STARTS_THE_BINARY, startsTheBinary } from '../support/in-process-only.js';
+import { STARTS_THE_BINARY, startsTheBinary } from '../support/binary-starts.js';
 
 const guarded = (globalThis as { timetrackInProcessOnly?: boolean }).timetrackInProcessOnly === true;
 
@@ -32,5 +32,14 @@ describe('the in-process suite', () => {
     expect(inProcess.setupFiles).toContain('test/support/in-process-only.ts');
     expect(processes.include).toEqual(['test/**/*.process.test.ts']);
     expect(fs.existsSync(path.join(PROJECT_ROOT, 'test/serve/server.process.test.ts'))).toBe(true);
+  });
+
+  // Importing the guard installs it in the worker, where `npx vitest run` then runs process files too.
+  it('is installed by the in-process config alone: no test module imports the guard', () => {
+    const importers = fs
+      .readdirSync(path.join(PROJECT_ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.(ts|mjs)$/.test(file))
+      .filter((file) => /from '[./]+(support\/)?in-process-only\.js'/.test(fs.readFileSync(path.join(PROJECT_ROOT, 'test', file), 'utf8')));
+    expect(importers).toEqual([]);
   });
 });

@@ -3,16 +3,11 @@
 // start, so the suite stays what `npm test` promises, every test in the test's own process. Such a file
 // is named `<feature>.process.test.ts` and runs with `npm run test:process`; a step that only sets up
 // a case or reads its result runs the CLI in process instead (test/support/cli-in-process.ts).
+// Importing this module installs the guard in the worker: only vitest.in-process.config.ts's setupFiles
+// may (a test that imports it would refuse the binary to the process files after it in its worker).
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
-
-/** The message of the guard's error (test/architecture/in-process-suite.test.ts checks it). */
-export const STARTS_THE_BINARY = 'starts the built binary: in the in-process suite (npm test) that is refused; name the file <feature>.process.test.ts';
-
-/** Whether spawn's arguments run bin/timetrack.cjs. */
-export function startsTheBinary(args: unknown): boolean {
-  return Array.isArray(args) && args.some((arg) => String(arg).endsWith('bin/timetrack.cjs'));
-}
+import { STARTS_THE_BINARY, startsTheBinary } from './binary-starts.js';
 
 const holder = globalThis as { timetrackInProcessOnly?: boolean };
 if (!holder.timetrackInProcessOnly) {
