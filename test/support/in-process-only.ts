@@ -16,7 +16,11 @@ if (!holder.timetrackInProcessOnly) {
   holder.timetrackInProcessOnly = true;
   const { spawn, spawnSync } = childProcess;
   const refuse = (args: unknown): void => {
-    if (startsTheBinary(args)) throw new Error(`timetrack ${(args as unknown[]).slice(1).map(String).join(' ')}: ${STARTS_THE_BINARY}`);
+    if (!startsTheBinary(args)) return;
+    const message = `timetrack ${(args as unknown[]).slice(1).map(String).join(' ')}: ${STARTS_THE_BINARY}`;
+    // Written as well as thrown: a helper that waits for a process may report only that it ended.
+    process.stderr.write(`${message}\n`);
+    throw new Error(message);
   };
   childProcess.spawn = ((command: string, args: unknown, ...rest: unknown[]) => {
     refuse(args);
