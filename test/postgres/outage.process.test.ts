@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../support/app.js';
 import { PROJECT_ROOT } from '../support/cli.js';
 import { bindPostgresDatabase, createMigratedPostgresDatabase, onPostgres } from '../support/database.js';
-import { startServer, withDeath, type RunningServer } from '../support/server.js';
+import { call as callServer, startServer, type RunningServer } from '../support/server.js';
 
 const SCRIPT = path.join(PROJECT_ROOT, 'scripts/postgres-test-server.sh');
 const PASSWORD = 'correct horse battery staple';
@@ -32,15 +32,9 @@ afterAll(async () => {
 });
 
 async function call(server: RunningServer, method: string, url: string, body?: unknown, token?: string) {
-  const response = await fetch(`${server.baseUrl}${url}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).catch(async (error: unknown) => {
-    // A refused connection of a process that died says how it ended and what it wrote.
-    throw await withDeath(error, server);
-  });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() };
+  // A refused connection of a process that died says how it ended and what it wrote (callServer).
+  const answer = await callServer(server, method, url, body, token);
+  return { status: answer.status, retryAfter: answer.headers.get('retry-after'), body: answer.text };
 }
 
 describe.skipIf(!onPostgres)('PostgreSQL stopped and started under two serve processes', () => {

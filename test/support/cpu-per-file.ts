@@ -2,11 +2,10 @@
 // and the CPU time its worker process spent on it, itself and in the processes it started and waited
 // for (serve, the CLI, Chromium), in seconds, then how many `serve` processes and other runs of the
 // built binary it started (docs/testing.md, "How fast"). Without it, nothing.
-import childProcess from 'node:child_process';
 import fs from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import { afterAll, beforeAll } from 'vitest';
+import { onBinaryStart } from './binary-starts.js';
 
 const log = process.env.TIMETRACK_TEST_CPU_LOG;
 
@@ -24,31 +23,15 @@ interface Starts {
   cli: number;
 }
 
-/**
- * The processes of the built binary this worker started, `serve` and the rest, counted by wrapping
- * child_process.spawn and spawnSync once per worker (execa calls them; syncBuiltinESMExports hands the
- * wrappers to modules that imported them by name).
- */
+/** The processes of the built binary this worker started, `serve` and the rest (./binary-starts.ts). */
 function countBinaryStarts(): Starts {
   const holder = globalThis as { timetrackBinaryStarts?: Starts };
   if (holder.timetrackBinaryStarts) return holder.timetrackBinaryStarts;
   const starts: Starts = { serve: 0, cli: 0 };
-  const count = (args: unknown): void => {
-    const list = Array.isArray(args) ? args.map(String) : [];
-    if (!list.some((arg) => arg.endsWith('bin/timetrack.cjs'))) return;
-    if (list.includes('serve')) starts.serve++;
+  onBinaryStart('cpu-per-file', (args) => {
+    if (args.includes('serve')) starts.serve++;
     else starts.cli++;
-  };
-  const { spawn, spawnSync } = childProcess;
-  childProcess.spawn = ((command: string, args: unknown, ...rest: unknown[]) => {
-    count(args);
-    return (spawn as (...all: unknown[]) => unknown)(command, args, ...rest);
-  }) as typeof spawn;
-  childProcess.spawnSync = ((command: string, args: unknown, ...rest: unknown[]) => {
-    count(args);
-    return (spawnSync as (...all: unknown[]) => unknown)(command, args, ...rest);
-  }) as typeof spawnSync;
-  syncBuiltinESMExports();
+  });
   holder.timetrackBinaryStarts = starts;
   return starts;
 }

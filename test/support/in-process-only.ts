@@ -5,30 +5,13 @@
 // a case or reads its result runs the CLI in process instead (test/support/cli-in-process.ts).
 // Importing this module installs the guard in the worker: only vitest.in-process.config.ts's setupFiles
 // may (a test that imports it would refuse the binary to the process files after it in its worker).
-import childProcess from 'node:child_process';
-import { syncBuiltinESMExports } from 'node:module';
-import { STARTS_THE_BINARY, startsTheBinary } from './binary-starts.js';
+import { onBinaryStart, STARTS_THE_BINARY } from './binary-starts.js';
 
-const holder = globalThis as { timetrackInProcessOnly?: boolean };
-if (!holder.timetrackInProcessOnly) {
-  // Once per worker (files share it: isolate: false). execa calls spawn and spawnSync;
-  // syncBuiltinESMExports hands the wrappers to modules that imported them by name.
-  holder.timetrackInProcessOnly = true;
-  const { spawn, spawnSync } = childProcess;
-  const refuse = (args: unknown): void => {
-    if (!startsTheBinary(args)) return;
-    const message = `timetrack ${(args as unknown[]).slice(1).map(String).join(' ')}: ${STARTS_THE_BINARY}`;
-    // Written as well as thrown: a helper that waits for a process may report only that it ended.
-    process.stderr.write(`${message}\n`);
-    throw new Error(message);
-  };
-  childProcess.spawn = ((command: string, args: unknown, ...rest: unknown[]) => {
-    refuse(args);
-    return (spawn as (...all: unknown[]) => unknown)(command, args, ...rest);
-  }) as typeof spawn;
-  childProcess.spawnSync = ((command: string, args: unknown, ...rest: unknown[]) => {
-    refuse(args);
-    return (spawnSync as (...all: unknown[]) => unknown)(command, args, ...rest);
-  }) as typeof spawnSync;
-  syncBuiltinESMExports();
-}
+// Read by test/architecture/in-process-suite.test.ts: its case about the refusal runs only where it applies.
+(globalThis as { timetrackInProcessOnly?: boolean }).timetrackInProcessOnly = true;
+onBinaryStart('in-process-only', (args) => {
+  const message = `timetrack ${args.slice(1).join(' ')}: ${STARTS_THE_BINARY}`;
+  // Written as well as thrown: a helper that waits for a process may report only that it ended.
+  process.stderr.write(`${message}\n`);
+  throw new Error(message);
+});
