@@ -174,6 +174,11 @@ describe.runIf(browserAvailable)('two-factor sign-in in the browser', () => {
       expect(await page.locator('ul.sessions li', { hasText: 'this device' }).textContent()).toMatch(/Chrome on Linux/);
       expect(await fitsWidth(page)).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
+      // From here the list loads slowly: a sentence that came before the list it speaks of would fail below.
+      await page.route('**/api/auth/sessions', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        await route.continue();
+      });
       const others = page.getByRole('button', { name: /^Sign out curl|^Sign out Unknown device|^Sign out node/ });
       await others.first().click();
       await page.getByRole('status').filter({ hasText: 'is signed out' }).waitFor();

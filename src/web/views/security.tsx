@@ -38,7 +38,10 @@ export function SessionList() {
   const revokeOthers = () =>
     action.run(async () => {
       const answer = await api('POST /api/auth/sessions/revoke-others', { body: { revoke_api_tokens: revokeApiTokens } });
-      securityChanged(); // the sessions, and the API tokens' list, load again
+      // This list first, and its sentence only once it shows the one device left (as `revoke` above);
+      // then the other lists keyed by the change (the API tokens) load again.
+      await sessions.reload();
+      securityChanged();
       return answer.revoked_api_tokens > 0
         ? `${text.signedOutOthers(answer.revoked)} ${text.revokedApiTokens(answer.revoked_api_tokens)}`
         : text.signedOutOthers(answer.revoked);
