@@ -1,7 +1,7 @@
 // Memberships (docs/teams.md): how an actor stands to an account or a team (what `can` in access.ts is
 // asked with), the teams of an account, and adding or removing a member. A change of one account's
 // memberships locks that account's row first, so two changes of it wait for each other.
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { TransactionalDatabase } from '../db/database.js';
 import type { Database, TeamRole } from '../db/types.js';
 import { ServiceError } from '../common/errors.js';
@@ -45,15 +45,32 @@ export interface OwnTeam {
   role: TeamRole;
 }
 
-/** The teams an account is in, by name (GET /api/auth/me). */
-export async function teamsOf(db: Kysely<Database>, userId: number): Promise<OwnTeam[]> {
+/** The teams of an account, by name: a statement whose one parameter is the account's id. */
+function teamsOfQuery(db: Kysely<Database>, userId: number) {
   return db
     .selectFrom('team_members')
     .innerJoin('teams', 'teams.id', 'team_members.team_id')
     .select(['teams.id', 'teams.name', 'team_members.role'])
     .where('team_members.user_id', '=', userId)
-    .orderBy('teams.name')
-    .execute();
+    .orderBy('teams.name');
+}
+
+const compiledTeamsOf = new WeakMap<Kysely<Database>, CompiledQuery<OwnTeam>>();
+
+/**
+ * The teams an account is in, by name (GET /api/auth/me, on every call). The statement is built and
+ * compiled once per executor and then run with the account's id: building and compiling it with
+ * Kysely on each call cost more than the session lookup and the read together (docs/performance.md,
+ * "Deliberate optimisations").
+ */
+export async function teamsOf(db: Kysely<Database>, userId: number): Promise<OwnTeam[]> {
+  let compiled = compiledTeamsOf.get(db);
+  if (!compiled) {
+    compiled = teamsOfQuery(db, 0).compile();
+    if (compiled.parameters.length !== 1) throw new Error('the teams-of statement must have the account id as its one parameter');
+    compiledTeamsOf.set(db, compiled);
+  }
+  return (await db.executeQuery<OwnTeam>({ ...compiled, parameters: [userId] })).rows;
 }
 
 export interface Member {
