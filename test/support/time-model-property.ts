@@ -135,9 +135,12 @@ function refEnd(user: RefUser, entry: RefEntry, now: number): number {
 function refPieces(user: RefUser, date: string, now: number): Array<[number, number]> {
   const from = refStart(user, date);
   const to = refStart(user, plusDays(date, 1));
+  // A running entry that starts now is a piece of no length yet: the day has begun (its first start,
+  // no last end), though nothing is worked.
   return user.entries
-    .map((entry) => [Math.max(entry.start, from), Math.min(refEnd(user, entry, now), to)] as [number, number])
-    .filter(([start, end]) => end > start)
+    .map((entry) => [entry, Math.max(entry.start, from), Math.min(refEnd(user, entry, now), to)] as const)
+    .filter(([entry, start, end]) => end > start || (entry.end === null && start === entry.start && end === start && start >= from && start < to))
+    .map(([, start, end]) => [start, end] as [number, number])
     .sort((a, b) => a[0] - b[0]);
 }
 
@@ -432,11 +435,11 @@ const scenarioArb = fc.record({
   ),
 });
 
-type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
+export type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
 
 let userCount = 0;
 
-async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
+export async function runScenario(t: TestApp, scenario: Scenario): Promise<void> {
   const { services } = t.ctx;
   const zoneDays = transitionDays(scenario.zone);
   const anchorDate = scenario.onTransition
