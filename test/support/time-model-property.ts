@@ -139,7 +139,7 @@ function refPieces(user: RefUser, date: string, now: number): Array<[number, num
   // no last end), though nothing is worked.
   return user.entries
     .map((entry) => [entry, Math.max(entry.start, from), Math.min(refEnd(user, entry, now), to)] as const)
-    .filter(([entry, start, end]) => end > start || (entry.end === null && start === entry.start && end === start && start >= from && start < to))
+    .filter(([entry, start, end]) => end > start || (entry.end === null && start === entry.start && end === start && start < to))
     .map(([, start, end]) => [start, end] as [number, number])
     .sort((a, b) => a[0] - b[0]);
 }
