@@ -32,7 +32,7 @@ import {
 } from './processes.js';
 import { LIMIT_404, LIMIT_ME, limitFigures, type Bench } from './limit.js';
 import { BYSTANDER, bystander } from './bystander.js';
-import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople } from './mixed.js';
+import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople, warmUp } from './mixed.js';
 import { calendarFigures, TEAM_ANSWERS, TEAM_BYSTANDER, TEAM_CALENDAR, TEAM_P95, TEAM_SIZE, seedTeam, teamFigures } from './team.js';
 import { MONTH_APPROVE, MONTH_BYSTANDER, MONTH_VERIFY, monthFigures } from './team-months.js';
 
@@ -348,9 +348,8 @@ async function mixedFigure(driver: Driver, target: Target, put: (figure: string,
   await settleSeed(target.env.DATABASE_URL);
   const serve = await startServe(target, 'a');
   try {
-    // The people were at work before the flood: their tokens are known to this process (a token's
-    // first request verifies its signature on libuv's pool, where it would queue behind the hashes).
-    for (const person of people) await fetch(`${serve.url}/api/auth/me`, { headers: { authorization: `Bearer ${person.token}` } }).then((r) => r.arrayBuffer());
+    // The people were at work before the flood (their tokens known, each route answered once).
+    await warmUp(serve.url, people);
     const flood = load(driver, {
       url: `${serve.url}/api/auth/login`,
       method: 'POST',
