@@ -2,8 +2,10 @@
 // The timetrack executable. `npm install` (prepare) bundles the CLI into dist/cli: one file loads in
 // a fraction of the time of hundreds of modules. This file is CommonJS so that it runs before anything
 // starts libuv's thread pool (an ES module entry is itself read through the pool, which would start it
-// at its default size): it sizes the pool first, then loads the bundle.
+// at its default size): it sizes the pool first, keeps one process.nextTick entry (below), then loads
+// the bundle.
 'use strict';
+const { createHook } = require('node:async_hooks');
 const { existsSync, readFileSync } = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -48,8 +50,51 @@ function threadPoolSize(settings) {
   return value >= 1 && value <= 64 ? value : fallback;
 }
 
+/**
+ * Keeps one of process.nextTick's queue entries for the life of the process, so that V8 never frees
+ * the hidden class those entries share. Node builds each entry with an object literal that has two
+ * symbol keys; V8 remembers the hidden class it met at each key of that literal and, the first time
+ * it meets another one, gives up the fast path for good: from then on every nextTick (Node's HTTP
+ * server makes several per request) stores the literal's keys through V8's generic path. V8 holds
+ * that hidden class only weakly, so a full garbage collection at a moment when no callback is queued
+ * frees it and the next nextTick makes a new one. Start-up makes such collections (loading the bundle,
+ * compiling the schemas), so without this entry serve answered each request through the slow path
+ * (docs/decisions/0001-process-nexttick-entry.md). The entry is caught with an async hook
+ * enabled around one nextTick and disabled at once; it holds an empty function and two numbers.
+ */
+function keepNextTickEntry() {
+  let entry;
+  const hook = createHook({
+    init(asyncId, type, triggerAsyncId, resource) {
+      if (type === 'TickObject' && entry === undefined) entry = resource;
+    },
+  });
+  hook.enable();
+  try {
+    process.nextTick(() => {});
+  } finally {
+    hook.disable();
+  }
+  keptNextTickEntries.push(entry);
+  return entry;
+}
+
+/**
+ * What keepNextTickEntry caught. The function is exported and this module stays in require's cache,
+ * so the array lives as long as the process.
+ */
+const keptNextTickEntries = [];
+
+/**
+ * Whether this process keeps the entry: only on the Node major its gain was measured on, and not when
+ * the bench measures serve without it beside serve with it (docs/decisions/0001-process-nexttick-entry.md).
+ */
+function keepsNextTickEntry(nodeVersion, env) {
+  return nodeVersion.split('.')[0] === '20' && env.TIMETRACK_BENCH_WITHOUT_TICK_ENTRY !== '1';
+}
+
 // Exported for their tests (test/serve/process-setup.process.test.ts).
-module.exports = { threadPoolSize };
+module.exports = { threadPoolSize, keepNextTickEntry, keepsNextTickEntry };
 
 if (require.main === module) {
   const bundle = path.join(__dirname, '../dist/cli/main.js');
@@ -58,6 +103,7 @@ if (require.main === module) {
     process.exit(1);
   }
   process.env.UV_THREADPOOL_SIZE = String(threadPoolSize(settingsOf(process.argv, process.env)));
+  if (keepsNextTickEntry(process.versions.node, process.env)) keepNextTickEntry();
   import(pathToFileURL(bundle).href)
     .then(({ main }) => main(process.argv))
     .then((code) => {

@@ -30,7 +30,7 @@ import {
   type Measured,
   type Server,
 } from './processes.js';
-import { LIMIT_404, LIMIT_ME, limitFigures, type Bench } from './limit.js';
+import { LIMIT_404, LIMIT_ME, TICK_ENTRY, limitFigures, tickEntryFigure, type Bench } from './limit.js';
 import { BYSTANDER, bystander } from './bystander.js';
 import { LOGINS_PER_SECOND, PEOPLE, REQUESTS_PER_PERSON_PER_SECOND, mixedTraffic, seedPeople, warmUp } from './mixed.js';
 import { calendarFigures, TEAM_ANSWERS, TEAM_BYSTANDER, TEAM_CALENDAR, TEAM_P95, TEAM_SIZE, seedTeam, teamFigures } from './team.js';
@@ -316,7 +316,7 @@ async function otherFigures(
   put('login storm: /me p99 during flood ÷ idle', { measured: `${stormed.p99Ms.toFixed(2)} ÷ ${meP99.toFixed(2)} ms`, ratio: stormed.p99Ms / meP99 });
 }
 
-/** Way (b): serve ÷ the limit server. */
+/** Way (b): serve ÷ the limit server; on SQLite also serve without its nextTick entry ÷ with it. */
 async function comparisons(
   driver: Driver,
   target: Target,
@@ -338,6 +338,17 @@ async function comparisons(
     await limitFigures(bench, serve, limit, meHeaders);
   } finally {
     await limit.stop();
+  }
+  if (target.name !== 'SQLite') return;
+  // A file of its own (one server per SQLite file): the 404 it is measured on reads no data.
+  const file = path.join(path.dirname(target.env.TIMETRACK_DB!), 'without-tick-entry.db');
+  const withoutEntry = await startServe({ ...target, env: { ...target.env, TIMETRACK_DB: file }, serveArgs: ['--db', file] }, 'b', {
+    TIMETRACK_BENCH_WITHOUT_TICK_ENTRY: '1',
+  });
+  try {
+    await tickEntryFigure(bench, serve, withoutEntry);
+  } finally {
+    await withoutEntry.stop();
   }
 }
 
@@ -490,6 +501,7 @@ async function main(): Promise<void> {
     { figure: '(b) /me ÷ bare Fastify without a logger', goal: '≥ 0.50', pgGoal: '≥ 0.35', check: ge(0.5), pgCheck: ge(0.35), cells: {}, driver },
     { figure: LIMIT_404, goal: '≥ 0.80', pgGoal: '≥ 0.80', check: ge(0.8), pgCheck: ge(0.8), cells: {}, driver },
     { figure: LIMIT_ME, goal: '≥ 0.80', pgGoal: '≥ 0.80', check: ge(0.8), pgCheck: ge(0.8), cells: {}, driver },
+    { figure: TICK_ENTRY, goal: '(none)', cells: {}, driver },
     { figure: `saturation: bare Fastify at ${CONNECTIONS * 2} ÷ ${CONNECTIONS} connections`, goal: '≤ 1.10', check: le(1.1), cells: {}, driver },
     { figure: 'scale-out: two serve processes ÷ one, /me behind one port (b)', goal: '(none)', cells: {}, driver },
     { figure: 'memory: peak RSS of serve under /me load ÷ bare Fastify', goal: '≤ 1.5', check: le(1.5), cells: {}, driver },

@@ -1,5 +1,5 @@
 // What bin/timetrack.cjs sets before the application loads: libuv's thread pool sized to the hashing
-// bound, from the same settings the command reads. And what the
+// bound, from the same settings the command reads, and one kept process.nextTick entry. And what the
 // V8 flags on the systemd unit's ExecStart (config/timetrack.service) do: V8's young generation kept
 // at its initial size.
 import fs from 'node:fs';
@@ -86,5 +86,68 @@ describe('V8 young generation under the systemd unit', () => {
     const [kept, grown] = await Promise.all([newSpaceMiBAfterAllocating(flags), newSpaceMiBAfterAllocating([])]);
     expect(kept).toBeLessThanOrEqual(2);
     expect(grown).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe("process.nextTick's fast path", () => {
+  // V8 remembers, at each key of the object literal Node builds a nextTick entry with, the hidden class
+  // it met there; meeting a second one turns that key to the generic path for good. The hidden class
+  // is held weakly, so a full collection with nothing queued frees it (bin/timetrack.cjs, docs/decisions/0001-process-nexttick-entry.md).
+  // V8's own %DebugPrint shows the state of each key ("MONOMORPHIC": one hidden class, the fast path).
+  const PROBE = `
+    const print = new Function('value', '%DebugPrint(value)');
+    const burst = () => { for (let i = 0; i < 300; i++) process.nextTick(() => {}); };
+    // Several hundred entries, then a full collection from a timer (nothing queued), then more entries.
+    globalThis.nextTickProbe = (then) => {
+      burst();
+      setTimeout(() => {
+        globalThis.gc();
+        setTimeout(() => {
+          burst();
+          setTimeout(() => {
+            // V8 prints through C's stdio, which stops for good at the first EAGAIN of a non-blocking
+            // pipe (a serve process's stdout under execa, read slower than written): make it block.
+            process.stdout._handle?.setBlocking?.(true);
+            print(process.nextTick);
+            then();
+          }, 10);
+        }, 10);
+      }, 10);
+    };`;
+
+  /** The state V8 recorded at each key of nextTick's entry literal, from %DebugPrint's output. */
+  function literalKeyStates(output: string): string[] {
+    return [...output.matchAll(/DefineKeyedOwnPropertyInLiteral (\w+)/g)].map((match) => match[1] ?? '');
+  }
+
+  function writeProbe(extra: string): string {
+    const file = path.join(makeTempDir(), 'next-tick-probe.cjs');
+    fs.writeFileSync(file, `${PROBE}\n${extra}\n`);
+    return file;
+  }
+
+  it('keeps its one hidden class through a full collection when the launcher kept an entry (without it, V8 gives the fast path up)', async ({ skip }) => {
+    const probe = writeProbe(`
+      if (process.argv[2] === 'keep') require(${JSON.stringify(BIN)}).keepNextTickEntry();
+      globalThis.nextTickProbe(() => {});`);
+    const run = (mode: string) => execa('node', ['--expose-gc', '--allow-natives-syntax', probe, mode]).then(({ stdout }) => literalKeyStates(stdout));
+    const [kept, unkept] = await Promise.all([run('keep'), run('none')]);
+    // The literal has four keys: two symbols, callback and args.
+    expect(kept).toEqual(['MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC']);
+    if (!unkept.includes('MEGAMORPHIC')) skip(`this Node (${process.version}) keeps nextTick's fast path through a full collection by itself`);
+    expect(unkept).toContain('MEGAMORPHIC');
+  });
+
+  it('stays on the fast path in a serve process that has started, answered requests and collected', async ({ skip }) => {
+    // The launcher keeps the entry on Node 20 only (docs/decisions/0001-process-nexttick-entry.md).
+    if (process.versions.node.split('.')[0] !== '20') skip(`the launcher keeps no entry on Node ${process.version}`);
+    // On SIGUSR2 the probe collects, prints, and stops the server as SIGTERM does.
+    const probe = writeProbe(`process.on('SIGUSR2', () => globalThis.nextTickProbe(() => process.kill(process.pid, 'SIGTERM')));`);
+    const server = await startServer(path.join(makeTempDir(), 'timetrack.db'), {}, [], ['--expose-gc', '--allow-natives-syntax', '--require', probe]);
+    running.push(server); // stopped after the test if it fails before the probe stops it
+    for (let i = 0; i < 50; i++) expect((await fetch(`${server.baseUrl}/api/no-such-route`)).status).toBe(404);
+    server.process.kill('SIGUSR2');
+    expect((await server.process).exitCode).toBe(0);
+    expect(literalKeyStates(server.output())).toEqual(['MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC']);
   });
 });
