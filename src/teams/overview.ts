@@ -24,7 +24,9 @@ export interface OverviewDeps {
   database: { db: Kysely<Database> };
   clock: Clock;
   statistics: { memberWeeks(userIds: readonly number[], weekStart: LocalDate): Promise<MemberWeek[]> };
-  vacation: { vacationYearOf(userId: number, settings: Settings, timeline: ScheduleTimeline, year?: number): Promise<VacationYear> };
+  vacation: {
+    vacationYearsOf(members: ReadonlyArray<{ userId: number; settings: Settings; timeline: ScheduleTimeline }>, year: number): Promise<VacationYear[]>;
+  };
   settings: { getSettings(userId: number): Promise<{ zones: DayZones }> };
 }
 
@@ -60,8 +62,7 @@ async function statsSubject(deps: OverviewDeps, actor: Actor, userId: number): P
 }
 
 /** One member's row: every figure from the functions of that member's own answers, from one read of its context. */
-async function memberRow(deps: OverviewDeps, user: PublicUser, figures: MemberWeek, year: number): Promise<MemberOverview> {
-  const vacation = await deps.vacation.vacationYearOf(user.id, figures.settings, figures.timeline, year);
+function memberRow(user: PublicUser, figures: MemberWeek, vacation: VacationYear): MemberOverview {
   const { worked_minutes, target_minutes, balance_minutes } = figures.week.totals;
   return {
     user,
@@ -107,7 +108,11 @@ async function teamOverview(deps: OverviewDeps, actor: Actor, teamId: number, we
       wave.map((user) => user.id),
       weekStart,
     );
-    for (const [index, user] of wave.entries()) members.push(await memberRow(deps, user, figures[index]!, Number(weekStart.slice(0, 4))));
+    const vacation = await deps.vacation.vacationYearsOf(
+      figures.map(({ settings, timeline }, index) => ({ userId: wave[index]!.id, settings, timeline })),
+      Number(weekStart.slice(0, 4)),
+    );
+    for (const [index, user] of wave.entries()) members.push(memberRow(user, figures[index]!, vacation[index]!));
     await nextTurn();
   }
   return { team, week_start: weekStart, members };

@@ -57,6 +57,12 @@ describe("a lead's overview of a team of more members than it reads at once", ()
         await timeEntries.createEntry(user.id, { start_at: `${date}T07:00:00Z`, end_at: `${date}T11:00:00Z`, note: '' });
         await timeEntries.createEntry(user.id, { start_at: `${date}T11:${10 + i}:00Z`, end_at: `${date}T${14 + (i % 4)}:45:00Z`, note: '' });
       }
+      if (i % 6 === 5) {
+        // Vacation booked, then the tracking start moved after it: those days count nowhere (the
+        // overview reads ten members' vacation days at once, from the earliest start among them).
+        await absences.createAbsenceRange(user.id, { from: '2026-02-10', to: '2026-02-12', type: 'vacation' });
+        await settings.updateSettings(user.id, { tracking_start: '2026-02-16' });
+      }
       if (i % 5 === 0) await absences.createAbsenceRange(user.id, { from: '2026-02-24', to: '2026-02-26', type: 'vacation' }).catch(() => undefined);
       if (i % 3 === 1) await absences.createAbsence(user.id, { date: '2026-03-02', type: i % 2 === 0 ? 'sick' : 'vacation', portion: 'half' });
       if (i % 4 === 2) await timeEntries.createEntry(user.id, { start_at: '2026-03-02T08:30:00Z', note: 'running' });

@@ -89,29 +89,49 @@ interface YearCounts {
   requested: number;
 }
 
-/** Vacation half days per year from `first` through `last`: approved ones split at `today` (taken: on or before it), requested ones apart. */
-async function countedHalfDays(
-  db: Kysely<Database>,
-  userId: number,
-  settings: Settings,
-  timeline: ScheduleTimeline,
-  first: number,
-  last: number,
-  today: LocalDate,
-) {
-  const from = `${first}-01-01`;
-  const through = `${last}-12-31`;
+/** A vacation day as the figures count it. */
+interface VacationRow {
+  user_id: number;
+  date: LocalDate;
+  portion: 'full' | 'half';
+  state: string;
+}
+
+/** The vacation rows from `from` through `through` of each of `userIds`, in one statement (a lead's overview reads ten members' at once). */
+async function vacationRowsOf(db: Kysely<Database>, userIds: readonly number[], from: LocalDate, through: LocalDate): Promise<Map<number, VacationRow[]>> {
   const rows = await db
     .selectFrom('absences')
-    .select(['date', 'portion', 'state'])
-    .where('user_id', '=', userId)
+    .select(['user_id', 'date', 'portion', 'state'])
+    .where('user_id', userIds.length === 1 ? '=' : 'in', userIds.length === 1 ? userIds[0]! : userIds)
     .where('type', '=', 'vacation')
-    .where('date', '>=', from < settings.tracking_start ? settings.tracking_start : from)
+    .where('date', '>=', from)
     .where('date', '<=', through)
     .execute();
+  const byUser = new Map<number, VacationRow[]>(userIds.map((userId) => [userId, []]));
+  for (const row of rows) byUser.get(row.user_id)?.push(row);
+  return byUser;
+}
+
+/** The first and last day whose vacation counts in the figures of `shown` (from its tracking_start or the years before `shown` it carries over from). */
+function vacationSpan(settings: Settings, shown: number): { startYear: number; from: LocalDate; through: LocalDate } {
+  const startYear = Math.min(shown, Number(settings.tracking_start.slice(0, 4)));
+  const first = `${startYear}-01-01`;
+  return { startYear, from: first < settings.tracking_start ? settings.tracking_start : first, through: `${shown}-12-31` };
+}
+
+/** Vacation half days per year of `rows` (within the span): approved ones split at `today` (taken: on or before it), requested ones apart. */
+async function countedHalfDays(
+  rows: readonly VacationRow[],
+  settings: Settings,
+  timeline: ScheduleTimeline,
+  from: LocalDate,
+  through: LocalDate,
+  today: LocalDate,
+) {
   const holidays = await publicHolidays(settings.holiday_region, from, through);
   const byYear = new Map<number, YearCounts>();
   for (const row of rows) {
+    if (row.date < from || row.date > through) continue;
     if (holidays.has(row.date) || timeline.targetOn(row.date, weekdayOf(row.date)) === 0) continue;
     const year = Number(row.date.slice(0, 4));
     const counts = byYear.get(year) ?? { taken: 0, planned: 0, requested: 0 };
@@ -143,10 +163,36 @@ export async function vacationFigures(
   year?: number,
   request?: VacationRequest,
 ): Promise<VacationYear> {
-  const shown = year ?? Number((request?.from ?? today).slice(0, 4));
-  if (!Number.isInteger(shown) || shown < 1970 || shown > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
-  const startYear = Math.min(shown, Number(settings.tracking_start.slice(0, 4)));
-  const counted = await countedHalfDays(db, userId, settings, timeline, startYear, shown, today);
+  const shown = shownYear(today, year, request);
+  const span = vacationSpan(settings, shown);
+  const rows = (await vacationRowsOf(db, [userId], span.from, span.through)).get(userId)!;
+  return figuresOf(db, today, userId, settings, timeline, shown, rows, request);
+}
+
+/** The year shown: `year`, else that of the booking asked about, else today's; 1970-2099. */
+function shownYear(today: LocalDate, year?: number, request?: VacationRequest): number {
+  return checkedYear(year ?? Number((request?.from ?? today).slice(0, 4)));
+}
+
+/** `year` if it is one the figures are worked out for (1970-2099); a validation error naming `year` otherwise. */
+function checkedYear(year: number): number {
+  if (!Number.isInteger(year) || year < 1970 || year > 2099) throw validationError('year must be a year from 1970 to 2099', 'year');
+  return year;
+}
+
+/** The figures of `shown` from the account's vacation `rows` of its span (vacationSpan). */
+async function figuresOf(
+  db: Kysely<Database>,
+  today: LocalDate,
+  userId: number,
+  settings: Settings,
+  timeline: ScheduleTimeline,
+  shown: number,
+  rows: readonly VacationRow[],
+  request?: VacationRequest,
+): Promise<VacationYear> {
+  const { startYear, from, through } = vacationSpan(settings, shown);
+  const counted = await countedHalfDays(rows, settings, timeline, from, through, today);
   const days = (halves: number) => halves / 2;
   const { taken, planned, requested: pending } = counted.get(shown) ?? { taken: 0, planned: 0, requested: 0 };
   const trackingYear = Number(settings.tracking_start.slice(0, 4));
@@ -205,6 +251,33 @@ export function createVacationService({ db, clock, settings: settingsService }: 
     return vacationFigures(db, today, userId, settings, timeline, year, request);
   }
 
+  /**
+   * The figures of `year` of several accounts whose settings and schedules are read already (a lead's
+   * overview, ten members at a time): their vacation days in one statement, each member's figures
+   * then worked out as vacationYearOf works them out.
+   */
+  async function vacationYearsOf(
+    members: ReadonlyArray<{ userId: number; settings: Settings; timeline: ScheduleTimeline }>,
+    year: number,
+  ): Promise<VacationYear[]> {
+    if (members.length === 0) return [];
+    const nowMs = clock.now().getTime();
+    const shown = checkedYear(year);
+    const spans = members.map(({ settings }) => vacationSpan(settings, shown));
+    const from = spans.reduce((first, span) => (span.from < first ? span.from : first), spans[0]!.from);
+    const rows = await vacationRowsOf(
+      db,
+      members.map(({ userId }) => userId),
+      from,
+      `${shown}-12-31`,
+    );
+    const years: VacationYear[] = [];
+    for (const { userId, settings, timeline } of members) {
+      years.push(await figuresOf(db, localDateOf(nowMs, settings.zones), userId, settings, timeline, shown, rows.get(userId)!));
+    }
+    return years;
+  }
+
   /** After vacation on `dates` was booked: whether a year it falls in has less than nothing left. */
   async function exceedsAllowance(userId: number, dates: LocalDate[]): Promise<boolean> {
     for (const year of new Set(dates.map((date) => Number(date.slice(0, 4))))) {
@@ -214,5 +287,5 @@ export function createVacationService({ db, clock, settings: settingsService }: 
     return false;
   }
 
-  return { vacationYear, vacationYearOf, exceedsAllowance };
+  return { vacationYear, vacationYearOf, vacationYearsOf, exceedsAllowance };
 }
