@@ -149,7 +149,7 @@ describe('holiday caches', () => {
     for (const region of ['DE-BY', 'US-CA', 'GB']) {
       const [country, state] = region.split('-') as [string, string | undefined];
       const direct = state ? new Holidays(country, state) : new Holidays(country);
-      for (const year of [1970, 1999, 2026, 2099]) {
+      for (const year of [1970, 1999, 2000, 2024, 2026, 2099]) {
         const expected = new Map<string, string>();
         for (const holiday of direct.getHolidays(year, 'en'))
           if (holiday.type === 'public' && !expected.has(holiday.date.slice(0, 10))) expected.set(holiday.date.slice(0, 10), holiday.name);

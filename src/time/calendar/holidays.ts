@@ -183,6 +183,16 @@ export async function warmHolidays(regions: readonly string[], years: readonly n
   for (const region of regions) for (const year of years) void Promise.resolve(yearSummary(Holidays, region, year, 'en')).catch(() => undefined);
 }
 
+/** "MM-DD" of each day of a year (0-based), of a common year and of a leap year: a summary's days as dates without a Date each. */
+const MONTH_DAYS_OF = [false, true].map((leap) => {
+  const days: string[] = [];
+  const first = Date.UTC(leap ? 2024 : 2025, 0, 1);
+  for (let day = 0; day < (leap ? 366 : 365); day++) days.push(new Date(first + day * DAY_MS).toISOString().slice(5, 10));
+  return days;
+});
+
+const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
 /** Public holidays (date → name, in `language`) of a normalized region from `from` through `through`. */
 export async function publicHolidays(
   region: string | null,
@@ -194,11 +204,15 @@ export async function publicHolidays(
   if (!region) return result;
   const Holidays = await loadHolidays();
   for (let year = Number(from.slice(0, 4)); year <= Number(through.slice(0, 4)); year++) {
-    const days = await yearSummary(Holidays, region, year, language);
+    // A kept year is used as it is, without a turn of the microtask queue.
+    const summary = yearSummary(Holidays, region, year, language);
+    const days = typeof summary === 'string' ? summary : await summary;
     const { names } = summaryOf(summaryKey(region, language));
-    const firstDay = Date.UTC(year, 0, 1);
+    const monthDays = MONTH_DAYS_OF[isLeapYear(year) ? 1 : 0]!;
     for (let i = 0; i < days.length; i += 2) {
-      const date = new Date(firstDay + days.charCodeAt(i) * DAY_MS).toISOString().slice(0, 10);
+      const day = days.charCodeAt(i);
+      // Day 365 of a common year is the next 1 January (a summary keeps what date-holidays gives the year).
+      const date = day < monthDays.length ? `${year}-${monthDays[day]!}` : new Date(Date.UTC(year, 0, 1) + day * DAY_MS).toISOString().slice(0, 10);
       if (date >= from && date <= through) result.set(date, names[days.charCodeAt(i + 1)]!);
     }
   }
