@@ -55,6 +55,10 @@ export async function seedPeople(env: Record<string, string>, password: string):
   return people;
 }
 
+/** The body of a new finished entry of two minutes from `startMs`. */
+const twoMinuteEntry = (startMs: number, note: string) =>
+  JSON.stringify({ start_at: new Date(startMs).toISOString(), end_at: new Date(startMs + 120_000).toISOString(), note });
+
 /**
  * The morning before the measured minutes: every person's token is known to this process (a token's
  * first request verifies its signature on libuv's pool, where it would queue behind the flood's
@@ -70,9 +74,8 @@ export async function warmUp(baseUrl: string, people: Person[]): Promise<void> {
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`warm-up: ${path} answered ${response.status}`);
   }
-  // An entry of two minutes on a day before the measured writes' (mixedTraffic's start a year back, on 5 January).
-  const startMs = Date.UTC(new Date().getUTCFullYear() - 1, 0, 4, 6);
-  const body = JSON.stringify({ start_at: new Date(startMs).toISOString(), end_at: new Date(startMs + 120_000).toISOString(), note: 'warm-up' });
+  // On a day before the measured writes' (mixedTraffic's start a year back, on 5 January).
+  const body = twoMinuteEntry(Date.UTC(new Date().getUTCFullYear() - 1, 0, 4, 6), 'warm-up');
   const response = await fetch(`${baseUrl}/api/time-entries`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`warm-up: POST /api/time-entries answered ${response.status}`);
@@ -131,8 +134,7 @@ export async function mixedTraffic(baseUrl: string, people: Person[], password: 
     else if (kind < 0.75) send(at, '/api/stats/month', { headers }, latencies);
     else {
       // A finished entry of two minutes, each at its own time a year back: never overlapping.
-      const startMs = Date.UTC(new Date().getUTCFullYear() - 1, 0, 5, 6) + writes++ * 180_000;
-      const body = JSON.stringify({ start_at: new Date(startMs).toISOString(), end_at: new Date(startMs + 120_000).toISOString(), note: 'mixed' });
+      const body = twoMinuteEntry(Date.UTC(new Date().getUTCFullYear() - 1, 0, 5, 6) + writes++ * 180_000, 'mixed');
       send(at, '/api/time-entries', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }, latencies);
     }
   }

@@ -102,7 +102,7 @@ async function vacationRowsOf(db: Kysely<Database>, userIds: readonly number[], 
   const rows = await db
     .selectFrom('absences')
     .select(['user_id', 'date', 'portion', 'state'])
-    .where('user_id', userIds.length === 1 ? '=' : 'in', userIds.length === 1 ? userIds[0]! : userIds)
+    .where('user_id', 'in', userIds)
     .where('type', '=', 'vacation')
     .where('date', '>=', from)
     .where('date', '<=', through)
@@ -112,11 +112,19 @@ async function vacationRowsOf(db: Kysely<Database>, userIds: readonly number[], 
   return byUser;
 }
 
-/** The first and last day whose vacation counts in the figures of `shown` (from its tracking_start or the years before `shown` it carries over from). */
-function vacationSpan(settings: Settings, shown: number): { startYear: number; from: LocalDate; through: LocalDate } {
+/** The year shown and the first and last day whose vacation counts in its figures (from tracking_start, through the years before `shown` it carries over from). */
+interface VacationSpan {
+  shown: number;
+  startYear: number;
+  from: LocalDate;
+  through: LocalDate;
+}
+
+/** The span of `shown` for an account with these settings. */
+function vacationSpan(settings: Settings, shown: number): VacationSpan {
   const startYear = Math.min(shown, Number(settings.tracking_start.slice(0, 4)));
   const first = `${startYear}-01-01`;
-  return { startYear, from: first < settings.tracking_start ? settings.tracking_start : first, through: `${shown}-12-31` };
+  return { shown, startYear, from: first < settings.tracking_start ? settings.tracking_start : first, through: `${shown}-12-31` };
 }
 
 /** Vacation half days per year of `rows` (within the span): approved ones split at `today` (taken: on or before it), requested ones apart. */
@@ -163,10 +171,9 @@ export async function vacationFigures(
   year?: number,
   request?: VacationRequest,
 ): Promise<VacationYear> {
-  const shown = shownYear(today, year, request);
-  const span = vacationSpan(settings, shown);
+  const span = vacationSpan(settings, shownYear(today, year, request));
   const rows = (await vacationRowsOf(db, [userId], span.from, span.through)).get(userId)!;
-  return figuresOf(db, today, userId, settings, timeline, shown, rows, request);
+  return figuresOf(db, today, userId, settings, timeline, span, rows, request);
 }
 
 /** The year shown: `year`, else that of the booking asked about, else today's; 1970-2099. */
@@ -180,18 +187,17 @@ function checkedYear(year: number): number {
   return year;
 }
 
-/** The figures of `shown` from the account's vacation `rows` of its span (vacationSpan). */
+/** The figures of the span's year from the account's vacation `rows` of that span. */
 async function figuresOf(
   db: Kysely<Database>,
   today: LocalDate,
   userId: number,
   settings: Settings,
   timeline: ScheduleTimeline,
-  shown: number,
+  { shown, startYear, from, through }: VacationSpan,
   rows: readonly VacationRow[],
   request?: VacationRequest,
 ): Promise<VacationYear> {
-  const { startYear, from, through } = vacationSpan(settings, shown);
   const counted = await countedHalfDays(rows, settings, timeline, from, through, today);
   const days = (halves: number) => halves / 2;
   const { taken, planned, requested: pending } = counted.get(shown) ?? { taken: 0, planned: 0, requested: 0 };
@@ -272,8 +278,8 @@ export function createVacationService({ db, clock, settings: settingsService }: 
       `${shown}-12-31`,
     );
     const years: VacationYear[] = [];
-    for (const { userId, settings, timeline } of members) {
-      years.push(await figuresOf(db, localDateOf(nowMs, settings.zones), userId, settings, timeline, shown, rows.get(userId)!));
+    for (const [index, { userId, settings, timeline }] of members.entries()) {
+      years.push(await figuresOf(db, localDateOf(nowMs, settings.zones), userId, settings, timeline, spans[index]!, rows.get(userId)!));
     }
     return years;
   }
