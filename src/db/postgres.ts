@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql, type CompiledQuery, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import {
   BackupError,
@@ -16,24 +16,15 @@ import {
   type OpenedDatabase,
   type OpenOptions,
   type PostgresPoolSettings,
-  type KeyCondition,
-  type KeyedLookup,
 } from './database.js';
 import { createBackupFile, installBackupFile, removeBackupFile } from './backup-file.js';
+import { gatheredLookup, namedRowsById } from './postgres-reads.js';
 import { TABLES } from './tables.js';
 import type { Database } from './types.js';
 
 const TIMESTAMPTZ_OID = 1184;
 const DATE_OID = 1082;
 const [INT8_OID, NUMERIC_OID] = [20, 1700];
-
-/** At most this many keys in one statement of a gathered lookup (prepareLookup); more go in several. */
-const LOOKUP_BATCH_LIMIT = 256;
-
-interface Waiter<R> {
-  resolve: (row: R | undefined) => void;
-  reject: (error: unknown) => void;
-}
 
 /** At most this many statement texts of a process become named (prepared) statements; others run unnamed. */
 const NAMED_STATEMENT_LIMIT = 500;
@@ -126,45 +117,6 @@ async function dumpTo(url: string, destination: string): Promise<BackupResult> {
   }
   const { bytes } = installBackupFile(file);
   return { path: target, bytes, durationMs: Math.round(performance.now() - started) };
-}
-
-/**
- * The lookup of prepareLookup on PostgreSQL: the keys asked for in one turn of the event loop go out
- * together after it, in one named statement (`= any($1)`), at most LOOKUP_BATCH_LIMIT keys each.
- */
-function gatheredLookup<R extends { lookup_key: string }>(pool: pg.Pool, build: (keyIs: KeyCondition) => CompiledQuery<R>): KeyedLookup<R> {
-  let statement: { name: string; text: string } | undefined;
-  let pending = new Map<string, Waiter<R>[]>();
-  const answer = (keys: string[], waiting: Map<string, Waiter<R>[]>) => {
-    pool.query<R & Record<string, unknown>>({ ...(statement as { name: string; text: string }), values: [keys] }).then(
-      (result) => {
-        const rows = new Map(result.rows.map((row) => [row.lookup_key, row]));
-        for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.resolve(rows.get(key));
-      },
-      (error: unknown) => {
-        for (const key of keys) for (const waiter of waiting.get(key) ?? []) waiter.reject(error);
-      },
-    );
-  };
-  const flush = () => {
-    const waiting = pending;
-    pending = new Map();
-    statement ??= (() => {
-      const { sql: text } = build((column) => sql<boolean>`${column} = any(${sql.val<string[]>([])}::text[])`);
-      // A named statement is prepared once per connection by pg, then only bound and run.
-      return { name: `timetrack_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
-    })();
-    const keys = [...waiting.keys()];
-    for (let from = 0; from < keys.length; from += LOOKUP_BATCH_LIMIT) answer(keys.slice(from, from + LOOKUP_BATCH_LIMIT), waiting);
-  };
-  return (key) =>
-    new Promise<R | undefined>((resolve, reject) => {
-      // The keys of requests read in this turn of the event loop go out together after it (setImmediate).
-      if (pending.size === 0) setImmediate(flush);
-      const waiters = pending.get(key);
-      if (waiters) waiters.push({ resolve, reject });
-      else pending.set(key, [{ resolve, reject }]);
-    });
 }
 
 /**
@@ -264,6 +216,7 @@ export function openPostgresDatabase(
     // trade durability for speed as on SQLite.
     bestEffort: (fn) => fn(db),
     prepareLookup: (build) => gatheredLookup(pool, build),
+    prepareRowsById: (build) => namedRowsById(pool, build),
     async probe() {
       await sql`select 1`.execute(db);
     },

@@ -16,7 +16,7 @@ import {
   type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
-import type { BestEffortWriter, KeyCondition, KeyedLookup, OpenedDatabase, RowOfValues } from './database.js';
+import type { BestEffortWriter, KeyCondition, KeyedLookup, OpenedDatabase, RowOfValues, RowsById } from './database.js';
 import { backupDatabase, quickCheck, type SqliteHandle } from './sqlite-backup.js';
 import type { Database } from './types.js';
 
@@ -151,21 +151,40 @@ export function cachePreparedStatements(sqlite: SQLite.Database, capacity = STAT
 }
 
 /**
- * A prepared one-row lookup whose row is built by an object literal. better-sqlite3 builds a row
- * object key by key through V8's API (a string-table lookup and a hidden-class step per column);
- * the lookups run on every authenticated request, so they ask for the row's values as an array and
- * the mapper written beside the query (`fromValues`) makes the object in one allocation of a known
- * shape: about 5 µs less a lookup with a server's cold caches (docs/decisions/0002-sqlite-row-lookup.md). The mapper is checked once against the statement's columns.
+ * A prepared statement of one parameter whose rows are built by object literals. better-sqlite3
+ * builds a row object key by key through V8's API (a string-table lookup and a hidden-class step per
+ * column); these reads run on every authenticated request, so they ask for the rows' values as arrays
+ * and the mapper written beside the query (`fromValues`) makes each object in one allocation of a
+ * known shape: about 5 µs less a lookup with a server's cold caches
+ * (docs/decisions/0002-sqlite-row-lookup.md). The mapper is checked once against the statement's
+ * columns. While a transaction is open on the connection (Kysely's one connection, whose transactions
+ * await between their statements and may yield to the event loop), a read here would run inside it
+ * and see writes that may still roll back (a session revoked, then not): it then goes through Kysely,
+ * which answers it after that transaction has ended.
  */
-function rowLookup<R>(sqlite: SQLite.Database, sqlText: string, fromValues: RowOfValues<R>): (key: string) => R | undefined {
-  const statement = sqlite.prepare<[string], unknown[]>(sqlText).raw();
+function directStatement<R>(
+  db: Kysely<Database>,
+  sqlite: SQLite.Database,
+  compiled: CompiledQuery<R>,
+  fromValues: RowOfValues<R>,
+): { first: (parameter: unknown) => R | undefined | Promise<R | undefined>; all: (parameter: unknown) => Promise<R[]> } {
+  if (compiled.parameters.length !== 1) throw new Error('a direct statement has exactly one parameter');
+  const statement = sqlite.prepare<[unknown], unknown[]>(compiled.sql).raw();
   assertMapperMatches(
     statement.columns().map((column) => column.name),
     fromValues,
   );
-  return (key) => {
-    const values = statement.get(key);
-    return values === undefined ? undefined : fromValues(values);
+  const throughKysely = (parameter: unknown) => db.executeQuery<R>({ ...compiled, parameters: [parameter] }).then((result) => result.rows);
+  return {
+    first(parameter) {
+      if (sqlite.inTransaction) return throughKysely(parameter).then((rows) => rows[0]);
+      const values = statement.get(parameter);
+      return values === undefined ? undefined : fromValues(values);
+    },
+    all(parameter) {
+      if (sqlite.inTransaction) return throughKysely(parameter);
+      return Promise.resolve(statement.all(parameter).map(fromValues));
+    },
   };
 }
 
@@ -208,8 +227,18 @@ export function openSqliteDatabase(dbPath: string): OpenedSqliteDatabase {
     close: () => db.destroy(),
     prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>, fromValues: RowOfValues<R>): KeyedLookup<R> {
       // In process and synchronous: nothing to gain from gathering keys.
-      let lookup: ((key: string) => R | undefined) | undefined;
-      return (key) => (lookup ??= rowLookup<R>(sqlite, build((column) => sql<boolean>`${column} = ${''}`).sql, fromValues))(key);
+      let statement: ReturnType<typeof directStatement<R>> | undefined;
+      return (key) =>
+        (statement ??= directStatement(
+          db,
+          sqlite,
+          build((column) => sql<boolean>`${column} = ${''}`),
+          fromValues,
+        )).first(key);
+    },
+    prepareRowsById<R>(build: () => CompiledQuery<R>, fromValues: RowOfValues<R>): RowsById<R> {
+      let statement: ReturnType<typeof directStatement<R>> | undefined;
+      return (id) => (statement ??= directStatement(db, sqlite, build(), fromValues)).all(id);
     },
     async probe() {
       // `select 1` is answered by the SQLite library alone and would say "ok" for a file that cannot be read.

@@ -1,8 +1,8 @@
 // Memberships (docs/teams.md): how an actor stands to an account or a team (what `can` in access.ts is
 // asked with), the teams of an account, and adding or removing a member. A change of one account's
 // memberships locks that account's row first, so two changes of it wait for each other.
-import type { CompiledQuery, Kysely } from 'kysely';
-import type { TransactionalDatabase } from '../db/database.js';
+import type { Kysely } from 'kysely';
+import type { OpenedDatabase, TransactionalDatabase } from '../db/database.js';
 import type { Database, TeamRole } from '../db/types.js';
 import { ServiceError } from '../common/errors.js';
 import { PUBLIC_USER_COLUMNS, type PublicUser } from '../auth/accounts/users.js';
@@ -55,22 +55,17 @@ function teamsOfQuery(db: Kysely<Database>, userId: number) {
     .orderBy('teams.name');
 }
 
-const compiledTeamsOf = new WeakMap<Kysely<Database>, CompiledQuery<OwnTeam>>();
+/** A team row from its values in select order (teamsOfQuery), for prepareRowsById. */
+const ownTeamOfValues = (values: unknown[]): OwnTeam => ({ id: values[0] as number, name: values[1] as string, role: values[2] as TeamRole });
 
 /**
- * The teams an account is in, by name (GET /api/auth/me, on every call). The statement is built and
- * compiled once per executor and then run with the account's id: building and compiling it with
- * Kysely on each call cost more than the session lookup and the read together (docs/performance.md,
- * "Deliberate optimisations").
+ * The reader of the teams an account is in, by name (GET /api/auth/me, on every call): the statement
+ * compiled once and run by the engine port without Kysely's executor (prepareRowsById; building and
+ * compiling it with Kysely on each call cost more than the session lookup and the read together:
+ * docs/performance.md, "Deliberate optimisations").
  */
-export async function teamsOf(db: Kysely<Database>, userId: number): Promise<OwnTeam[]> {
-  let compiled = compiledTeamsOf.get(db);
-  if (!compiled) {
-    compiled = teamsOfQuery(db, 0).compile();
-    if (compiled.parameters.length !== 1) throw new Error('the teams-of statement must have the account id as its one parameter');
-    compiledTeamsOf.set(db, compiled);
-  }
-  return (await db.executeQuery<OwnTeam>({ ...compiled, parameters: [userId] })).rows;
+export function teamsOfReader(database: Pick<OpenedDatabase, 'db' | 'prepareRowsById'>): (userId: number) => Promise<OwnTeam[]> {
+  return database.prepareRowsById(() => teamsOfQuery(database.db, 0).compile(), ownTeamOfValues);
 }
 
 export interface Member {

@@ -1,14 +1,14 @@
 // The team service (docs/teams.md, docs/api.md "Teams"): every operation asks `can` (access.ts) with
 // how the actor stands to the team, then does the one thing. The operator at the shell is OPERATOR.
-import type { TransactionalDatabase } from '../db/database.js';
+import type { OpenedDatabase, TransactionalDatabase } from '../db/database.js';
 import type { AbsenceApproval, TeamRole } from '../db/types.js';
 import type { Clock } from '../common/clock.js';
 import { requireAllowed, type Actor } from './access.js';
-import { membersOf, membersOfTeams, membershipRole, putMember, relationToTeam, removeMember, teamsOf } from './members.js';
+import { membersOf, membersOfTeams, membershipRole, putMember, relationToTeam, removeMember, teamsOfReader } from './members.js';
 import { createTeam, deleteTeam, findTeam, listTeams, renameTeam, setAbsenceApproval, setAutoLock, teamById, teamNotFound } from './teams.js';
 
 export interface TeamDeps {
-  database: TransactionalDatabase;
+  database: TransactionalDatabase & Pick<OpenedDatabase, 'prepareRowsById'>;
   clock: Clock;
 }
 
@@ -38,6 +38,7 @@ async function changeMembership(deps: TeamDeps, actor: Actor, teamId: number, us
 
 export function createTeamService(deps: TeamDeps) {
   const { db } = deps.database;
+  const teamsOf = teamsOfReader(deps.database);
   /** The teams within the actor's reach: all for an admin, its own for anyone else. */
   const list = (actor: Actor) => {
     requireAllowed(actor, 'teams.read', { kind: 'everyone' }, teamNotFound);
@@ -80,7 +81,7 @@ export function createTeamService(deps: TeamDeps) {
     putMember: (actor: Actor, teamId: number, userId: number, role: TeamRole) => changeMembership(deps, actor, teamId, userId, role),
     removeMember: (actor: Actor, teamId: number, userId: number) => changeMembership(deps, actor, teamId, userId, null),
     /** The teams of an account with its role in each (GET /api/auth/me). */
-    teamsOf: (userId: number) => teamsOf(db, userId),
+    teamsOf,
     /** A team by id or name, as the CLI names one. */
     find: (reference: string) => findTeam(db, reference),
   };

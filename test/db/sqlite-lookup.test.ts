@@ -1,6 +1,8 @@
-// The per-request lookup on SQLite (src/db/sqlite.ts, prepareLookup): rows read as arrays and made
-// into objects by the mapper written beside the query give exactly what better-sqlite3's own row
-// objects give, whatever the names and values; a mapper out of step with its query is refused.
+// The per-request reads on SQLite (src/db/sqlite.ts, prepareLookup and prepareRowsById): rows read as
+// arrays and made into objects by the mapper written beside the query give exactly what
+// better-sqlite3's own row objects give, whatever the names and values; a mapper out of step with its
+// query is refused; a read while another request's transaction is open on the connection answers what
+// is committed, after that transaction.
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,5 +64,50 @@ describe('the prepared lookup on SQLite', () => {
     expect(() => swapped('a')).toThrow(/does not match/);
     const renamed = database.prepareLookup<Row>(query, (values) => ({ lookup_key: values[0] as string, full_name: values[1] }));
     expect(() => renamed('a')).toThrow(/does not match/);
+  });
+
+  it('answers what is committed when a transaction is open on the connection, after it has ended', async () => {
+    const database = itemsDatabase();
+    const lookup = database.prepareLookup<Row>((keyIs) => sql<Row>`${sql.raw(SELECT)} ${keyIs(sql<string>`key`)}`.compile(database.db), rowOfValues);
+    const rowsById = database.prepareRowsById(
+      () => sql<{ name: string | null }>`select name from items where amount = ${0}`.compile(database.db),
+      (values) => ({ name: values[0] as string | null }),
+    );
+    const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    let duringLookup: unknown;
+    let duringRows: unknown;
+    // A transaction that yields to the event loop between its statements (as a long one does), then
+    // rolls back: the reads of a request that arrives meanwhile must not see its writes.
+    await expect(
+      database.transact(async (trx) => {
+        await sql`update items set name = 'Changed' where key = 'a'`.execute(trx);
+        await nextTurn();
+        duringLookup = lookup('a');
+        duringRows = rowsById(3);
+        await nextTurn();
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await expect(duringLookup).resolves.toMatchObject({ lookup_key: 'a', name: 0.5, 'say "hi"\\': 'Anna' });
+    await expect(duringRows).resolves.toEqual([{ name: 'Anna' }]);
+    // Outside a transaction, synchronous again.
+    expect(lookup('a')).toMatchObject({ 'say "hi"\\': 'Anna' });
+  });
+
+  it('reads the rows of an id as better-sqlite3 row objects, with one parameter only', async () => {
+    const database = itemsDatabase();
+    database.sqlite.exec(`insert into items values ('c', 'Carla', 3, 1.5, null), ('d', 'Dora', 4, null, null);`);
+    const rowsById = database.prepareRowsById(
+      () => sql<Record<string, unknown>>`select key, name, share from items where amount = ${0} order by key`.compile(database.db),
+      (values) => ({ key: values[0], name: values[1], share: values[2] }),
+    );
+    const reference = database.sqlite.prepare('select key, name, share from items where amount = ? order by key');
+    for (const id of [3, 4, 5]) expect(await rowsById(id)).toEqual(reference.all(id));
+    expect(await rowsById(3)).toHaveLength(2);
+    const two = database.prepareRowsById(
+      () => sql`select name from items where amount = ${0} or amount = ${1}`.compile(database.db),
+      (values) => ({ name: values[0] }),
+    );
+    expect(() => two(3)).toThrow(/exactly one parameter/);
   });
 });

@@ -72,6 +72,25 @@ describe.skipIf(!onPostgres)('the gathered lookup on PostgreSQL', () => {
   });
 });
 
+describe.skipIf(!onPostgres)('the rows of an id on PostgreSQL (prepareRowsById)', () => {
+  it('answers each id its own rows, one named statement each, and refuses a statement of two parameters', async () => {
+    const { database, statements } = await itemsDatabase();
+    const rowsById = database.prepareRowsById(
+      () => sql<{ name: string }>`select name from items where length(key) = ${0}::int order by key`.compile(database.db),
+      (values) => ({ name: values[0] as string }),
+    );
+    expect((await rowsById(2)).map((row) => row.name)).toEqual(['item 1', 'item 2', 'item 3', 'item 4', 'item 5', 'item 6', 'item 7', 'item 8', 'item 9']);
+    expect(await rowsById(4)).toEqual(Array.from({ length: 301 }, (_, i) => ({ name: `item ${100 + i}` })));
+    expect(await rowsById(7)).toEqual([]);
+    expect(statements()).toBe(3);
+    const two = database.prepareRowsById(
+      () => sql`select name from items where key = ${'a'} or key = ${'b'}`.compile(database.db),
+      (values) => ({ name: values[0] }),
+    );
+    await expect(two(1)).rejects.toThrow(/exactly one parameter/);
+  });
+});
+
 describe.skipIf(onPostgres)('PostgreSQL', () => {
   it.skip(POSTGRES_SKIP_REASON, () => {});
 });
