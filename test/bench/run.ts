@@ -47,8 +47,8 @@ const MIXED = `mixed traffic: p99 in ms of ${PEOPLE} people (${PEOPLE * REQUESTS
 /** Length of the bystander figure's run (BYSTANDER), in seconds. */
 const BYSTANDER_SECONDS = Number(process.env.BENCH_BYSTANDER_SECONDS ?? 20);
 const STATS_PG = 'statistics: /stats/overtime on PostgreSQL ÷ on SQLite';
-/** /stats/overtime throughput of each database, for STATS_PG. */
-const statsRpsOf: Partial<Record<'SQLite' | 'PostgreSQL', number>> = {};
+/** The SQLite target, whose file STATS_PG's SQLite side is served from again beside PostgreSQL. */
+let sqliteTarget: Target | undefined;
 /**
  * The node flags of the systemd unit's ExecStart (config/timetrack.service), between the node binary
  * and bin/timetrack.cjs: serve runs with them here too. The unit as shipped runs `timetrack` itself
@@ -70,7 +70,7 @@ const HASH_CONCURRENCY = defaultHashConcurrency(); // the server's bound at its 
 const PG_URL = process.env.TIMETRACK_BENCH_DATABASE_URL;
 /** Length of each of the team figure's two runs, in seconds. */
 const TEAM_SECONDS = Number(process.env.BENCH_TEAM_SECONDS ?? 10);
-/** BENCH_ONLY=mixed, bystander or team (comma-separated): only those figures are measured (docs/performance.md). */
+/** BENCH_ONLY=mixed, bystander, team, limit or statistics (comma-separated): only those figures are measured (docs/performance.md). */
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter((name) => name !== '');
 
 /**
@@ -143,7 +143,7 @@ async function seed(target: Target): Promise<void> {
   // sessions an account may hold the oldest (the /me token measured meanwhile) would be revoked.
   await accounts.createAccount({ email: target.emails.flood, password: PASSWORD, full_name: 'Flood' });
   // The five years are the statistics and bystander figures' (BENCH_ONLY=team or mixed alone needs none).
-  if (ONLY.length === 0 || ONLY.includes('bystander')) await seedYearsOfEntries({ settings, timeEntries }, stats.id, 5);
+  if (ONLY.length === 0 || ONLY.includes('bystander') || ONLY.includes('statistics')) await seedYearsOfEntries({ settings, timeEntries }, stats.id, 5);
   await ctx.close();
   await settleSeed(target.env.DATABASE_URL);
 }
@@ -176,6 +176,22 @@ async function measureTarget(driver: Driver, target: Target, put: (figure: strin
     if (ONLY.includes('mixed')) await mixedFigure(driver, target, put);
     if (ONLY.includes('bystander')) await bystanderFigure(target, put);
     if (ONLY.includes('team')) await teamFigure(target, put);
+    if (ONLY.includes('limit')) {
+      const serve = await startServe(target, 'b');
+      try {
+        await comparisons(driver, target, serve, { authorization: `Bearer ${await token(serve.url, target.emails.me)}` }, put);
+      } finally {
+        await serve.stop();
+      }
+    }
+    if (ONLY.includes('statistics') && target.name === 'PostgreSQL') {
+      const serve = await startServe(target, 'a');
+      try {
+        await statisticsSideBySide(driver, target, serve, put);
+      } finally {
+        await serve.stop();
+      }
+    }
     return;
   }
 
@@ -282,9 +298,7 @@ async function otherFigures(
     statsRuns.push(await load(driver, { url: `${serve.url}/api/stats/overtime`, headers: statsHeaders, connections: CONNECTIONS, seconds: SECONDS }));
   if (statsRuns.some((r) => r.non2xx > 0)) throw new Error(`${target.name}: /api/stats/overtime answered errors under load`);
   const statsRps = median(statsRuns.map((r) => r.requestsPerSecond));
-  statsRpsOf[target.name] = statsRps;
-  if (target.name === 'PostgreSQL' && statsRpsOf.SQLite)
-    put(STATS_PG, { measured: `${rps(statsRps)} ÷ ${rps(statsRpsOf.SQLite)}`, ratio: statsRps / statsRpsOf.SQLite });
+  if (target.name === 'PostgreSQL') await statisticsSideBySide(driver, target, serve, put);
   put('statistics: /stats/overtime (5 years) ÷ /me', { measured: `${rps(statsRps)} ÷ ${rps(meRps)}`, ratio: statsRps / meRps });
 
   const loginRequest = {
@@ -314,6 +328,40 @@ async function otherFigures(
     ratio: stormed.requestsPerSecond / meRps,
   });
   put('login storm: /me p99 during flood ÷ idle', { measured: `${stormed.p99Ms.toFixed(2)} ÷ ${meP99.toFixed(2)} ms`, ratio: stormed.p99Ms / meP99 });
+}
+
+/**
+ * STATS_PG: the five-year overtime on PostgreSQL ÷ on SQLite, side by side as every other ratio: a
+ * serve (a) on the SQLite column's file started again beside the PostgreSQL one, their runs
+ * alternating, the median of the rounds' ratios (measured half an hour apart, the two columns'
+ * figures moved with the machine's speed).
+ */
+async function statisticsSideBySide(driver: Driver, target: Target, serve: Server, put: (figure: string, cell: Omit<Cell, 'met'>) => void) {
+  if (!sqliteTarget) return;
+  const sqliteServe = await startServe(sqliteTarget, 'a');
+  try {
+    const request = async (server: Server, of: Target) => ({
+      url: `${server.url}/api/stats/overtime`,
+      headers: { authorization: `Bearer ${await token(server.url, of.emails.stats)}` },
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+    });
+    const onSqlite = await request(sqliteServe, sqliteTarget);
+    const onPostgres = await request(serve, target);
+    for (const warm of [onSqlite, onPostgres]) await load(driver, { ...warm, seconds: 2 });
+    const runs: { sqlite: Measured[]; postgres: Measured[] } = { sqlite: [], postgres: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.sqlite.push(await measure(driver, sqliteServe, onSqlite));
+      runs.postgres.push(await measure(driver, serve, onPostgres));
+    }
+    if ([...runs.sqlite, ...runs.postgres].some((r) => r.non2xx > 0)) throw new Error('/api/stats/overtime answered errors under load');
+    put(STATS_PG, {
+      measured: sideBySide(runs.postgres, runs.sqlite),
+      ratio: median(runs.postgres.map((r, i) => r.requestsPerSecond / runs.sqlite[i]!.requestsPerSecond)),
+    });
+  } finally {
+    await sqliteServe.stop();
+  }
 }
 
 /** Way (b): serve ÷ the limit server; on SQLite also serve without its nextTick entry ÷ with it. */
@@ -488,6 +536,7 @@ async function main(): Promise<void> {
   const suffix = `${Date.now()}-${randomBytes(3).toString('hex')}`;
   const emails = { me: `bench-${suffix}@example.com`, stats: `stats-${suffix}@example.com`, flood: `flood-${suffix}@example.com` };
   const targets: Target[] = [{ name: 'SQLite', env: { TIMETRACK_DB: dbPath }, serveArgs: ['--db', dbPath], emails }];
+  sqliteTarget = targets[0];
   if (PG_URL) targets.push({ name: 'PostgreSQL', env: { DATABASE_URL: PG_URL, JWT_SECRET: randomBytes(32).toString('base64url') }, serveArgs: [], emails });
 
   const ge = (goal: number) => (ratio: number) => ratio >= goal;
