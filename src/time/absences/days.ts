@@ -52,21 +52,21 @@ export interface RangeAbsences {
 }
 
 /**
- * The absences from `from` through `through` as a balance over years needs them, in one aggregate
- * however many there are (a balance from 1970 must not read them all): how many whole and half
- * absences fall on each weekday of each stretch of one schedule (`stretchStarts`: the first day of
- * each stretch after the first), and each absence on one of `holidays` (a few hundred) with its date.
+ * The aggregate of the absences from `from` through `through` as a balance over years needs them, one
+ * statement however many there are (a balance from 1970 must not read them all): how many whole and
+ * half absences fall on each weekday of each stretch of one schedule (`stretchStarts`: the first day
+ * of each stretch after the first), and each absence on one of `holidays` (a few hundred) with its
+ * date. A select the caller runs (the balance runs it in one union with its sums); rangeAbsencesOf
+ * reads its rows.
  */
-export async function absencesInRange(
+export function rangeAbsencesQuery(
   db: Kysely<Database>,
   userId: number,
   from: LocalDate,
   through: LocalDate,
   stretchStarts: readonly LocalDate[],
   holidays: readonly LocalDate[],
-): Promise<RangeAbsences> {
-  const found: RangeAbsences = { counts: [], onHolidays: new Map() };
-  if (through < from) return found;
+) {
   let stretch = sql<number>`0`;
   for (const start of stretchStarts) stretch = sql<number>`${stretch} + (case when date >= ${start} then 1 else 0 end)`;
   // The list padded to a power of two (a date twice is the same condition): a few statement texts
@@ -76,7 +76,7 @@ export async function absencesInRange(
   let values = sql``;
   listed.forEach((date, index) => (values = index === 0 ? sql`${date}` : sql`${values}, ${date}`));
   const holiday = listed.length === 0 ? sql<LocalDate | null>`null` : sql<LocalDate | null>`case when date in (${values}) then date end`;
-  const rows = await db
+  return db
     .selectFrom((eb) =>
       eb
         .selectFrom('absences')
@@ -88,17 +88,30 @@ export async function absencesInRange(
         .as('a'),
     )
     .select(['a.weekday', 'a.portion', 'a.stretch', 'a.holiday', (eb) => eb.fn.countAll<number>().as('count')])
-    .groupBy(['a.weekday', 'a.portion', 'a.stretch', 'a.holiday'])
-    .execute();
+    .groupBy(['a.weekday', 'a.portion', 'a.stretch', 'a.holiday']);
+}
+
+/** A row of rangeAbsencesQuery (read from a union whose other rows have nulls in these columns). */
+export interface RangeAbsenceRow {
+  weekday: number | string | null;
+  portion: AbsencePortion | null;
+  stretch: number | string | null;
+  holiday: LocalDate | null;
+  count: number | string | bigint | null;
+}
+
+/** RangeAbsences from the rows of rangeAbsencesQuery. */
+export function rangeAbsencesOf(rows: readonly RangeAbsenceRow[]): RangeAbsences {
+  const found: RangeAbsences = { counts: [], onHolidays: new Map() };
   for (const row of rows) {
     // 0 = Sunday in both engines.
     found.counts.push({
       stretch: Number(row.stretch),
       weekday: WEEKDAYS[(Number(row.weekday) + 6) % 7] as Weekday,
-      portion: row.portion,
+      portion: row.portion!,
       count: Number(row.count),
     });
-    if (row.holiday !== null) found.onHolidays.set(row.holiday, row.portion);
+    if (row.holiday !== null) found.onHolidays.set(row.holiday, row.portion!);
   }
   return found;
 }

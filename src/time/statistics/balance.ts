@@ -1,56 +1,72 @@
 // The overtime balance (docs/time-model.md): offset + worked − target + booked over the complete days
-// from tracking_start through yesterday, from aggregates (one sum over the per-day totals, weekdays
-// counted by arithmetic per schedule), so five years cost about what a week does.
+// from tracking_start through yesterday, from aggregates (one statement: the sum over the per-day
+// totals with the bookings' and the absences' counts; weekdays counted by arithmetic per schedule),
+// so five years cost about what a week does.
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import type { Database, LocalDate } from '../../db/types.js';
+import type { AbsencePortion, Database, LocalDate } from '../../db/types.js';
 import { validationError } from '../../common/errors.js';
 import { targetOfDay } from '../day-rules.js';
 import { addDays, localDateOf, weekdayCounts, weekdayOf } from '../calendar/dates.js';
 import { publicHolidays } from '../calendar/holidays.js';
 import type { Settings } from '../settings/settings.js';
-import { absencesInRange } from '../absences/days.js';
+import { rangeAbsencesOf, rangeAbsencesQuery, type RangeAbsences } from '../absences/days.js';
 import { bookedSum } from '../bookings.js';
 import { accountContext, type AccountContext } from './context.js';
 import { liveTotals, MINUTE_MS, runningDays, workedOf } from './days.js';
 import type { MonthlyBalances, OvertimeBalance, PeriodFigures, StatisticsDeps } from './types.js';
 
 /**
- * Worked and booked minutes from `from` through `through`, in one statement: each day's whole minutes
- * less its break deduction, summed in the database over the stored days (the deduction is a CASE
- * over the user's few rules), and the bookings' sum beside it; the days the running entry touches
- * are worked out here with it.
+ * The sums and the absences of the days from `from` through `through`, in one statement (a union of
+ * the two aggregates: one round trip on PostgreSQL instead of two). The sums: each stored day's whole
+ * minutes less its break deduction (a CASE over the user's few rules), summed in the database, and
+ * the bookings' sum beside them, without the days the running entry touches (`touched`: worked out by
+ * the caller with it). The absences: counted per stretch, weekday and portion, those on `holidays`
+ * apart (rangeAbsencesQuery).
  */
-async function workedAndBooked(
+async function sumsAndAbsences(
   db: Kysely<Database>,
   context: AccountContext,
-  from: LocalDate,
-  through: LocalDate,
-): Promise<{ worked: number; booked: number }> {
+  range: { from: LocalDate; through: LocalDate; touched: readonly LocalDate[] },
+  stretchStarts: readonly LocalDate[],
+  holidays: readonly LocalDate[],
+): Promise<{ minutes: number; deducted: number; booked: number; absences: RangeAbsences }> {
   const { settings, userId } = context;
-  const touched = runningDays(context, from, through);
-  const live = touched.length > 0 ? await liveTotals(db, context, touched[0]!, touched[touched.length - 1]!) : undefined;
+  const { from, through, touched } = range;
   // Integer division per day row (the literal is an integer on both engines): the same rounding as
   // the per-day figures; a real division would carry the seconds of every day into the balance.
   const minutes = sql<number>`(worked_ms / 60000)`;
-  const sums = await db
+  const sums = db
     .selectFrom('daily_totals')
     .where('user_id', '=', userId)
     .where('date', '>=', from)
     .where('date', '<=', through)
     .$if(touched.length > 0, (query) => query.where('date', 'not in', touched))
     .select([
-      sql<number>`coalesce(sum(${minutes}), 0)`.as('minutes'),
-      deductedSum(settings, minutes).as('deducted'),
+      sql<number | null>`null`.as('weekday'),
+      sql<AbsencePortion | null>`null`.as('portion'),
+      sql<number | null>`null`.as('stretch'),
+      sql<LocalDate | null>`null`.as('holiday'),
+      sql<number | null>`null`.as('count'),
+      sql<number>`0`.as('kind'),
+      sql<number | null>`coalesce(sum(${minutes}), 0)`.as('minutes'),
+      deductedSum(settings, minutes).$castTo<number | null>().as('deducted'),
       bookedSum(db, userId, from, through).as('booked'),
-    ])
-    .executeTakeFirstOrThrow();
-  let worked = Number(sums.minutes) - Number(sums.deducted);
-  for (const date of touched) {
-    const day = workedOf(live?.days.get(date), settings.break_rules);
-    worked += day.raw - day.deducted;
-  }
-  return { worked, booked: Number(sums.booked ?? 0) };
+    ]);
+  const absences = rangeAbsencesQuery(db, userId, from, through, stretchStarts, holidays).select([
+    sql<number>`1`.as('kind'),
+    sql<null>`null`.as('minutes'),
+    sql<null>`null`.as('deducted'),
+    sql<null>`null`.as('booked'),
+  ]);
+  const rows = await sums.unionAll(absences).execute();
+  const total = rows.find((row) => Number(row.kind) === 0)!;
+  return {
+    minutes: Number(total.minutes),
+    deducted: Number(total.deducted),
+    booked: Number(total.booked ?? 0),
+    absences: rangeAbsencesOf(rows.filter((row) => Number(row.kind) === 1)),
+  };
 }
 
 /**
@@ -76,18 +92,16 @@ function deductedSum(settings: Settings, minutes: ReturnType<typeof sql<number>>
 }
 
 /**
- * The target of every day from `from` through `through`: weekday targets of the schedule in force,
- * counted by arithmetic per stretch of one schedule, less absences and holidays (a day that is both
- * counts once). The absences are counted per stretch, weekday and portion by the database, those on
- * a holiday apart, in one statement: the work is bounded by the schedules and holidays of the range,
- * not by the account's absences.
+ * The target of every day of `segments` (the stretches of one schedule of a range): weekday targets
+ * counted by arithmetic per stretch, less absences and holidays (a day that is both counts once).
+ * The work is bounded by the schedules and holidays of the range, not by the account's absences.
  */
-async function targetMinutesInRange(db: Kysely<Database>, context: AccountContext, from: LocalDate, through: LocalDate): Promise<number> {
-  const { settings, timeline, userId } = context;
-  const segments = timeline.segments(from, through);
-  const holidays = [...(await publicHolidays(settings.holiday_region, from, through)).keys()];
-  const starts = segments.slice(1).map((segment) => segment.from);
-  const absences = await absencesInRange(db, userId, from, through, starts, holidays);
+function targetMinutes(
+  context: AccountContext,
+  segments: ReturnType<AccountContext['timeline']['segments']>,
+  holidays: readonly LocalDate[],
+  absences: RangeAbsences,
+): number {
   let target = 0;
   for (const segment of segments) {
     for (const [weekday, count] of weekdayCounts(segment.from, segment.through)) target += count * segment.weekly[weekday];
@@ -98,7 +112,7 @@ async function targetMinutesInRange(db: Kysely<Database>, context: AccountContex
   }
   for (const date of holidays) {
     // What the absence left of the day's target goes too: a holiday's target is 0.
-    const scheduled = timeline.targetOn(date, weekdayOf(date));
+    const scheduled = context.timeline.targetOn(date, weekdayOf(date));
     target -= targetOfDay(scheduled, true, false, absences.onHolidays.get(date) ?? null);
   }
   return target;
@@ -106,20 +120,35 @@ async function targetMinutesInRange(db: Kysely<Database>, context: AccountContex
 
 /**
  * The figures of the complete days from `from` through `through` (clamped to tracking_start and
- * yesterday by the callers), from aggregates: two statements (the per-day totals' sums with the
- * bookings', the absences) and the weekdays counted by arithmetic per schedule, so five years cost
- * about what a week does.
+ * yesterday by the callers), from aggregates: one statement (sumsAndAbsences; a second when the
+ * running entry touches the range) and the weekdays counted by arithmetic per schedule, so five
+ * years cost about what a week does.
  */
 export async function periodFigures(db: Kysely<Database>, context: AccountContext, from: LocalDate, through: LocalDate): Promise<PeriodFigures> {
   if (through < from) return { target_minutes: 0, worked_minutes: 0, booked_minutes: 0, balance_minutes: 0 };
+  const { settings, timeline } = context;
+  const touched = runningDays(context, from, through);
+  const live = touched.length > 0 ? await liveTotals(db, context, touched[0]!, touched[touched.length - 1]!) : undefined;
+  const segments = timeline.segments(from, through);
+  const holidays = [...(await publicHolidays(settings.holiday_region, from, through)).keys()];
   // The aggregates over every day since tracking_start are the heavy part of a statistics request
-  // (synchronous on SQLite): each gets a macrotask of its own, so that other requests are answered
-  // between them, however many accounts ask at once.
+  // (synchronous on SQLite): they get a macrotask of their own, so that other requests are answered
+  // before them, however many accounts ask at once.
   await nextMacrotask();
-  const { worked, booked } = await workedAndBooked(db, context, from, through);
-  await nextMacrotask();
-  const target = await targetMinutesInRange(db, context, from, through);
-  return { target_minutes: target, worked_minutes: worked, booked_minutes: booked, balance_minutes: worked - target + booked };
+  const sums = await sumsAndAbsences(
+    db,
+    context,
+    { from, through, touched },
+    segments.slice(1).map((segment) => segment.from),
+    holidays,
+  );
+  let worked = sums.minutes - sums.deducted;
+  for (const date of touched) {
+    const day = workedOf(live?.days.get(date), settings.break_rules);
+    worked += day.raw - day.deducted;
+  }
+  const target = targetMinutes(context, segments, holidays, sums.absences);
+  return { target_minutes: target, worked_minutes: worked, booked_minutes: sums.booked, balance_minutes: worked - target + sums.booked };
 }
 
 /** offset + worked − target + booked over every complete day from tracking_start through yesterday. */
