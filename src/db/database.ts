@@ -117,18 +117,20 @@ export interface OpenedDatabase {
    * A lookup by one text key that runs on every request (the session of a bearer token). `build`
    * gets the engine's condition on the key column, and selects that column as `lookup_key`; its
    * query is compiled on first use (after the migrations have run). SQLite runs it as a prepared
-   * statement, synchronously (while a transaction of another request is open on the one connection,
-   * through Kysely after it: such a read would run inside it and see its uncommitted writes). PostgreSQL gathers the keys asked for in one turn of the event loop and
-   * answers them with one named statement (`= any($1)`): one round trip for all of them instead of
-   * one each, and each key is still read after it was asked for (docs/database.md). `fromValues`
-   * builds the row from its values in select order, by index (SQLite reads the row as an array).
+   * statement, synchronously; while a transaction of another request is open on the one connection,
+   * through Kysely after it (a read then would run inside it and see its uncommitted writes), so it
+   * is never called inside a transaction of its own caller (it would wait for itself). PostgreSQL
+   * gathers the keys asked for in one turn of the event loop and answers them with one named
+   * statement (`= any($1)`): one round trip for all of them instead of one each, and each key is
+   * still read after it was asked for (docs/database.md). `fromValues` builds the row from its values
+   * in select order, by index (SQLite reads the row as an array).
    */
   prepareLookup<R extends { lookup_key: string }>(build: (keyIs: KeyCondition) => CompiledQuery<R>, fromValues: RowOfValues<R>): KeyedLookup<R>;
   /**
    * A read of the rows of one id that runs on every request (the teams of `/me`). `build` compiles
    * the statement with the id as its one parameter (on first use, after the migrations have run).
-   * SQLite runs it as a prepared statement whose rows `fromValues` builds, as prepareLookup's;
-   * PostgreSQL as a named statement. Neither goes through Kysely's executor (a connection, a mutex
+   * SQLite runs it as a prepared statement whose rows `fromValues` builds, as prepareLookup's (and
+   * as that one, never inside a transaction of its caller); PostgreSQL as a named statement. Neither goes through Kysely's executor (a connection, a mutex
    * and several promise turns each time: docs/performance.md, "Deliberate optimisations").
    */
   prepareRowsById<R>(build: () => CompiledQuery<R>, fromValues: RowOfValues<R>): RowsById<R>;
