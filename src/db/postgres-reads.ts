@@ -9,6 +9,11 @@ import type { KeyCondition, KeyedLookup, RowsById } from './database.js';
 /** At most this many keys in one statement of a gathered lookup (prepareLookup); more go in several. */
 const LOOKUP_BATCH_LIMIT = 256;
 
+/** A named statement of this text: pg prepares it once per connection, then only binds and runs it. */
+function namedStatement(text: string): { name: string; text: string } {
+  return { name: `timetrack_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
+}
+
 interface Waiter<R> {
   resolve: (row: R | undefined) => void;
   reject: (error: unknown) => void;
@@ -35,11 +40,7 @@ export function gatheredLookup<R extends { lookup_key: string }>(pool: pg.Pool, 
   const flush = () => {
     const waiting = pending;
     pending = new Map();
-    statement ??= (() => {
-      const { sql: text } = build((column) => sql<boolean>`${column} = any(${sql.val<string[]>([])}::text[])`);
-      // A named statement is prepared once per connection by pg, then only bound and run.
-      return { name: `timetrack_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
-    })();
+    statement ??= namedStatement(build((column) => sql<boolean>`${column} = any(${sql.val<string[]>([])}::text[])`).sql);
     const keys = [...waiting.keys()];
     for (let from = 0; from < keys.length; from += LOOKUP_BATCH_LIMIT) answer(keys.slice(from, from + LOOKUP_BATCH_LIMIT), waiting);
   };
@@ -60,7 +61,7 @@ export function namedRowsById<R>(pool: pg.Pool, build: () => CompiledQuery<R>): 
     statement ??= (() => {
       const { sql: text, parameters } = build();
       if (parameters.length !== 1) throw new Error('a statement of rows by id has exactly one parameter');
-      return { name: `timetrack_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
+      return namedStatement(text);
     })();
     return (await pool.query<R & Record<string, unknown>>({ ...statement, values: [id] })).rows;
   };
